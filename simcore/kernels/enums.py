@@ -1,0 +1,57 @@
+"""Integer constants shared by the reference engine, the kernels and the dataset.
+
+Plain Python ints (numba treats module-level ints as compile-time constants).
+"""
+
+# --- indices into the compiled ``params`` int32 array (Tensho) ----------------------------
+P_TRIPLE_MATCH = 0  # 0 all, 1 one
+P_DOUBLE_MATCH = 1  # 0 choose, 1 highest_value_first
+P_CAPTURE_MANDATORY = 2  # 0 true, 1 false
+P_OPENING_SCOPE = 3  # 0 each_triple, 1 one_triple
+P_FIELD_FOUR = 4  # 0 redeal, 1 stuck, 2 opening_rule_applies
+P_SIX_ON_FIELD = 5  # 0 stuck, 1 dealer_captures
+P_SIX_IN_HAND = 6  # 0 play_as_turn, 1 bank_at_deal
+P_INSTANT_CHECK = 7  # 0 after_each_capture, 1 end_of_turn
+P_NO_YAKU_TIEBREAK = 8  # 0 chaff_then_values, 1 values_only
+P_FINAL_TIE = 9  # 0 draw, 1 dealer_wins, 2 non_dealer_wins
+P_YAKU_SET_CHOICE = 10  # 0 fixed_1, 1 fixed_2, 2 dealer_policy, 3 random, 4 alternate
+P_MATCH_SCORING = 11  # 0 round_wins, 1 yaku_points
+P_MATCH_TIE = 12  # 0 draw, 1 extra_round
+P_INSTANT_WIN_SCORE = 13
+P_SIX_CARD = 14  # id of the 6 of clubs
+N_PARAMS = 15
+
+FIELD_FOUR_REDEAL = 0
+FIELD_FOUR_STUCK = 1
+FIELD_FOUR_OPENING = 2
+SET_FIXED_1 = 0
+SET_FIXED_2 = 1
+SET_DEALER_POLICY = 2
+SET_RANDOM = 3
+SET_ALTERNATE = 4
+
+# --- end reasons (dictionary strings in the dataset; codes in kernels) ---------------------
+END_REASONS = (
+    "yaku",
+    "chaff",
+    "card_value",
+    "draw",
+    "instant_win",
+    "final_tie_rule",
+)
+END_YAKU = 0
+END_CHAFF = 1
+END_CARD_VALUE = 2
+END_DRAW = 3
+END_INSTANT_WIN = 4
+END_FINAL_TIE_RULE = 5
+
+# --- policies ------------------------------------------------------------------------------
+POLICY_NAMES = ("random", "greedy")
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+
+# Redeals are capped so that a rule file that always redeals cannot loop forever; a round
+# that reaches the cap is played as dealt (the cap is never reached with shipped rules:
+# P(four of a rank on the field) is about 0.2 %).
+MAX_REDEALS = 1000

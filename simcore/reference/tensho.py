@@ -1,0 +1,487 @@
+"""The readable Tensho reference engine (RULES.md section 2), with step-by-step events.
+
+This is the truth the numba kernel is held to: the same rule tables, the same streams consumed
+in the same order, the same outcome for every round.
+
+Order of play in a round (RULES.md 2.2-2.6 with the options of section 4):
+
+1. the yaku set is fixed (option ``tensho.yaku_set_choice``);
+2. the deal: the deal stream shuffles (Fisher-Yates over positions 0..38, ``j = i +
+   uniform(45 - i)``) and the deck is cut into field 9, dealer's hand 6, other hand 6, draw 18
+   (top first) and dead 6; four cards of one rank on the field redeal (option);
+3. a field-dealt 6 of clubs goes to the dealer (only with ``six_on_field = dealer_captures``);
+4. the dealer's opening claims, per field triple in ascending rank; a claim makes the non-dealer
+   play first;
+5. banking the 6 of clubs (only with ``six_in_hand = bank_at_deal``);
+6. turns: play a hand card and resolve it, then turn the top draw card and resolve it; an
+   instant-win yaku in the active player's pile ends the round;
+7. scoring: yaku points after supersession, then chaff, then card values, then the final-tie rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from simcore.cards import ids_of
+from simcore.kernels import enums as E
+from simcore.policies import TenshoObservation, make_policy
+from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
+from simcore.rules.compile import CompiledTensho
+
+__all__ = ["RoundResult", "RoundSetup", "play_round", "play_unit", "DealError", "shuffled_deck"]
+
+N_SEATS = 2
+DECK_SIZE = 45
+SHUFFLED_POSITIONS = 39  # positions 39..44 are the dead cards; their order never matters
+
+
+class DealError(ValueError):
+    """An explicit deck cannot be played (e.g. the rules would redeal it)."""
+
+
+@dataclass
+class RoundResult:
+    """Everything the dataset records about one round (seats indexed 0 and 1)."""
+
+    round_index: int
+    match: int
+    round_in_match: int
+    dealer: int
+    first_player: int
+    yaku_set: int
+    winner: int
+    end_reason: int
+    end_turn: int
+    redeals: int
+    field_dealt: int
+    opening_claim: int
+    hand_dealt: list[int]
+    captured: list[int]
+    yaku: list[int]
+    yaku_points: list[int]
+    card_points: list[int]
+    chaff: list[int]
+    score: list[int]
+    payoff: list[int]
+    match_points: list[int] = field(default_factory=lambda: [0, 0])
+    match_end: bool = True
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RoundSetup:
+    """Who deals, and the match state the round starts from."""
+
+    seed: int
+    round_index: int
+    match: int = 0
+    round_in_match: int = 0
+    dealer: int = 0
+    match_points: tuple[int, int] = (0, 0)
+    alternate_index: int = 0  # round number that ``yaku_set_choice = alternate`` alternates on
+
+
+def shuffled_deck(stream: Stream) -> list[int]:
+    """One shuffle of the 45 ids from the deal stream (partial Fisher-Yates, 39 draws)."""
+    deck = list(range(DECK_SIZE))
+    for i in range(SHUFFLED_POSITIONS):
+        j = i + stream.uniform_below(DECK_SIZE - i)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+class _Round:
+    """State and steps of one round; see the module docstring for the order."""
+
+    def __init__(self, compiled: CompiledTensho, setup: RoundSetup, policies, trace: bool) -> None:
+        self.c = compiled
+        self.rules = compiled.rules
+        self.setup = setup
+        self.policies = policies
+        self.trace = trace
+        self.events: list[dict[str, Any]] = []
+        p = compiled.params
+        self.triple_all = int(p[E.P_TRIPLE_MATCH]) == 0
+        self.highest_value_first = int(p[E.P_DOUBLE_MATCH]) == 1
+        self.capture_optional = int(p[E.P_CAPTURE_MANDATORY]) == 1
+        self.one_triple = int(p[E.P_OPENING_SCOPE]) == 1
+        self.field_four = int(p[E.P_FIELD_FOUR])
+        self.six_to_dealer = int(p[E.P_SIX_ON_FIELD]) == 1
+        self.bank_at_deal = int(p[E.P_SIX_IN_HAND]) == 1
+        self.check_each_capture = int(p[E.P_INSTANT_CHECK]) == 0
+        self.values_only = int(p[E.P_NO_YAKU_TIEBREAK]) == 1
+        self.final_tie = int(p[E.P_FINAL_TIE])
+        self.six = int(p[E.P_SIX_CARD])
+        self.rank = [int(r) for r in compiled.rank]
+        self.rank_mask = [int(m) for m in compiled.rank_mask]
+        self.yaku_mask = [int(m) for m in compiled.yaku_mask]
+        self.card_value = [int(v) for v in compiled.card_value]
+        self.chaff_mask = int(compiled.chaff_mask)
+        self.yaku_set = 0
+        self.dealer = setup.dealer
+        self.hands = [0, 0]
+        self.piles = [0, 0]
+        self.field = 0
+        self.seen = 0
+        self.draw: list[int] = []
+        self.turn = 0
+        self.known_yaku = [0, 0]
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def emit(self, kind: str, **data: Any) -> None:
+        if self.trace:
+            self.events.append({"type": kind, **data})
+
+    def label(self, card: int) -> str:
+        return self.rules.card_label(card)
+
+    def observe(self, seat: int) -> TenshoObservation:
+        return TenshoObservation(
+            seat=seat,
+            dealer=self.dealer,
+            yaku_set=self.yaku_set,
+            round_in_match=self.setup.round_in_match,
+            match_points=tuple(self.setup.match_points),
+            hand=self.hands[seat],
+            field=self.field,
+            piles=(self.piles[0], self.piles[1]),
+            seen=self.seen,
+            draw_size=len(self.draw),
+            turn=self.turn,
+        )
+
+    def completed_yaku(self, pile: int) -> int:
+        """Bitset of the set's yaku contained in ``pile``, after supersession."""
+        members = int(self.c.yaku_in_set[self.yaku_set - 1])
+        completed = 0
+        for i in ids_of(members):
+            if self.yaku_mask[i] & pile == self.yaku_mask[i]:
+                completed |= 1 << i
+        cancelled = 0
+        for i in ids_of(completed):
+            cancelled |= int(self.c.supersedes[i])
+        return completed & ~cancelled
+
+    def yaku_points(self, yaku_bits: int) -> int:
+        points = self.c.yaku_points[self.yaku_set - 1]
+        return sum(int(points[i]) for i in ids_of(yaku_bits))
+
+    def has_instant(self, seat: int) -> bool:
+        instant = int(self.c.yaku_instant[self.yaku_set - 1])
+        return any(self.yaku_mask[i] & self.piles[seat] == self.yaku_mask[i] for i in ids_of(instant))
+
+    def note_new_yaku(self, seat: int) -> None:
+        if not self.trace:
+            return
+        now = self.completed_yaku(self.piles[seat])
+        for i in ids_of(now & ~self.known_yaku[seat]):
+            yaku = self.rules.yaku[i]
+            self.emit("yaku", seat=seat, turn=self.turn, yaku=yaku.key, name=yaku.name,
+                      english=yaku.english, instant=yaku.is_instant(self.yaku_set),
+                      points=yaku.points(self.yaku_set))
+        self.known_yaku[seat] = now
+
+    def capture(self, seat: int, cards: int) -> None:
+        self.piles[seat] |= cards
+        self.note_new_yaku(seat)
+
+    # --- the round ------------------------------------------------------------------------------
+
+    def choose_yaku_set(self) -> None:
+        choice = int(self.c.params[E.P_YAKU_SET_CHOICE])
+        if choice == E.SET_FIXED_1:
+            self.yaku_set = 1
+        elif choice == E.SET_FIXED_2:
+            self.yaku_set = 2
+        elif choice == E.SET_RANDOM:
+            self.yaku_set = 1 + Stream(self.setup.seed, self.setup.round_index, RULES_STREAM).uniform_below(2)
+        elif choice == E.SET_ALTERNATE:
+            self.yaku_set = 1 + self.setup.alternate_index % 2
+        else:
+            self.yaku_set = int(self.policies[self.dealer].choose_yaku_set(self.observe(self.dealer)))
+            if self.yaku_set not in (1, 2):
+                raise ValueError(f"policy chose yaku set {self.yaku_set}")
+        self.emit("yaku_set", set=self.yaku_set, how=str(self.rules.options["tensho.yaku_set_choice"]))
+
+    def deal(self, deck: list[int] | None) -> int:
+        """Deal (and redeal); returns the number of redeals."""
+        redeals = 0
+        stream = None if deck is not None else Stream(self.setup.seed, self.setup.round_index, DEAL_STREAM)
+        order = [int(i) for i in self.c.deal_order]
+        while True:
+            if deck is not None:
+                slots = list(deck)
+            else:
+                shuffled = shuffled_deck(stream)
+                slots = [shuffled[order[i]] for i in range(DECK_SIZE)]
+            field = slots[0:9]
+            four = self.four_of_a_rank(field)
+            if four and self.field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
+                if deck is not None:
+                    raise DealError(
+                        f"the rules redeal this deck: four cards of rank {four} are on the field "
+                        f"(tensho.field_four_of_rank = redeal)"
+                    )
+                redeals += 1
+                self.emit("redeal", reason=f"four cards of rank {four} on the field",
+                          field=[int(x) for x in field])
+                continue
+            break
+        other = 1 - self.dealer
+        self.field = sum(1 << x for x in field)
+        self.hands[self.dealer] = sum(1 << x for x in slots[9:15])
+        self.hands[other] = sum(1 << x for x in slots[15:21])
+        self.draw = slots[21:39]
+        self.dead = sum(1 << x for x in slots[39:45])
+        self.seen = self.field
+        self.emit("deal", dealer=self.dealer, field=ids_of(self.field),
+                  hands=[ids_of(self.hands[0]), ids_of(self.hands[1])],
+                  draw=list(self.draw), dead=ids_of(self.dead))
+        return redeals
+
+    def four_of_a_rank(self, field: list[int]) -> int:
+        counts: dict[int, int] = {}
+        for card in field:
+            counts[self.rank[card]] = counts.get(self.rank[card], 0) + 1
+        for rank in sorted(counts):
+            if counts[rank] == 4:
+                return rank
+        return 0
+
+    def opening(self) -> int:
+        """Six on the field and the dealer's opening claims; returns the claimed mask."""
+        dealer = self.dealer
+        if self.six_to_dealer and (self.field >> self.six) & 1:
+            self.field &= ~(1 << self.six)
+            self.capture(dealer, 1 << self.six)
+            self.emit("six_to_dealer", seat=dealer, card=self.six)
+        claimed = 0
+        for rank in range(1, 13):
+            on_field = self.field & self.rank_mask[rank]
+            count = on_field.bit_count()
+            if count == 3 or (count == 4 and self.field_four == E.FIELD_FOUR_OPENING):
+                pairs = list(combinations(ids_of(on_field), 2))
+                pair = self.policies[dealer].opening_claim(self.observe(dealer), rank, pairs)
+                if pair is None:
+                    self.emit("opening_decline", seat=dealer, rank=rank, cards=ids_of(on_field))
+                    continue
+                pair = tuple(sorted(int(x) for x in pair))
+                if pair not in pairs:
+                    raise ValueError(f"opening claim {pair} is not a pair of the rank-{rank} field cards")
+                mask = (1 << pair[0]) | (1 << pair[1])
+                self.field &= ~mask
+                claimed |= mask
+                self.emit("opening_claim", seat=dealer, rank=rank, cards=list(pair))
+                self.capture(dealer, mask)
+                if self.one_triple:
+                    break
+        return claimed
+
+    def bank_six(self) -> None:
+        for seat in (self.dealer, 1 - self.dealer):
+            if (self.hands[seat] >> self.six) & 1:
+                if self.policies[seat].bank_six(self.observe(seat)):
+                    self.hands[seat] &= ~(1 << self.six)
+                    self.seen |= 1 << self.six
+                    self.emit("bank_six", seat=seat, card=self.six)
+                    self.capture(seat, 1 << self.six)
+                else:
+                    self.emit("keep_six", seat=seat)
+
+    def resolve(self, seat: int, card: int, source: str) -> None:
+        """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field."""
+        self.seen |= 1 << card
+        if card == self.six:
+            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[card], to="pile")
+            self.capture(seat, 1 << card)
+            return
+        matches = self.field & self.rank_mask[self.rank[card]]
+        n = matches.bit_count()
+        if n == 0:
+            self.field |= 1 << card
+            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field")
+            return
+        if n == 1:
+            options = [matches]
+        elif n == 2 and self.highest_value_first:
+            best, best_value = 0, -1
+            for x in ids_of(matches):
+                if self.card_value[x] > best_value:
+                    best, best_value = 1 << x, self.card_value[x]
+            options = [best]
+        elif n >= 3 and self.triple_all:
+            options = [matches]
+        else:
+            options = [1 << x for x in ids_of(matches)]
+        allow_decline = self.capture_optional and source == "play"
+        if len(options) == 1 and not allow_decline:
+            taken = options[0]
+        else:
+            taken = self.policies[seat].choose_capture(self.observe(seat), card, options, allow_decline)
+            if taken is None and not allow_decline:
+                raise ValueError(f"seat {seat} must capture with card {card}")
+            if taken is not None and taken not in options:
+                raise ValueError(f"seat {seat} cannot take {ids_of(taken)} with card {card}")
+        if taken is None:
+            self.field |= 1 << card
+            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field",
+                      declined=True)
+            return
+        self.field &= ~taken
+        self.emit(source, seat=seat, turn=self.turn, card=card,
+                  captured=[card] + ids_of(taken), to="pile")
+        self.capture(seat, (1 << card) | taken)
+
+    def play(self, deck: list[int] | None) -> RoundResult:
+        setup = self.setup
+        self.choose_yaku_set()
+        redeals = self.deal(deck)
+        field_dealt = self.field
+        hand_dealt = list(self.hands)
+        dealer, other = self.dealer, 1 - self.dealer
+        claimed = self.opening()
+        first = other if claimed else dealer
+        winner, reason = -1, -1
+        if self.has_instant(dealer):  # cannot happen with the shipped yaku; kept for custom files
+            winner, reason = dealer, E.END_INSTANT_WIN
+        if winner < 0 and self.bank_at_deal:
+            self.bank_six()
+            for seat in (dealer, other):
+                if winner < 0 and self.has_instant(seat):
+                    winner, reason = seat, E.END_INSTANT_WIN
+        seat = first
+        while winner < 0 and (self.hands[0] or self.hands[1]):
+            if not self.hands[seat]:
+                seat = 1 - seat  # only after the 6 of clubs was banked at the deal
+            self.turn += 1
+            card = int(self.policies[seat].play(self.observe(seat)))
+            if not (self.hands[seat] >> card) & 1:
+                raise ValueError(f"seat {seat} cannot play card {card}: not in hand")
+            self.hands[seat] &= ~(1 << card)
+            self.resolve(seat, card, "play")
+            if self.check_each_capture and self.has_instant(seat):
+                winner, reason = seat, E.END_INSTANT_WIN
+                break
+            drawn = self.draw.pop(0)
+            self.resolve(seat, drawn, "draw")
+            if self.has_instant(seat):
+                winner, reason = seat, E.END_INSTANT_WIN
+                break
+            seat = 1 - seat
+        result = self.score(winner, reason)
+        result.redeals = redeals
+        result.field_dealt = field_dealt
+        result.hand_dealt = hand_dealt
+        result.opening_claim = claimed
+        result.first_player = first
+        result.round_index = setup.round_index
+        result.match = setup.match
+        result.round_in_match = setup.round_in_match
+        result.events = self.events
+        return result
+
+    def score(self, winner: int, reason: int) -> RoundResult:
+        yaku = [self.completed_yaku(self.piles[s]) for s in range(N_SEATS)]
+        points = [self.yaku_points(y) for y in yaku]
+        chaff = [(self.piles[s] & self.chaff_mask).bit_count() for s in range(N_SEATS)]
+        values = [sum(self.card_value[x] for x in ids_of(self.piles[s])) for s in range(N_SEATS)]
+        dealer = self.dealer
+        if reason == E.END_INSTANT_WIN:
+            score = [0, 0]
+            score[winner] = int(self.c.params[E.P_INSTANT_WIN_SCORE])
+            self.emit("instant_win", seat=winner, turn=self.turn)
+        else:
+            score = list(points)
+            if points[0] != points[1]:
+                winner, reason = (0 if points[0] > points[1] else 1), E.END_YAKU
+            elif not (self.values_only and points[0] == 0) and chaff[0] != chaff[1]:
+                winner, reason = (0 if chaff[0] > chaff[1] else 1), E.END_CHAFF
+            elif values[0] != values[1]:
+                winner, reason = (0 if values[0] > values[1] else 1), E.END_CARD_VALUE
+            elif self.final_tie == 1:
+                winner, reason = dealer, E.END_FINAL_TIE_RULE
+            elif self.final_tie == 2:
+                winner, reason = 1 - dealer, E.END_FINAL_TIE_RULE
+            else:
+                winner, reason = -1, E.END_DRAW
+        if int(self.c.params[E.P_MATCH_SCORING]) == 0:
+            payoff = [0, 0]
+            if winner >= 0:
+                payoff[winner], payoff[1 - winner] = 1, -1
+        else:
+            payoff = [score[0] - score[1], score[1] - score[0]]
+        self.emit("score", winner=winner, end_reason=E.END_REASONS[reason], yaku_points=points,
+                  chaff=chaff, card_points=values, score=score, payoff=payoff)
+        return RoundResult(
+            round_index=0, match=0, round_in_match=0, dealer=dealer, first_player=0,
+            yaku_set=self.yaku_set, winner=winner, end_reason=reason, end_turn=self.turn,
+            redeals=0, field_dealt=0, opening_claim=0, hand_dealt=[0, 0],
+            captured=list(self.piles), yaku=yaku, yaku_points=points, card_points=values,
+            chaff=chaff, score=score, payoff=payoff,
+        )
+
+
+def play_round(compiled: CompiledTensho, setup: RoundSetup, policies, *, deck: list[int] | None = None,
+               trace: bool = False) -> RoundResult:
+    """Play one round with policy objects already bound to their seats' streams."""
+    return _Round(compiled, setup, policies, trace).play(deck)
+
+
+def _seat_policies(compiled: CompiledTensho, specs, seed: int, round_index: int):
+    return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
+
+
+def unit_layout(compiled: CompiledTensho, rounds_per_match: int) -> int:
+    """Round-index stride of one unit (match): room for extra rounds when a tie extends it."""
+    extra = int(compiled.params[E.P_MATCH_TIE]) == 1 and rounds_per_match > 0
+    return rounds_per_match * (2 if extra else 1)
+
+
+def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_match: int | None,
+              *, trace: bool = False) -> list[RoundResult]:
+    """Play one unit of a run: a single independent round, or a whole match.
+
+    ``rounds_per_match=None`` is independent-round play: unit ``u`` is round ``u``, dealt by
+    seat ``u % 2``.  Otherwise unit ``u`` is match ``u`` of ``rounds_per_match`` rounds (plus
+    extra rounds when ``tensho.match_tie = extra_round``), first dealt by seat ``u % 2``, the
+    round winner dealing the next round.  Round ``k`` of match ``u`` has round index
+    ``u * stride + k`` (``stride = unit_layout(...)``), which keys its random streams.
+    """
+    if rounds_per_match is None:
+        setup = RoundSetup(seed=seed, round_index=unit, match=unit, round_in_match=0,
+                           dealer=unit % N_SEATS, alternate_index=unit)
+        result = play_round(compiled, setup, _seat_policies(compiled, specs, seed, unit), trace=trace)
+        if int(compiled.params[E.P_MATCH_SCORING]) == 0:
+            result.match_points = [int(result.winner == s) for s in range(N_SEATS)]
+        else:
+            result.match_points = list(result.score)
+        result.match_end = True
+        return [result]
+    stride = unit_layout(compiled, rounds_per_match)
+    by_wins = int(compiled.params[E.P_MATCH_SCORING]) == 0
+    points = [0, 0]
+    dealer = unit % N_SEATS
+    results = []
+    for k in range(stride):
+        if k >= rounds_per_match and points[0] != points[1]:
+            break
+        round_index = unit * stride + k
+        setup = RoundSetup(seed=seed, round_index=round_index, match=unit, round_in_match=k,
+                           dealer=dealer, match_points=(points[0], points[1]), alternate_index=k)
+        result = play_round(compiled, setup, _seat_policies(compiled, specs, seed, round_index), trace=trace)
+        if by_wins:
+            if result.winner >= 0:
+                points[result.winner] += 1
+        else:
+            points[0] += result.score[0]
+            points[1] += result.score[1]
+        result.match_points = list(points)
+        result.match_end = False
+        results.append(result)
+        if result.winner >= 0:
+            dealer = result.winner
+    results[-1].match_end = True
+    return results

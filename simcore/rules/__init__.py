@@ -1,0 +1,25 @@
+"""Rule files (TOML, shipped as package data), validation and compilation to arrays."""
+
+from simcore.rules.compile import CompiledTensho, compile_rules
+from simcore.rules.loader import (
+    RulesError,
+    RuleSet,
+    Yaku,
+    load_rules,
+    parse_option_overrides,
+    shipped_rules,
+)
+from simcore.rules.schema import TENSHO_OPTIONS, OptionSpec
+
+__all__ = [
+    "CompiledTensho",
+    "OptionSpec",
+    "RuleSet",
+    "RulesError",
+    "TENSHO_OPTIONS",
+    "Yaku",
+    "compile_rules",
+    "load_rules",
+    "parse_option_overrides",
+    "shipped_rules",
+]
