@@ -55,3 +55,32 @@ POLICY_GREEDY = 1
 # that reaches the cap is played as dealt (the cap is never reached with shipped rules:
 # P(four of a rank on the field) is about 0.2 %).
 MAX_REDEALS = 1000
+
+# --- per-round output columns written by both engines (simcore.dataset names them) --------
+# int64 matrix columns
+C_ROUND = 0
+C_MATCH = 1
+C_ROUND_IN_MATCH = 2
+C_DEALER = 3
+C_FIRST_PLAYER = 4
+C_YAKU_SET = 5
+C_WINNER = 6
+C_END_REASON = 7
+C_END_TURN = 8
+C_REDEALS = 9
+C_MATCH_END = 10
+C_VALID = 11
+C_YAKU_POINTS = 12  # + seat
+C_CARD_POINTS = 14
+C_CHAFF = 16
+C_SCORE = 18
+C_PAYOFF = 20
+C_MATCH_POINTS = 22
+N_INT_COLUMNS = 24
+# uint64 matrix columns
+M_FIELD_DEALT = 0
+M_OPENING_CLAIM = 1
+M_HAND_DEALT = 2  # + seat
+M_CAPTURED = 4
+M_YAKU = 6
+N_MASK_COLUMNS = 8

@@ -485,3 +485,50 @@ def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_
             dealer = result.winner
     results[-1].match_end = True
     return results
+
+
+def fill_row(ints, masks, row: int, result: RoundResult) -> None:
+    """Write one round into the engines' shared output matrices (``simcore.kernels.enums``)."""
+    ints[row, E.C_ROUND] = result.round_index
+    ints[row, E.C_MATCH] = result.match
+    ints[row, E.C_ROUND_IN_MATCH] = result.round_in_match
+    ints[row, E.C_DEALER] = result.dealer
+    ints[row, E.C_FIRST_PLAYER] = result.first_player
+    ints[row, E.C_YAKU_SET] = result.yaku_set
+    ints[row, E.C_WINNER] = result.winner
+    ints[row, E.C_END_REASON] = result.end_reason
+    ints[row, E.C_END_TURN] = result.end_turn
+    ints[row, E.C_REDEALS] = result.redeals
+    ints[row, E.C_MATCH_END] = int(result.match_end)
+    ints[row, E.C_VALID] = 1
+    masks[row, E.M_FIELD_DEALT] = result.field_dealt
+    masks[row, E.M_OPENING_CLAIM] = result.opening_claim
+    for s in range(N_SEATS):
+        ints[row, E.C_YAKU_POINTS + s] = result.yaku_points[s]
+        ints[row, E.C_CARD_POINTS + s] = result.card_points[s]
+        ints[row, E.C_CHAFF + s] = result.chaff[s]
+        ints[row, E.C_SCORE + s] = result.score[s]
+        ints[row, E.C_PAYOFF + s] = result.payoff[s]
+        ints[row, E.C_MATCH_POINTS + s] = result.match_points[s]
+        masks[row, E.M_HAND_DEALT + s] = result.hand_dealt[s]
+        masks[row, E.M_CAPTURED + s] = result.captured[s]
+        masks[row, E.M_YAKU + s] = result.yaku[s]
+
+
+def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_units: int,
+               rounds_per_match: int | None):
+    """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
+
+    Returns ``(ints, masks)``: int64[n_units * stride, N_INT_COLUMNS] and
+    uint64[n_units * stride, N_MASK_COLUMNS], with ``C_VALID`` marking the rows played (a
+    match that ends before its extra-round room is used leaves rows unused).
+    """
+    import numpy as np
+
+    stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
+    ints = np.zeros((n_units * stride, E.N_INT_COLUMNS), dtype=np.int64)
+    masks = np.zeros((n_units * stride, E.N_MASK_COLUMNS), dtype=np.uint64)
+    for i in range(n_units):
+        for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
+            fill_row(ints, masks, i * stride + k, result)
+    return ints, masks

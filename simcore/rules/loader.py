@@ -154,6 +154,11 @@ def load_rules(ref: str, overrides: dict[str, Any] | None = None) -> RuleSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{source}: not valid TOML: {error}") from None
+    game = data.get("game", {}).get("name") if isinstance(data.get("game"), dict) else None
+    if game == "enshu":
+        from simcore.rules.enshu import build_enshu  # Enshu-bana rule files have their own schema
+
+        return build_enshu(name, source, text, data, dict(overrides or {}))
     return _build(name, source, text, data, dict(overrides or {}))
 
 
@@ -219,7 +224,7 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
     game = check.table(data, "game", {"name", "title", "deck", "players", "description"})
     game_name = check.string(game.get("name"), "game.name")
     if game_name != "tensho":
-        raise check.fail("game.name", f"unknown game {game_name!r} (supported: tensho)")
+        raise check.fail("game.name", f"unknown game {game_name!r} (supported: tensho, enshu)")
     deck_key = check.string(game.get("deck"), "game.deck")
     if deck_key not in DECKS:
         raise check.fail("game.deck", f"unknown deck {deck_key!r} (known: {', '.join(DECKS)})")

@@ -1,0 +1,211 @@
+"""The Parquet dataset: schema, atomic shard writing, run metadata, reading.
+
+A run writes a directory::
+
+    OUT/_run.json               the run plan (written first; resume reads it)
+    OUT/part-000000.parquet     shards, one per chunk of units, each complete or absent
+    OUT/part-000001.parquet
+    ...
+
+Every shard carries the run metadata (DESIGN.md invariant 7) in its Parquet key-value metadata:
+``fudasim.run`` (JSON: engine version, game, seed, unit and round range, policies, options,
+command line, yaku table in bit order, ...) and ``fudasim.rules`` (the rules file text).
+The columns are documented in ``docs/dataset.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore.kernels import enums as E
+
+__all__ = [
+    "DatasetError",
+    "SHARD_PATTERN",
+    "RUN_FILE",
+    "columns_from_matrices",
+    "shard_table",
+    "write_shard",
+    "shard_path",
+    "read_run_info",
+    "read_dataset",
+    "existing_shards",
+]
+
+SHARD_PATTERN = "part-{:06d}.parquet"
+RUN_FILE = "_run.json"
+N_SEATS = 2
+
+
+class DatasetError(ValueError):
+    """A path is not a (complete, readable) fudasim dataset."""
+
+
+# Column name, source matrix ("int" or "mask"), index, Arrow type.
+_SCALAR_INT = [
+    ("round", E.C_ROUND, pa.int64()),
+    ("match", E.C_MATCH, pa.int64()),
+    ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
+    ("dealer", E.C_DEALER, pa.int8()),
+    ("first_player", E.C_FIRST_PLAYER, pa.int8()),
+    ("yaku_set", E.C_YAKU_SET, pa.int8()),
+    ("winner", E.C_WINNER, pa.int8()),
+    ("end_turn", E.C_END_TURN, pa.int8()),
+    ("redeals", E.C_REDEALS, pa.int16()),
+]
+_SEAT_INT = [
+    ("yaku_points", E.C_YAKU_POINTS, pa.int32()),
+    ("card_points", E.C_CARD_POINTS, pa.int32()),
+    ("chaff", E.C_CHAFF, pa.int16()),
+    ("score", E.C_SCORE, pa.int32()),
+    ("payoff", E.C_PAYOFF, pa.int32()),
+    ("match_points", E.C_MATCH_POINTS, pa.int32()),
+]
+_SCALAR_MASK = [("field_dealt", E.M_FIELD_DEALT), ("opening_claim", E.M_OPENING_CLAIM)]
+_SEAT_MASK = [("hand_dealt", E.M_HAND_DEALT), ("captured", E.M_CAPTURED), ("yaku", E.M_YAKU)]
+
+END_REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
+
+
+def schema() -> pa.Schema:
+    fields = [pa.field(name, typ) for name, _, typ in _SCALAR_INT]
+    fields.insert(7, pa.field("end_reason", END_REASON_TYPE))
+    fields.append(pa.field("match_end", pa.bool_()))
+    fields += [pa.field(name, pa.uint64()) for name, _ in _SCALAR_MASK]
+    for name, _ in _SEAT_MASK:
+        fields += [pa.field(f"{name}_{s}", pa.uint64()) for s in range(N_SEATS)]
+    for name, _, typ in _SEAT_INT:
+        fields += [pa.field(f"{name}_{s}", typ) for s in range(N_SEATS)]
+    return pa.schema(fields)
+
+
+def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.ndarray]:
+    """Named per-round columns from the engines' output matrices (valid rows only).
+
+    Parameters
+    ----------
+    ints : int64[rows, N_INT_COLUMNS]
+    masks : uint64[rows, N_MASK_COLUMNS]
+    """
+    keep = ints[:, E.C_VALID] == 1
+    ints = ints[keep]
+    masks = masks[keep]
+    out: dict[str, np.ndarray] = {}
+    for name, index, _ in _SCALAR_INT:
+        out[name] = ints[:, index]
+    out["end_reason"] = ints[:, E.C_END_REASON]
+    out["match_end"] = ints[:, E.C_MATCH_END].astype(bool)
+    for name, index in _SCALAR_MASK:
+        out[name] = masks[:, index]
+    for name, index in _SEAT_MASK:
+        for s in range(N_SEATS):
+            out[f"{name}_{s}"] = masks[:, index + s]
+    for name, index, _ in _SEAT_INT:
+        for s in range(N_SEATS):
+            out[f"{name}_{s}"] = ints[:, index + s]
+    return out
+
+
+def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str) -> pa.Table:
+    sch = schema()
+    arrays = []
+    for f in sch:
+        values = columns[f.name]
+        if f.name == "end_reason":
+            codes = pa.array(np.asarray(values, dtype=np.int8), type=pa.int8())
+            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(list(E.END_REASONS), pa.string())))
+        else:
+            arrays.append(pa.array(np.asarray(values), type=f.type))
+    metadata = {
+        b"fudasim.run": json.dumps(run_info, sort_keys=True).encode("utf-8"),
+        b"fudasim.rules": rules_text.encode("utf-8"),
+    }
+    return pa.Table.from_arrays(arrays, schema=sch.with_metadata(metadata))
+
+
+def shard_path(out_dir: Path, shard_index: int) -> Path:
+    return Path(out_dir) / SHARD_PATTERN.format(shard_index)
+
+
+def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
+    """Write a shard atomically: a temporary name in the same directory, fsync, then rename."""
+    final = shard_path(out_dir, shard_index)
+    temporary = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    pq.write_table(table, temporary, compression="zstd", row_group_size=1 << 20)
+    with open(temporary, "rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(temporary, final)
+    return final
+
+
+def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def existing_shards(out_dir: Path) -> dict[int, Path]:
+    out = {}
+    for path in Path(out_dir).glob("part-*.parquet"):
+        stem = path.name[len("part-") : -len(".parquet")]
+        if stem.isdigit():
+            out[int(stem)] = path
+    return out
+
+
+def read_run_info(path: str | os.PathLike) -> dict[str, Any]:
+    """The run metadata of a dataset directory (or of one shard file)."""
+    path = Path(path)
+    if path.is_dir():
+        run_file = path / RUN_FILE
+        if run_file.is_file():
+            try:
+                return json.loads(run_file.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as error:
+                raise DatasetError(f"{run_file}: unreadable run file: {error}") from None
+        shards = existing_shards(path)
+        if not shards:
+            raise DatasetError(f"{path}: not a fudasim dataset (no {RUN_FILE} and no part-*.parquet)")
+        path = shards[min(shards)]
+    if not path.exists():
+        raise DatasetError(f"{path}: no such file or directory")
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowInvalid) as error:
+        raise DatasetError(f"{path}: not a Parquet file: {error}") from None
+    if b"fudasim.run" not in metadata:
+        raise DatasetError(f"{path}: Parquet file without fudasim run metadata")
+    return json.loads(metadata[b"fudasim.run"])
+
+
+def dataset_files(path: str | os.PathLike) -> list[Path]:
+    path = Path(path)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise DatasetError(f"{path}: no such dataset directory")
+    shards = existing_shards(path)
+    if not shards:
+        raise DatasetError(f"{path}: not a fudasim dataset (no part-*.parquet shards)")
+    return [shards[k] for k in sorted(shards)]
+
+
+def read_dataset(path: str | os.PathLike, columns: list[str] | None = None):
+    """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order."""
+    files = dataset_files(path)
+    try:
+        tables = [pq.read_table(f, columns=columns) for f in files]
+    except (OSError, pa.ArrowInvalid, KeyError) as error:
+        raise DatasetError(f"{path}: cannot read dataset: {error}") from None
+    table = pa.concat_tables(tables)
+    frame = table.to_pandas()
+    if "round" in frame.columns:
+        frame = frame.sort_values("round", kind="stable").reset_index(drop=True)
+    return frame
