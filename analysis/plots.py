@@ -1,0 +1,127 @@
+"""Plots for the HTML report, drawn with matplotlib's object API into PNG bytes.
+
+Only ``matplotlib.figure.Figure`` and the Agg canvas are used, never ``pyplot``: drawing a
+report changes no global matplotlib state (a notebook's backend stays as it was).
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure as MatplotlibFigure
+
+from analysis.render import Figure
+from analysis.summary import RunSummary
+from analysis.tables import Table
+
+__all__ = ["report_figures", "yaku_bars", "score_histograms", "seat_win_bars", "convergence_plot", "to_png"]
+
+DPI = 110
+
+
+def to_png(figure: MatplotlibFigure) -> bytes:
+    FigureCanvasAgg(figure)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _errors(frame: pd.DataFrame, name: str, scale: float = 100.0) -> tuple[np.ndarray, np.ndarray]:
+    rate = frame[f"{name}_rate"].to_numpy(dtype=float) * scale
+    low = frame[f"{name}_low"].to_numpy(dtype=float) * scale
+    high = frame[f"{name}_high"].to_numpy(dtype=float) * scale
+    return rate, np.vstack([np.maximum(rate - low, 0), np.maximum(high - rate, 0)])
+
+
+def yaku_bars(table: Table, seats: int) -> bytes:
+    """Horizontal bars of each yaku's frequency per seat, with Wilson interval whiskers."""
+    frame = table.frame
+    labels = [f"{y} ({e})" for y, e in zip(frame["yaku"], frame["english"], strict=True)]
+    figure = MatplotlibFigure(figsize=(8.5, 0.28 * len(frame) * max(1, seats) / 1.6 + 1.5))
+    axes = figure.add_subplot()
+    positions = np.arange(len(frame))
+    height = 0.8 / seats
+    for seat in range(seats):
+        rate, error = _errors(frame, f"seat{seat}")
+        axes.barh(positions + (seat - (seats - 1) / 2) * height, rate, height=height, xerr=error,
+                  label=f"seat {seat}", capsize=1.5, error_kw={"elinewidth": 0.8})
+    axes.set_yticks(positions, labels, fontsize=7)
+    axes.invert_yaxis()
+    axes.set_xlabel("rounds in which the seat completed the yaku (%)")
+    axes.legend(fontsize=8, loc="lower right")
+    axes.grid(axis="x", alpha=0.3)
+    return to_png(figure)
+
+
+def score_histograms(summary: RunSummary) -> bytes:
+    """Score distribution of each seat (share of rounds at each score)."""
+    figure = MatplotlibFigure(figsize=(8.5, 3.5))
+    axes = figure.add_subplot()
+    seats = len(summary.scores)
+    for seat, histogram in enumerate(summary.scores):
+        series = histogram.as_series()
+        shares = series / max(series.sum(), 1) * 100.0
+        values = series.index.to_numpy(dtype=float)
+        span = np.diff(values).min() if len(values) > 1 else 1.0
+        width = span * 0.8 / seats
+        axes.bar(values + (seat - (seats - 1) / 2) * width, shares.to_numpy(), width=width, label=f"seat {seat}")
+    axes.set_yscale("log")
+    axes.set_xlabel("score")
+    axes.set_ylabel("share of rounds (%, log scale)")
+    axes.legend(fontsize=8)
+    axes.grid(axis="y", alpha=0.3)
+    return to_png(figure)
+
+
+def seat_win_bars(table: Table) -> bytes:
+    """Win, loss and draw rate of each seat with Wilson intervals."""
+    frame = table.frame
+    figure = MatplotlibFigure(figsize=(6.5, 3.2))
+    axes = figure.add_subplot()
+    positions = np.arange(len(frame))
+    for k, outcome in enumerate(("win", "loss", "draw")):
+        rate, error = _errors(frame, outcome)
+        axes.bar(positions + (k - 1) * 0.27, rate, width=0.27, yerr=error, capsize=3, label=outcome)
+    axes.set_xticks(positions, [f"seat {s}\n{p}" for s, p in zip(frame["seat"], frame["policy"], strict=True)])
+    axes.set_ylabel("share of rounds (%)")
+    axes.axhline(50, color="grey", lw=0.8, ls=":")
+    axes.legend(fontsize=8)
+    return to_png(figure)
+
+
+def convergence_plot(table: Table) -> bytes:
+    """Running win-rate estimates with their Wilson bands, against rounds on a log axis."""
+    frame = table.frame
+    figure = MatplotlibFigure(figsize=(8.5, 3.5))
+    axes = figure.add_subplot()
+    rounds = frame["rounds"].to_numpy(dtype=float)
+    for name, label in (("seat0_win", "seat 0 win rate"), ("dealer_win", "dealer win rate")):
+        if f"{name}_rate" not in frame.columns:
+            continue
+        rate = frame[f"{name}_rate"].to_numpy(dtype=float) * 100
+        line = axes.plot(rounds, rate, label=label)[0]
+        axes.fill_between(rounds, frame[f"{name}_low"] * 100, frame[f"{name}_high"] * 100,
+                          color=line.get_color(), alpha=0.2)
+    axes.set_xscale("log")
+    axes.set_xlabel("rounds accumulated")
+    axes.set_ylabel("estimate (%)")
+    axes.legend(fontsize=8)
+    axes.grid(alpha=0.3)
+    return to_png(figure)
+
+
+def report_figures(summary: RunSummary, tables: dict[str, Table], confidence: float = 0.95) -> list[Figure]:
+    """The four plots of a run report (those whose tables exist)."""
+    out = []
+    if "yaku_frequencies" in tables and len(tables["yaku_frequencies"].frame):
+        out.append(Figure("yaku_plot", f"Yaku frequency per seat, with {confidence:.0%} Wilson intervals",
+                          yaku_bars(tables["yaku_frequencies"], len(summary.seats))))
+    out.append(Figure("score_plot", "Score distribution per seat", score_histograms(summary)))
+    out.append(Figure("seat_plot", f"Win, loss and draw rate by seat, with {confidence:.0%} Wilson intervals",
+                      seat_win_bars(tables["outcomes_by_seat"])))
+    out.append(Figure("convergence_plot", f"Running estimates as rounds accumulate (shaded: {confidence:.0%} Wilson interval)",
+                      convergence_plot(tables["convergence_full"])))
+    return out

@@ -1,0 +1,337 @@
+"""Open a fudasim dataset for analysis and stream its columns in bounded memory.
+
+``open_run(path)`` checks that ``path`` is a fudasim dataset (a directory of ``part-*.parquet``
+shards, or one shard), reads its run metadata and schema, and returns a ``RunDataset``.
+``RunDataset.iter_batches(columns)`` then yields the requested columns as NumPy arrays, one
+Parquet batch at a time (at most ``BATCH_ROWS`` rows), shard after shard in shard order, which
+is round order for datasets written by ``fudasim run``.  Nothing here holds more than one batch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore.dataset import DatasetError, dataset_files, read_run_info
+
+__all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_run"]
+
+BATCH_ROWS = 1 << 18
+KNOWN_GAMES = ("tensho", "enshu")
+
+
+class AnalysisError(ValueError):
+    """A user error in analysis input (bad dataset, missing column, unknown table).
+
+    The message is one line naming the path or argument and the problem.
+    """
+
+
+@dataclass(frozen=True)
+class YakuInfo:
+    """One yaku of a run, as the dataset names it."""
+
+    bit: int
+    key: str
+    name: str
+    english: str
+
+
+@dataclass
+class RunDataset:
+    """A fudasim dataset opened for reading.
+
+    Attributes
+    ----------
+    path : Path
+        The dataset directory (or shard file) as given.
+    files : list of Path
+        Shards in shard order.
+    run_info : dict
+        The run metadata (``_run.json`` or the first shard's ``fudasim.run``).
+    rules_text : str or None
+        The rules file text stored in the first shard (``fudasim.rules``).
+    schema : pyarrow.Schema
+        Schema of the first shard.
+    n_rows : int
+        Rows in all shards, from the Parquet footers.
+    seats : int
+        Number of seats, from the per-seat columns (``winner``-relative ``score_0``, ``score_1``, ...).
+    """
+
+    path: Path
+    files: list[Path]
+    run_info: dict[str, Any]
+    rules_text: str | None
+    schema: pa.Schema
+    n_rows: int
+    seats: int
+    end_reason_names: list[str] = field(default_factory=list)
+    _rules: Any = None
+
+    # --- metadata, read defensively ---------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        """Short name of the run for table headers: the directory name."""
+        return self.path.name if self.path.name else str(self.path)
+
+    @property
+    def game(self) -> str:
+        return str(self.run_info.get("game") or "unknown")
+
+    @property
+    def seed(self) -> int | None:
+        seed = self.run_info.get("seed")
+        return int(seed) if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+    @property
+    def rules_name(self) -> str:
+        return str(self.run_info.get("rules_name") or self.run_info.get("rules") or "unknown")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        options = self.run_info.get("options")
+        return dict(options) if isinstance(options, dict) else {}
+
+    @property
+    def rounds_per_match(self) -> int | None:
+        value = self.run_info.get("rounds_per_match")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        return None
+
+    @property
+    def policies(self) -> list[str]:
+        """Policy string of each seat (``"unknown"`` where the metadata does not say)."""
+        raw = self.run_info.get("policies")
+        out = ["unknown"] * self.seats
+        if isinstance(raw, list):
+            for seat, value in enumerate(raw[: self.seats]):
+                out[seat] = _policy_text(value)
+        elif isinstance(raw, dict):
+            for seat in range(self.seats):
+                if str(seat) in raw:
+                    out[seat] = _policy_text(raw[str(seat)])
+        return out
+
+    @property
+    def yaku(self) -> list[YakuInfo]:
+        """The yaku table in bit order, from the run metadata or else from the rules text."""
+        raw = self.run_info.get("yaku")
+        if isinstance(raw, list) and raw:
+            out = []
+            for position, entry in enumerate(raw):
+                if isinstance(entry, dict):
+                    bit = entry.get("bit", position)
+                    key = str(entry.get("key", f"bit{bit}"))
+                    name = str(entry.get("name", key))
+                    out.append(YakuInfo(int(bit), key, name, str(entry.get("english", name))))
+                else:
+                    out.append(YakuInfo(position, str(entry), str(entry), str(entry)))
+            return sorted(out, key=lambda y: y.bit)
+        rules = self.rules(required=False)
+        if rules is not None:
+            return [YakuInfo(y.index, y.key, y.name, y.english) for y in rules.yaku]
+        return []
+
+    def has_columns(self, *names: str) -> bool:
+        return all(name in self.schema.names for name in names)
+
+    def require(self, names: list[str] | tuple[str, ...], purpose: str) -> None:
+        """Raise ``AnalysisError`` naming the first missing column."""
+        for name in names:
+            if name not in self.schema.names:
+                raise AnalysisError(f"{self.path}: missing column {name!r} (needed for {purpose})")
+
+    def require_game(self, games: tuple[str, ...], command: str) -> None:
+        if self.game not in games:
+            raise AnalysisError(
+                f"{self.path}: {command} needs a {' or '.join(games)} dataset, this one is game {self.game!r}"
+            )
+
+    def rules(self, required: bool = True):
+        """The run's rule set, rebuilt from the stored rules text and resolved options.
+
+        Returns None (or raises ``AnalysisError`` when ``required``) if the dataset carries no
+        rules text or the text cannot be loaded.
+        """
+        if self._rules is not None:
+            return self._rules
+        if not self.rules_text:
+            if required:
+                raise AnalysisError(f"{self.path}: the dataset stores no rules text (shard metadata fudasim.rules)")
+            return None
+        try:
+            self._rules = load_rules_text(self.rules_text, self.rules_name, self.options, self.game)
+        except (ValueError, OSError) as error:
+            if required:
+                raise AnalysisError(f"{self.path}: the stored rules cannot be loaded: {error}") from None
+            return None
+        return self._rules
+
+    # --- data ---------------------------------------------------------------------------------
+
+    def iter_batches(self, columns: list[str], batch_rows: int = BATCH_ROWS) -> Iterator[dict[str, np.ndarray]]:
+        """Yield the named columns as NumPy arrays, one batch at a time, in shard order.
+
+        ``end_reason`` (a dictionary column) is yielded as int16 codes into
+        ``self.end_reason_names``, which grows as new strings appear, so codes are comparable
+        across shards even when their dictionaries differ.
+        """
+        columns = list(dict.fromkeys(columns))
+        self.require(columns, "this analysis")
+        for path in self.files:
+            try:
+                parquet = pq.ParquetFile(path)
+                missing = [c for c in columns if c not in parquet.schema_arrow.names]
+                if missing:
+                    raise AnalysisError(f"{path}: missing column {missing[0]!r}")
+                for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns, use_threads=True):
+                    yield {name: self._numpy(name, batch.column(name)) for name in columns}
+            except (OSError, pa.ArrowException) as error:
+                raise AnalysisError(f"{path}: cannot read shard: {_one_line(error)}") from None
+
+    def _numpy(self, name: str, column: pa.Array) -> np.ndarray:
+        if pa.types.is_dictionary(column.type):
+            names = column.dictionary.to_pylist()
+            lookup = np.array([self._reason_code(str(n)) for n in names] or [0], dtype=np.int16)
+            indices = column.indices.to_numpy(zero_copy_only=False)
+            return lookup[indices]
+        if name == "end_reason" and pa.types.is_string(column.type):
+            values = column.to_numpy(zero_copy_only=False)
+            names, inverse = np.unique(values.astype(str), return_inverse=True)
+            lookup = np.array([self._reason_code(str(n)) for n in names] or [0], dtype=np.int16)
+            return lookup[inverse]
+        if column.null_count:
+            raise AnalysisError(f"{self.path}: column {name!r} has missing values")
+        return column.to_numpy(zero_copy_only=False)
+
+    def _reason_code(self, reason: str) -> int:
+        if reason not in self.end_reason_names:
+            self.end_reason_names.append(reason)
+        return self.end_reason_names.index(reason)
+
+    def declared_end_reasons(self) -> list[str]:
+        """End-reason strings in the first shard's dictionary (also those that never occur)."""
+        try:
+            field_type = self.schema.field("end_reason").type
+        except KeyError:
+            return []
+        if not pa.types.is_dictionary(field_type):
+            return []
+        try:
+            table = pq.ParquetFile(self.files[0]).read_row_group(0, columns=["end_reason"])
+        except (OSError, pa.ArrowException, IndexError):
+            return []
+        chunks = table.column("end_reason").chunks
+        return [str(v) for v in chunks[0].dictionary.to_pylist()] if chunks else []
+
+
+def _policy_text(value: Any) -> str:
+    if isinstance(value, dict):
+        name = str(value.get("name", "unknown"))
+        params = value.get("params") or {}
+        if params:
+            return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+        return name
+    return str(value)
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def _count_seats(schema: pa.Schema, path: Path) -> int:
+    seats = 0
+    while f"score_{seats}" in schema.names:
+        seats += 1
+    if seats == 0:
+        raise AnalysisError(f"{path}: missing column 'score_0' (per-seat columns name the seats)")
+    return seats
+
+
+def open_run(path: str | os.PathLike) -> RunDataset:
+    """Open a dataset directory (or a single shard) for analysis.
+
+    Raises
+    ------
+    AnalysisError
+        One line naming the path and the problem: not a dataset, unreadable, no run metadata,
+        an unknown game, no per-seat columns, or a ``winner`` column missing.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise AnalysisError(f"{path}: no such dataset (expected a directory written by fudasim run)")
+    try:
+        files = dataset_files(path)
+        run_info = read_run_info(path)
+    except DatasetError as error:
+        raise AnalysisError(_one_line(error)) from None
+    if not isinstance(run_info, dict):
+        raise AnalysisError(f"{path}: run metadata is not a JSON object")
+    try:
+        first = pq.ParquetFile(files[0])
+        schema = first.schema_arrow
+        metadata = schema.metadata or {}
+        n_rows = first.metadata.num_rows
+        for other in files[1:]:
+            n_rows += pq.ParquetFile(other).metadata.num_rows
+    except (OSError, pa.ArrowException) as error:
+        raise AnalysisError(f"{path}: not a readable Parquet dataset: {_one_line(error)}") from None
+    if b"fudasim.run" not in metadata:
+        raise AnalysisError(f"{files[0]}: Parquet file without fudasim run metadata (not a fudasim dataset)")
+    game = run_info.get("game")
+    if game is None:
+        try:
+            game = json.loads(metadata[b"fudasim.run"]).get("game")
+        except (ValueError, AttributeError):
+            game = None
+        if game is not None:
+            run_info = {**run_info, "game": game}
+    if game is not None and game not in KNOWN_GAMES:
+        raise AnalysisError(f"{path}: dataset of an unknown game {game!r} (known: {', '.join(KNOWN_GAMES)})")
+    rules_text = metadata.get(b"fudasim.rules")
+    dataset = RunDataset(
+        path=path,
+        files=files,
+        run_info=run_info,
+        rules_text=rules_text.decode("utf-8") if rules_text else None,
+        schema=schema,
+        n_rows=int(n_rows),
+        seats=_count_seats(schema, path),
+    )
+    dataset.require(["winner"], "every report")
+    return dataset
+
+
+def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "tensho"):
+    """Load a rule set from its text (as stored in a dataset) with the run's resolved options.
+
+    The loader takes a path, so the text is written to a temporary file named after the run's
+    rules.  The run's resolved Tensho options are passed again as overrides, which is harmless
+    for those the text already sets and puts the run's command-line overrides in force; keys
+    the loader does not know (metadata of a newer engine) are left out.
+    """
+    from simcore.rules import TENSHO_OPTIONS, load_rules
+
+    if game == "tensho":
+        options = {k: v for k, v in options.items() if k in TENSHO_OPTIONS}
+    else:
+        options = {}
+
+    safe_name = re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "rules"
+    with tempfile.TemporaryDirectory(prefix="fudasim-rules-") as directory:
+        rules_path = Path(directory) / f"{safe_name}.toml"
+        rules_path.write_text(text, encoding="utf-8")
+        return load_rules(str(rules_path), overrides=dict(options))

@@ -1,0 +1,417 @@
+"""Render reports: aligned terminal tables, Markdown, self-contained HTML, JSON and CSV.
+
+A report is a list of ``analysis.tables.Table``.  The text, Markdown and HTML forms show each
+estimate as one cell, ``rate [low, high]`` (or ``rate ±half`` when the interval is symmetric at
+the precision shown), with rates in percent and a ``*`` on estimates flagged as resting on too
+little data.  A sample-size column that is the same on every row moves into the caption.
+JSON and CSV keep every numeric column as it is in the DataFrames.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.tables import Table
+
+__all__ = ["Report", "Figure", "display_frame", "render", "render_text", "render_markdown", "render_html",
+           "render_json", "render_csv", "FORMATS", "TEXT_WIDTH"]
+
+FORMATS = ("text", "md", "html", "json", "csv")
+TEXT_WIDTH = 100
+SIZE_COLUMNS = ("n", "rounds", "seat_rounds", "matches", "paired_rounds")
+VALUE_SUFFIXES = ("_rate", "_mean", "_diff", "")
+
+
+@dataclass
+class Figure:
+    """A plot as PNG bytes, with its caption."""
+
+    name: str
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Report:
+    """What ``fudasim report``, ``compare`` and ``rescore`` print: tables, warnings, plots."""
+
+    title: str
+    tables: list[Table]
+    warnings: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def table(self, name: str) -> Table:
+        for table in self.tables:
+            if table.name == name:
+                return table
+        raise KeyError(name)
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """Every table's DataFrame by name, for notebooks."""
+        return {t.name: t.frame for t in self.tables}
+
+
+# --- cells --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Group:
+    label: str
+    value: str
+    low: str
+    high: str
+    small: str | None
+    percent: bool | None  # None: per-row, from the frame's ``kind`` column
+
+
+def _groups(frame: pd.DataFrame) -> list[_Group]:
+    out = []
+    for column in frame.columns:
+        if not column.endswith("_low"):
+            continue
+        base = column[: -len("_low")]
+        if f"{base}_high" not in frame.columns:
+            continue
+        for suffix in VALUE_SUFFIXES:
+            if f"{base}{suffix}" in frame.columns and f"{base}{suffix}" != column:
+                value = f"{base}{suffix}"
+                break
+        else:
+            continue
+        if suffix == "_rate":
+            percent: bool | None = True
+        elif suffix == "_mean":
+            percent = False
+        else:
+            percent = None if "kind" in frame.columns else False
+        small = f"{base}_small" if f"{base}_small" in frame.columns else None
+        out.append(_Group(base, value, column, f"{base}_high", small, percent))
+    return out
+
+
+def _decimals(half_widths: np.ndarray) -> int:
+    """Decimals so that the interval's half-width shows with one or two significant digits."""
+    finite = half_widths[np.isfinite(half_widths) & (half_widths > 0)]
+    if not len(finite):
+        return 1
+    width = float(np.median(finite))
+    return int(min(4, max(0, 1 - math.floor(math.log10(width)))))
+
+
+def _interval_cells(values, lows, highs, smalls, decimals: int, unit: str) -> list[str]:
+    cells = []
+    for value, low, high, small in zip(values, lows, highs, smalls, strict=True):
+        if not np.isfinite(value):
+            cells.append("-")
+            continue
+        text = f"{value:.{decimals}f}"
+        if np.isfinite(low) and np.isfinite(high):
+            up = round(high - value, decimals)
+            down = round(value - low, decimals)
+            if abs(up - down) < 0.5 * 10.0**-decimals and up > 0:
+                text += f" ±{up:.{decimals}f}"
+            else:
+                text += f" [{low:.{decimals}f}, {high:.{decimals}f}]"
+        cells.append(text + unit + ("*" if small else ""))
+    return cells
+
+
+def _format_number(value: Any) -> str:
+    if value is None or (isinstance(value, float) and not np.isfinite(value)):
+        return "-"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}"
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if value.is_integer() and abs(value) < 1e15:
+            return f"{int(value):,}"
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _format_p(value: Any) -> str:
+    if value is None or not np.isfinite(value):
+        return "-"
+    if value < 0.001:
+        return "<0.001"
+    return f"{value:.3f}"
+
+
+def display_frame(table: Table) -> tuple[pd.DataFrame, str]:
+    """The table as strings for display, and a caption line naming constant sample sizes."""
+    frame = table.frame.reset_index(drop=True)
+    groups = _groups(frame)
+    consumed: set[str] = set()
+    cells: dict[str, list[str]] = {}
+    headers: dict[str, str] = {}
+    order: list[str] = []
+    group_at = {g.value: g for g in groups}
+    for g in groups:
+        consumed.update({g.value, g.low, g.high})
+        if g.small:
+            consumed.add(g.small)
+    if "kind" in frame.columns:
+        consumed.add("kind")
+    consumed.update(c for c in frame.columns if c.endswith("_small"))
+    consumed.update(getattr(table, "hidden", []) or [])
+    caption = []
+    for column in frame.columns:
+        if column in SIZE_COLUMNS and len(frame) > 1 and frame[column].nunique() == 1:
+            caption.append(f"{column.replace('_', ' ')} = {_format_number(frame[column].iloc[0])} on every row")
+            consumed.add(column)
+    percent_rows_of = {}
+    percent_half_widths = []
+    for g in groups:
+        if g.percent is None:
+            percent_rows = (frame["kind"] == "rate").to_numpy()
+        else:
+            percent_rows = np.full(len(frame), g.percent)
+        percent_rows_of[g.label] = percent_rows
+        half = (frame[g.high].to_numpy(dtype=np.float64) - frame[g.low].to_numpy(dtype=np.float64)) * 50.0
+        percent_half_widths.append(half[percent_rows])
+    # One precision for every percentage in a table, so that columns compare at a glance.
+    percent_decimals = _decimals(np.concatenate(percent_half_widths)) if percent_half_widths else 1
+    for column in frame.columns:
+        if column in group_at:
+            g = group_at[column]
+            values = frame[g.value].to_numpy(dtype=np.float64)
+            lows = frame[g.low].to_numpy(dtype=np.float64)
+            highs = frame[g.high].to_numpy(dtype=np.float64)
+            smalls = frame[g.small].to_numpy(dtype=bool) if g.small else np.zeros(len(frame), dtype=bool)
+            percent_rows = percent_rows_of[g.label]
+            scale = np.where(percent_rows, 100.0, 1.0)
+            out = [""] * len(frame)
+            for is_percent in (True, False):
+                rows = np.flatnonzero(percent_rows == is_percent)
+                if not len(rows):
+                    continue
+                v, lo, hi = values[rows] * scale[rows], lows[rows] * scale[rows], highs[rows] * scale[rows]
+                decimals = percent_decimals if is_percent else _decimals((hi - lo) / 2.0)
+                if g.percent or not is_percent:
+                    unit = ""
+                else:
+                    unit = " pp" if g.value.endswith("_diff") else "%"
+                for row, text in zip(rows, _interval_cells(v, lo, hi, smalls[rows], decimals, unit), strict=True):
+                    out[row] = text
+            key = g.label
+            cells[key] = out
+            headers[key] = g.label.replace("_", " ") + (" %" if g.percent else "")
+            order.append(key)
+        elif column not in consumed:
+            if column.startswith("p_value") or column.endswith("_p"):
+                cells[column] = [_format_p(v) for v in frame[column]]
+            else:
+                cells[column] = [_format_number(v) for v in frame[column].tolist()]
+            headers[column] = column.replace("_", " ")
+            order.append(column)
+    shown = pd.DataFrame({headers[k]: cells[k] for k in order}, index=range(len(frame)))
+    return shown, "; ".join(caption)
+
+
+def _is_numeric_text(text: str) -> bool:
+    stripped = text.replace(",", "").replace("%", "").replace("*", "").replace("<", "").strip()
+    head = stripped.split(" ")[0] if stripped else ""
+    try:
+        float(head)
+    except ValueError:
+        return head == "-"
+    return True
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+def _fit(columns: list[list[str]], headers: list[str], width: int) -> list[int]:
+    widths = [max([len(h)] + [len(c) for c in col]) for h, col in zip(headers, columns, strict=True)]
+    gap = 2
+    # Shrink the widest text (non-numeric) columns, with an ellipsis, until the table fits.
+    textual = [i for i, col in enumerate(columns) if col and not all(_is_numeric_text(c) for c in col)]
+    while sum(widths) + gap * (len(widths) - 1) > width and textual:
+        widest = max(textual, key=lambda i: widths[i])
+        if widths[widest] <= max(8, len(headers[widest])):
+            textual.remove(widest)
+            continue
+        widths[widest] -= 1
+    return widths
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
+    shown, caption = display_frame(table)
+    headers = list(shown.columns)
+    columns = [shown[h].tolist() for h in headers]
+    widths = _fit(columns, headers, width)
+    numeric = [bool(col) and all(_is_numeric_text(c) for c in col) for col in columns]
+    lines = [table.title, "=" * min(width, len(table.title))]
+    note = " ".join(x for x in (table.note, (caption + ".") if caption else "") if x)
+    if note:
+        lines += textwrap.wrap(note, width=width)
+    def row(values: list[str]) -> str:
+        parts = []
+        for value, w, right in zip(values, widths, numeric, strict=True):
+            value = _clip(value, w)
+            parts.append(value.rjust(w) if right else value.ljust(w))
+        return "  ".join(parts).rstrip()
+    lines.append(row(headers))
+    lines.append("  ".join("-" * w for w in widths))
+    for i in range(len(shown)):
+        lines.append(row([col[i] for col in columns]))
+    return "\n".join(lines)
+
+
+def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
+    parts = [report.title, ""]
+    for table in report.tables:
+        parts += [text_table(table, width), ""]
+    for warning in report.warnings:
+        parts += textwrap.wrap("warning: " + warning, width=width, subsequent_indent="  ")
+    return "\n".join(parts).rstrip() + "\n"
+
+
+# --- Markdown -----------------------------------------------------------------------------------
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(report: Report) -> str:
+    parts = [f"# {report.title}", ""]
+    for table in report.tables:
+        shown, caption = display_frame(table)
+        parts.append(f"## {table.title}")
+        parts.append("")
+        note = " ".join(x for x in (table.note, (caption + ".") if caption else "") if x)
+        if note:
+            parts += [note, ""]
+        numeric = [len(shown) > 0 and all(_is_numeric_text(c) for c in shown[h]) for h in shown.columns]
+        parts.append("| " + " | ".join(_md_escape(h) for h in shown.columns) + " |")
+        parts.append("|" + "|".join("---:" if n else "---" for n in numeric) + "|")
+        for i in range(len(shown)):
+            parts.append("| " + " | ".join(_md_escape(v) for v in shown.iloc[i].tolist()) + " |")
+        parts.append("")
+    if report.warnings:
+        parts += ["## Warnings", ""] + [f"* {w}" for w in report.warnings] + [""]
+    return "\n".join(parts)
+
+
+# --- HTML ---------------------------------------------------------------------------------------
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 70em;
+       padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; }
+th { text-align: left; background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+p.note { color: #555; max-width: 60em; } .warnings { background: #fff6e0; border: 1px solid #e8c36a;
+padding: 0.5em 1em; } figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
+img { max-width: 100%; height: auto; }
+"""
+
+
+def render_html(report: Report) -> str:
+    """One self-contained HTML page: inline CSS, tables, and plots as embedded PNGs."""
+    esc = html.escape
+    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+             f"<title>{esc(report.title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
+             f"<h1>{esc(report.title)}</h1>"]
+    if report.warnings:
+        parts.append('<div class="warnings"><strong>Warnings</strong><ul>')
+        parts += [f"<li>{esc(w)}</li>" for w in report.warnings]
+        parts.append("</ul></div>")
+    for table in report.tables:
+        shown, caption = display_frame(table)
+        parts.append(f'<h2 id="{esc(table.name)}">{esc(table.title)}</h2>')
+        note = " ".join(x for x in (table.note, (caption + ".") if caption else "") if x)
+        if note:
+            parts.append(f'<p class="note">{esc(note)}</p>')
+        numeric = [len(shown) > 0 and all(_is_numeric_text(c) for c in shown[h]) for h in shown.columns]
+        parts.append("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in shown.columns) + "</tr></thead><tbody>")
+        for i in range(len(shown)):
+            cells = "".join(f'<td class="num">{esc(v)}</td>' if n else f"<td>{esc(v)}</td>"
+                            for v, n in zip(shown.iloc[i].tolist(), numeric, strict=True))
+            parts.append(f"<tr>{cells}</tr>")
+        parts.append("</tbody></table>")
+    if report.figures:
+        parts.append('<h2 id="plots">Plots</h2>')
+        for figure in report.figures:
+            data = base64.b64encode(figure.png).decode("ascii")
+            parts.append(f'<figure id="{esc(figure.name)}"><img alt="{esc(figure.caption)}" '
+                         f'src="data:image/png;base64,{data}"><figcaption>{esc(figure.caption)}</figcaption></figure>')
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+# --- JSON and CSV -------------------------------------------------------------------------------
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        return float(value) if np.isfinite(value) else None
+    return value
+
+
+def render_json(report: Report) -> str:
+    out = {
+        "title": report.title,
+        "metadata": report.metadata,
+        "warnings": report.warnings,
+        "tables": [
+            {
+                "name": t.name,
+                "title": t.title,
+                "note": t.note,
+                "columns": list(t.frame.columns),
+                "rows": [{k: _json_value(v) for k, v in row.items()} for row in t.frame.to_dict(orient="records")],
+            }
+            for t in report.tables
+        ],
+    }
+    return json.dumps(out, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+def render_csv(report: Report) -> str:
+    """All tables stacked in one CSV: a ``table`` column, then the union of the tables' columns."""
+    frames = []
+    for table in report.tables:
+        frame = table.frame.copy()
+        frame.insert(0, "table", table.name)
+        frames.append(frame.astype(object))
+    if not frames:
+        return ""
+    stacked = pd.concat(frames, ignore_index=True, sort=False)
+    return stacked.to_csv(index=False)
+
+
+def render(report: Report, output_format: str, width: int = TEXT_WIDTH) -> str:
+    if output_format == "text":
+        return render_text(report, width)
+    if output_format == "md":
+        return render_markdown(report)
+    if output_format == "html":
+        return render_html(report)
+    if output_format == "json":
+        return render_json(report)
+    if output_format == "csv":
+        return render_csv(report)
+    raise ValueError(f"unknown format {output_format!r} (known: {', '.join(FORMATS)})")

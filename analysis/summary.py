@@ -1,0 +1,394 @@
+"""One pass over a run: every count, sum and histogram that the report's tables need.
+
+``summarise_run`` reads only the columns the run has and the report uses, batch by batch, and
+returns a ``RunSummary`` of plain counts.  The tables (``analysis.tables``) are computed from
+the summary, never from the rows, so memory does not grow with the number of rounds.
+
+Seat count comes from the per-seat columns; game-specific parts (yaku, end reasons, round
+length, matches, active seats) are gathered only when their columns are present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from analysis.accumulate import BitCounter, IntegerHistogram
+from analysis.reader import AnalysisError, RunDataset, open_run
+
+__all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_run", "convergence_checkpoints"]
+
+# End reasons that stop a round at once because a yaku was made (Tensho instant win,
+# Enshu-bana uchikiri); the report breaks them down by the yaku that did it.
+STOPPING_REASONS = ("instant_win", "uchikiri")
+CONVERGENCE_POINTS = 60
+
+
+@dataclass
+class SeatCounts:
+    """Round outcomes of one seat (rounds in which the seat took part)."""
+
+    rounds: int = 0
+    wins: int = 0
+    draws: int = 0
+
+    @property
+    def losses(self) -> int:
+        return self.rounds - self.wins - self.draws
+
+
+@dataclass
+class MatchCounts:
+    """Match outcomes, from each match's last row (``match_end``) and its first dealer."""
+
+    matches: int = 0
+    seat_wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    first_dealer_wins: int = 0
+    first_dealer_draws: int = 0
+    first_dealer_matches: int = 0
+    rounds_per_match: IntegerHistogram = field(default_factory=IntegerHistogram)
+    unpaired_ends: int = 0
+
+
+@dataclass
+class RunSummary:
+    """Counts from one pass over a run (see ``summarise_run``).
+
+    Attributes
+    ----------
+    dataset : RunDataset
+    rounds : int
+        Rows read.
+    seats : list of SeatCounts
+        Per seat.
+    dealer, non_dealer : SeatCounts
+        Outcomes of the dealer and of the non-dealer seats (seat-rounds).
+    dealer_advantage_sums : (float, float)
+        Sum and sum of squares over rounds of ``1{dealer wins} - 1{non-dealer wins} / (a - 1)``
+        with ``a`` the number of seats in the round.
+    end_reasons : dict str -> int
+        Rounds per end reason (every reason the dataset declares, also those with no rounds).
+    yaku_seat : list of int64[64] or None
+        Rounds in which each seat completed yaku bit ``b``.
+    yaku_any : int64[64] or None
+        Rounds in which at least one seat completed yaku bit ``b``.
+    yaku_set_rounds : dict int -> int
+        Rounds per yaku set (empty when the dataset has no ``yaku_set`` column).
+    stopping_yaku : dict end_reason -> int64[64]
+        Rounds stopped at once (``STOPPING_REASONS``) whose winner holds yaku bit ``b`` (only
+        the stopping yaku when ``stopping_bits_known``).
+    scores, payoffs : list of IntegerHistogram or None
+        Per seat.
+    round_length : IntegerHistogram or None
+        ``end_turn``.
+    matches : MatchCounts or None
+    convergence : pandas.DataFrame
+        ``rounds``, ``seat0_wins``, ``dealer_wins``, ``draws`` at checkpoints as rounds accumulate.
+    """
+
+    dataset: RunDataset
+    rounds: int = 0
+    seats: list[SeatCounts] = field(default_factory=list)
+    dealer: SeatCounts = field(default_factory=SeatCounts)
+    non_dealer: SeatCounts = field(default_factory=SeatCounts)
+    dealer_advantage_sums: tuple[float, float] = (0.0, 0.0)
+    end_reasons: dict[str, int] = field(default_factory=dict)
+    yaku_seat: list[np.ndarray] | None = None
+    yaku_any: np.ndarray | None = None
+    yaku_set_rounds: dict[int, int] = field(default_factory=dict)
+    stopping_yaku: dict[str, np.ndarray] = field(default_factory=dict)
+    stopping_bits_known: bool = False
+    scores: list[IntegerHistogram] | None = None
+    payoffs: list[IntegerHistogram] | None = None
+    round_length: IntegerHistogram | None = None
+    matches: MatchCounts | None = None
+    convergence: Any = None
+
+
+def convergence_checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
+    """Round counts, roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``."""
+    if total_rows <= 0:
+        return np.zeros(0, dtype=np.int64)
+    start = min(10, total_rows)
+    grid = np.round(np.geomspace(start, total_rows, points)).astype(np.int64)
+    # Also the 1-2-5 steps, so that a printed table can show round numbers of rounds.
+    steps = np.array([m * 10**d for d in range(19) for m in (1, 2, 5)], dtype=np.int64)
+    grid = np.unique(np.concatenate([grid, steps[steps >= start], [total_rows]]))
+    return grid[(grid >= 1) & (grid <= total_rows)]
+
+
+def _columns_for(dataset: RunDataset) -> dict[str, bool]:
+    has = dataset.has_columns
+    seats = range(dataset.seats)
+    wants = {
+        "dealer": has("dealer"),
+        "end_reason": has("end_reason"),
+        "end_turn": has("end_turn"),
+        "yaku_set": has("yaku_set"),
+        "yaku": all(has(f"yaku_{s}") for s in seats),
+        "payoff": all(has(f"payoff_{s}") for s in seats),
+        "active": all(has(f"active_{s}") for s in seats),
+        "matches": dataset.rounds_per_match is not None
+        and has("match", "round_in_match", "match_end", "dealer")
+        and all(has(f"match_points_{s}") for s in seats),
+    }
+    return wants
+
+
+class _MatchJoiner:
+    """Pairs each match's first round (its first dealer) with its last row (its result).
+
+    Both ends usually fall in the same batch; the few matches cut by a batch boundary are
+    carried to the next batch, so the carried arrays stay small.
+    """
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.counts = MatchCounts(seat_wins=[0] * seats)
+        self.start_match = np.zeros(0, dtype=np.int64)
+        self.start_dealer = np.zeros(0, dtype=np.int64)
+        self.end_match = np.zeros(0, dtype=np.int64)
+        self.end_winner = np.zeros(0, dtype=np.int64)
+
+    def add(self, batch: dict[str, np.ndarray]) -> None:
+        first = batch["round_in_match"] == 0
+        last = batch["match_end"].astype(bool)
+        points = np.stack([batch[f"match_points_{s}"].astype(np.int64) for s in range(self.seats)], axis=1)
+        points = points[last]
+        best = points.max(axis=1) if len(points) else np.zeros(0, dtype=np.int64)
+        leaders = (points == best[:, None]).sum(axis=1) if len(points) else np.zeros(0, dtype=np.int64)
+        winner = np.where(leaders == 1, points.argmax(axis=1) if len(points) else 0, -1)
+        rounds = batch["round_in_match"][last].astype(np.int64) + 1
+        self.counts.rounds_per_match.add(rounds)
+        self.counts.matches += int(last.sum())
+        self.counts.draws += int((winner < 0).sum())
+        for seat in range(self.seats):
+            self.counts.seat_wins[seat] += int((winner == seat).sum())
+        self.start_match = np.concatenate([self.start_match, batch["match"][first].astype(np.int64)])
+        self.start_dealer = np.concatenate([self.start_dealer, batch["dealer"][first].astype(np.int64)])
+        self.end_match = np.concatenate([self.end_match, batch["match"][last].astype(np.int64)])
+        self.end_winner = np.concatenate([self.end_winner, winner.astype(np.int64)])
+        self._join()
+
+    def _join(self) -> None:
+        if not len(self.start_match) or not len(self.end_match):
+            return
+        order = np.argsort(self.start_match, kind="stable")
+        starts, dealers = self.start_match[order], self.start_dealer[order]
+        position = np.searchsorted(starts, self.end_match)
+        position = np.minimum(position, len(starts) - 1)
+        found = starts[position] == self.end_match
+        matched_dealer = dealers[position[found]]
+        self.counts.first_dealer_matches += int(found.sum())
+        self.counts.first_dealer_wins += int((self.end_winner[found] == matched_dealer).sum())
+        self.counts.first_dealer_draws += int((self.end_winner[found] < 0).sum())
+        used = np.zeros(len(starts), dtype=bool)
+        used[position[found]] = True
+        self.start_match, self.start_dealer = starts[~used], dealers[~used]
+        self.end_match, self.end_winner = self.end_match[~found], self.end_winner[~found]
+
+    def finish(self) -> MatchCounts:
+        self.counts.unpaired_ends = len(self.end_match)
+        return self.counts
+
+
+def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int] | None = None) -> RunSummary:
+    """Aggregate a run in one bounded-memory pass.
+
+    Parameters
+    ----------
+    dataset : RunDataset or path
+    instant_yaku_bits : dict yaku_set -> uint64 bitset, optional
+        Which yaku are instant wins in each yaku set; the instant-win table counts only these
+        bits of the winner's yaku.  Default: read from the run's rules when available, else
+        every yaku the instant winner holds is counted.
+
+    Returns
+    -------
+    RunSummary
+    """
+    if not isinstance(dataset, RunDataset):
+        dataset = open_run(dataset)
+    seats = dataset.seats
+    wants = _columns_for(dataset)
+    if instant_yaku_bits is None:
+        instant_yaku_bits = _instant_bits(dataset)
+    columns = ["winner"]
+    columns += [name for name in ("dealer", "end_reason", "end_turn", "yaku_set") if wants[name]]
+    columns += [f"score_{s}" for s in range(seats)]
+    if wants["yaku"]:
+        columns += [f"yaku_{s}" for s in range(seats)]
+    if wants["payoff"]:
+        columns += [f"payoff_{s}" for s in range(seats)]
+    if wants["active"]:
+        columns += [f"active_{s}" for s in range(seats)]
+    if wants["matches"]:
+        columns += ["match", "round_in_match", "match_end"] + [f"match_points_{s}" for s in range(seats)]
+
+    summary = RunSummary(dataset=dataset, seats=[SeatCounts() for _ in range(seats)])
+    declared = dataset.declared_end_reasons() if wants["end_reason"] else []
+    for reason in declared:
+        dataset._reason_code(reason)
+    reason_counts = np.zeros(0, dtype=np.int64)
+    yaku_seat = [BitCounter() for _ in range(seats)] if wants["yaku"] else None
+    yaku_any = BitCounter() if wants["yaku"] else None
+    instant = ({reason: BitCounter() for reason in STOPPING_REASONS}
+               if wants["yaku"] and wants["end_reason"] else None)
+    scores = [IntegerHistogram() for _ in range(seats)]
+    payoffs = [IntegerHistogram() for _ in range(seats)] if wants["payoff"] else None
+    round_length = IntegerHistogram() if wants["end_turn"] else None
+    yaku_sets = IntegerHistogram()
+    matches = _MatchJoiner(seats) if wants["matches"] else None
+    advantage_sum = advantage_squares = 0.0
+    checkpoints = convergence_checkpoints(dataset.n_rows)
+    trace = {"rounds": [], "seat0_wins": [], "dealer_wins": [], "draws": []}
+    running = {"seat0_wins": 0, "dealer_wins": 0, "draws": 0}
+
+    for batch in dataset.iter_batches(columns):
+        winner = batch["winner"].astype(np.int64)
+        n = len(winner)
+        offset = summary.rounds
+        summary.rounds += n
+        active = (np.stack([batch[f"active_{s}"].astype(bool) for s in range(seats)], axis=1)
+                  if wants["active"] else np.ones((n, seats), dtype=bool))
+        drawn = winner < 0
+        for seat in range(seats):
+            counts = summary.seats[seat]
+            present = active[:, seat]
+            counts.rounds += int(present.sum())
+            counts.wins += int((winner == seat).sum())
+            counts.draws += int((drawn & present).sum())
+            scores[seat].add(batch[f"score_{seat}"][present])
+            if payoffs is not None:
+                payoffs[seat].add(batch[f"payoff_{seat}"][present])
+        if wants["dealer"]:
+            dealer = batch["dealer"].astype(np.int64)
+            dealer_won = winner == dealer
+            other_won = (winner >= 0) & ~dealer_won
+            others = active.sum(axis=1) - active[np.arange(n), dealer]
+            summary.dealer.rounds += n
+            summary.dealer.wins += int(dealer_won.sum())
+            summary.dealer.draws += int(drawn.sum())
+            summary.non_dealer.rounds += int(others.sum())
+            summary.non_dealer.wins += int(other_won.sum())
+            summary.non_dealer.draws += int(others[drawn].sum())
+            with np.errstate(divide="ignore", invalid="ignore"):
+                difference = dealer_won.astype(np.float64) - np.where(others > 0, other_won / np.maximum(others, 1), 0.0)
+            advantage_sum += float(difference.sum())
+            advantage_squares += float((difference * difference).sum())
+        else:
+            dealer_won = np.zeros(n, dtype=bool)
+        if wants["end_reason"]:
+            codes = batch["end_reason"].astype(np.int64)
+            counted = np.bincount(codes, minlength=len(dataset.end_reason_names))
+            reason_counts = np.concatenate([reason_counts, np.zeros(len(counted) - len(reason_counts), dtype=np.int64)])
+            reason_counts += counted
+        if yaku_seat is not None:
+            any_seat = np.zeros(n, dtype=np.uint64)
+            for seat in range(seats):
+                masks = batch[f"yaku_{seat}"].astype(np.uint64, copy=False)
+                yaku_seat[seat].add(masks)
+                any_seat |= masks
+            yaku_any.add(any_seat)
+            if instant is not None:
+                for reason, counter in instant.items():
+                    if reason in dataset.end_reason_names:
+                        stopped = (codes == dataset.end_reason_names.index(reason)) & (winner >= 0)
+                        if stopped.any():
+                            counter.add(_stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits,
+                                                       wants["yaku_set"]))
+        if wants["yaku_set"]:
+            yaku_sets.add(batch["yaku_set"])
+        if round_length is not None:
+            round_length.add(batch["end_turn"])
+        if matches is not None:
+            matches.add(batch)
+        inside = checkpoints[(checkpoints > offset) & (checkpoints <= offset + n)]
+        if len(inside):
+            at = inside - offset - 1
+            for key, flags in (("seat0_wins", winner == 0), ("dealer_wins", dealer_won), ("draws", drawn)):
+                cumulative = np.cumsum(flags, dtype=np.int64)
+                trace[key].extend((running[key] + cumulative[at]).tolist())
+            trace["rounds"].extend(inside.tolist())
+        running["seat0_wins"] += int((winner == 0).sum())
+        running["dealer_wins"] += int(dealer_won.sum())
+        running["draws"] += int(drawn.sum())
+
+    if summary.rounds == 0:
+        raise AnalysisError(f"{dataset.path}: the dataset has no rounds")
+    summary.dealer_advantage_sums = (advantage_sum, advantage_squares)
+    if wants["end_reason"]:
+        summary.end_reasons = {name: int(reason_counts[i]) if i < len(reason_counts) else 0
+                               for i, name in enumerate(dataset.end_reason_names)}
+    if yaku_seat is not None:
+        summary.yaku_seat = [counter.bit_counts() for counter in yaku_seat]
+        summary.yaku_any = yaku_any.bit_counts()
+    if instant is not None:
+        summary.stopping_yaku = {reason: counter.bit_counts() for reason, counter in instant.items()
+                                 if reason in summary.end_reasons}
+    summary.stopping_bits_known = bool(instant_yaku_bits)
+    summary.yaku_set_rounds = dict(sorted(yaku_sets.counts.items()))
+    summary.scores = scores
+    summary.payoffs = payoffs
+    summary.round_length = round_length
+    summary.matches = matches.finish() if matches is not None else None
+    import pandas as pd
+
+    summary.convergence = pd.DataFrame(trace, columns=["rounds", "seat0_wins", "dealer_wins", "draws"])
+    return summary
+
+
+def _stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits, has_yaku_set) -> np.ndarray:
+    """The winner's yaku in stopped rounds, restricted to the stopping yaku when known."""
+    rows = np.flatnonzero(stopped)
+    held = np.zeros(len(rows), dtype=np.uint64)
+    for seat in range(seats):
+        mine = winner[rows] == seat
+        held[mine] = batch[f"yaku_{seat}"][rows[mine]]
+    if instant_yaku_bits and has_yaku_set:
+        sets = batch["yaku_set"][rows].astype(np.int64)
+        allowed = np.array([instant_yaku_bits.get(s, 0) for s in range(int(sets.max()) + 1)], dtype=np.uint64)
+        held &= allowed[sets]
+    elif instant_yaku_bits:
+        union = 0
+        for bits in instant_yaku_bits.values():
+            union |= int(bits)
+        held &= np.uint64(union)
+    return held
+
+
+def _instant_bits(dataset: RunDataset) -> dict[int, int]:
+    """Instant-win yaku per yaku set, from the run's rules (empty if they cannot be read)."""
+    if dataset.game != "tensho":
+        return {}
+    rules = dataset.rules(required=False)
+    if rules is None:
+        return {}
+    out = {}
+    for yaku_set in (1, 2):
+        bits = 0
+        for yaku in rules.yaku:
+            if yaku.is_instant(yaku_set):
+                bits |= 1 << yaku.index
+        out[yaku_set] = bits
+    return out
+
+
+def yaku_in_set(dataset: RunDataset) -> dict[int, int] | None:
+    """Member bitset of each yaku set, from the run's rules (None if unknown)."""
+    if dataset.game != "tensho":
+        return None
+    rules = dataset.rules(required=False)
+    if rules is None:
+        return None
+    out = {}
+    for yaku_set in (1, 2):
+        bits = 0
+        for yaku in rules.yaku:
+            if yaku.in_set(yaku_set):
+                bits |= 1 << yaku.index
+        out[yaku_set] = bits
+    return out

@@ -1,0 +1,436 @@
+"""Report tables: pandas DataFrames computed from a ``RunSummary``.
+
+Column conventions (the renderers rely on them, and they read well in a notebook):
+
+* a rate is three columns ``X_rate``, ``X_low``, ``X_high`` (Wilson interval, fractions in
+  [0, 1]) and a flag ``X_small`` (too little data for the interval to mean much, see
+  ``analysis.intervals.small_rate_sample``);
+* a mean is ``X_mean``, ``X_low``, ``X_high`` (normal interval with the sample standard
+  deviation) and, where useful, ``X_sd``;
+* a difference is ``X_diff``, ``X_low``, ``X_high``;
+* the sample size of a row is in a column named ``n`` or ``rounds`` (``matches``,
+  ``seat_rounds`` where that is the unit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analysis.intervals import (
+    SMALL_SAMPLE_EVENTS,
+    SMALL_SAMPLE_ROUNDS,
+    mean_interval,
+    small_rate_sample,
+    two_sided_p_value,
+    wilson_interval,
+    z_value,
+)
+from analysis.summary import RunSummary, yaku_in_set
+
+__all__ = [
+    "Table",
+    "END_REASON_DESCRIPTIONS",
+    "QUANTILES",
+    "add_rate",
+    "add_mean",
+    "run_overview",
+    "outcomes_by_seat",
+    "outcomes_by_role",
+    "outcomes_by_policy",
+    "dealer_advantage",
+    "end_reasons",
+    "tiebreak_depth",
+    "stopping_yaku",
+    "yaku_frequencies",
+    "score_distribution",
+    "round_length",
+    "round_length_distribution",
+    "match_outcomes",
+    "convergence",
+]
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+QUANTILE_NAMES = ("p05", "p25", "median", "p75", "p95")
+
+END_REASON_DESCRIPTIONS = {
+    "yaku": "more yaku points",
+    "chaff": "equal yaku points; more chaff cards",
+    "card_value": "equal chaff; higher card-value sum",
+    "draw": "tied after every tie-break; drawn",
+    "final_tie_rule": "tied after every tie-break; the final-tie option decided",
+    "instant_win": "an instant-win yaku ended the round",
+    "uchikiri": "a round-stopping yaku (uchikiri) ended the round",
+    "teyaku_stop": "a dealt hand (teyaku) stopped the round",
+    "fuke": "a player declared Fuke; round voided",
+}
+
+# Tensho's tie-break ladder (RULES.md 2.6): how far down it a round had to go.
+TIEBREAK_DEPTH = {
+    "instant_win": (0, "instant win (no scoring)"),
+    "yaku": (1, "yaku points"),
+    "chaff": (2, "chaff count"),
+    "card_value": (3, "card-value sum"),
+    "final_tie_rule": (4, "final-tie option"),
+    "draw": (4, "final tie: drawn"),
+}
+
+
+@dataclass
+class Table:
+    """A titled DataFrame with an explanatory note, as shown in every report format."""
+
+    name: str
+    title: str
+    frame: pd.DataFrame
+    note: str = ""
+    warnings: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)  # kept in JSON/CSV, not shown in text/md/html
+
+
+def add_rate(frame: pd.DataFrame, name: str, successes, trials, confidence: float) -> pd.DataFrame:
+    """Add ``name_rate``, ``name_low``, ``name_high``, ``name_small`` (Wilson) to ``frame``."""
+    successes = np.asarray(successes, dtype=np.int64)
+    trials = np.asarray(trials, dtype=np.int64)
+    rate, low, high = wilson_interval(successes, trials, confidence)
+    frame[f"{name}_rate"] = np.atleast_1d(rate)
+    frame[f"{name}_low"] = np.atleast_1d(low)
+    frame[f"{name}_high"] = np.atleast_1d(high)
+    frame[f"{name}_small"] = np.atleast_1d(small_rate_sample(successes, trials))
+    return frame
+
+
+def add_mean(frame: pd.DataFrame, name: str, counts, totals, squares, confidence: float) -> pd.DataFrame:
+    """Add ``name_mean``, ``name_low``, ``name_high``, ``name_sd``, ``name_small`` to ``frame``."""
+    mean, low, high, sd = mean_interval(np.asarray(counts, dtype=np.float64), np.asarray(totals, dtype=np.float64),
+                                        np.asarray(squares, dtype=np.float64), confidence)
+    frame[f"{name}_mean"] = np.atleast_1d(mean)
+    frame[f"{name}_low"] = np.atleast_1d(low)
+    frame[f"{name}_high"] = np.atleast_1d(high)
+    frame[f"{name}_sd"] = np.atleast_1d(sd)
+    frame[f"{name}_small"] = np.atleast_1d(np.asarray(counts) < SMALL_SAMPLE_ROUNDS)
+    return frame
+
+
+def _flagged(frame: pd.DataFrame) -> int:
+    return int(sum(frame[c].sum() for c in frame.columns if c.endswith("_small")))
+
+
+def _warn(table: Table) -> Table:
+    flagged = _flagged(table.frame)
+    if flagged:
+        table.warnings.append(
+            f"{table.title}: {flagged} estimate(s) marked * rest on fewer than {SMALL_SAMPLE_ROUNDS} rounds or "
+            f"on 1 to {SMALL_SAMPLE_EVENTS - 1} events; their intervals are rough"
+        )
+    return table
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+def run_overview(summary: RunSummary) -> Table:
+    """What was run: game, rules, options of interest, seed, policies, size."""
+    dataset = summary.dataset
+    info = dataset.run_info
+    options = dataset.options
+    rows = [
+        ("dataset", str(dataset.path)),
+        ("game", dataset.game),
+        ("rules", f"{dataset.rules_name} (sha256 {str(info.get('rules_sha256', '?'))[:12]})"),
+        ("seed", str(info.get("seed", "?"))),
+        ("policies", ", ".join(f"seat {s}: {p}" for s, p in enumerate(dataset.policies))),
+        ("rounds", f"{summary.rounds:,}"),
+        ("play", "independent rounds" if dataset.rounds_per_match is None
+         else f"matches of {dataset.rounds_per_match} rounds"),
+        ("engine", str(info.get("engine", info.get("engine_version", "?")))),
+    ]
+    for key in ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice", "tensho.supersession",
+                "tensho.no_yaku_tiebreak", "tensho.final_tie", "tensho.match_scoring"):
+        if key in options:
+            rows.append((key, str(options[key])))
+    if summary.yaku_set_rounds:
+        rows.append(("yaku sets played", ", ".join(f"set {k}: {v:,} rounds" for k, v in summary.yaku_set_rounds.items())))
+    frame = pd.DataFrame(rows, columns=["item", "value"])
+    return Table("run", "Run", frame)
+
+
+def outcomes_by_seat(summary: RunSummary, confidence: float = 0.95) -> Table:
+    """Win, loss and draw rates of each seat over the rounds it played."""
+    policies = summary.dataset.policies
+    frame = pd.DataFrame({
+        "seat": np.arange(len(summary.seats)),
+        "policy": policies,
+        "rounds": [c.rounds for c in summary.seats],
+    })
+    for outcome in ("win", "loss", "draw"):
+        attribute = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
+        add_rate(frame, outcome, [getattr(c, attribute) for c in summary.seats], frame["rounds"], confidence)
+    return _warn(Table("outcomes_by_seat", "Outcomes by seat", frame,
+                       f"Share of rounds each seat won, lost or drew; {confidence:.0%} Wilson intervals."))
+
+
+def outcomes_by_role(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Win, loss and draw rates of the dealer and of the non-dealer seats."""
+    if summary.dealer.rounds == 0:
+        return None
+    roles = [("dealer", summary.dealer), ("non-dealer", summary.non_dealer)]
+    frame = pd.DataFrame({"role": [r for r, _ in roles], "seat_rounds": [c.rounds for _, c in roles]})
+    add_rate(frame, "win", [c.wins for _, c in roles], frame["seat_rounds"], confidence)
+    add_rate(frame, "loss", [c.losses for _, c in roles], frame["seat_rounds"], confidence)
+    add_rate(frame, "draw", [c.draws for _, c in roles], frame["seat_rounds"], confidence)
+    note = "Each round counts once for the dealer and once for each non-dealer seat in it."
+    return _warn(Table("outcomes_by_role", "Outcomes by role: dealer versus non-dealer", frame, note))
+
+
+def outcomes_by_policy(summary: RunSummary, confidence: float = 0.95) -> Table:
+    """Outcomes pooled over the seats that played each policy."""
+    groups: dict[str, list[int]] = {}
+    for seat, policy in enumerate(summary.dataset.policies):
+        groups.setdefault(policy, []).append(seat)
+    rows = []
+    for policy, seats in groups.items():
+        counts = [summary.seats[s] for s in seats]
+        rows.append((policy, ", ".join(map(str, seats)), sum(c.rounds for c in counts),
+                     sum(c.wins for c in counts), sum(c.losses for c in counts), sum(c.draws for c in counts)))
+    raw = pd.DataFrame(rows, columns=["policy", "seats", "seat_rounds", "wins", "losses", "draws"])
+    frame = raw[["policy", "seats", "seat_rounds"]].copy()
+    for outcome, column in (("win", "wins"), ("loss", "losses"), ("draw", "draws")):
+        add_rate(frame, outcome, raw[column], raw["seat_rounds"], confidence)
+    note = ("Pooled over the seats that played the policy; when one policy holds both seats its win "
+            "and loss rates are equal by construction.")
+    return _warn(Table("outcomes_by_policy", "Outcomes by policy", frame, note))
+
+
+def dealer_advantage(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Dealer's win rate minus a non-dealer seat's, per round and (in match play) per match."""
+    if summary.dealer.rounds == 0:
+        return None
+    z = z_value(confidence)
+    rows = []
+    n = summary.dealer.rounds
+    total, squares = summary.dealer_advantage_sums
+    mean, low, high, sd = mean_interval(n, total, squares, confidence)
+    rows.append(("round", "dealer of the round", n, mean, low, high, _p_from(mean, sd, n)))
+    matches = summary.matches
+    if matches is not None and matches.first_dealer_matches and len(summary.seats) == 2:
+        m = matches.first_dealer_matches
+        wins = matches.first_dealer_wins
+        losses = m - wins - matches.first_dealer_draws
+        total = wins - losses
+        squares = wins + losses
+        mean, low, high, sd = mean_interval(m, total, squares, confidence)
+        rows.append(("match", "first dealer of the match", m, mean, low, high, _p_from(mean, sd, m)))
+    frame = pd.DataFrame(rows, columns=["level", "who", "n", "advantage_diff", "advantage_low",
+                                        "advantage_high", "p_value"])
+    frame["advantage_small"] = frame["n"] < SMALL_SAMPLE_ROUNDS
+    frame.insert(2, "kind", "rate")
+    note = (f"Win rate of the dealer minus that of one non-dealer seat, with a {confidence:.0%} normal "
+            f"interval (z = {z:.2f}) and the p-value of 'no advantage'.")
+    return _warn(Table("dealer_advantage", "Dealer's advantage", frame, note))
+
+
+def _p_from(mean: float, sd: float, n: int) -> float:
+    if not np.isfinite(sd) or sd == 0 or n < 2:
+        return float("nan") if mean == 0 or not np.isfinite(sd) else 0.0
+    return float(two_sided_p_value(mean / (sd / np.sqrt(n))))
+
+
+def end_reasons(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """How rounds end: every end reason the dataset declares, with its share of rounds."""
+    if not summary.end_reasons:
+        return None
+    names = list(summary.end_reasons)
+    frame = pd.DataFrame({
+        "end_reason": names,
+        "meaning": [END_REASON_DESCRIPTIONS.get(n, "") for n in names],
+        "rounds": [summary.end_reasons[n] for n in names],
+    })
+    add_rate(frame, "share", frame["rounds"], np.full(len(frame), summary.rounds), confidence)
+    frame = frame.rename(columns={"rounds": "count"})
+    frame.insert(3, "rounds", summary.rounds)
+    return _warn(Table("end_reasons", "How rounds end", frame,
+                       "Share of all rounds ending for each reason (count of rounds / rounds)."))
+
+
+def tiebreak_depth(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """How far down Tensho's scoring ladder (yaku, chaff, card values, final tie) rounds went."""
+    if not summary.end_reasons or not any(r in summary.end_reasons for r in ("chaff", "card_value")):
+        return None
+    depth_counts: dict[tuple[int, str], int] = {}
+    other = 0
+    for reason, count in summary.end_reasons.items():
+        if reason in TIEBREAK_DEPTH:
+            key = TIEBREAK_DEPTH[reason]
+            if reason == "final_tie_rule":
+                key = (4, "final tie (option decided or drawn)")
+            if reason == "draw":
+                key = (4, "final tie (option decided or drawn)")
+            depth_counts[key] = depth_counts.get(key, 0) + count
+        else:
+            other += count
+    rows = sorted(depth_counts.items())
+    if other:
+        rows.append(((5, "other end reasons"), other))
+    frame = pd.DataFrame({
+        "depth": [k[0] for k, _ in rows],
+        "decided_by": [k[1] for k, _ in rows],
+        "count": [v for _, v in rows],
+        "rounds": summary.rounds,
+    })
+    add_rate(frame, "share", frame["count"], frame["rounds"], confidence)
+    decided = sum(v for k, v in rows if 1 <= k[0] <= 4)
+    note = (f"Depth 1 = yaku points decided, 2 = chaff, 3 = card values, 4 = nothing did (final tie). "
+            f"{decided:,} rounds reached scoring.")
+    return _warn(Table("tiebreak_depth", "Tie-break depth", frame, note))
+
+
+def _yaku_labels(summary: RunSummary) -> dict[int, tuple[str, str, str]]:
+    return {y.bit: (y.key, y.name, y.english) for y in summary.dataset.yaku}
+
+
+def stopping_yaku(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Rounds ended at once (instant win, uchikiri), by the yaku that ended them."""
+    if not summary.stopping_yaku:
+        return None
+    labels = _yaku_labels(summary)
+    rows = []
+    for reason, counts in summary.stopping_yaku.items():
+        stopped = summary.end_reasons.get(reason, 0)
+        for bit in np.flatnonzero(counts).tolist():
+            key, name, english = labels.get(bit, (f"bit{bit}", f"bit {bit}", ""))
+            rows.append((reason, key, name, english, int(counts[bit]), stopped))
+    if not rows:
+        return None
+    frame = pd.DataFrame(rows, columns=["end_reason", "key", "yaku", "english", "count", "stopped"])
+    frame.insert(4, "rounds", summary.rounds)
+    add_rate(frame, "of_rounds", frame["count"], frame["rounds"], confidence)
+    add_rate(frame, "of_stopped", frame["count"], frame["stopped"], confidence)
+    note = "Share of all rounds, and share of the rounds that ended this way."
+    if not summary.stopping_bits_known:
+        note += " The stopping yaku are not known from the rules: every yaku the winner held is counted."
+    return _warn(Table("stopping_yaku", "Rounds ended at once, by yaku", frame, note))
+
+
+def yaku_frequencies(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Each yaku's frequency per seat and for either seat, over the rounds in which it could be made."""
+    if summary.yaku_seat is None:
+        return None
+    yaku = summary.dataset.yaku
+    members = yaku_in_set(summary.dataset) if summary.yaku_set_rounds else None
+    rows = []
+    for info in yaku:
+        if members is not None:
+            in_play = sum(count for yaku_set, count in summary.yaku_set_rounds.items()
+                          if (members.get(yaku_set, 0) >> info.bit) & 1)
+            if in_play == 0:
+                continue
+        else:
+            in_play = summary.rounds
+        row = [info.key, info.name, info.english, in_play]
+        row += [int(counts[info.bit]) for counts in summary.yaku_seat]
+        row.append(int(summary.yaku_any[info.bit]))
+        rows.append(row)
+    seats = len(summary.yaku_seat)
+    count_columns = [f"seat{s}_count" for s in range(seats)] + ["any_count"]
+    raw = pd.DataFrame(rows, columns=["key", "yaku", "english", "rounds"] + count_columns)
+    frame = raw[["key", "yaku", "english", "rounds"]].copy()
+    for s in range(seats):
+        add_rate(frame, f"seat{s}", raw[f"seat{s}_count"], raw["rounds"], confidence)
+    add_rate(frame, "any", raw["any_count"], raw["rounds"], confidence)
+    for column in count_columns:
+        frame[column] = raw[column]
+    note = ("Share of rounds in which the seat completed the yaku (after supersession), and in which "
+            "either seat did; 'rounds' counts the rounds whose yaku set contains it. Instant-win "
+            "yaku count whenever completed.")
+    return _warn(Table("yaku_frequencies", "Yaku frequencies", frame, note, hidden=["key", *count_columns]))
+
+
+def score_distribution(summary: RunSummary, confidence: float = 0.95) -> Table:
+    """Mean (with interval), standard deviation and quantiles of scores and payoffs per seat."""
+    rows = []
+    measures = [("score", summary.scores)]
+    if summary.payoffs is not None:
+        measures.append(("payoff", summary.payoffs))
+    for measure, histograms in measures:
+        for seat, histogram in enumerate(histograms):
+            n, total, squares = histogram.sums()
+            quantiles = histogram.quantiles((0.0, *QUANTILES, 1.0))
+            rows.append((measure, seat, n, total, squares, *quantiles))
+    raw = pd.DataFrame(rows, columns=["measure", "seat", "n", "total", "squares", "min", *QUANTILE_NAMES, "max"])
+    frame = raw[["measure", "seat", "n"]].copy()
+    add_mean(frame, "value", raw["n"], raw["total"], raw["squares"], confidence)
+    for column in ("min", *QUANTILE_NAMES, "max"):
+        frame[column] = raw[column]
+    note = (f"Mean with a {confidence:.0%} normal interval (sample standard deviation); quantiles are "
+            f"exact (inverted CDF) from integer histograms.")
+    return _warn(Table("score_distribution", "Scores and payoffs", frame, note))
+
+
+def round_length(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Turns begun per round: mean with interval and quantiles."""
+    if summary.round_length is None:
+        return None
+    n, total, squares = summary.round_length.sums()
+    quantiles = summary.round_length.quantiles((0.0, *QUANTILES, 1.0))
+    frame = pd.DataFrame({"measure": ["turns begun (end_turn)"], "n": [n]})
+    add_mean(frame, "turns", [n], [total], [squares], confidence)
+    for name, value in zip(("min", *QUANTILE_NAMES, "max"), quantiles, strict=True):
+        frame[name] = value
+    return _warn(Table("round_length", "Round length", frame, "Turns begun when the round ended."))
+
+
+def round_length_distribution(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Rounds by the turn they ended on."""
+    if summary.round_length is None:
+        return None
+    counts = summary.round_length.as_series()
+    frame = pd.DataFrame({"end_turn": counts.index.astype(np.int64), "count": counts.to_numpy(),
+                          "rounds": summary.rounds})
+    add_rate(frame, "share", frame["count"], frame["rounds"], confidence)
+    return _warn(Table("round_length_distribution", "Rounds by the turn they ended on", frame))
+
+
+def match_outcomes(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """Match win, loss and draw rates by seat and for the match's first dealer."""
+    matches = summary.matches
+    if matches is None or matches.matches == 0:
+        return None
+    rows = []
+    for seat, wins in enumerate(matches.seat_wins):
+        losses = matches.matches - wins - matches.draws
+        rows.append((f"seat {seat}", matches.matches, wins, losses, matches.draws))
+    if matches.first_dealer_matches:
+        m = matches.first_dealer_matches
+        draws = matches.first_dealer_draws
+        rows.append(("first dealer", m, matches.first_dealer_wins, m - matches.first_dealer_wins - draws, draws))
+    raw = pd.DataFrame(rows, columns=["who", "matches", "wins", "losses", "draws"])
+    frame = raw[["who", "matches"]].copy()
+    for outcome, column in (("win", "wins"), ("loss", "losses"), ("draw", "draws")):
+        add_rate(frame, outcome, raw[column], raw["matches"], confidence)
+    n, total, squares = matches.rounds_per_match.sums()
+    mean = total / n if n else float("nan")
+    note = f"{matches.matches:,} matches, {mean:.2f} rounds per match on average; a match is drawn on equal points."
+    if matches.unpaired_ends:
+        note += f" {matches.unpaired_ends} matches lacked their first round and have no first dealer."
+    return _warn(Table("match_outcomes", "Match outcomes", frame, note))
+
+
+def convergence(summary: RunSummary, confidence: float = 0.95, rows: int | None = None) -> Table:
+    """Seat 0's and the dealer's win rate as rounds accumulate, with Wilson intervals.
+
+    ``rows`` keeps about that many checkpoints (1-2-5 steps) for a printed table.
+    """
+    trace = summary.convergence
+    if rows is not None and len(trace) > rows:
+        wanted = [v for d in range(1, 19) for v in (10**d, 2 * 10**d, 5 * 10**d)]
+        keep = trace["rounds"].isin(wanted) | (trace.index == len(trace) - 1)
+        trace = trace[keep]
+    frame = pd.DataFrame({"rounds": trace["rounds"].to_numpy()})
+    add_rate(frame, "seat0_win", trace["seat0_wins"], trace["rounds"], confidence)
+    if summary.dealer.rounds:
+        add_rate(frame, "dealer_win", trace["dealer_wins"], trace["rounds"], confidence)
+    note = "Running estimates in dataset order: the interval narrows as 1/sqrt(rounds)."
+    return Table("convergence", "How the estimates converge", frame, note)

@@ -1,0 +1,104 @@
+"""Small Tensho datasets for the analysis tests, made with the reference engine.
+
+Not a pytest ``conftest.py``: the analysis test modules import ``analysis_datasets`` from here.
+Datasets are built once per test session (a module-level cache keyed by their parameters) in
+pytest's session temporary directory.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simcore import ENGINE_VERSION
+from simcore.dataset import RUN_FILE, columns_from_matrices, shard_table, write_shard
+from simcore.policies import parse_policy
+from simcore.reference.tensho import play_units
+from simcore.rules import compile_rules, load_rules
+
+SEED = 20240611
+ROUNDS = 3000
+
+
+def run_info_for(rules, policies: list[str], seed: int, units: int, rounds: int,
+                 rounds_per_match: int | None) -> dict[str, Any]:
+    """Run metadata in the shape ``fudasim run`` writes."""
+    return {
+        "game": rules.game,
+        "rules_name": rules.name,
+        "rules_sha256": rules.sha256,
+        "options": dict(rules.options),
+        "seed": seed,
+        "policies": list(policies),
+        "yaku": [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english} for y in rules.yaku],
+        "rounds_per_match": rounds_per_match,
+        "engine": ENGINE_VERSION,
+        "units": units,
+        "rounds": rounds,
+        "command": "tests/conftest_analysis.py",
+    }
+
+
+def make_dataset(directory: Path, *, rules_name: str = "tensho-ise", overrides: dict[str, str] | None = None,
+                 policies: tuple[str, str] = ("random", "random"), seed: int = SEED, units: int = ROUNDS,
+                 rounds_per_match: int | None = None, shards: int = 2) -> Path:
+    """Play ``units`` units with the reference engine and write them as a dataset directory."""
+    rules = load_rules(rules_name, overrides=overrides or {})
+    compiled = compile_rules(rules)
+    specs = [parse_policy(p) for p in policies]
+    directory.mkdir(parents=True, exist_ok=True)
+    per_shard = -(-units // shards)
+    total_rounds = 0
+    tables = []
+    for index in range(shards):
+        first = index * per_shard
+        count = min(per_shard, units - first)
+        if count <= 0:
+            break
+        ints, masks = play_units(compiled, specs, seed, first, count, rounds_per_match)
+        columns = columns_from_matrices(ints, masks)
+        total_rounds += len(columns["round"])
+        tables.append(columns)
+    info = run_info_for(rules, list(policies), seed, units, total_rounds, rounds_per_match)
+    for index, columns in enumerate(tables):
+        write_shard(directory, index, shard_table(columns, info, rules.text))
+    (directory / RUN_FILE).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return directory
+
+
+class AnalysisDatasets:
+    """Lazily built, session-wide datasets, keyed by name."""
+
+    SPECS: dict[str, dict[str, Any]] = {
+        "ise_t1": {},
+        "ise_t3": {"overrides": {"tensho.card_values": "T3_hanafuda"}},
+        "ise_t1_other_seed": {"seed": SEED + 1},
+        "ise_set2": {"overrides": {"tensho.yaku_set_choice": "fixed_2"}},
+        "greedy": {"policies": ("greedy", "random"), "units": 800},
+        "matches": {"rounds_per_match": 12, "units": 60,
+                    "overrides": {"tensho.yaku_set_choice": "random"}},
+        "hanafuda": {"rules_name": "tensho-hanafuda", "units": 600, "shards": 1},
+    }
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.built: dict[str, Path] = {}
+
+    def __getitem__(self, name: str) -> Path:
+        if name not in self.built:
+            self.built[name] = make_dataset(self.base / name, **self.SPECS[name])
+        return self.built[name]
+
+
+_CACHE: dict[str, AnalysisDatasets] = {}
+
+
+@pytest.fixture(scope="session")
+def analysis_datasets(tmp_path_factory) -> AnalysisDatasets:
+    key = "datasets"
+    if key not in _CACHE:
+        _CACHE[key] = AnalysisDatasets(tmp_path_factory.mktemp("analysis-datasets"))
+    return _CACHE[key]
