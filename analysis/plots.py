@@ -125,3 +125,23 @@ def report_figures(summary: RunSummary, tables: dict[str, Table], confidence: fl
     out.append(Figure("convergence_plot", f"Running estimates as rounds accumulate (shaded: {confidence:.0%} Wilson interval)",
                       convergence_plot(tables["convergence_full"])))
     return out
+
+
+def pairing_plot(frame: pd.DataFrame) -> bytes:
+    """Forest plot of rate differences: paired interval (thick) over the unpaired one (thin)."""
+    picked = frame[(frame["kind"] == "rate") & (frame["headline"] | frame["metric"].str.startswith("ends by"))]
+    figure = MatplotlibFigure(figsize=(8.0, 0.4 * len(picked) + 1.2))
+    axes = figure.add_subplot()
+    positions = np.arange(len(picked))
+    diff = picked["difference_diff"].to_numpy(dtype=float) * 100
+    axes.hlines(positions, picked["unpaired_low"] * 100, picked["unpaired_high"] * 100, color="grey", lw=1,
+                label="unpaired interval")
+    axes.hlines(positions, picked["difference_low"] * 100, picked["difference_high"] * 100, color="C0", lw=5,
+                label="paired interval")
+    axes.plot(diff, positions, "k|", markersize=12)
+    axes.axvline(0, color="black", lw=0.8, ls=":")
+    axes.set_yticks(positions, picked["metric"].tolist(), fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel("difference (percent points)")
+    axes.legend(fontsize=8)
+    return to_png(figure)

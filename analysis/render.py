@@ -115,7 +115,9 @@ def _interval_cells(values, lows, highs, smalls, decimals: int, unit: str) -> li
             cells.append("-")
             continue
         text = f"{value:.{decimals}f}"
-        if np.isfinite(low) and np.isfinite(high):
+        if np.isfinite(low) and np.isfinite(high) and low == high == value:
+            pass  # no variation at all (e.g. identical in both runs): the value says everything
+        elif np.isfinite(low) and np.isfinite(high):
             up = round(high - value, decimals)
             down = round(value - low, decimals)
             if abs(up - down) < 0.5 * 10.0**-decimals and up > 0:

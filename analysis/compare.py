@@ -1,0 +1,479 @@
+"""``fudasim compare``: runs side by side, and paired per-round differences when deals are shared.
+
+Runs that share a seed deal identical cards round by round (DESIGN.md invariant 2), whatever
+their rules options, yaku set, card-value table or policies, as long as the deck is the same.
+Their per-round outcomes can then be compared *paired*: each metric's per-round difference
+``d_r = y_r - x_r`` has a far smaller variance than the two runs' variances added, because the
+deal -- the largest source of variation -- cancels.  ``compare_runs`` reports
+
+* each run's estimates side by side (each over all of its rounds);
+* for paired runs, per other run against the first (the baseline): the mean difference with its
+  interval and a test of "no difference" (McNemar's test for rates, the paired z test for
+  means), over the rounds both runs have;
+* the variance reduction: the unpaired interval the same rounds would give if the runs were
+  independent, and the ratio of variances, which is how many times more rounds two independent
+  runs would need for the same precision;
+* for runs with different seeds, unpaired differences (two-sample z intervals and tests), and
+  a note saying so.
+
+Everything is read batch by batch; the paired pass walks the runs in step by round index.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis.intervals import (
+    SMALL_SAMPLE_ROUNDS,
+    mcnemar_test,
+    moments_from_sums,
+    small_rate_sample,
+    two_sided_p_value,
+    wilson_interval,
+    z_value,
+)
+from analysis.reader import AnalysisError, RunDataset, open_run
+from analysis.render import Figure, Report
+from analysis.tables import Table
+
+__all__ = ["Metric", "compare_runs", "comparison_metrics", "aligned_batches", "MetricSums"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-round quantity compared across runs.
+
+    ``kind`` is ``"rate"`` (a 0/1 indicator; its mean is a rate) or ``"mean"``; ``value`` maps a
+    batch (dict of column arrays) of one run to int64 per-round values.
+    """
+
+    name: str
+    label: str
+    kind: str
+    columns: tuple[str, ...]
+    value: Callable[[dict[str, np.ndarray], RunDataset], np.ndarray]
+    headline: bool = False
+
+
+def _reason_metric(reason: str) -> Metric:
+    def value(batch: dict[str, np.ndarray], dataset: RunDataset) -> np.ndarray:
+        if reason not in dataset.end_reason_names:
+            return np.zeros(len(batch["winner"]), dtype=np.int64)
+        return (batch["end_reason"] == dataset.end_reason_names.index(reason)).astype(np.int64)
+
+    return Metric(f"end_{reason}", f"ends by {reason}", "rate", ("end_reason",), value)
+
+
+def _yaku_metric(key: str, name: str, seats: int) -> Metric:
+    def value(batch: dict[str, np.ndarray], dataset: RunDataset) -> np.ndarray:
+        bits = {y.key: y.bit for y in dataset.yaku}
+        out = np.zeros(len(batch["winner"]), dtype=np.int64)
+        if key not in bits:
+            return out
+        bit = np.uint64(1 << bits[key])
+        for seat in range(seats):
+            out |= ((batch[f"yaku_{seat}"].astype(np.uint64) & bit) != 0).astype(np.int64)
+        return out
+
+    return Metric(f"yaku_{key}", f"yaku {name}", "rate", tuple(f"yaku_{s}" for s in range(seats)), value)
+
+
+def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
+    """The metrics every run can provide: outcomes, end reasons, yaku (either seat), scores, length."""
+    seats = datasets[0].seats
+    every = lambda *names: all(d.has_columns(*names) for d in datasets)  # noqa: E731
+    metrics = []
+    for seat in range(seats):
+        metrics.append(Metric(f"win_{seat}", f"seat {seat} wins", "rate", ("winner",),
+                              lambda b, d, s=seat: (b["winner"] == s).astype(np.int64), headline=True))
+    metrics.append(Metric("draw", "drawn", "rate", ("winner",),
+                          lambda b, d: (b["winner"] < 0).astype(np.int64), headline=True))
+    if every("dealer"):
+        metrics.append(Metric("dealer_win", "dealer wins", "rate", ("winner", "dealer"),
+                              lambda b, d: (b["winner"] == b["dealer"]).astype(np.int64), headline=True))
+    if every("end_reason"):
+        reasons: list[str] = []
+        for dataset in datasets:
+            for reason in dataset.declared_end_reasons():
+                if reason not in reasons:
+                    reasons.append(reason)
+        metrics += [_reason_metric(reason) for reason in reasons]
+    if every(*(f"yaku_{s}" for s in range(seats))):
+        seen: dict[str, str] = {}
+        for dataset in datasets:
+            for yaku in dataset.yaku:
+                seen.setdefault(yaku.key, yaku.name)
+        metrics += [_yaku_metric(key, name, seats) for key, name in seen.items()]
+    for seat in range(seats):
+        metrics.append(Metric(f"score_{seat}", f"seat {seat} score", "mean", (f"score_{seat}",),
+                              lambda b, d, s=seat: b[f"score_{s}"].astype(np.int64), headline=True))
+    if every(*(f"payoff_{s}" for s in range(seats))):
+        for seat in range(seats):
+            metrics.append(Metric(f"payoff_{seat}", f"seat {seat} payoff", "mean", (f"payoff_{seat}",),
+                                  lambda b, d, s=seat: b[f"payoff_{s}"].astype(np.int64)))
+    if every("end_turn"):
+        metrics.append(Metric("end_turn", "turns begun", "mean", ("end_turn",),
+                              lambda b, d: b["end_turn"].astype(np.int64)))
+    return metrics
+
+
+@dataclass
+class MetricSums:
+    """Exact integer sums for one metric: ``n``, ``sum x``, ``sum x^2``."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, values: np.ndarray) -> None:
+        self.n += len(values)
+        self.total += int(values.sum())
+        self.squares += int((values * values).sum())
+
+
+def aligned_batches(datasets: list[RunDataset], columns: list[str]) -> Iterator[list[dict[str, np.ndarray]]]:
+    """Walk several runs in step: yield, per step, each run's rows for the same round indices.
+
+    Each run must list its rounds in increasing order (``fudasim run`` writes them so).  Rounds
+    present in only some runs are skipped.  Memory stays at about one batch per run.
+    """
+    columns = list(dict.fromkeys(["round", *columns]))
+    iterators = [d.iter_batches(columns) for d in datasets]
+    buffers: list[dict[str, np.ndarray] | None] = [None] * len(datasets)
+    finished = [False] * len(datasets)
+    last_seen = [-1] * len(datasets)
+    while True:
+        for i, dataset in enumerate(datasets):
+            while not finished[i] and (buffers[i] is None or len(buffers[i]["round"]) == 0):
+                try:
+                    batch = next(iterators[i])
+                except StopIteration:
+                    finished[i] = True
+                    break
+                rounds = batch["round"]
+                if len(rounds) and (rounds[0] <= last_seen[i] or np.any(np.diff(rounds) <= 0)):
+                    raise AnalysisError(f"{dataset.path}: rounds are not in increasing order; a paired "
+                                        f"comparison needs datasets written in round order")
+                if len(rounds):
+                    last_seen[i] = int(rounds[-1])
+                buffers[i] = batch
+        if any(b is None or len(b["round"]) == 0 for b in buffers):
+            return
+        limit = min(int(b["round"][-1]) for b in buffers)
+        heads, rests = [], []
+        for b in buffers:
+            cut = int(np.searchsorted(b["round"], limit, side="right"))
+            heads.append({k: v[:cut] for k, v in b.items()})
+            rests.append({k: v[cut:] for k, v in b.items()})
+        common = heads[0]["round"]
+        for head in heads[1:]:
+            common = np.intersect1d(common, head["round"], assume_unique=True)
+        if len(common):
+            yield [{k: v[np.searchsorted(head["round"], common)] for k, v in head.items()} for head in heads]
+        buffers = rests
+
+
+def _labels(datasets: list[RunDataset]) -> list[str]:
+    out: list[str] = []
+    for dataset in datasets:
+        label = dataset.label
+        while label in out:
+            label = f"{label}'"
+        out.append(label)
+    return out
+
+
+def _runs_table(datasets: list[RunDataset], labels: list[str], paired: bool) -> Table:
+    options = [d.options for d in datasets]
+    keys = sorted({k for o in options for k in o})
+    differing = [k for k in keys if len({str(o.get(k, "-")) for o in options}) > 1]
+    rows = []
+    for label, dataset in zip(labels, datasets, strict=True):
+        row = {"run": label, "rules": dataset.rules_name, "seed": dataset.seed if dataset.seed is not None else "?",
+               "policies": " / ".join(dataset.policies), "rounds": dataset.n_rows}
+        for key in differing:
+            row[key.split(".", 1)[-1]] = str(dataset.options.get(key, "-"))
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    shas = {str(d.run_info.get("rules_sha256", "")) for d in datasets}
+    note = ("Paired: the runs share a seed, so round r was dealt the same cards in every run."
+            if paired else "Unpaired: the runs do not share a seed, so their deals are independent.")
+    if differing:
+        note += " Options that differ: " + ", ".join(differing) + "."
+    elif len(shas) > 1:
+        note += " The runs' rules files differ (different sha256) but their resolved options agree."
+    return Table("runs", "Runs compared", frame, note)
+
+
+def _side_by_side(metrics: list[Metric], sums: list[dict[str, MetricSums]], labels: list[str],
+                  confidence: float) -> Table:
+    z = z_value(confidence)
+    frame = pd.DataFrame({"metric": [m.label for m in metrics], "kind": [m.kind for m in metrics]})
+    for label, run_sums in zip(labels, sums, strict=True):
+        values, lows, highs, smalls = [], [], [], []
+        for metric in metrics:
+            s = run_sums[metric.name]
+            if metric.kind == "rate":
+                rate, low, high = wilson_interval(s.total, s.n, confidence)
+                small = bool(small_rate_sample(s.total, s.n))
+            else:
+                rate, sd = (float(v) for v in moments_from_sums(s.n, s.total, s.squares))
+                half = z * sd / np.sqrt(s.n) if s.n else float("nan")
+                low, high, small = rate - half, rate + half, s.n < SMALL_SAMPLE_ROUNDS
+            values.append(rate)
+            lows.append(low)
+            highs.append(high)
+            smalls.append(small)
+        frame[label] = values
+        frame[f"{label}_low"] = lows
+        frame[f"{label}_high"] = highs
+        frame[f"{label}_small"] = smalls
+    note = (f"Each run over all its rounds (see Runs for n): rates with {confidence:.0%} Wilson "
+            f"intervals, means with normal intervals.")
+    return Table("side_by_side", "Side by side", frame, note)
+
+
+@dataclass
+class _PairSums:
+    n: int = 0
+    x: int = 0
+    xx: int = 0
+    y: int = 0
+    yy: int = 0
+    d: int = 0
+    dd: int = 0
+
+    def add(self, x: np.ndarray, y: np.ndarray) -> None:
+        d = y - x
+        self.n += len(x)
+        self.x += int(x.sum())
+        self.xx += int((x * x).sum())
+        self.y += int(y.sum())
+        self.yy += int((y * y).sum())
+        self.d += int(d.sum())
+        self.dd += int((d * d).sum())
+
+
+def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str, other: str,
+                  confidence: float) -> tuple[Table, pd.DataFrame]:
+    z = z_value(confidence)
+    rows = []
+    for metric in metrics:
+        s = pairs[metric.name]
+        if s.n == 0:
+            continue
+        mean_x, sd_x = (float(v) for v in moments_from_sums(s.n, s.x, s.xx))
+        mean_y, sd_y = (float(v) for v in moments_from_sums(s.n, s.y, s.yy))
+        mean_d, sd_d = (float(v) for v in moments_from_sums(s.n, s.d, s.dd))
+        paired_half = z * sd_d / np.sqrt(s.n)
+        unpaired_half = z * np.sqrt((sd_x**2 + sd_y**2) / s.n)
+        if metric.kind == "rate":
+            # For 0/1 outcomes: sum d = c - b and sum d^2 = b + c (b, c the discordant counts).
+            only_base = (s.dd - s.d) // 2
+            only_other = (s.dd + s.d) // 2
+            p_value = mcnemar_test(only_base, only_other)
+            test = "McNemar"
+        else:
+            p_value = float(two_sided_p_value(mean_d / (sd_d / np.sqrt(s.n)))) if sd_d > 0 else (
+                1.0 if mean_d == 0 else 0.0)
+            test = "paired z"
+        variance_ratio = (unpaired_half / paired_half) ** 2 if paired_half > 0 else float("inf")
+        rows.append({
+            "metric": metric.label, "kind": metric.kind, "paired_rounds": s.n,
+            base: mean_x, other: mean_y,
+            "difference_diff": mean_d, "difference_low": mean_d - paired_half, "difference_high": mean_d + paired_half,
+            "difference_small": s.n < SMALL_SAMPLE_ROUNDS,
+            "p_value": p_value, "test": test,
+            "unpaired_diff": mean_d, "unpaired_low": mean_d - unpaired_half, "unpaired_high": mean_d + unpaired_half,
+            "paired_half_width": paired_half, "unpaired_half_width": unpaired_half,
+            "variance_ratio": variance_ratio,
+            "headline": metric.headline,
+        })
+    frame = pd.DataFrame(rows)
+    shown = frame[["metric", "kind", "paired_rounds", "difference_diff", "difference_low", "difference_high",
+                   "difference_small", "p_value", "test", base, other]].copy()
+    shown = shown.drop(columns=[base, other])
+    note = (f"{other} minus {base}, round by round over the rounds both runs have, with a {confidence:.0%} "
+            f"normal interval; p-value of 'no difference' (McNemar's test for rates, paired z test for means). "
+            f"Rates in percent points. Many metrics are tested at once: expect about 1 in 20 p-values below "
+            f"0.05 by chance.")
+    return Table(f"paired_{other}", f"Paired differences: {other} - {base}", shown, note), frame
+
+
+def _pairing_gain_table(frame: pd.DataFrame, base: str, other: str, confidence: float) -> Table:
+    picked = frame[frame["headline"] | frame["metric"].str.startswith("ends by")]
+    table = pd.DataFrame({
+        "metric": picked["metric"].to_numpy(),
+        "kind": picked["kind"].to_numpy(),
+        "paired_rounds": picked["paired_rounds"].to_numpy(),
+        "paired_diff": picked["difference_diff"].to_numpy(),
+        "paired_low": picked["difference_low"].to_numpy(),
+        "paired_high": picked["difference_high"].to_numpy(),
+        "unpaired_diff": picked["unpaired_diff"].to_numpy(),
+        "unpaired_low": picked["unpaired_low"].to_numpy(),
+        "unpaired_high": picked["unpaired_high"].to_numpy(),
+        "width_ratio": (picked["unpaired_half_width"] / picked["paired_half_width"]).to_numpy(),
+        "variance_ratio": picked["variance_ratio"].to_numpy(),
+    })
+    note = (f"The same difference with the {confidence:.0%} interval two independent runs of this size would "
+            f"give (unpaired) and with pairing. variance ratio = (unpaired width / paired width)^2: "
+            f"the factor by which independent runs would need more rounds for the same precision.")
+    return Table(f"pairing_gain_{other}", f"Variance reduction from pairing: {other} vs {base}", table, note)
+
+
+def _winner_changes(changes: dict[str, tuple[int, int, int]], base: str, confidence: float) -> Table:
+    rows = []
+    for other, (n, changed, same_deal) in changes.items():
+        rows.append({"run": other, "paired_rounds": n, "changed": changed, "same_deal": same_deal})
+    frame = pd.DataFrame(rows)
+    from analysis.tables import add_rate
+
+    add_rate(frame, "winner_changed", frame["changed"], frame["paired_rounds"], confidence)
+    add_rate(frame, "same_deal", frame["same_deal"], frame["paired_rounds"], confidence)
+    frame = frame.drop(columns=["same_deal"])
+    note = (f"Rounds whose winner differs from {base}'s, and rounds dealt the same cards (field and hands) "
+            f"in both runs.")
+    return Table("winner_changes", f"Rounds that change winner against {base}", frame, note)
+
+
+def _unpaired_table(metrics: list[Metric], sums: list[dict[str, MetricSums]], labels: list[str],
+                    confidence: float) -> Table:
+    z = z_value(confidence)
+    rows = []
+    base = labels[0]
+    for label, run_sums in zip(labels[1:], sums[1:], strict=True):
+        for metric in metrics:
+            a, b = sums[0][metric.name], run_sums[metric.name]
+            if not a.n or not b.n:
+                continue
+            mean_a, sd_a = (float(v) for v in moments_from_sums(a.n, a.total, a.squares))
+            mean_b, sd_b = (float(v) for v in moments_from_sums(b.n, b.total, b.squares))
+            se = float(np.sqrt(sd_a**2 / a.n + sd_b**2 / b.n))
+            diff = mean_b - mean_a
+            p_value = float(two_sided_p_value(diff / se)) if se > 0 else (1.0 if diff == 0 else 0.0)
+            rows.append({"run": label, "metric": metric.label, "kind": metric.kind,
+                         "difference_diff": diff, "difference_low": diff - z * se, "difference_high": diff + z * se,
+                         "difference_small": min(a.n, b.n) < SMALL_SAMPLE_ROUNDS, "p_value": p_value})
+    frame = pd.DataFrame(rows)
+    note = (f"Unpaired: each run minus {base}, with a {confidence:.0%} two-sample normal interval and z test "
+            f"(the runs' deals are independent, so no variance cancels). Rates in percent points.")
+    return Table("unpaired_differences", f"Differences against {base} (unpaired)", frame, note)
+
+
+def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: float = 0.95,
+                 figures: bool = False) -> Report:
+    """Compare two or more runs; the first is the baseline.
+
+    Parameters
+    ----------
+    paths : list of dataset paths (or opened ``RunDataset``)
+    confidence : float
+    figures : bool
+        Draw the paired-versus-unpaired interval plot for the HTML report.
+
+    Returns
+    -------
+    Report
+        Tables ``runs``, ``side_by_side``, then for paired runs ``winner_changes`` and, per other
+        run, ``paired_<run>`` and ``pairing_gain_<run>``; for unpaired runs ``unpaired_differences``.
+    """
+    if len(paths) < 2:
+        raise AnalysisError("compare needs at least two datasets")
+    datasets = [p if isinstance(p, RunDataset) else open_run(p) for p in paths]
+    games = {d.game for d in datasets}
+    if len(games) > 1:
+        raise AnalysisError(f"cannot compare runs of different games: {', '.join(sorted(games))}")
+    seats = {d.seats for d in datasets}
+    if len(seats) > 1:
+        raise AnalysisError(f"cannot compare runs with different numbers of seats: {sorted(seats)}")
+    labels = _labels(datasets)
+    seeds = {d.seed for d in datasets}
+    paired = len(seeds) == 1 and None not in seeds and all(d.has_columns("round") for d in datasets)
+    metrics = comparison_metrics(datasets)
+    columns = sorted({c for m in metrics for c in m.columns} | {"winner"})
+
+    sums: list[dict[str, MetricSums]] = []
+    for dataset in datasets:
+        run_sums = {m.name: MetricSums() for m in metrics}
+        for batch in dataset.iter_batches(columns):
+            for metric in metrics:
+                run_sums[metric.name].add(metric.value(batch, dataset))
+        sums.append(run_sums)
+
+    # A yaku that no run ever completed (e.g. outside the yaku set played) is only noise here.
+    metrics = [m for m in metrics if not m.name.startswith("yaku_") or any(s[m.name].total for s in sums)]
+    tables = [_runs_table(datasets, labels, paired), _side_by_side(metrics, sums, labels, confidence)]
+    warnings: list[str] = []
+    figures_out: list[Figure] = []
+    if paired:
+        deal_columns = [c for c in ["field_dealt"] + [f"hand_dealt_{s}" for s in range(datasets[0].seats)]
+                        if all(d.has_columns(c) for d in datasets)]
+        pair_sums = [{m.name: _PairSums() for m in metrics} for _ in datasets[1:]]
+        changes = {label: [0, 0, 0] for label in labels[1:]}
+        for batches in aligned_batches(datasets, columns + deal_columns):
+            base_batch = batches[0]
+            base_values = {m.name: m.value(base_batch, datasets[0]) for m in metrics}
+            for j, batch in enumerate(batches[1:]):
+                for metric in metrics:
+                    pair_sums[j][metric.name].add(base_values[metric.name], metric.value(batch, datasets[j + 1]))
+                change = changes[labels[j + 1]]
+                change[0] += len(batch["round"])
+                change[1] += int((batch["winner"] != base_batch["winner"]).sum())
+                if deal_columns:
+                    same = np.ones(len(batch["round"]), dtype=bool)
+                    if "field_dealt" in deal_columns:
+                        same &= batch["field_dealt"] == base_batch["field_dealt"]
+                    hands = [c for c in deal_columns if c.startswith("hand_dealt_")]
+                    if hands:
+                        # The same deal may reach the other seat when the dealer differs (match play).
+                        mine = np.bitwise_or.reduce([batch[c] for c in hands])
+                        theirs = np.bitwise_or.reduce([base_batch[c] for c in hands])
+                        same &= mine == theirs
+                    change[2] += int(same.sum())
+        tables.append(_winner_changes({k: tuple(v) for k, v in changes.items()}, labels[0], confidence))
+        for j, other in enumerate(labels[1:]):
+            table, frame = _paired_table(metrics, pair_sums[j], labels[0], other, confidence)
+            tables.append(table)
+            if len(frame):
+                tables.append(_pairing_gain_table(frame, labels[0], other, confidence))
+                if figures:
+                    from analysis.plots import pairing_plot
+
+                    figures_out.append(Figure(f"pairing_{other}", f"{other} - {labels[0]}: paired (thick) and "
+                                              f"unpaired (thin) {confidence:.0%} intervals", pairing_plot(frame)))
+            n_paired = changes[other][0]
+            for dataset, label in ((datasets[0], labels[0]), (datasets[j + 1], other)):
+                if dataset.n_rows > n_paired:
+                    warnings.append(f"{label}: {dataset.n_rows - n_paired:,} rounds have no counterpart in "
+                                    f"{other if label == labels[0] else labels[0]} and are left out of the paired tables")
+            if n_paired and changes[other][2] < n_paired:
+                warnings.append(f"{other}: {n_paired - changes[other][2]:,} of {n_paired:,} paired rounds were dealt "
+                                f"differently from {labels[0]} (e.g. a redeal rule differs); they are still paired by round")
+        if rounds_per_match_any(datasets):
+            warnings.append("match play: rounds of one match are treated as independent; the dealer rotation "
+                            "makes them slightly dependent, so intervals are a little optimistic")
+    else:
+        tables.append(_unpaired_table(metrics, sums, labels, confidence))
+        warnings.append("the runs do not share a seed: the comparison is unpaired (runs with one seed, "
+                        "differing only in rules or policies, give much tighter differences)")
+    for dataset in datasets:
+        if dataset.n_rows < 1000:
+            warnings.append(f"{dataset.label}: only {dataset.n_rows:,} rounds; differences of a few points "
+                            f"cannot be resolved")
+    report = Report(
+        title=f"fudasim compare: {' vs '.join(labels)} ({'paired' if paired else 'unpaired'})",
+        tables=tables,
+        warnings=warnings,
+        figures=figures_out,
+        metadata={"datasets": [str(d.path) for d in datasets], "paired": paired, "confidence": confidence},
+    )
+    return report
+
+
+def rounds_per_match_any(datasets: list[RunDataset]) -> bool:
+    return any(d.rounds_per_match is not None for d in datasets)

@@ -1,0 +1,158 @@
+"""``fudasim report``, ``compare`` and ``rescore``: thin click commands over ``analysis``.
+
+Each command calls one analysis function and renders its ``Report``.  The text form goes to
+the terminal; ``--format md|html|json|csv`` writes a file (``--output FILE``, by default
+``<dataset>-<command>.<ext>`` in the current directory; ``--output -`` writes to standard
+output).  An existing file is never replaced without ``--overwrite``.  Every user error (not
+a dataset, another game's dataset, a missing column, an unknown table, an existing output) is
+one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import click
+
+__all__ = ["report", "compare", "rescore"]
+
+EXTENSIONS = {"text": "txt", "md": "md", "html": "html", "json": "json", "csv": "csv"}
+
+
+class AnalysisUserError(click.ClickException):
+    """A one-line error with exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"fudasim: error: {self.format_message()}", err=True, file=file)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def reports_analysis_errors(function):
+    """Turn analysis and dataset errors into one line and exit status 2."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        from analysis.reader import AnalysisError
+        from simcore.dataset import DatasetError
+
+        try:
+            return function(*args, **kwargs)
+        except (AnalysisError, DatasetError) as error:
+            raise AnalysisUserError(_one_line(error)) from None
+        except OSError as error:
+            where = f"{error.filename}: " if error.filename else ""
+            raise AnalysisUserError(_one_line(f"{where}{error.strerror or error}")) from None
+
+    return wrapper
+
+
+def output_options(function):
+    """``--format``, ``--output``, ``--overwrite``, ``--confidence``, spelled alike by every command."""
+    function = click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True,
+                            help="Nominal coverage of every interval.")(function)
+    function = click.option("--overwrite", is_flag=True, help="Replace an existing output file.")(function)
+    function = click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+                            default=None,
+                            help="Output file (default for md/html/json/csv: <dataset>-<command>.<ext> in the "
+                                 "current directory; '-' for standard output).")(function)
+    function = click.option("--format", "output_format", type=click.Choice(list(EXTENSIONS)), default="text",
+                            show_default=True,
+                            help="text: aligned tables on the terminal; md, html (self-contained, with plots), "
+                                 "json, csv: a file.")(function)
+    return function
+
+
+def _emit(report, output_format: str, output: Path | None, overwrite: bool, default_stem: str) -> None:
+    from analysis.render import render
+
+    text = render(report, output_format)
+    if output is None and output_format == "text":
+        click.echo(text, nl=False)
+        return
+    if output is not None and str(output) == "-":
+        click.echo(text, nl=False)
+        return
+    target = output if output is not None else Path(f"{default_stem}.{EXTENSIONS[output_format]}")
+    if target.exists() and not overwrite:
+        raise AnalysisUserError(f"{target}: already exists (use --overwrite to replace it)")
+    if target.parent and not target.parent.exists():
+        raise AnalysisUserError(f"{target.parent}: no such directory")
+    temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    click.echo(f"wrote {target}")
+
+
+def _stem(dataset: Path, command: str) -> str:
+    name = dataset.resolve().name or "dataset"
+    if name.endswith(".parquet"):
+        name = name[: -len(".parquet")]
+    return f"{name}-{command}"
+
+
+@click.command("report")
+@click.argument("dataset", type=click.Path(path_type=Path))
+@output_options
+@reports_analysis_errors
+def report(dataset: Path, output_format: str, output: Path | None, overwrite: bool, confidence: float) -> None:
+    """Tables of one run: outcomes by seat, role and policy, how rounds end, yaku frequencies,
+    scores, round length and matches, every rate with its interval and sample size.
+
+    DATASET is a directory written by `fudasim run`.
+    """
+    from analysis.report import build_report
+
+    built = build_report(dataset, confidence=confidence, figures=output_format == "html")
+    _emit(built, output_format, output, overwrite, _stem(dataset, "report"))
+
+
+@click.command("compare")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(path_type=Path))
+@output_options
+@reports_analysis_errors
+def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None, overwrite: bool,
+            confidence: float) -> None:
+    """Runs side by side; paired per-round differences when they share a seed.
+
+    The first DATASET is the baseline.  Runs with one seed were dealt identical cards round by
+    round, so their differences are paired (McNemar and paired z tests) and the report shows how
+    much narrower pairing makes each interval; runs with different seeds are compared unpaired.
+    """
+    from analysis.compare import compare_runs
+
+    if len(datasets) < 2:
+        raise AnalysisUserError("compare needs at least two datasets")
+    built = compare_runs(list(datasets), confidence=confidence, figures=output_format == "html")
+    _emit(built, output_format, output, overwrite, _stem(datasets[0], "compare"))
+
+
+@click.command("rescore")
+@click.argument("dataset", type=click.Path(path_type=Path))
+@click.option("--card-values", "card_values", multiple=True, metavar="TABLE",
+              help="Card-value table of the run's rules file, e.g. T2_alt or T3_hanafuda (repeatable).")
+@click.option("--chaff-set", "chaff_sets", multiple=True, metavar="SET",
+              help="Chaff set of the run's rules file, A to F (repeatable).")
+@output_options
+@reports_analysis_errors
+def rescore(dataset: Path, card_values: tuple[str, ...], chaff_sets: tuple[str, ...], output_format: str,
+            output: Path | None, overwrite: bool, confidence: float) -> None:
+    """Decide every Tensho round again under another card-value table or chaff set.
+
+    Uses the stored capture masks, without simulating again, and reports how many rounds change
+    winner and how win rates shift.
+    """
+    from analysis.rescore import rescore_run
+
+    built = rescore_run(dataset, list(card_values), list(chaff_sets), confidence=confidence)
+    _emit(built, output_format, output, overwrite, _stem(dataset, "rescore"))
