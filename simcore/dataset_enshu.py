@@ -1,0 +1,140 @@
+"""The Enshu-bana per-round record: Parquet schema and columns from the engines' output matrices.
+
+Shards are written with ``simcore.dataset.write_shard`` like Tensho's; this module names the
+Enshu-bana columns (layout in ``simcore.kernels.enshu_enums``, documented in ``docs/enshu.md``).
+Per-seat columns carry the seat as a suffix, ``_0`` .. ``_{players-1}`` (at most ``_4``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from simcore.kernels import enshu_enums as EE
+
+__all__ = ["schema", "columns_from_matrices", "shard_table", "bit_tables"]
+
+# Column name, int64 matrix index, Arrow type.
+_SCALAR_INT = [
+    ("round", EE.C_ROUND, pa.int64()),
+    ("match", EE.C_MATCH, pa.int64()),
+    ("round_in_match", EE.C_ROUND_IN_MATCH, pa.int16()),
+    ("dealer", EE.C_DEALER, pa.int8()),
+    ("first_player", EE.C_FIRST_PLAYER, pa.int8()),
+    ("players", EE.C_PLAYERS, pa.int8()),
+    ("winner", EE.C_WINNER, pa.int8()),
+    ("end_turn", EE.C_END_TURN, pa.int8()),
+    ("redeals", EE.C_REDEALS, pa.int16()),
+    ("multiplier", EE.C_MULTIPLIER, pa.int32()),
+    ("field_brights", EE.C_FIELD_BRIGHTS, pa.int8()),
+    ("mizu_kotsu_count", EE.C_MIZU_KOTSU_COUNT, pa.int8()),
+    ("kotsu_count", EE.C_KOTSU_COUNT, pa.int8()),
+    ("dropout_passes", EE.C_DROPOUT_PASSES, pa.int16()),
+    ("fuke", EE.C_FUKE, pa.int8()),
+]
+_SEAT_BOOL = [("active", EE.C_ACTIVE), ("mizu_kotsu", EE.C_MIZU_KOTSU), ("kotsu", EE.C_KOTSU)]
+_SEAT_INT = [
+    ("yaku_points", EE.C_YAKU_POINTS, pa.int32()),
+    ("teyaku_points", EE.C_TEYAKU_POINTS, pa.int32()),
+    ("card_points", EE.C_CARD_POINTS, pa.int32()),
+    ("yaku_multiplier", EE.C_YAKU_MULTIPLIER, pa.int32()),
+    ("score", EE.C_SCORE, pa.int64()),
+    ("payoff", EE.C_PAYOFF, pa.int64()),
+    ("match_points", EE.C_MATCH_POINTS, pa.int64()),
+]
+_SCALAR_MASK = [
+    ("field_dealt", EE.M_FIELD_DEALT),
+    ("stopping_yaku", EE.M_STOPPING_YAKU),
+    ("stopping_teyaku", EE.M_STOPPING_TEYAKU),
+]
+_SEAT_MASK = [
+    ("hand_dealt", EE.M_HAND_DEALT),
+    ("captured", EE.M_CAPTURED),
+    ("yaku", EE.M_YAKU),
+    ("teyaku_dealt", EE.M_TEYAKU_DEALT),
+    ("teyaku_declared", EE.M_TEYAKU_DECLARED),
+    ("exposed", EE.M_EXPOSED),
+]
+
+END_REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
+
+
+def _check_players(players: int) -> None:
+    if not 1 <= players <= EE.MAX_SEATS:
+        raise ValueError(f"players must be 1..{EE.MAX_SEATS}, got {players}")
+
+
+def schema(players: int = EE.MAX_SEATS) -> pa.Schema:
+    """The Arrow schema of an Enshu-bana dataset with ``players`` seats."""
+    _check_players(players)
+    fields = [pa.field(name, typ) for name, _, typ in _SCALAR_INT]
+    fields.insert(7, pa.field("end_reason", END_REASON_TYPE))
+    fields.append(pa.field("match_end", pa.bool_()))
+    fields += [pa.field(name, pa.uint64()) for name, _ in _SCALAR_MASK]
+    for name, _ in _SEAT_BOOL:
+        fields += [pa.field(f"{name}_{s}", pa.bool_()) for s in range(players)]
+    for name, _ in _SEAT_MASK:
+        fields += [pa.field(f"{name}_{s}", pa.uint64()) for s in range(players)]
+    for name, _, typ in _SEAT_INT:
+        fields += [pa.field(f"{name}_{s}", typ) for s in range(players)]
+    return pa.schema(fields)
+
+
+def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE.MAX_SEATS) -> dict[str, np.ndarray]:
+    """Named per-round columns from the engines' output matrices (valid rows only).
+
+    Parameters
+    ----------
+    ints : int64[rows, N_INT_COLUMNS]
+    masks : uint64[rows, N_MASK_COLUMNS]
+    players : int
+        Seats to name (the rule set's player count).
+    """
+    _check_players(players)
+    keep = ints[:, EE.C_VALID] == 1
+    ints = ints[keep]
+    masks = masks[keep]
+    out: dict[str, np.ndarray] = {}
+    for name, index, _ in _SCALAR_INT:
+        out[name] = ints[:, index]
+    out["end_reason"] = ints[:, EE.C_END_REASON]
+    out["match_end"] = ints[:, EE.C_MATCH_END].astype(bool)
+    for name, index in _SCALAR_MASK:
+        out[name] = masks[:, index]
+    for name, index in _SEAT_BOOL:
+        for s in range(players):
+            out[f"{name}_{s}"] = ints[:, index + s].astype(bool)
+    for name, index in _SEAT_MASK:
+        for s in range(players):
+            out[f"{name}_{s}"] = masks[:, index + s]
+    for name, index, _ in _SEAT_INT:
+        for s in range(players):
+            out[f"{name}_{s}"] = ints[:, index + s]
+    return out
+
+
+def bit_tables(rules) -> dict[str, list[str]]:
+    """Yaku and teyaku keys in bit order, for the run metadata (reading without the rules file)."""
+    return {"yaku": [y.key for y in rules.yaku], "teyaku": [t.key for t in rules.teyaku]}
+
+
+def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
+                players: int = EE.MAX_SEATS) -> pa.Table:
+    """An Arrow table with the run metadata and rules text in its key-value metadata."""
+    sch = schema(players)
+    arrays = []
+    for f in sch:
+        values = columns[f.name]
+        if f.name == "end_reason":
+            codes = pa.array(np.asarray(values, dtype=np.int8), type=pa.int8())
+            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(list(EE.END_REASONS), pa.string())))
+        else:
+            arrays.append(pa.array(np.asarray(values), type=f.type))
+    metadata = {
+        b"fudasim.run": json.dumps(run_info, sort_keys=True).encode("utf-8"),
+        b"fudasim.rules": rules_text.encode("utf-8"),
+    }
+    return pa.Table.from_arrays(arrays, schema=sch.with_metadata(metadata))

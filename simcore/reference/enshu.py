@@ -1,0 +1,910 @@
+"""The readable Enshu-bana reference engine (RULES.md section 3), variants W, S and C.
+
+This is the truth a numba kernel will be held to: the state is bit masks and small integer
+arrays, every decision is taken in the fixed order below, and all arithmetic is integer.
+``docs/enshu.md`` states the rules as implemented, option by option.
+
+Seats are absolute (0 .. players-1); turn order is ``seat -> (seat + 1) % players``, so "seat
+order from the dealer" is ``dealer, dealer + 1, ...``.
+
+Order of a round
+----------------
+1. (C) **mizu-kotsu**: seats in order from the dealer, until three have declared (later seats
+   are not asked).  With 2-3 players only if ``enshu.c.kotsu_small_games = true``.
+2. **Deal** from the deal stream (``DEAL_STREAM``): a fresh shuffle of the 48 ids (Fisher-Yates,
+   ``for i in 0..46: j = i + uniform(48 - i)``), cut into the field (first F cards), then the
+   hands of H cards for the dealer and the following seats in turn order, then the draw pile
+   (top first).  A misdeal (field four of a month; with C or ``w_misdeal = as_variant_C`` also
+   three cards of an I/C/P month on the field or four of one in any hand) reshuffles from the
+   same stream.
+3. (C) field multiplier ``M = 1 + Brights on the field + mizu-kotsu``; **kotsu** in seat order
+   from the dealer (``M += 1`` each).
+4. (C, 4-5 players) **dropout** passes in seat order from the dealer (see ``_dropout``); the
+   acting dealer is the first active seat from the dealer.  (C with ``icp_four_check =
+   at_teyaku_active_hands``: an active hand holding four I/C/P cards now redeals, back to step 2
+   with the mizu-kotsu kept.)  The dropped hands, each ascending, in seat order from the dealer,
+   are appended to the draw pile, which is then shuffled with Fisher-Yates from ``RULES_STREAM``.
+5. **Teyaku**: (W) every hand holding a stopping teyaku exposes its best one and the highest
+   (earliest seat in turn order on equal values) ends the round; otherwise each seat in turn
+   order decides group A, then group B.  (S, when ``enshu.s.teyaku = on``; C for the active
+   seats from the acting dealer) the same decisions.
+6. **Turns** from the acting dealer among active seats: play a hand card and resolve it, turn the
+   top draw card and resolve it.  A round-stopping yaku in the player's pile ends the round
+   (``enshu.uchikiri_check``).
+7. **Score** by variant; (C) **Fuke** offered to the eligible active seats in turn order from the
+   acting dealer, the first who declares voiding the round; **payments**.
+
+Random streams: ``DEAL_STREAM`` (deals and redeals), ``RULES_STREAM`` (the draw-pile shuffle
+after a dropout), ``seat_stream(seat)`` (every decision of that seat, in the order above).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simcore.cards import ids_of
+from simcore.kernels import enshu_enums as EE
+from simcore.policies_enshu import EnshuObservation, make_enshu_policy
+from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
+from simcore.rules.enshu import CompiledEnshu, TeyakuOption, teyaku_options
+
+__all__ = [
+    "DealError",
+    "EnshuRoundResult",
+    "EnshuRoundSetup",
+    "shuffle_in_place",
+    "deal_slots",
+    "misdeal_at_deal",
+    "play_round",
+    "play_unit",
+    "play_units",
+    "fill_row",
+    "seat_policies",
+]
+
+DECK_SIZE = EE.DECK_SIZE
+
+
+class DealError(ValueError):
+    """An explicit deck cannot be played (e.g. the rules would redeal it)."""
+
+
+@dataclass
+class EnshuRoundResult:
+    """Everything the dataset records about one round (per-seat lists have ``players`` entries)."""
+
+    round_index: int
+    match: int
+    round_in_match: int
+    dealer: int
+    first_player: int
+    players: int
+    winner: int
+    end_reason: int
+    end_turn: int
+    redeals: int
+    multiplier: int
+    field_brights: int
+    mizu_kotsu_count: int
+    kotsu_count: int
+    dropout_passes: int
+    fuke: int
+    field_dealt: int
+    stopping_yaku: int
+    stopping_teyaku: int
+    active: list[bool]
+    mizu_kotsu: list[bool]
+    kotsu: list[bool]
+    hand_dealt: list[int]
+    captured: list[int]
+    yaku: list[int]
+    teyaku_dealt: list[int]
+    teyaku_declared: list[int]
+    exposed: list[int]
+    yaku_points: list[int]
+    teyaku_points: list[int]
+    card_points: list[int]
+    yaku_multiplier: list[int]
+    score: list[int]
+    payoff: list[int]
+    match_points: list[int] = field(default_factory=list)
+    match_end: bool = True
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class EnshuRoundSetup:
+    """Who deals, and the match state the round starts from."""
+
+    seed: int
+    round_index: int
+    match: int = 0
+    round_in_match: int = 0
+    dealer: int = 0
+    match_points: tuple[int, ...] = ()
+
+
+def shuffle_in_place(cards: list[int], stream: Stream) -> list[int]:
+    """Fisher-Yates: ``for i in 0..len-2: j = i + uniform(len - i)``, swap (returns ``cards``)."""
+    size = len(cards)
+    for i in range(size - 1):
+        j = i + stream.uniform_below(size - i)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def deal_slots(compiled: CompiledEnshu, slots: list[int], dealer: int) -> tuple[int, list[int], list[int]]:
+    """Cut a 48-card order into (field mask, hand mask per seat, draw pile top first)."""
+    p = compiled.params
+    players, hand_size, field_size = int(p[EE.P_PLAYERS]), int(p[EE.P_HAND]), int(p[EE.P_FIELD])
+    field_mask = _mask(slots[:field_size])
+    hands = [0] * players
+    for k in range(players):
+        start = field_size + k * hand_size
+        hands[(dealer + k) % players] = _mask(slots[start:start + hand_size])
+    return field_mask, hands, list(slots[field_size + players * hand_size:])
+
+
+def misdeal_at_deal(compiled: CompiledEnshu, field_mask: int, hands: list[int]) -> str:
+    """Why this deal must be redealt right after dealing ("" if it stands)."""
+    p = compiled.params
+    month_mask = [int(m) for m in compiled.month_mask]
+    icp = int(compiled.icp_mask)
+    for m in range(1, 13):
+        on_field = (field_mask & month_mask[m]).bit_count()
+        if p[EE.P_MISDEAL_FIELD_FOUR] and on_field == 4:
+            return f"four cards of month {m} on the field"
+        if p[EE.P_MISDEAL_FIELD_ICP_THREE] and on_field >= 3 and month_mask[m] & icp:
+            return f"three cards of month {m} on the field"
+    if p[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_DEAL:
+        for seat, hand in enumerate(hands):
+            reason = _icp_four(compiled, hand)
+            if reason:
+                return f"seat {seat} holds the four cards of month {reason}"
+    return ""
+
+
+def _icp_four(compiled: CompiledEnshu, hand: int) -> int:
+    """The first I/C/P month whose four cards are all in ``hand`` (0: none)."""
+    icp = int(compiled.icp_mask)
+    for m in range(1, 13):
+        mask = int(compiled.month_mask[m])
+        if mask & icp and hand & mask == mask:
+            return m
+    return 0
+
+
+def _mask(cards) -> int:
+    out = 0
+    for card in cards:
+        out |= 1 << int(card)
+    return out
+
+
+def _combine(values: list[int], mode: int) -> int:
+    """Combine multipliers or stakes: ``COMBO_SUM``, ``COMBO_MAX`` or ``COMBO_PRODUCT``."""
+    if mode == EE.COMBO_SUM:
+        return sum(values)
+    if mode == EE.COMBO_MAX:
+        return max(values)
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+class _Round:
+    """State and steps of one round; see the module docstring for the order."""
+
+    def __init__(self, compiled: CompiledEnshu, setup: EnshuRoundSetup, policies, trace: bool,
+                 on_step: Callable[[_Round], None] | None = None, redraw: list[int] | None = None) -> None:
+        self.c = compiled
+        self.rules = compiled.rules
+        self.setup = setup
+        self.policies = policies
+        self.trace = trace
+        self.on_step = on_step
+        self.redraw = redraw
+        self.events: list[dict[str, Any]] = []
+        p = compiled.params
+        self.p = p
+        self.variant = int(p[EE.P_VARIANT])
+        self.n = int(p[EE.P_PLAYERS])
+        self.month = [int(m) for m in compiled.month]
+        self.month_mask = [int(m) for m in compiled.month_mask]
+        self.card_points = [int(v) for v in compiled.card_points]
+        self.yaku_mask = [int(m) for m in compiled.yaku_mask]
+        self.yaku_kind = [int(k) for k in compiled.yaku_kind]
+        self.yaku_value = [int(v) for v in compiled.yaku_value]
+        self.supersedes = [int(s) for s in compiled.supersedes]
+        self.stopping_mask = sum(1 << i for i, k in enumerate(self.yaku_kind) if k == EE.YAKU_UCHIKIRI)
+        self.dealer = setup.dealer
+        self.acting_dealer = setup.dealer
+        n = self.n
+        self.hands = [0] * n
+        self.piles = [0] * n
+        self.field = 0
+        self.draw: list[int] = []
+        self.set_aside = 0
+        self.seen = 0
+        self.turn = 0
+        self.active = [True] * n
+        self.mizu = [False] * n
+        self.kotsu = [False] * n
+        self.multiplier = 1
+        self.dropout_passes = 0
+        self.declared: list[list[TeyakuOption]] = [[] for _ in range(n)]
+        self.exposed = [0] * n
+        self.known_yaku = [0] * n
+        self.scores: tuple[int, ...] = ()
+        self.winner = -1
+        self.field_dealt = 0
+        self.hand_dealt = [0] * n
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def emit(self, event_type: str, /, **data: Any) -> None:
+        if self.trace:
+            self.events.append({"type": event_type, **data})
+
+    def step(self) -> None:
+        if self.on_step is not None:
+            self.on_step(self)
+
+    def seats_from(self, start: int) -> list[int]:
+        return [(start + k) % self.n for k in range(self.n)]
+
+    def active_from(self, start: int) -> list[int]:
+        return [s for s in self.seats_from(start) if self.active[s]]
+
+    def observe(self, seat: int) -> EnshuObservation:
+        n = self.n
+        return EnshuObservation(
+            seat=seat,
+            players=n,
+            variant=EE.VARIANTS[self.variant],
+            dealer=self.dealer,
+            acting_dealer=self.acting_dealer,
+            active=tuple(self.active),
+            round_in_match=self.setup.round_in_match,
+            match_points=tuple(self.setup.match_points) or (0,) * n,
+            multiplier=self.multiplier,
+            hand=self.hands[seat],
+            field=self.field,
+            piles=tuple(self.piles),
+            exposed=tuple(self.exposed[s] & self.hands[s] for s in range(n)),
+            seen=self.seen,
+            draw_size=len(self.draw),
+            turn=self.turn,
+            declared=tuple(self.declared_bits(s) for s in range(n)),
+            mizu_kotsu=tuple(self.mizu),
+            kotsu=tuple(self.kotsu),
+            dropout_pass=self.dropout_passes,
+            scores=self.scores,
+            winner=self.winner,
+        )
+
+    def declared_bits(self, seat: int) -> int:
+        return sum(1 << option.index for option in self.declared[seat])
+
+    def completed_yaku(self, pile: int) -> int:
+        """Bitset of the yaku contained in ``pile``, after supersession."""
+        completed = 0
+        for i, mask in enumerate(self.yaku_mask):
+            if mask & pile == mask:
+                completed |= 1 << i
+        cancelled = 0
+        for i in ids_of(completed):
+            cancelled |= self.supersedes[i]
+        return completed & ~cancelled
+
+    def note_new_yaku(self, seat: int) -> None:
+        if not self.trace:
+            return
+        now = self.completed_yaku(self.piles[seat])
+        for i in ids_of(now & ~self.known_yaku[seat]):
+            yaku = self.rules.yaku[i]
+            self.emit("yaku", seat=seat, turn=self.turn, yaku=yaku.key, name=yaku.name,
+                      english=yaku.english, kind=yaku.kind, value=yaku.value)
+        self.known_yaku[seat] = now
+
+    def hand_points(self, mask: int) -> int:
+        return sum(self.card_points[x] for x in ids_of(mask))
+
+    # --- deal ----------------------------------------------------------------------------------
+
+    def deal(self, deck: list[int] | None, stream: Stream | None, redeals: int) -> int:
+        """Deal until the deal stands (misdeals redeal); returns the updated redeal count."""
+        while True:
+            if deck is not None:
+                slots = list(deck)
+            else:
+                slots = shuffle_in_place(list(range(DECK_SIZE)), stream)
+            field_mask, hands, draw = deal_slots(self.c, slots, self.dealer)
+            reason = misdeal_at_deal(self.c, field_mask, hands)
+            if reason and redeals < EE.MAX_REDEALS:
+                if deck is not None:
+                    raise DealError(f"the rules redeal this deck: {reason}")
+                redeals += 1
+                self.emit("redeal", reason=reason, field=ids_of(field_mask))
+                continue
+            break
+        self.field = field_mask
+        self.hands = hands
+        self.draw = draw
+        self.field_dealt = field_mask
+        self.hand_dealt = list(hands)
+        self.piles = [0] * self.n
+        self.set_aside = 0
+        self.seen = field_mask
+        self.emit("deal", dealer=self.dealer, field=ids_of(field_mask),
+                  hands=[ids_of(h) for h in hands], draw=list(draw))
+        self.step()
+        return redeals
+
+    # --- variant C before play ----------------------------------------------------------------------
+
+    def raises_allowed(self) -> bool:
+        return self.n >= 4 or int(self.p[EE.P_C_KOTSU_SMALL_GAMES]) == 0
+
+    def mizu_kotsu_phase(self) -> None:
+        if not self.raises_allowed():
+            return
+        count = 0
+        for seat in self.seats_from(self.dealer):
+            if count == EE.MAX_MIZU_KOTSU:
+                break
+            if self.policies[seat].mizu_kotsu(self.observe(seat)):
+                self.mizu[seat] = True
+                count += 1
+            self.emit("mizu_kotsu", seat=seat, declared=self.mizu[seat])
+
+    def kotsu_phase(self) -> None:
+        self.multiplier = 1 + (self.field & int(self.c.bright_mask)).bit_count() + sum(self.mizu)
+        self.emit("multiplier", multiplier=self.multiplier,
+                  field_brights=(self.field & int(self.c.bright_mask)).bit_count(), mizu_kotsu=sum(self.mizu))
+        if not self.raises_allowed():
+            return
+        for seat in self.seats_from(self.dealer):
+            self.kotsu[seat] = bool(self.policies[seat].kotsu(self.observe(seat)))
+            if self.kotsu[seat]:
+                self.multiplier += 1
+            self.emit("kotsu", seat=seat, declared=self.kotsu[seat], multiplier=self.multiplier)
+
+    def dropout(self) -> None:
+        """The dropout phase (RULES.md 3.3 step 6) for 4-5 players; leaves exactly three active.
+
+        Each pass asks the pool in seat order from the dealer: a mizu-kotsu seat joins without
+        a decision, and once only three seats are not dropped the rest join without a decision.
+        Four or more joiners raise ``M`` by one and the joiners are asked again; after
+        ``enshu.c.dropout_pass_cap`` passes the joiners who are not mizu-kotsu are forced out in
+        reverse seat order until three remain (no further raise).
+        """
+        n = self.n
+        cap = int(self.p[EE.P_C_DROPOUT_PASS_CAP])
+        pool = self.seats_from(self.dealer)
+        remaining = n
+        while True:
+            self.dropout_passes += 1
+            joined = []
+            for seat in pool:
+                if remaining == 3 or self.mizu[seat]:
+                    joined.append(seat)
+                    self.emit("join", seat=seat, forced=True, dropout_pass=self.dropout_passes)
+                elif self.policies[seat].join(self.observe(seat)):
+                    joined.append(seat)
+                    self.emit("join", seat=seat, forced=False, dropout_pass=self.dropout_passes)
+                else:
+                    self.active[seat] = False
+                    remaining -= 1
+                    self.emit("drop", seat=seat, forced=False, dropout_pass=self.dropout_passes)
+            if len(joined) <= 3:
+                break
+            if self.dropout_passes >= cap:
+                for seat in reversed(joined):
+                    if remaining == 3:
+                        break
+                    if not self.mizu[seat]:
+                        self.active[seat] = False
+                        remaining -= 1
+                        self.emit("drop", seat=seat, forced=True, dropout_pass=self.dropout_passes)
+                break
+            self.multiplier += 1
+            self.emit("dropout_raise", joined=joined, multiplier=self.multiplier)
+            pool = joined
+
+    def gather_dropped_hands(self) -> None:
+        """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
+        dropped = [s for s in self.seats_from(self.dealer) if not self.active[s]]
+        if not dropped:
+            return
+        cards = []
+        for seat in dropped:
+            cards += ids_of(self.hands[seat])
+            self.hands[seat] = 0
+        if int(self.p[EE.P_C_DROPPED_HANDS]) == 1:
+            self.set_aside = _mask(cards)
+            self.emit("set_aside", cards=cards)
+        else:
+            pile = self.draw + cards
+            if self.redraw is not None:
+                if sorted(self.redraw) != sorted(pile):
+                    raise DealError(f"the draw pile after the dropout holds {sorted(pile)}, "
+                                    f"the given order holds {sorted(self.redraw)}")
+                pile = list(self.redraw)
+            else:
+                shuffle_in_place(pile, Stream(self.setup.seed, self.setup.round_index, RULES_STREAM))
+            self.draw = pile
+            self.emit("reshuffle", added=cards, draw=list(pile))
+        self.step()
+
+    # --- teyaku ---------------------------------------------------------------------------------------
+
+    def declare(self, seat: int, option: TeyakuOption) -> None:
+        self.declared[seat].append(option)
+        self.exposed[seat] |= option.cards
+        self.seen |= option.cards
+        self.emit("teyaku", seat=seat, teyaku=option.key, label=option.label(), value=option.value,
+                  stops=option.stops, exposed=ids_of(option.cards))
+
+    def decide_teyaku(self, seats: list[int], policy_decides: bool = True) -> None:
+        for seat in seats:
+            for group in ("A", "B"):
+                options = [o for o in teyaku_options(self.c, self.hands[seat], group) if not o.stops]
+                if not options:
+                    continue
+                if policy_decides:
+                    chosen = self.policies[seat].declare_teyaku(self.observe(seat), group, options)
+                    if chosen is not None and chosen not in options:
+                        raise ValueError(f"seat {seat} cannot declare {chosen!r}")
+                else:
+                    chosen = _best_option(options)
+                if chosen is None:
+                    self.emit("teyaku_declined", seat=seat, group=group,
+                              options=[o.label() for o in options])
+                else:
+                    self.declare(seat, chosen)
+
+    def stopping_teyaku_w(self) -> TeyakuOption | None:
+        """Variant W: every stopping teyaku is exposed; returns the one that ends the round."""
+        best, best_seat = None, -1
+        for seat in self.seats_from(self.dealer):
+            options = [o for o in teyaku_options(self.c, self.hands[seat], None) if o.stops]
+            if not options:
+                continue
+            chosen = _best_option(options)
+            self.declare(seat, chosen)
+            if best is None or chosen.value > best.value:
+                best, best_seat = chosen, seat
+        self.winner = best_seat
+        return best
+
+    # --- play ------------------------------------------------------------------------------------------
+
+    def resolve(self, seat: int, card: int, source: str) -> None:
+        """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field."""
+        self.seen |= 1 << card
+        matches = self.field & self.month_mask[self.month[card]]
+        count = matches.bit_count()
+        if count == 0:
+            self.field |= 1 << card
+            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field")
+            self.step()
+            return
+        if count == 1 or (count == 3 and int(self.p[EE.P_CAPTURE_THREE]) == 0):
+            taken = matches
+        else:
+            options = [1 << x for x in ids_of(matches)]
+            taken = self.policies[seat].choose_capture(self.observe(seat), card, options)
+            if taken not in options:
+                raise ValueError(f"seat {seat} cannot take {ids_of(taken)} with card {card}")
+        self.field &= ~taken
+        self.piles[seat] |= (1 << card) | taken
+        self.emit(source, seat=seat, turn=self.turn, card=card, captured=[card] + ids_of(taken), to="pile")
+        self.note_new_yaku(seat)
+        self.step()
+
+    def stopping_yaku(self, seat: int) -> int:
+        return self.completed_yaku(self.piles[seat]) & self.stopping_mask
+
+    def play_turns(self) -> int:
+        """Turns until every active hand is empty or a stopping yaku; returns the stopping bitset."""
+        each_capture = int(self.p[EE.P_UCHIKIRI_CHECK]) == 1
+        seat = self.acting_dealer
+        while any(self.hands[s] for s in range(self.n) if self.active[s]):
+            self.turn += 1
+            card = int(self.policies[seat].play(self.observe(seat)))
+            if not (self.hands[seat] >> card) & 1:
+                raise ValueError(f"seat {seat} cannot play card {card}: not in hand")
+            self.hands[seat] &= ~(1 << card)
+            self.resolve(seat, card, "play")
+            if each_capture and self.stopping_yaku(seat):
+                return self.stop(seat)
+            if self.draw:
+                self.resolve(seat, self.draw.pop(0), "draw")
+            if self.stopping_yaku(seat):
+                return self.stop(seat)
+            seat = (seat + 1) % self.n
+            while not self.active[seat]:
+                seat = (seat + 1) % self.n
+        return 0
+
+    def stop(self, seat: int) -> int:
+        self.winner = seat
+        bits = self.stopping_yaku(seat)
+        self.emit("uchikiri", seat=seat, turn=self.turn, yaku=[self.rules.yaku[i].key for i in ids_of(bits)])
+        return bits
+
+    # --- the round -----------------------------------------------------------------------------------
+
+    def play(self, deck: list[int] | None) -> EnshuRoundResult:
+        c_variant = self.variant == EE.VARIANT_C
+        stream = None if deck is not None else Stream(self.setup.seed, self.setup.round_index, DEAL_STREAM)
+        if c_variant:
+            self.mizu_kotsu_phase()
+        redeals = 0
+        while True:
+            redeals = self.deal(deck, stream, redeals)
+            if not c_variant:
+                break
+            self.active = [True] * self.n
+            self.kotsu = [False] * self.n
+            self.dropout_passes = 0
+            self.kotsu_phase()
+            if self.n >= 4:
+                self.dropout()
+            self.acting_dealer = self.active_from(self.dealer)[0]
+            if int(self.p[EE.P_MISDEAL_HAND_ICP_FOUR]) == EE.HAND_FOUR_AT_TEYAKU and redeals < EE.MAX_REDEALS:
+                four = [(s, _icp_four(self.c, self.hands[s])) for s in self.active_from(self.dealer)]
+                four = [(s, m) for s, m in four if m]
+                if four:
+                    reason = f"seat {four[0][0]} holds the four cards of month {four[0][1]}"
+                    if deck is not None:
+                        raise DealError(f"the rules redeal this deck: {reason}")
+                    redeals += 1
+                    self.emit("redeal", reason=reason, field=ids_of(self.field))
+                    continue
+            self.emit("acting_dealer", seat=self.acting_dealer, active=list(self.active))
+            self.gather_dropped_hands()
+            break
+        teyaku_dealt = [sum(1 << o.index for o in teyaku_options(self.c, h, None)) for h in self.hand_dealt]
+
+        stop_teyaku: TeyakuOption | None = None
+        if self.variant == EE.VARIANT_W:
+            stop_teyaku = self.stopping_teyaku_w()
+            if stop_teyaku is None:
+                mode = int(self.p[EE.P_W_TRIPLET_DECLARE])
+                if mode != 2:
+                    self.decide_teyaku(self.seats_from(self.dealer), policy_decides=mode == 0)
+        elif self.variant == EE.VARIANT_S:
+            if int(self.p[EE.P_S_TEYAKU]) == 0:
+                self.decide_teyaku(self.seats_from(self.dealer))
+        else:
+            self.decide_teyaku(self.active_from(self.acting_dealer))
+
+        stopping = 0
+        if stop_teyaku is None:
+            stopping = self.play_turns()
+        if stop_teyaku is not None:
+            reason = EE.END_TEYAKU_STOP
+        elif stopping:
+            reason = EE.END_UCHIKIRI
+        else:
+            reason = EE.END_SCORE
+        result = self.score(reason, stopping, stop_teyaku)
+        result.redeals = redeals
+        result.field_dealt = self.field_dealt
+        result.hand_dealt = list(self.hand_dealt)
+        result.teyaku_dealt = teyaku_dealt
+        result.round_index = self.setup.round_index
+        result.match = self.setup.match
+        result.round_in_match = self.setup.round_in_match
+        result.events = self.events
+        self.step()
+        return result
+
+    # --- scoring -------------------------------------------------------------------------------------
+
+    def triplet_months(self, seat: int) -> set[int]:
+        """Months of the triplets ``seat`` declared that upgrade a four-of-a-month yaku."""
+        months = set()
+        in_four_three = int(self.p[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE]) == 0
+        for option in self.declared[seat]:
+            if option.pattern == EE.PATTERN_TRIPLET or (option.pattern == EE.PATTERN_FOUR_THREE and in_four_three):
+                months.add(option.triplet_month)
+        return months
+
+    def bonus_earned(self, seat: int, month: int, hand_dealt: int) -> bool:
+        month_mask = self.month_mask[month]
+        pile = self.piles[seat]
+        if int(self.p[EE.P_C_TRIPLET_BONUS_CONDITION]) == 1:
+            return pile & month_mask == month_mask
+        rest = month_mask & ~hand_dealt
+        return rest != 0 and pile & rest == rest
+
+    def tally(self, seat: int, hand_dealt: int) -> tuple[int, int, int, int, list[int]]:
+        """(yaku bitset, card points, yaku points, teyaku points, multiplier values) of a seat."""
+        pile = self.piles[seat]
+        bits = self.completed_yaku(pile)
+        cards = self.hand_points(pile)
+        upgrade = int(self.p[EE.P_TRIPLET_UPGRADE]) == 1
+        months = self.triplet_months(seat) if upgrade else set()
+        yaku_points = 0
+        multipliers = []
+        for i in ids_of(bits):
+            if self.yaku_kind[i] == EE.YAKU_POINTS:
+                upgraded = int(self.c.yaku_upgraded[i])
+                if upgraded and int(self.c.yaku_month[i]) in months:
+                    yaku_points += upgraded
+                else:
+                    yaku_points += self.yaku_value[i]
+            else:
+                multipliers.append(self.yaku_value[i])
+        teyaku_points = 0
+        for option in self.declared[seat]:
+            if not option.stops:
+                teyaku_points += option.value
+            bonus = int(self.c.teyaku_bonus[option.index])
+            month = option.triplet_month
+            if bonus and month and (int(self.c.teyaku_bonus_months[option.index]) >> month) & 1:
+                if self.bonus_earned(seat, month, hand_dealt):
+                    teyaku_points += bonus
+                    self.emit("triplet_bonus", seat=seat, month=month, points=bonus)
+        return bits, cards, yaku_points, teyaku_points, multipliers
+
+    def tie_order(self, start: int) -> list[int]:
+        """Active seats from ``start``: in turn order, or (``dealer_then_left``) the dealer then reverse."""
+        if self.variant != EE.VARIANT_W and int(self.p[EE.P_TIE_ORDER]) == 1:
+            order = [(start - k) % self.n for k in range(self.n)]
+        else:
+            order = self.seats_from(start)
+        return [s for s in order if self.active[s]]
+
+    def score(self, reason: int, stopping: int, stop_teyaku: TeyakuOption | None) -> EnshuRoundResult:
+        n = self.n
+        p = self.p
+        hand_dealt = self.hand_dealt
+        yaku = [0] * n
+        cards = [0] * n
+        yaku_points = [0] * n
+        teyaku_points = [0] * n
+        multipliers: list[list[int]] = [[] for _ in range(n)]
+        for s in range(n):
+            if self.active[s]:
+                yaku[s], cards[s], yaku_points[s], teyaku_points[s], multipliers[s] = self.tally(s, hand_dealt[s])
+        yaku_multiplier = [1] * n
+        score = [0] * n
+        payoff = [0] * n
+        fuke = -1
+        winner = self.winner
+        if self.variant == EE.VARIANT_W:
+            stake = int(p[EE.P_W_STAKE])
+            if reason == EE.END_SCORE:
+                score = [cards[s] + yaku_points[s] + teyaku_points[s] for s in range(n)]
+                payoff, winner = self.pot_w(score, stake)
+            else:
+                if reason == EE.END_TEYAKU_STOP:
+                    k = stop_teyaku.value
+                else:
+                    k = _combine([self.yaku_value[i] for i in ids_of(stopping)], int(p[EE.P_W_UCHIKIRI_COMBO]))
+                per_loser = (k + int(p[EE.P_W_UCHIKIRI_PAYMENT])) * stake  # total_k: k; ante_plus_k: k + 1
+                payoff = [-per_loser] * n
+                payoff[winner] = per_loser * (n - 1)
+        elif self.variant == EE.VARIANT_S:
+            combination = int(p[EE.P_S_COMBINATION])
+            for s in range(n):
+                total = cards[s] + yaku_points[s] + teyaku_points[s]
+                if combination == 2:
+                    yaku_multiplier[s] = sum(multipliers[s]) if multipliers[s] else 1
+                    score[s] = total * yaku_multiplier[s]
+                else:
+                    yaku_multiplier[s] = _combine(multipliers[s], EE.COMBO_PRODUCT)
+                    if combination == 0:
+                        score[s] = total * yaku_multiplier[s]
+                    else:
+                        score[s] = cards[s] * yaku_multiplier[s] + yaku_points[s] + teyaku_points[s]
+            winner = self.top_score(score, self.dealer)
+            payoff = list(score)
+        else:
+            active = [s for s in range(n) if self.active[s]]
+            own = [yaku_points[s] + teyaku_points[s] for s in range(n)]
+            zero_sum = int(p[EE.P_C_SCORE_FORMULA]) == 1
+            combo = EE.COMBO_PRODUCT if int(p[EE.P_C_UCHIKIRI_COMBO]) == 0 else EE.COMBO_MAX
+            for s in active:
+                opponents = sum(own[q] for q in active if q != s)
+                base = cards[s] - opponents + ((len(active) - 1) * own[s] if zero_sum else 0)
+                yaku_multiplier[s] = _combine(multipliers[s], combo) if multipliers[s] else 1
+                score[s] = base * self.multiplier * yaku_multiplier[s]
+            if reason != EE.END_UCHIKIRI:
+                winner = self.top_score(score, self.acting_dealer)
+            self.scores, self.winner = tuple(score), winner
+            self.emit("count", scores=list(score), winner=winner, multiplier=self.multiplier)
+            if reason != EE.END_UCHIKIRI or int(p[EE.P_C_FUKE_ON_UCHIKIRI]) == 1:
+                fuke = self.offer_fuke()
+            if fuke >= 0:
+                reason, winner, score = EE.END_FUKE, -1, [0] * n
+            else:
+                paid = score[winner]
+                if int(p[EE.P_C_NEGATIVE_SCORE]) == 0:
+                    paid = max(paid, 0)
+                for s in active:
+                    payoff[s] = -paid
+                payoff[winner] = paid * (len(active) - 1)
+        self.emit("score", winner=winner, end_reason=EE.END_REASONS[reason], card_points=cards,
+                  yaku_points=yaku_points, teyaku_points=teyaku_points, score=score, payoff=payoff)
+        return EnshuRoundResult(
+            round_index=0, match=0, round_in_match=0, dealer=self.dealer, first_player=self.acting_dealer,
+            players=n, winner=winner, end_reason=reason, end_turn=self.turn, redeals=0,
+            multiplier=self.multiplier, field_brights=(self.field_dealt & int(self.c.bright_mask)).bit_count(),
+            mizu_kotsu_count=sum(self.mizu), kotsu_count=sum(self.kotsu), dropout_passes=self.dropout_passes,
+            fuke=fuke, field_dealt=0, stopping_yaku=stopping,
+            stopping_teyaku=(1 << stop_teyaku.index) if stop_teyaku is not None else 0,
+            active=list(self.active), mizu_kotsu=list(self.mizu), kotsu=list(self.kotsu),
+            hand_dealt=[0] * n, captured=list(self.piles), yaku=yaku, teyaku_dealt=[0] * n,
+            teyaku_declared=[self.declared_bits(s) for s in range(n)], exposed=list(self.exposed),
+            yaku_points=yaku_points, teyaku_points=teyaku_points, card_points=cards,
+            yaku_multiplier=yaku_multiplier, score=score, payoff=payoff,
+        )
+
+    def top_score(self, score: list[int], start: int) -> int:
+        order = self.tie_order(start)
+        best = order[0]
+        for s in order[1:]:
+            if score[s] > score[best]:
+                best = s
+        return best
+
+    def pot_w(self, score: list[int], stake: int) -> tuple[list[int], int]:
+        """Variant W normal end: the top score takes the pot (``enshu.w.tie`` on equal scores)."""
+        n = self.n
+        order = self.seats_from(self.dealer)
+        top = max(score)
+        tied = [s for s in order if score[s] == top]
+        payoff = [-stake] * n
+        if int(self.p[EE.P_W_TIE]) == 0 or len(tied) == 1:
+            payoff[tied[0]] = stake * (n - 1)
+            return payoff, tied[0]
+        won = stake * (n - len(tied))  # the losers' antes, shared; odd units to the earliest tied seats
+        for k, s in enumerate(tied):
+            payoff[s] = won // len(tied) + (1 if k < won % len(tied) else 0)
+        return payoff, tied[0]
+
+    def offer_fuke(self) -> int:
+        willow = int(self.c.willow_mask)
+        for seat in self.active_from(self.acting_dealer):
+            if self.declared[seat]:
+                continue
+            if self.hand_points(self.piles[seat] & ~willow) > EE.FUKE_LIMIT:
+                continue
+            declared = bool(self.policies[seat].fuke(self.observe(seat)))
+            self.emit("fuke", seat=seat, declared=declared)
+            if declared:
+                return seat
+        return -1
+
+
+def _best_option(options: list[TeyakuOption]) -> TeyakuOption:
+    """The highest-valued option (ties: the first)."""
+    best = options[0]
+    for option in options[1:]:
+        if option.value > best.value:
+            best = option
+    return best
+
+
+def play_round(compiled: CompiledEnshu, setup: EnshuRoundSetup, policies, *, deck: list[int] | None = None,
+               redraw: list[int] | None = None, trace: bool = False,
+               on_step: Callable[[Any], None] | None = None) -> EnshuRoundResult:
+    """Play one round with policy objects (one per seat) already bound to their streams.
+
+    ``deck`` replays an explicit 48-card order (field, hands from the dealer in turn order,
+    draw pile top first); ``redraw`` gives the draw pile's order after a dropout instead of the
+    shuffle; ``on_step(state)`` is called after every step (for invariant checks).
+    """
+    return _Round(compiled, setup, policies, trace, on_step, redraw).play(deck)
+
+
+def seat_policies(compiled: CompiledEnshu, specs, seed: int, round_index: int):
+    """One policy per seat, each bound to its own stream of round ``round_index``."""
+    players = compiled.players
+    if len(specs) != players:
+        raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
+    return [make_enshu_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
+
+
+def _match_contribution(compiled: CompiledEnshu, result: EnshuRoundResult) -> list[int]:
+    """What a round adds to the match totals: payments (W, C), scores or round wins (S)."""
+    if int(compiled.params[EE.P_VARIANT]) == EE.VARIANT_S and int(compiled.params[EE.P_S_MATCH_SCORING]) == 1:
+        return [int(result.winner == s) for s in range(result.players)]
+    return list(result.payoff)
+
+
+def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_match: int | None,
+              *, trace: bool = False) -> list[EnshuRoundResult]:
+    """Play one unit of a run: a single independent round, or a whole match.
+
+    ``rounds_per_match=None``: unit ``u`` is round ``u``, dealt by seat ``u % players``.
+    Otherwise unit ``u`` is match ``u`` of ``rounds_per_match`` rounds with round indices
+    ``u * rounds_per_match + k``, first dealt by seat ``u % players``; the next dealer is the
+    round winner (``enshu.next_dealer = rotate``: the next seat), a voided round keeps its
+    dealer.  Match points carry the payments (W, C) or the scores or round wins (S).
+    """
+    players = compiled.players
+    if rounds_per_match is None:
+        setup = EnshuRoundSetup(seed=seed, round_index=unit, match=unit, dealer=unit % players)
+        result = play_round(compiled, setup, seat_policies(compiled, specs, seed, unit), trace=trace)
+        result.match_points = _match_contribution(compiled, result)
+        return [result]
+    rotate = int(compiled.params[EE.P_NEXT_DEALER]) == 1
+    points = [0] * players
+    dealer = unit % players
+    results = []
+    for k in range(rounds_per_match):
+        round_index = unit * rounds_per_match + k
+        setup = EnshuRoundSetup(seed=seed, round_index=round_index, match=unit, round_in_match=k,
+                                dealer=dealer, match_points=tuple(points))
+        result = play_round(compiled, setup, seat_policies(compiled, specs, seed, round_index), trace=trace)
+        for s, add in enumerate(_match_contribution(compiled, result)):
+            points[s] += add
+        result.match_points = list(points)
+        result.match_end = False
+        results.append(result)
+        if result.winner >= 0:
+            dealer = (dealer + 1) % players if rotate else result.winner
+    results[-1].match_end = True
+    return results
+
+
+def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundResult) -> None:
+    """Write one round into the output matrices (layout in ``simcore.kernels.enshu_enums``)."""
+    scalars = {
+        EE.C_ROUND: result.round_index, EE.C_MATCH: result.match, EE.C_ROUND_IN_MATCH: result.round_in_match,
+        EE.C_DEALER: result.dealer, EE.C_FIRST_PLAYER: result.first_player, EE.C_PLAYERS: result.players,
+        EE.C_WINNER: result.winner, EE.C_END_REASON: result.end_reason, EE.C_END_TURN: result.end_turn,
+        EE.C_REDEALS: result.redeals, EE.C_MATCH_END: int(result.match_end), EE.C_VALID: 1,
+        EE.C_MULTIPLIER: result.multiplier, EE.C_FIELD_BRIGHTS: result.field_brights,
+        EE.C_MIZU_KOTSU_COUNT: result.mizu_kotsu_count, EE.C_KOTSU_COUNT: result.kotsu_count,
+        EE.C_DROPOUT_PASSES: result.dropout_passes, EE.C_FUKE: result.fuke,
+    }
+    for column, value in scalars.items():
+        ints[row, column] = value
+    masks[row, EE.M_FIELD_DEALT] = result.field_dealt
+    masks[row, EE.M_STOPPING_YAKU] = result.stopping_yaku
+    masks[row, EE.M_STOPPING_TEYAKU] = result.stopping_teyaku
+    per_seat_ints = [
+        (EE.C_ACTIVE, result.active), (EE.C_MIZU_KOTSU, result.mizu_kotsu), (EE.C_KOTSU, result.kotsu),
+        (EE.C_YAKU_POINTS, result.yaku_points), (EE.C_TEYAKU_POINTS, result.teyaku_points),
+        (EE.C_CARD_POINTS, result.card_points), (EE.C_YAKU_MULTIPLIER, result.yaku_multiplier),
+        (EE.C_SCORE, result.score), (EE.C_PAYOFF, result.payoff), (EE.C_MATCH_POINTS, result.match_points),
+    ]
+    per_seat_masks = [
+        (EE.M_HAND_DEALT, result.hand_dealt), (EE.M_CAPTURED, result.captured), (EE.M_YAKU, result.yaku),
+        (EE.M_TEYAKU_DEALT, result.teyaku_dealt), (EE.M_TEYAKU_DECLARED, result.teyaku_declared),
+        (EE.M_EXPOSED, result.exposed),
+    ]
+    for s in range(result.players):
+        for base, values in per_seat_ints:
+            ints[row, base + s] = int(values[s])
+        for base, values in per_seat_masks:
+            masks[row, base + s] = values[s]
+
+
+def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_units: int,
+               rounds_per_match: int | None):
+    """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
+
+    Returns ``(ints, masks)``: int64[n_units * stride, N_INT_COLUMNS] and
+    uint64[n_units * stride, N_MASK_COLUMNS] (``stride`` = 1, or ``rounds_per_match``), every
+    row valid (``C_VALID`` = 1); per-seat columns of seats beyond the player count stay 0.
+    """
+    stride = 1 if rounds_per_match is None else rounds_per_match
+    ints = np.zeros((n_units * stride, EE.N_INT_COLUMNS), dtype=np.int64)
+    masks = np.zeros((n_units * stride, EE.N_MASK_COLUMNS), dtype=np.uint64)
+    for i in range(n_units):
+        for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
+            fill_row(ints, masks, i * stride + k, result)
+    return ints, masks

@@ -1,0 +1,198 @@
+"""Replay one Enshu-bana round: from a run (seed, round) or from an explicit deck and decisions.
+
+An explicit deck (``--deck``) is 48 card ids in dealing order: the field, then the hands of the
+dealer and of the following seats in turn order, then the draw pile from the top (RULES.md 3.0).
+
+Decisions (``--decisions FILE``) are a JSON list consumed in order as decisions arise, whoever
+makes them (the order of ``simcore.reference.enshu``):
+
+* mizu-kotsu, kotsu, join (``"yes"`` joins, ``"no"`` drops) and Fuke: ``"yes"`` or ``"no"``;
+* a teyaku group: ``"no"`` declines; otherwise the option's label ``KEY``, ``KEY:MONTH`` or
+  ``KEY:FOUR_MONTH:THREE_MONTH`` (e.g. ``"sanbon:12"``, ``"shisou:1:2"``), or just ``KEY``
+  or ``"yes"`` when that names a single qualifying option;
+* a play: the id of the hand card (the last card in hand is forced and takes no decision);
+* a choice between matching field cards: the id of the field card taken.
+
+A decision with a single legal option (a forced join, a lone capture) takes no entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simcore.cards import ids_of
+from simcore.kernels import enshu_enums as EE
+from simcore.policies import PolicySpec
+from simcore.policies_enshu import EnshuObservation
+from simcore.reference.enshu import (
+    DealError,
+    EnshuRoundResult,
+    EnshuRoundSetup,
+    play_round,
+    play_unit,
+    seat_policies,
+)
+from simcore.reference.replay import DecisionError, ScriptedDecisions, parse_deck
+from simcore.rules.enshu import CompiledEnshu, TeyakuOption
+
+__all__ = [
+    "DecisionError",
+    "EnshuScriptedDecisions",
+    "parse_enshu_deck",
+    "replay_from_run",
+    "replay_deck",
+    "trace_json",
+]
+
+YES, NO = "yes", "no"
+
+
+class EnshuScriptedDecisions(ScriptedDecisions):
+    """The shared decision queue; ``seat_view(seat)`` gives each seat a policy over it."""
+
+    def seat_view(self, seat: int) -> _ScriptedEnshuSeat:  # type: ignore[override]
+        return _ScriptedEnshuSeat(self, seat)
+
+
+class _ScriptedEnshuSeat:
+    name = "scripted"
+
+    def __init__(self, script: EnshuScriptedDecisions, seat: int) -> None:
+        self.script = script
+        self.seat = seat
+
+    def _yes_no(self, what: str) -> bool:
+        value = self.script.take(what)
+        if value not in (YES, NO):
+            raise self.script.fail(what, value, 'expected "yes" or "no"')
+        return value == YES
+
+    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+        return self._yes_no(f"seat {self.seat} declares mizu-kotsu")
+
+    def kotsu(self, obs: EnshuObservation) -> bool:
+        return self._yes_no(f"seat {self.seat} declares kotsu, multiplier {obs.multiplier}")
+
+    def join(self, obs: EnshuObservation) -> bool:
+        return self._yes_no(f"seat {self.seat} joins (yes) or drops (no), dropout pass {obs.dropout_pass}")
+
+    def fuke(self, obs: EnshuObservation) -> bool:
+        return self._yes_no(f"seat {self.seat} declares Fuke")
+
+    def declare_teyaku(self, obs: EnshuObservation, group: str, options: list[TeyakuOption]):
+        labels = [o.label() for o in options]
+        what = f"seat {self.seat} declares a group-{group} teyaku ({', '.join(labels)}) or no"
+        value = self.script.take(what)
+        if value == NO:
+            return None
+        if value == YES and len(options) == 1:
+            return options[0]
+        if isinstance(value, str):
+            matches = [o for o in options if value in (o.label(), o.key)]
+            if len(matches) == 1:
+                return matches[0]
+        raise self.script.fail(what, value, f'expected "no" or one of {labels}')
+
+    def play(self, obs: EnshuObservation) -> int:
+        if obs.hand.bit_count() == 1:
+            return ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision
+        what = f"seat {self.seat} plays a card, turn {obs.turn}"
+        value = self.script.take(what)
+        if isinstance(value, bool) or not isinstance(value, int) or not (0 <= value < 64 and (obs.hand >> value) & 1):
+            raise self.script.fail(what, value, f"not in the hand {ids_of(obs.hand)}")
+        return value
+
+    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
+        value = self.script.take(what)
+        legal = [ids_of(option)[0] for option in options]
+        if isinstance(value, bool) or value not in legal:
+            raise self.script.fail(what, value, f"not one of the matching field cards {legal}")
+        return 1 << value
+
+
+def parse_enshu_deck(text: str) -> list[int]:
+    """Parse a comma-separated 48-card deck (a permutation of 0..47)."""
+    return parse_deck(text, EE.DECK_SIZE)
+
+
+def replay_from_run(compiled: CompiledEnshu, specs: list[PolicySpec], seed: int, round_index: int,
+                    rounds_per_match: int | None = None) -> EnshuRoundResult:
+    """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
+    if rounds_per_match is None:
+        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
+    unit, k = divmod(round_index, rounds_per_match)
+    return play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)[k]
+
+
+def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] | None,
+                specs: list[PolicySpec] | None = None, seed: int = 0, dealer: int = 0,
+                redraw: list[int] | None = None) -> EnshuRoundResult:
+    """Play an explicit deal; decisions from the list, or from the seats' policies if None.
+
+    ``redraw`` is the draw pile, top first, after the dropped hands were shuffled into it (4-5
+    players); without it the pile is shuffled from the rules stream of ``seed``, round 0.
+    """
+    if sorted(deck) != list(range(EE.DECK_SIZE)):
+        raise DealError("the deck must hold each of the 48 card ids once")
+    if not 0 <= dealer < compiled.players:
+        raise DealError(f"dealer {dealer} is not a seat of {compiled.players} players")
+    setup = EnshuRoundSetup(seed=seed, round_index=0, dealer=dealer)
+    if decisions is None:
+        if specs is None:
+            raise ValueError("replay_deck needs decisions or policy specs")
+        policies = seat_policies(compiled, specs, seed, 0)
+        return play_round(compiled, setup, policies, deck=deck, redraw=redraw, trace=True)
+    script = EnshuScriptedDecisions(decisions, compiled)
+    policies = [script.seat_view(s) for s in range(compiled.players)]
+    result = play_round(compiled, setup, policies, deck=deck, redraw=redraw, trace=True)
+    script.check_all_used()
+    return result
+
+
+def trace_json(compiled: CompiledEnshu, result: EnshuRoundResult) -> dict[str, Any]:
+    """The machine-readable trace of ``fudasim replay --json`` for Enshu-bana."""
+    rules = compiled.rules
+    seats = []
+    for s in range(result.players):
+        seats.append({
+            "seat": s,
+            "active": result.active[s],
+            "mizu_kotsu": result.mizu_kotsu[s],
+            "kotsu": result.kotsu[s],
+            "hand_dealt": ids_of(result.hand_dealt[s]),
+            "teyaku_dealt": [rules.teyaku[i].key for i in ids_of(result.teyaku_dealt[s])],
+            "teyaku_declared": [rules.teyaku[i].key for i in ids_of(result.teyaku_declared[s])],
+            "exposed": ids_of(result.exposed[s]),
+            "captured": ids_of(result.captured[s]),
+            "yaku": [rules.yaku[i].key for i in ids_of(result.yaku[s])],
+            "yaku_points": result.yaku_points[s],
+            "teyaku_points": result.teyaku_points[s],
+            "card_points": result.card_points[s],
+            "yaku_multiplier": result.yaku_multiplier[s],
+            "score": result.score[s],
+            "payoff": result.payoff[s],
+        })
+    return {
+        "game": "enshu",
+        "variant": rules.variant,
+        "rules": rules.name,
+        "players": result.players,
+        "round": result.round_index,
+        "match": result.match,
+        "dealer": result.dealer,
+        "first_player": result.first_player,
+        "winner": result.winner,
+        "end_reason": EE.END_REASONS[result.end_reason],
+        "end_turn": result.end_turn,
+        "redeals": result.redeals,
+        "multiplier": result.multiplier,
+        "field_brights": result.field_brights,
+        "dropout_passes": result.dropout_passes,
+        "fuke": result.fuke,
+        "field_dealt": ids_of(result.field_dealt),
+        "stopping_yaku": [rules.yaku[i].key for i in ids_of(result.stopping_yaku)],
+        "stopping_teyaku": [rules.teyaku[i].key for i in ids_of(result.stopping_teyaku)],
+        "seats": seats,
+        "events": result.events,
+    }
