@@ -289,7 +289,7 @@ class _Round:
         )
 
     def declared_bits(self, seat: int) -> int:
-        return sum(1 << option.index for option in self.declared[seat])
+        return _index_bits(self.declared[seat])
 
     def completed_yaku(self, pile: int) -> int:
         """Bitset of the yaku contained in ``pile``, after supersession."""
@@ -571,7 +571,7 @@ class _Round:
             self.emit("acting_dealer", seat=self.acting_dealer, active=list(self.active))
             self.gather_dropped_hands()
             break
-        teyaku_dealt = [sum(1 << o.index for o in teyaku_options(self.c, h, None)) for h in self.hand_dealt]
+        teyaku_dealt = [_index_bits(teyaku_options(self.c, h, None)) for h in self.hand_dealt]
 
         stop_teyaku: TeyakuOption | None = None
         if self.variant == EE.VARIANT_W:
@@ -785,6 +785,14 @@ class _Round:
             if declared:
                 return seat
         return -1
+
+
+def _index_bits(options: list[TeyakuOption]) -> int:
+    """The teyaku bitset of some options (two triplets of one hand share a bit)."""
+    bits = 0
+    for option in options:
+        bits |= 1 << option.index
+    return bits
 
 
 def _best_option(options: list[TeyakuOption]) -> TeyakuOption:
