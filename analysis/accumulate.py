@@ -104,6 +104,10 @@ class BitCounter:
 
     def bit_counts(self) -> np.ndarray:
         """int64[64]: the number of masks with bit ``b`` set."""
-        values = np.arange(self.CHUNK_VALUES, dtype=np.int64)
-        bits = ((values[:, None] >> np.arange(16)[None, :]) & 1).astype(np.int64)
-        return np.concatenate([self.histograms[k] @ bits for k in range(self.CHUNKS)])
+        out = np.zeros(64, dtype=np.int64)
+        for k in range(self.CHUNKS):
+            for bit in range(16):
+                # Values with this bit set: the upper half of every block of 2**(bit + 1).
+                blocks = self.histograms[k].reshape(-1, 2, 1 << bit)
+                out[16 * k + bit] = blocks[:, 1, :].sum()
+        return out

@@ -69,21 +69,27 @@ def output_options(function):
     return function
 
 
-def _emit(report, output_format: str, output: Path | None, overwrite: bool, default_stem: str) -> None:
-    from analysis.render import render
-
-    text = render(report, output_format)
+def _target(output_format: str, output: Path | None, overwrite: bool, default_stem: str) -> Path | None:
+    """Where the report goes (None: standard output), checked before any work is done."""
     if output is None and output_format == "text":
-        click.echo(text, nl=False)
-        return
+        return None
     if output is not None and str(output) == "-":
-        click.echo(text, nl=False)
-        return
+        return None
     target = output if output is not None else Path(f"{default_stem}.{EXTENSIONS[output_format]}")
     if target.exists() and not overwrite:
         raise AnalysisUserError(f"{target}: already exists (use --overwrite to replace it)")
-    if target.parent and not target.parent.exists():
+    if not target.parent.exists():
         raise AnalysisUserError(f"{target.parent}: no such directory")
+    return target
+
+
+def _emit(report, output_format: str, target: Path | None) -> None:
+    from analysis.render import render
+
+    text = render(report, output_format)
+    if target is None:
+        click.echo(text, nl=False)
+        return
     temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
         temporary.write_text(text, encoding="utf-8")
@@ -113,8 +119,9 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
     """
     from analysis.report import build_report
 
+    target = _target(output_format, output, overwrite, _stem(dataset, "report"))
     built = build_report(dataset, confidence=confidence, figures=output_format == "html")
-    _emit(built, output_format, output, overwrite, _stem(dataset, "report"))
+    _emit(built, output_format, target)
 
 
 @click.command("compare")
@@ -133,8 +140,9 @@ def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None,
 
     if len(datasets) < 2:
         raise AnalysisUserError("compare needs at least two datasets")
+    target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"))
     built = compare_runs(list(datasets), confidence=confidence, figures=output_format == "html")
-    _emit(built, output_format, output, overwrite, _stem(datasets[0], "compare"))
+    _emit(built, output_format, target)
 
 
 @click.command("rescore")
@@ -154,5 +162,6 @@ def rescore(dataset: Path, card_values: tuple[str, ...], chaff_sets: tuple[str, 
     """
     from analysis.rescore import rescore_run
 
+    target = _target(output_format, output, overwrite, _stem(dataset, "rescore"))
     built = rescore_run(dataset, list(card_values), list(chaff_sets), confidence=confidence)
-    _emit(built, output_format, output, overwrite, _stem(dataset, "rescore"))
+    _emit(built, output_format, target)

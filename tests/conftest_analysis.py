@@ -20,7 +20,7 @@ from simcore.reference.tensho import play_units
 from simcore.rules import compile_rules, load_rules
 
 SEED = 20240611
-ROUNDS = 3000
+ROUNDS = 2000
 
 
 def run_info_for(rules, policies: list[str], seed: int, units: int, rounds: int,
@@ -77,6 +77,7 @@ class AnalysisDatasets:
         "ise_t3": {"overrides": {"tensho.card_values": "T3_hanafuda"}},
         "ise_t1_other_seed": {"seed": SEED + 1},
         "ise_set2": {"overrides": {"tensho.yaku_set_choice": "fixed_2"}},
+        "ise_chaff_a": {"overrides": {"tensho.chaff_set": "A"}},
         "greedy": {"policies": ("greedy", "random"), "units": 800},
         "matches": {"rounds_per_match": 12, "units": 60,
                     "overrides": {"tensho.yaku_set_choice": "random"}},

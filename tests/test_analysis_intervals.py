@@ -1,0 +1,157 @@
+"""Interval methods: known values, coverage simulation studies, and the exact aggregates."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from analysis.accumulate import BitCounter, IntegerHistogram
+from analysis.intervals import (
+    mcnemar_test,
+    mean_interval,
+    small_rate_sample,
+    wilson_interval,
+    z_value,
+)
+from analysis.rescore import sum_over_mask
+from analysis.summary import summarise_run
+from analysis.tables import outcomes_by_seat, score_distribution
+from simcore.dataset import schema, shard_table, write_shard
+
+CONFIDENCE = 0.95
+
+
+def test_wilson_matches_the_textbook_value():
+    # Newcombe (1998), case 1: 81 of 263 gives 0.2553 to 0.3662.
+    rate, low, high = wilson_interval(81, 263, 0.95)
+    assert rate == pytest.approx(81 / 263)
+    assert low == pytest.approx(0.2553, abs=5e-5)
+    assert high == pytest.approx(0.3662, abs=5e-5)
+
+
+def test_wilson_is_exact_at_the_ends_and_empty_gives_nan():
+    _, low, high = wilson_interval(0, 50)
+    assert low == 0.0 and 0 < high < 0.1
+    _, low, high = wilson_interval(50, 50)
+    assert high == 1.0 and 0.9 < low < 1
+    rate, low, high = wilson_interval(0, 0)
+    assert math.isnan(rate) and math.isnan(low) and math.isnan(high)
+
+
+@pytest.mark.parametrize("true_rate", [0.5, 0.2, 0.05])
+@pytest.mark.parametrize("trials", [100, 1000])
+def test_wilson_coverage_simulation_study(true_rate, trials):
+    """Many binomial samples with a known rate: the 95 % interval covers it about 95 % of the time."""
+    generator = np.random.default_rng(12345)
+    replications = 20_000
+    successes = generator.binomial(trials, true_rate, size=replications)
+    _, low, high = wilson_interval(successes, np.full(replications, trials), CONFIDENCE)
+    coverage = np.mean((low <= true_rate) & (true_rate <= high))
+    # Wilson's coverage oscillates around the nominal level with n and p; +-2 points is its known
+    # range at these sizes, and the Monte Carlo error here is 0.15 points.
+    assert 0.93 <= coverage <= 0.97, coverage
+
+
+def test_mean_interval_coverage_simulation_study():
+    generator = np.random.default_rng(7)
+    replications, n = 5000, 400
+    # A skewed integer score, like Tensho's: 0 most of the time, sometimes 50..300.
+    support = np.array([0, 50, 100, 150, 300])
+    weights = np.array([0.6, 0.15, 0.15, 0.05, 0.05])
+    true_mean = float(support @ weights)
+    samples = generator.choice(support, size=(replications, n), p=weights)
+    mean, low, high, _ = mean_interval(np.full(replications, n), samples.sum(axis=1), (samples**2).sum(axis=1))
+    coverage = np.mean((low <= true_mean) & (true_mean <= high))
+    assert 0.935 <= coverage <= 0.965, coverage
+
+
+def _synthetic_dataset(directory, winners: np.ndarray, scores: np.ndarray, seed: int):
+    """A minimal schema-complete shard whose winner and score columns are given."""
+    n = len(winners)
+    columns = {f.name: np.zeros(n, dtype=np.uint64 if pa.types.is_unsigned_integer(f.type) else np.int64)
+               for f in schema()}
+    columns["round"] = np.arange(n)
+    columns["match"] = np.arange(n)
+    columns["dealer"] = np.arange(n) % 2
+    columns["winner"] = winners
+    columns["end_reason"] = np.zeros(n, dtype=np.int64)
+    columns["match_end"] = np.ones(n, dtype=bool)
+    columns["score_0"] = scores
+    columns["end_turn"] = np.full(n, 12)
+    info = {"game": "tensho", "seed": seed, "policies": ["random", "random"], "rounds_per_match": None}
+    directory.mkdir()
+    write_shard(directory, 0, shard_table(columns, info, ""))
+    (directory / "_run.json").write_text(json.dumps(info))
+    return directory
+
+
+def test_report_intervals_cover_a_known_answer(tmp_path):
+    """End to end through datasets and report tables: known win rate and mean score."""
+    generator = np.random.default_rng(2024)
+    true_win, rounds, replications = 0.3, 400, 120
+    support, weights = np.array([0, 50, 100]), np.array([0.7, 0.2, 0.1])
+    true_mean = float(support @ weights)
+    covered_rate = covered_mean = 0
+    for k in range(replications):
+        winners = np.where(generator.random(rounds) < true_win, 0, 1)
+        scores = generator.choice(support, size=rounds, p=weights)
+        summary = summarise_run(_synthetic_dataset(tmp_path / f"run{k}", winners, scores, k))
+        seat = outcomes_by_seat(summary, CONFIDENCE).frame.iloc[0]
+        covered_rate += seat["win_low"] <= true_win <= seat["win_high"]
+        score = score_distribution(summary, CONFIDENCE).frame.iloc[0]
+        covered_mean += score["value_low"] <= true_mean <= score["value_high"]
+    # 120 replications: the coverage estimate has a standard error of 2 points.
+    assert 0.885 <= covered_rate / replications <= 0.995
+    assert 0.885 <= covered_mean / replications <= 0.995
+
+
+def test_z_value_and_its_range():
+    assert z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
+    with pytest.raises(ValueError):
+        z_value(1.0)
+
+
+def test_mcnemar_exact_and_chi_square():
+    assert mcnemar_test(0, 0) == 1.0
+    # Exact: 1 versus 9 discordant rounds, P = 2 * P(X <= 1 | 10, 1/2) = 22/1024.
+    assert mcnemar_test(1, 9) == pytest.approx(22 / 1024)
+    assert mcnemar_test(9, 1) == pytest.approx(22 / 1024)
+    # Large counts: chi-square with one degree of freedom.
+    statistic = (1200 - 1000) ** 2 / 2200
+    assert mcnemar_test(1200, 1000) == pytest.approx(math.erfc(math.sqrt(statistic / 2)))
+
+
+def test_small_sample_flags():
+    flags = small_rate_sample(np.array([0, 3, 10, 500, 997, 20]), np.array([1000, 1000, 1000, 1000, 1000, 20]))
+    assert flags.tolist() == [False, True, False, False, True, True]
+
+
+def test_integer_histogram_quantiles_match_numpy():
+    generator = np.random.default_rng(3)
+    values = generator.integers(-40, 400, size=5001)
+    histogram = IntegerHistogram()
+    for chunk in np.array_split(values, 7):
+        histogram.add(chunk)
+    probabilities = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0]
+    expected = np.quantile(values, probabilities, method="inverted_cdf")
+    assert histogram.quantiles(probabilities) == pytest.approx(expected.tolist())
+    n, total, squares = histogram.sums()
+    assert (n, total, squares) == (len(values), int(values.sum()), int((values.astype(np.int64) ** 2).sum()))
+
+
+def test_bit_counter_and_mask_sums_match_direct_computation():
+    generator = np.random.default_rng(5)
+    masks = generator.integers(0, 2**63, size=3000, dtype=np.uint64) | (
+        generator.integers(0, 2, size=3000, dtype=np.uint64) << np.uint64(63))
+    counter = BitCounter()
+    counter.add(masks[:1000])
+    counter.add(masks[1000:])
+    expected = [sum(1 for m in masks.tolist() if (m >> b) & 1) for b in range(64)]
+    assert counter.bit_counts().tolist() == expected
+    values = generator.integers(0, 20, size=64)
+    direct = [sum(int(values[b]) for b in range(64) if (m >> b) & 1) for m in masks.tolist()]
+    assert sum_over_mask(masks, values).tolist() == direct
