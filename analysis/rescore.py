@@ -71,11 +71,11 @@ def sum_over_mask(masks: np.ndarray, card_values: np.ndarray) -> np.ndarray:
     values[: len(card_values)] = card_values
     byte = np.arange(256)
     bits = (byte[:, None] >> np.arange(8)[None, :]) & 1  # [256, 8]
-    tables = bits @ values.reshape(8, 8).T  # [256, 8]: table k gives byte k's sum
+    tables = np.ascontiguousarray((bits @ values.reshape(8, 8).T).T)  # [8, 256]: row k sums byte k
     as_bytes = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(-1, 8)
     total = np.zeros(len(as_bytes), dtype=np.int64)
     for k in range(8):
-        total += tables[as_bytes[:, k], k]
+        total += np.take(tables[k], as_bytes[:, k])
     return total
 
 
@@ -232,9 +232,14 @@ class _Tally:
 
 
 def _add_pairs(store: dict[tuple[int, int], int], first: np.ndarray, second: np.ndarray) -> None:
-    pairs, counts = np.unique(np.stack([first, second], axis=1), axis=0, return_counts=True)
-    for (a, b), count in zip(pairs.tolist(), counts.tolist(), strict=True):
-        store[(a, b)] = store.get((a, b), 0) + count
+    """Count (first, second) pairs of small integers (>= -1) with one bincount, not a sort."""
+    first = first.astype(np.int64) + 1
+    second = second.astype(np.int64) + 1
+    width = int(max(first.max(initial=0), second.max(initial=0))) + 1
+    counts = np.bincount(first * width + second, minlength=width * width)
+    for code in np.flatnonzero(counts).tolist():
+        a, b = divmod(code, width)
+        store[(a - 1, b - 1)] = store.get((a - 1, b - 1), 0) + int(counts[code])
 
 
 def _winner_name(code: int) -> str:
