@@ -253,31 +253,56 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
+def _blocks(widths: list[int], width: int, gap: int = 2) -> list[list[int]]:
+    """Column indices per printed block: all columns if they fit, else the first column repeated
+    with as many following columns as fit (a wide comparison wraps instead of overflowing)."""
+    if sum(widths) + gap * (len(widths) - 1) <= width or len(widths) < 3:
+        return [list(range(len(widths)))]
+    blocks, current, used = [], [0], widths[0]
+    for index in range(1, len(widths)):
+        if len(current) > 1 and used + gap + widths[index] > width:
+            blocks.append(current)
+            current, used = [0], widths[0]
+        current.append(index)
+        used += gap + widths[index]
+    blocks.append(current)
+    return blocks
+
+
 def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
     shown, caption = display_frame(table)
     headers = list(shown.columns)
     columns = [shown[h].tolist() for h in headers]
-    widths = _fit(columns, headers, width)
+    natural = [max([len(h)] + [len(c) for c in col]) for h, col in zip(headers, columns, strict=True)]
     numeric = [bool(col) and all(_is_numeric_text(c) for c in col) for col in columns]
-    lines = [table.title, "=" * min(width, len(table.title))]
+    lines = textwrap.wrap(table.title, width=width)
+    lines.append("=" * min(width, len(table.title)))
     note = " ".join(x for x in (table.note, (caption + ".") if caption else "") if x)
     if note:
         lines += textwrap.wrap(note, width=width)
-    def row(values: list[str]) -> str:
-        parts = []
-        for value, w, right in zip(values, widths, numeric, strict=True):
-            value = _clip(value, w)
-            parts.append(value.rjust(w) if right else value.ljust(w))
-        return "  ".join(parts).rstrip()
-    lines.append(row(headers))
-    lines.append("  ".join("-" * w for w in widths))
-    for i in range(len(shown)):
-        lines.append(row([col[i] for col in columns]))
+    for number, picked in enumerate(_blocks(natural, width)):
+        # Within a block, shrink text columns (with an ellipsis) if it is still too wide.
+        block_widths = _fit([columns[i] for i in picked], [headers[i] for i in picked], width)
+        widths = dict(zip(picked, block_widths, strict=True))
+
+        def row(values: list[str], picked: list[int] = picked, widths: dict[int, int] = widths) -> str:
+            parts = []
+            for index in picked:
+                value = _clip(values[index], widths[index])
+                parts.append(value.rjust(widths[index]) if numeric[index] else value.ljust(widths[index]))
+            return "  ".join(parts).rstrip()
+
+        if number:
+            lines.append("")
+        lines.append(row(headers))
+        lines.append("  ".join("-" * widths[i] for i in picked))
+        for i in range(len(shown)):
+            lines.append(row([col[i] for col in columns]))
     return "\n".join(lines)
 
 
 def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
-    parts = [report.title, ""]
+    parts = textwrap.wrap(report.title, width=width) + [""]
     for table in report.tables:
         parts += [text_table(table, width), ""]
     for warning in report.warnings:

@@ -321,6 +321,7 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
     tables = [Table("rescore_setup", "Rescoring", setup,
                     "Every round decided again from the stored capture masks; yaku points are unchanged.")]
     tables += _rescore_tables(tallies, confidence)
+    warnings += [w for table in tables for w in _flag_warnings(table)]
     return Report(
         title=f"fudasim rescore: {dataset.label} ({checked:,} rounds)",
         tables=tables,
@@ -328,6 +329,12 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
         metadata={"dataset": str(dataset.path), "original": rules.original.label,
                   "alternatives": [a.label for a in alternatives], "confidence": confidence},
     )
+
+
+def _flag_warnings(table: Table) -> list[str]:
+    from analysis.tables import _warn
+
+    return _warn(table).warnings
 
 
 def _rescore_tables(tallies: dict[Alternative, _Tally], confidence: float) -> list[Table]:
