@@ -60,7 +60,8 @@ def test_rescore_report_counts(analysis_datasets):  # noqa: F811
     transitions = report.table("winner_transitions").frame
     t3 = transitions[transitions.alternative == "T3_hanafuda / chaff B"].set_index("original_winner")
     assert t3.loc["seat 0", "now seat 1"] == int(((base.winner == 0) & (rerun.winner == 1)).sum())
-    assert not report.warnings
+    # Random policies, independent rounds, every stored outcome reproduced: only sparse-cell notes.
+    assert all("marked *" in w for w in report.warnings), report.warnings
 
 
 def test_rescore_warns_about_value_sensitive_policies(analysis_datasets):  # noqa: F811
