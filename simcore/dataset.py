@@ -91,25 +91,29 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.n
 
     Parameters
     ----------
-    ints : int64[rows, N_INT_COLUMNS]
-    masks : uint64[rows, N_MASK_COLUMNS]
+    ints : int64[N_INT_COLUMNS, rows]
+    masks : uint64[N_MASK_COLUMNS, rows]
     """
-    keep = ints[:, E.C_VALID] == 1
-    ints = ints[keep]
-    masks = masks[keep]
+    keep = ints[E.C_VALID] == 1
+    rows = None if keep.all() else np.flatnonzero(keep)  # matches may leave extra-round room unused
+
+    def column(matrix: np.ndarray, index: int, dtype) -> np.ndarray:
+        values = matrix[index] if rows is None else matrix[index, rows]
+        return np.ascontiguousarray(values, dtype=dtype)  # a compact copy: the buffers are reused
+
     out: dict[str, np.ndarray] = {}
-    for name, index, _ in _SCALAR_INT:
-        out[name] = ints[:, index]
-    out["end_reason"] = ints[:, E.C_END_REASON]
-    out["match_end"] = ints[:, E.C_MATCH_END].astype(bool)
+    for name, index, typ in _SCALAR_INT:
+        out[name] = column(ints, index, typ.to_pandas_dtype())
+    out["end_reason"] = column(ints, E.C_END_REASON, np.int8)
+    out["match_end"] = column(ints, E.C_MATCH_END, np.bool_)
     for name, index in _SCALAR_MASK:
-        out[name] = masks[:, index]
+        out[name] = column(masks, index, np.uint64)
     for name, index in _SEAT_MASK:
         for s in range(N_SEATS):
-            out[f"{name}_{s}"] = masks[:, index + s]
-    for name, index, _ in _SEAT_INT:
+            out[f"{name}_{s}"] = column(masks, index + s, np.uint64)
+    for name, index, typ in _SEAT_INT:
         for s in range(N_SEATS):
-            out[f"{name}_{s}"] = ints[:, index + s]
+            out[f"{name}_{s}"] = column(ints, index + s, typ.to_pandas_dtype())
     return out
 
 
@@ -122,7 +126,7 @@ def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_
             codes = pa.array(np.asarray(values, dtype=np.int8), type=pa.int8())
             arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(list(E.END_REASONS), pa.string())))
         else:
-            arrays.append(pa.array(np.asarray(values), type=f.type))
+            arrays.append(pa.array(np.asarray(values, dtype=f.type.to_pandas_dtype()), type=f.type))
     metadata = {
         b"fudasim.run": json.dumps(run_info, sort_keys=True).encode("utf-8"),
         b"fudasim.rules": rules_text.encode("utf-8"),
@@ -138,7 +142,11 @@ def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
     """Write a shard atomically: a temporary name in the same directory, fsync, then rename."""
     final = shard_path(out_dir, shard_index)
     temporary = final.with_name(f".{final.name}.tmp-{os.getpid()}")
-    pq.write_table(table, temporary, compression="zstd", row_group_size=1 << 20)
+    # Dictionary encoding only pays on low-cardinality columns; on the card masks it is pure
+    # cost.  zstd level 1 keeps files small at close to uncompressed writing speed.
+    dictionary_columns = [f.name for f in table.schema if f.type != pa.uint64() and f.name not in ("round", "match")]
+    pq.write_table(table, temporary, compression="zstd", compression_level=1, use_dictionary=dictionary_columns,
+                   write_statistics=["round", "match"], row_group_size=1 << 20)
     with open(temporary, "rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, final)

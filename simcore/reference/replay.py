@@ -90,7 +90,7 @@ class _ScriptedSeat:
         return value
 
     def opening_claim(self, obs: TenshoObservation, rank: int, pairs: list[tuple[int, int]]):
-        what = f"seat {self.seat} opening claim on the rank-{rank} field cards {ids_of(obs.field & sum(1 << x for p in pairs for x in p))}"
+        what = f"seat {self.seat} opening claim on the rank-{rank} field cards {sorted({x for p in pairs for x in p})}"
         value = self.script.take(what)
         if value == "decline":
             return None
@@ -111,6 +111,8 @@ class _ScriptedSeat:
         return value == "bank"
 
     def play(self, obs: TenshoObservation) -> int:
+        if obs.hand.bit_count() == 1:
+            return ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision
         what = f"seat {self.seat} plays a card, turn {obs.turn}"
         card = self._card(self.script.take(what), what)
         if not (0 <= card < 64 and (obs.hand >> card) & 1):
@@ -216,3 +218,78 @@ def trace_json(compiled: CompiledTensho, result: RoundResult) -> dict[str, Any]:
         "seats": seats,
         "events": result.events,
     }
+
+
+SET_NAMES = {1: 'Set 1 "Seven Parts" (shichi-bu yaku)', 2: 'Set 2 "Half" (han yaku)'}
+
+
+def format_trace(compiled: CompiledTensho, result: RoundResult) -> str:
+    """A readable account of a traced round: the deal, every play and draw, yaku, the scoring."""
+    rules = compiled.rules
+
+    def cards(ids) -> str:
+        return ", ".join(rules.card_label(x) for x in ids) or "-"
+
+    lines = [f"{rules.title}: round {result.round_index} (match {result.match}, round {result.round_in_match} "
+             f"of the match), dealer seat {result.dealer}"]
+    for event in result.events:
+        kind = event["type"]
+        if kind == "yaku_set":
+            lines.append(f"Yaku set: {SET_NAMES[event['set']]} ({event['how']})")
+        elif kind == "redeal":
+            lines.append(f"Redeal: {event['reason']} ({cards(event['field'])})")
+        elif kind == "deal":
+            lines.append(f"Field:              {cards(event['field'])}")
+            for seat in range(N_SEATS):
+                role = "dealer" if seat == event["dealer"] else "non-dealer"
+                lines.append(f"Seat {seat} hand ({role}): {cards(event['hands'][seat])}")
+            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+            lines.append(f"Dead cards:         {cards(event['dead'])}")
+            lines.append("")
+        elif kind == "six_to_dealer":
+            lines.append(f"The dealer (seat {event['seat']}) takes {cards([event['card']])} from the field")
+        elif kind == "opening_claim":
+            lines.append(f"Opening: the dealer (seat {event['seat']}) takes {cards(event['cards'])} "
+                         f"from the rank-{event['rank']} field triple and will play second")
+        elif kind == "opening_decline":
+            lines.append(f"Opening: the dealer (seat {event['seat']}) leaves the rank-{event['rank']} triple")
+        elif kind in ("bank_six", "keep_six"):
+            verb = "banks" if kind == "bank_six" else "keeps"
+            lines.append(f"Seat {event['seat']} {verb} the 6 of clubs")
+        elif kind in ("play", "draw"):
+            verb = "plays" if kind == "play" else "turns"
+            head = f"Turn {event['turn']:>2}  seat {event['seat']} {verb} {cards([event['card']])}"
+            if event["to"] == "field":
+                extra = " (declines the capture)" if event.get("declined") else ""
+                lines.append(f"{head} -> field{extra}")
+            elif event["captured"] == [event["card"]]:
+                lines.append(f"{head} -> straight to the capture pile")
+            else:
+                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
+        elif kind == "yaku":
+            worth = "INSTANT WIN" if event["instant"] else f"{event['points']} points"
+            lines.append(f"         seat {event['seat']} completes {event['english']} ({event['name']}): {worth}")
+        elif kind == "instant_win":
+            lines.append(f"Seat {event['seat']} wins at once with an instant-win yaku (turn {event['turn']}).")
+    lines.append("")
+    for seat in range(N_SEATS):
+        yaku = [rules.yaku[i] for i in ids_of(result.yaku[seat])]
+        names = ", ".join(f"{y.english} ({'instant' if y.is_instant(result.yaku_set) else y.points(result.yaku_set)})"
+                          for y in yaku) or "none"
+        lines.append(f"Seat {seat}: {len(ids_of(result.captured[seat]))} cards captured; yaku: {names}")
+        lines.append(f"        yaku points {result.yaku_points[seat]}, chaff {result.chaff[seat]}, "
+                     f"card points {result.card_points[seat]}")
+    reason = E.END_REASONS[result.end_reason]
+    why = {
+        "yaku": "more yaku points",
+        "chaff": "equal yaku points, more chaff cards",
+        "card_value": "equal yaku points and chaff, higher card values",
+        "instant_win": "an instant-win yaku",
+        "final_tie_rule": "a tie on every count, settled by tensho.final_tie",
+        "draw": "a tie on every count",
+    }[reason]
+    if result.winner < 0:
+        lines.append(f"Result: drawn round ({why}); the dealer keeps the deal.")
+    else:
+        lines.append(f"Result: seat {result.winner} wins on {why} (end reason {reason}, turn {result.end_turn}).")
+    return "\n".join(lines)

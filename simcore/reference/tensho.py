@@ -489,45 +489,52 @@ def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_
 
 def fill_row(ints, masks, row: int, result: RoundResult) -> None:
     """Write one round into the engines' shared output matrices (``simcore.kernels.enums``)."""
-    ints[row, E.C_ROUND] = result.round_index
-    ints[row, E.C_MATCH] = result.match
-    ints[row, E.C_ROUND_IN_MATCH] = result.round_in_match
-    ints[row, E.C_DEALER] = result.dealer
-    ints[row, E.C_FIRST_PLAYER] = result.first_player
-    ints[row, E.C_YAKU_SET] = result.yaku_set
-    ints[row, E.C_WINNER] = result.winner
-    ints[row, E.C_END_REASON] = result.end_reason
-    ints[row, E.C_END_TURN] = result.end_turn
-    ints[row, E.C_REDEALS] = result.redeals
-    ints[row, E.C_MATCH_END] = int(result.match_end)
-    ints[row, E.C_VALID] = 1
-    masks[row, E.M_FIELD_DEALT] = result.field_dealt
-    masks[row, E.M_OPENING_CLAIM] = result.opening_claim
+    ints[E.C_ROUND, row] = result.round_index
+    ints[E.C_MATCH, row] = result.match
+    ints[E.C_ROUND_IN_MATCH, row] = result.round_in_match
+    ints[E.C_DEALER, row] = result.dealer
+    ints[E.C_FIRST_PLAYER, row] = result.first_player
+    ints[E.C_YAKU_SET, row] = result.yaku_set
+    ints[E.C_WINNER, row] = result.winner
+    ints[E.C_END_REASON, row] = result.end_reason
+    ints[E.C_END_TURN, row] = result.end_turn
+    ints[E.C_REDEALS, row] = result.redeals
+    ints[E.C_MATCH_END, row] = int(result.match_end)
+    ints[E.C_VALID, row] = 1
+    masks[E.M_FIELD_DEALT, row] = result.field_dealt
+    masks[E.M_OPENING_CLAIM, row] = result.opening_claim
     for s in range(N_SEATS):
-        ints[row, E.C_YAKU_POINTS + s] = result.yaku_points[s]
-        ints[row, E.C_CARD_POINTS + s] = result.card_points[s]
-        ints[row, E.C_CHAFF + s] = result.chaff[s]
-        ints[row, E.C_SCORE + s] = result.score[s]
-        ints[row, E.C_PAYOFF + s] = result.payoff[s]
-        ints[row, E.C_MATCH_POINTS + s] = result.match_points[s]
-        masks[row, E.M_HAND_DEALT + s] = result.hand_dealt[s]
-        masks[row, E.M_CAPTURED + s] = result.captured[s]
-        masks[row, E.M_YAKU + s] = result.yaku[s]
+        ints[E.C_YAKU_POINTS + s, row] = result.yaku_points[s]
+        ints[E.C_CARD_POINTS + s, row] = result.card_points[s]
+        ints[E.C_CHAFF + s, row] = result.chaff[s]
+        ints[E.C_SCORE + s, row] = result.score[s]
+        ints[E.C_PAYOFF + s, row] = result.payoff[s]
+        ints[E.C_MATCH_POINTS + s, row] = result.match_points[s]
+        masks[E.M_HAND_DEALT + s, row] = result.hand_dealt[s]
+        masks[E.M_CAPTURED + s, row] = result.captured[s]
+        masks[E.M_YAKU + s, row] = result.yaku[s]
 
 
 def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_units: int,
-               rounds_per_match: int | None):
+               rounds_per_match: int | None, out=None):
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
 
-    Returns ``(ints, masks)``: int64[n_units * stride, N_INT_COLUMNS] and
-    uint64[n_units * stride, N_MASK_COLUMNS], with ``C_VALID`` marking the rows played (a
-    match that ends before its extra-round room is used leaves rows unused).
+    Returns ``(ints, masks)``: int64[N_INT_COLUMNS, n_units * stride] and
+    uint64[N_MASK_COLUMNS, n_units * stride] (column-major: each column is contiguous), with
+    ``C_VALID`` marking the rows played (a match that ends before its extra-round room is used
+    leaves rows unused).
     """
     import numpy as np
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    ints = np.zeros((n_units * stride, E.N_INT_COLUMNS), dtype=np.int64)
-    masks = np.zeros((n_units * stride, E.N_MASK_COLUMNS), dtype=np.uint64)
+    rows = n_units * stride
+    if out is None:
+        ints = np.zeros((E.N_INT_COLUMNS, rows), dtype=np.int64)
+        masks = np.zeros((E.N_MASK_COLUMNS, rows), dtype=np.uint64)
+    else:
+        ints, masks = out[0][:, :rows], out[1][:, :rows]
+        ints.fill(0)
+        masks.fill(0)
     for i in range(n_units):
         for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
             fill_row(ints, masks, i * stride + k, result)

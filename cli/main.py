@@ -1,0 +1,314 @@
+"""The ``fudasim`` command: a thin click layer over simcore and analysis.
+
+Every user error (bad rules file, option, policy, path, deck or decision) is one line on stderr
+and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+import simcore
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class UserError(click.ClickException):
+    """A one-line error with exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"fudasim: error: {self.format_message()}", err=True, file=file)
+
+
+def _user_errors():
+    from simcore.dataset import DatasetError
+    from simcore.policies import PolicyError
+    from simcore.reference.replay import DecisionError
+    from simcore.reference.tensho import DealError
+    from simcore.rules import RulesError
+    from simcore.runner import RunError
+
+    return (RulesError, RunError, PolicyError, DatasetError, DealError, DecisionError)
+
+
+def reports_user_errors(function):
+    """Turn library errors into ``UserError`` (exit 2, one line)."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except _user_errors() as error:
+            raise UserError(str(error)) from None
+        except OSError as error:
+            raise UserError(f"{error.filename or ''}: {error.strerror or error}".lstrip(": ")) from None
+
+    return wrapper
+
+
+def option_overrides(function):
+    return click.option(
+        "--option", "options", multiple=True, metavar="NAME=VALUE",
+        help="Override a rule option for this run, e.g. tensho.triple_match=one (repeatable).",
+    )(function)
+
+
+def policy_options(function):
+    return click.option(
+        "--policy", "policies", multiple=True, metavar="SEAT=NAME[:k=v,...]",
+        help="Policy of a seat, e.g. 0=greedy or 1=greedy:yaku_set=2 (default: random for every seat).",
+    )(function)
+
+
+def _parse_overrides(options: tuple[str, ...]) -> dict[str, str]:
+    from simcore.rules import parse_option_overrides
+
+    return parse_option_overrides(options)
+
+
+def _parse_policies(policies: tuple[str, ...], seats: int = 2) -> tuple[str, ...]:
+    chosen = ["random"] * seats
+    for item in policies:
+        seat_text, sep, spec = item.partition("=")
+        if not sep or not seat_text.strip().isdigit():
+            raise UserError(f"--policy {item!r}: expected SEAT=NAME, e.g. 0=greedy")
+        seat = int(seat_text)
+        if not 0 <= seat < seats:
+            raise UserError(f"--policy {item!r}: seat {seat} is outside 0..{seats - 1}")
+        chosen[seat] = spec.strip()
+    return tuple(chosen)
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(simcore.__version__, "--version", prog_name="fudasim")
+def main() -> None:
+    """fudasim: Monte Carlo simulation of Tensho and Enshu-bana, written to Parquet."""
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("rules", required=False, default="tensho-ise", metavar="[RULES]")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Independent rounds to play (default 1,000,000), each dealt by seat round % 2.")
+@click.option("--matches", type=click.IntRange(min=1), default=None,
+              help="Play matches instead: the round winner deals next.")
+@click.option("--rounds-per-match", type=click.IntRange(min=1), default=None,
+              help="Rounds in a match (default: the rules' tensho.rounds).")
+@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True)
+@policy_options
+@option_overrides
+@click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True,
+              help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Dataset directory (default fudasim-out/RULES-seedS).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing dataset in --out.")
+@click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
+              help="Units (rounds or matches) per Parquet shard (default: about 262,144 rounds).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@reports_user_errors
+def run(rules, rounds, matches, rounds_per_match, seed, policies, options, engine, threads, out, resume,
+        overwrite, shard_rounds, progress):
+    """Play rounds (or matches) and write one row per round to a Parquet dataset.
+
+    RULES is a shipped rule set (see `fudasim rules list`) or a rule file; default tensho-ise.
+    """
+    from simcore.runner import RunConfig
+    from simcore.runner import run as run_simulation
+
+    if resume and overwrite:
+        raise UserError("--resume and --overwrite contradict each other; give one")
+    config = RunConfig(
+        rules=rules, options=_parse_overrides(options), seed=seed, rounds=rounds, matches=matches,
+        rounds_per_match=rounds_per_match, policies=_parse_policies(policies), engine=engine,
+        threads=threads, out=str(out) if out else None, resume=resume, overwrite=overwrite,
+        units_per_shard=shard_rounds,
+        progress=sys.stderr.isatty() if progress is None else progress,
+        command=shlex.join(["fudasim", *sys.argv[1:]]),
+    )
+    try:
+        summary = run_simulation(config)
+    except KeyboardInterrupt:
+        click.echo("\nfudasim: interrupted; the shards written so far are complete. "
+                   "Finish with the same command and --resume.", err=True)
+        sys.exit(130)
+    click.echo(_summary_text(summary))
+
+
+def _summary_text(summary) -> str:
+    from simcore.kernels import enums as E
+
+    lines = [f"Wrote {summary.out}  ({summary.shards_written} shards"
+             + (f", {summary.shards_skipped} already present" if summary.shards_skipped else "") + ")"]
+    n = summary.rounds
+    if not n:
+        lines.append("Nothing left to play.")
+        return "\n".join(lines)
+    rate = n / summary.seconds if summary.seconds > 0 else float("inf")
+    lines.append(f"{n:,} rounds in {summary.seconds:.2f} s ({rate:,.0f} rounds/s)")
+    lines.append("")
+    lines.append(f"{'winner':<28}{'rounds':>12}{'share':>9}")
+    for seat in range(2):
+        label = f"seat {seat} ({summary.policies[seat]})"
+        lines.append(f"{label:<28}{summary.wins[seat]:>12,}{summary.wins[seat] / n:>9.2%}")
+    lines.append(f"{'draw':<28}{summary.draws:>12,}{summary.draws / n:>9.2%}")
+    lines.append(f"{'the dealer':<28}{summary.dealer_wins:>12,}{summary.dealer_wins / n:>9.2%}")
+    lines.append("")
+    lines.append(f"{'end reason':<28}{'rounds':>12}{'share':>9}")
+    for code, name in enumerate(E.END_REASONS):
+        count = int(summary.end_reasons[code])
+        if count:
+            lines.append(f"{name:<28}{count:>12,}{count / n:>9.2%}")
+    if summary.yaku_counts is not None:
+        totals = summary.yaku_counts.sum(axis=0)
+        order = [int(i) for i in totals.argsort()[::-1] if totals[i] > 0][:8]
+        if order:
+            lines.append("")
+            lines.append(f"{'most frequent yaku (either seat)':<34}{'rounds':>12}{'per round':>11}")
+            for bit in order:
+                lines.append(f"{summary.yaku_names[bit]:<34}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
+    return "\n".join(lines)
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("rules")
+@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None, help="Seed of the run.")
+@click.option("--round", "round_index", type=click.IntRange(min=0), default=None, help="Round index in the run.")
+@click.option("--rounds-per-match", type=click.IntRange(min=1), default=None,
+              help="The run was match play with this many rounds per match.")
+@click.option("--deck", default=None, metavar="IDS",
+              help="Replay an explicit deal: 45 comma-separated card ids in deal order.")
+@click.option("--dealer", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="Dealer seat of an explicit deal.")
+@click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="JSON list of decisions for an explicit deal.")
+@policy_options
+@option_overrides
+@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable trace.")
+@reports_user_errors
+def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, as_json):
+    """Play one round again and print its trace: from a run (--seed, --round) or a deal (--deck)."""
+    from simcore.policies import parse_policy
+    from simcore.reference.replay import (
+        format_trace,
+        parse_deck,
+        replay_deck,
+        replay_from_run,
+        trace_json,
+    )
+    from simcore.rules import compile_rules, load_rules
+
+    compiled = compile_rules(load_rules(rules, _parse_overrides(options)))
+    specs = [parse_policy(p) for p in _parse_policies(policies)]
+    if deck is not None:
+        if seed is not None or round_index is not None:
+            raise UserError("give either --deck or --seed with --round, not both")
+        decision_list = None
+        if decisions is not None:
+            try:
+                decision_list = json.loads(decisions.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                raise UserError(f"--decisions {decisions}: no such file") from None
+            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                raise UserError(f"--decisions {decisions}: not valid JSON: {error}") from None
+        result = replay_deck(compiled, parse_deck(deck), decision_list, specs, dealer=dealer)
+    else:
+        if seed is None or round_index is None:
+            raise UserError("give --seed and --round (a round of a run), or --deck (an explicit deal)")
+        if decisions is not None:
+            raise UserError("--decisions goes with --deck")
+        result = replay_from_run(compiled, specs, seed, round_index, rounds_per_match)
+    if as_json:
+        click.echo(json.dumps(trace_json(compiled, result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(format_trace(compiled, result))
+
+
+# --- rules -------------------------------------------------------------------------------------
+
+
+@main.group(context_settings=CONTEXT)
+def rules():
+    """List, show and validate rule sets."""
+
+
+@rules.command("list", context_settings=CONTEXT)
+def rules_list():
+    """The shipped rule sets."""
+    from simcore.rules import shipped_rules
+
+    for name, title in shipped_rules().items():
+        click.echo(f"{name:<20}{title}")
+
+
+@rules.command("show", context_settings=CONTEXT)
+@click.argument("rules")
+@option_overrides
+@click.option("--raw", is_flag=True, help="Print the rule file's text.")
+@reports_user_errors
+def rules_show(rules, options, raw):
+    """Options, yaku tables and card values of a rule set (shipped name or file)."""
+    from simcore.rules import load_rules
+
+    rule_set = load_rules(rules, _parse_overrides(options))
+    if raw:
+        click.echo(rule_set.text, nl=False)
+        return
+    click.echo(_describe_rules(rule_set))
+
+
+def _describe_rules(rule_set) -> str:
+    lines = [f"{rule_set.title}  [{rule_set.name}, {rule_set.source}]"]
+    if rule_set.description:
+        lines.append(rule_set.description)
+    lines.append(f"deck {rule_set.deck.key}, {rule_set.players} players, sha256 {rule_set.sha256[:16]}")
+    lines.append("")
+    lines.append("options:")
+    for name, value in rule_set.options.items():
+        mark = "  (overridden)" if name in rule_set.overrides else ""
+        lines.append(f"  {name:<32} {value}{mark}")
+    if rule_set.game == "tensho":
+        lines.append("")
+        lines.append(f"{'yaku':<6}{'name':<22}{'english':<28}{'set 1':>8}{'set 2':>8}  cards")
+        for y in rule_set.yaku:
+            values = ["-" if v is None else str(v) for v in y.values]
+            cards = ", ".join(rule_set.card_label(c) for c in y.cards)
+            lines.append(f"{y.key:<6}{y.name:<22}{y.english:<28}{values[0]:>8}{values[1]:>8}  {cards}")
+        lines.append("")
+        lines.append("card-value tables: " + ", ".join(
+            f"{k} (total {sum(v)})" for k, v in rule_set.card_value_tables.items()))
+        lines.append("chaff sets: " + ", ".join(
+            f"{k} ({bin(m).count('1')} cards)" for k, m in rule_set.chaff_sets.items()))
+    return "\n".join(lines)
+
+
+@rules.command("validate", context_settings=CONTEXT)
+@click.argument("files", nargs=-1, required=True)
+@option_overrides
+@reports_user_errors
+def rules_validate(files, options):
+    """Check rule files; one line per file, exit status 2 on the first invalid one."""
+    from simcore.rules import load_rules
+
+    overrides = _parse_overrides(options)
+    for path in files:
+        rule_set = load_rules(path, overrides)
+        click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
+
+
+if __name__ == "__main__":
+    main()

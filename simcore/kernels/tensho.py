@@ -1,0 +1,66 @@
+"""The wrapper around the Tensho kernel: it owns allocation, the kernel owns the loop.
+
+``play_units`` normalises the inputs to the exact dtypes of the kernel's single signature,
+allocates the zero-filled output matrices and calls ``tensho_nb.play_units_nb``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.kernels import enums as E
+from simcore.kernels.tensho_nb import play_units_nb
+
+__all__ = ["play_units", "policy_arrays", "output_buffers"]
+
+
+def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
+    """``int32[2]`` policy ids and ``int32[2, 4]`` parameter rows of the seats' policy specs."""
+    ids = np.ascontiguousarray([spec.policy_id for spec in specs], dtype=np.int32)
+    params = np.ascontiguousarray([spec.param_row() for spec in specs], dtype=np.int32)
+    return ids, params
+
+
+def output_buffers(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Uninitialised output matrices for ``rows`` rows (the kernel writes every cell it returns)."""
+    return (np.empty((E.N_INT_COLUMNS, rows), dtype=np.int64),
+            np.empty((E.N_MASK_COLUMNS, rows), dtype=np.uint64))
+
+
+def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
+               out: tuple[np.ndarray, np.ndarray] | None = None):
+    """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
+
+    Parameters
+    ----------
+    compiled : CompiledTensho
+    specs : sequence of PolicySpec, one per seat
+    rounds_per_match : None for independent rounds, else the match length
+    out : optional reusable buffers from ``output_buffers`` with at least ``n_units * stride`` rows;
+        reusing them spares the page faults of fresh memory on every chunk.
+    """
+    from simcore.reference.tensho import unit_layout
+
+    stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
+    rows = n_units * stride
+    if out is None:
+        out = output_buffers(rows)
+    if out[0].shape[1] < rows or out[1].shape[1] < rows:
+        raise ValueError(f"output buffers hold {out[0].shape[1]} rows, {rows} needed")
+    out_int, out_mask = out[0][:, :rows], out[1][:, :rows]
+    policy_ids, policy_params = policy_arrays(specs)
+    (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+     supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
+    play_units_nb(
+        np.uint64(seed), np.int64(first_unit), np.int64(n_units),
+        np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
+        policy_ids, policy_params,
+        np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
+        np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
+        np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),
+        np.ascontiguousarray(yaku_in_set, dtype=np.uint64), np.ascontiguousarray(yaku_instant, dtype=np.uint64),
+        np.ascontiguousarray(supersedes, dtype=np.uint64), np.ascontiguousarray(greedy_weight, dtype=np.int32),
+        np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask),
+        out_int, out_mask,
+    )
+    return out_int, out_mask

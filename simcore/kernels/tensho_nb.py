@@ -1,0 +1,600 @@
+"""Numba kernel for Tensho: deal and play whole units (rounds or matches) over uint64 card masks.
+
+Contract
+--------
+``play_units_nb`` takes the compiled rule arrays of ``simcore.rules.compile.CompiledTensho``
+(``kernel_args()`` order), the policies of the two seats (``int32[2]`` ids, ``int32[2, 4]``
+parameters), and two preallocated column-major output matrices: ``out_int``
+int64[N_INT_COLUMNS, n_units * stride] and ``out_mask`` uint64[N_MASK_COLUMNS, n_units * stride]
+(column indices in ``enums``).  Unit ``first_unit + i`` writes rows ``i * stride ..``: every
+cell of a played row, and ``C_VALID = 0`` in rows a match leaves unused, so the caller may pass
+uninitialised (reused) buffers.
+Nothing is allocated per round: each parallel block allocates its scratch once.
+
+The kernel mirrors ``simcore.reference.tensho`` step by step and consumes the random streams
+(``simcore.rng``) in exactly the same order, so both engines produce identical rows.
+This module imports only numpy, numba and the int constants of ``enums``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from simcore.kernels import enums as E
+from simcore.rng import next_u64_nb, stream_init_nb, uniform_below_nb
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+DECK_SIZE = 45
+SHUFFLED_POSITIONS = 39
+INSTANT_GAIN = 1_000_000
+DEAL_STREAM = 0
+RULES_STREAM = 1
+SEAT_STREAM_BASE = 16
+N_BLOCKS_MAX = 256
+# Scratch layout (one allocation per parallel block; the round takes < 30 arguments so that
+# numba can inline it): rows of ``states`` are the streams, ``ids`` holds the shuffled deck,
+# the draw pile and the candidate pairs of an opening claim.
+DEAL_STATE = 0
+RULES_STATE = 1
+SEAT0_STATE = 2
+DRAW_AT = DECK_SIZE
+PAIR_A_AT = DRAW_AT + 18
+PAIR_B_AT = PAIR_A_AT + 6
+IDS_SCRATCH = PAIR_B_AT + 6
+
+_ = next_u64_nb  # re-exported for benchmarks that time the raw generator
+
+
+@intrinsic
+def _ctpop64(typingctx, x):
+    """LLVM ``ctpop`` on a uint64 (one POPCNT instruction where the CPU has it)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        value = builder.ctpop(args[0])
+        return builder.zext(value, ir.IntType(64)) if value.type.width < 64 else value
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz64(typingctx, x):
+    """LLVM ``cttz`` on a uint64: the index of the lowest set bit (64 for zero)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@nb.njit(inline="always", cache=True)
+def popcount(x):
+    return _ctpop64(np.uint64(x))
+
+
+@nb.njit(inline="always", cache=True)
+def lowest_id(x):
+    """Index of the lowest set bit of a non-zero mask."""
+    return _cttz64(np.uint64(x))
+
+
+@nb.njit(inline="always", cache=True)
+def bit(card):
+    return U1 << np.uint64(card)
+
+
+@nb.njit(inline="always", cache=True)
+def kth_id(x, k):
+    """The k-th (0-based) card id of a mask in ascending order."""
+    for _ in range(k):
+        x &= x - U1
+    return lowest_id(x)
+
+
+@nb.njit(inline="always", cache=True)
+def completed_yaku(pile, set_index, yaku_mask, yaku_in_set, supersedes):
+    members = yaku_in_set[set_index]
+    completed = U0
+    rest = members
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        if (yaku_mask[i] & pile) == yaku_mask[i]:
+            completed |= bit(i)
+    cancelled = U0
+    rest = completed
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        cancelled |= supersedes[i]
+    return completed & ~cancelled
+
+
+@nb.njit(inline="always", cache=True)
+def yaku_bits_points(bits, set_index, yaku_points):
+    total = 0
+    while bits:
+        i = lowest_id(bits)
+        bits &= bits - U1
+        total += yaku_points[set_index, i]
+    return total
+
+
+@nb.njit(inline="always", cache=True)
+def has_instant(pile, set_index, yaku_mask, yaku_instant):
+    rest = yaku_instant[set_index]
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        if (yaku_mask[i] & pile) == yaku_mask[i]:
+            return True
+    return False
+
+
+@nb.njit(inline="always", cache=True)
+def mask_value(mask, card_value):
+    total = 0
+    while mask:
+        i = lowest_id(mask)
+        mask &= mask - U1
+        total += card_value[i]
+    return total
+
+
+# --- greedy ----------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def greedy_gain(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
+                greedy_weight, card_value, chaff_mask):
+    new = pile | captured
+    if has_instant(new, s, yaku_mask, yaku_instant):
+        return INSTANT_GAIN
+    before = yaku_bits_points(completed_yaku(pile, s, yaku_mask, yaku_in_set, supersedes), s, yaku_points)
+    after = yaku_bits_points(completed_yaku(new, s, yaku_mask, yaku_in_set, supersedes), s, yaku_points)
+    g = 100 * (after - before)
+    rest = yaku_in_set[s]
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        m = yaku_mask[i]
+        if (m & pile) != m:
+            g += greedy_weight[s, i] * popcount(captured & m & ~pile)
+    g += 10 * mask_value(captured, card_value)
+    g += 10 * popcount(captured & chaff_mask)
+    return g
+
+
+@nb.njit(inline="always", cache=True)
+def greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value):
+    g = 10 * card_value[card]
+    b = bit(card)
+    rest = yaku_in_set[s]
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        if yaku_mask[i] & b:
+            g += greedy_weight[s, i]
+    return -g
+
+
+@nb.njit(inline="always", cache=True)
+def capture_options(card, field, opts, rank, rank_mask, card_value, highest_value_first, triple_all):
+    """Fill ``opts`` with the capture masks ``card`` can take; returns their number (0: none)."""
+    matches = field & rank_mask[rank[card]]
+    n = popcount(matches)
+    if n == 0:
+        return 0
+    if n == 1:
+        opts[0] = matches
+        return 1
+    if n == 2 and highest_value_first:
+        best = U0
+        best_value = -1
+        rest = matches
+        while rest:
+            x = lowest_id(rest)
+            rest &= rest - U1
+            if card_value[x] > best_value:
+                best = bit(x)
+                best_value = card_value[x]
+        opts[0] = best
+        return 1
+    if n >= 3 and triple_all:
+        opts[0] = matches
+        return 1
+    count = 0
+    rest = matches
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - U1
+        opts[count] = bit(x)
+        count += 1
+    return count
+
+
+# --- one round -------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                  supersedes, greedy_weight, card_value, chaff_mask,
+                  states, ids, opts, hand, pile,
+                  out_int, out_mask, row):
+    """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
+    triple_all = params[E.P_TRIPLE_MATCH] == 0
+    highest_value_first = params[E.P_DOUBLE_MATCH] == 1
+    capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
+    one_triple = params[E.P_OPENING_SCOPE] == 1
+    field_four = params[E.P_FIELD_FOUR]
+    six_to_dealer = params[E.P_SIX_ON_FIELD] == 1
+    bank_at_deal = params[E.P_SIX_IN_HAND] == 1
+    check_each_capture = params[E.P_INSTANT_CHECK] == 0
+    values_only = params[E.P_NO_YAKU_TIEBREAK] == 1
+    final_tie = params[E.P_FINAL_TIE]
+    six = params[E.P_SIX_CARD]
+    six_bit = bit(six)
+
+    stream_init_nb(states[SEAT0_STATE], seed, round_index, SEAT_STREAM_BASE)
+    stream_init_nb(states[SEAT0_STATE + 1], seed, round_index, SEAT_STREAM_BASE + 1)
+    other = 1 - dealer
+
+    # 1. the yaku set
+    choice = params[E.P_YAKU_SET_CHOICE]
+    if choice == E.SET_FIXED_1:
+        yaku_set = 1
+    elif choice == E.SET_FIXED_2:
+        yaku_set = 2
+    elif choice == E.SET_RANDOM:
+        stream_init_nb(states[RULES_STATE], seed, round_index, RULES_STREAM)
+        yaku_set = 1 + uniform_below_nb(states[RULES_STATE], 2)
+    elif choice == E.SET_ALTERNATE:
+        yaku_set = 1 + alternate_index % 2
+    else:
+        if policy_ids[dealer] == E.POLICY_RANDOM:
+            yaku_set = 1 + uniform_below_nb(states[SEAT0_STATE + dealer], 2)
+        else:
+            yaku_set = policy_params[dealer, 0]
+    s = yaku_set - 1
+
+    # 2. the deal
+    stream_init_nb(states[DEAL_STATE], seed, round_index, DEAL_STREAM)
+    redeals = 0
+    while True:
+        for i in range(DECK_SIZE):
+            ids[i] = i
+        for i in range(SHUFFLED_POSITIONS):
+            j = i + uniform_below_nb(states[DEAL_STATE], DECK_SIZE - i)
+            t = ids[i]
+            ids[i] = ids[j]
+            ids[j] = t
+        field = U0
+        for i in range(9):
+            field |= bit(ids[deal_order[i]])
+        four = False
+        for r in range(1, 13):
+            if popcount(field & rank_mask[r]) == 4:
+                four = True
+        if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
+            redeals += 1
+            continue
+        break
+    hand0 = U0
+    hand1 = U0
+    for i in range(9, 15):
+        hand0 |= bit(ids[deal_order[i]])
+    for i in range(15, 21):
+        hand1 |= bit(ids[deal_order[i]])
+    for i in range(18):
+        ids[DRAW_AT + i] = ids[deal_order[21 + i]]
+    hands = (hand0, hand1) if dealer == 0 else (hand1, hand0)
+    pile[0] = U0
+    pile[1] = U0
+    hand[0] = hands[0]
+    hand[1] = hands[1]
+    field_dealt = field
+    hand_dealt0 = hand[0]
+    hand_dealt1 = hand[1]
+
+    # 3.-4. six on the field, opening claims
+    if six_to_dealer and (field & six_bit):
+        field &= ~six_bit
+        pile[dealer] |= six_bit
+    claimed = U0
+    for r in range(1, 13):
+        on_field = field & rank_mask[r]
+        count = popcount(on_field)
+        if count == 3 or (count == 4 and field_four == E.FIELD_FOUR_OPENING):
+            n_pairs = 0
+            ids0 = on_field
+            while ids0:
+                a = lowest_id(ids0)
+                ids0 &= ids0 - U1
+                ids1 = ids0
+                while ids1:
+                    b = lowest_id(ids1)
+                    ids1 &= ids1 - U1
+                    ids[PAIR_A_AT + n_pairs] = a
+                    ids[PAIR_B_AT + n_pairs] = b
+                    n_pairs += 1
+            pick = -1
+            if policy_ids[dealer] == E.POLICY_RANDOM:
+                if uniform_below_nb(states[SEAT0_STATE + dealer], 2) != 0:
+                    pick = uniform_below_nb(states[SEAT0_STATE + dealer], n_pairs)
+            else:
+                best_gain = 0
+                for k in range(n_pairs):
+                    g = greedy_gain(pile[dealer], bit(ids[PAIR_A_AT + k]) | bit(ids[PAIR_B_AT + k]), s, yaku_mask, yaku_points,
+                                    yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                    if pick < 0 or g > best_gain:
+                        pick = k
+                        best_gain = g
+            if pick < 0:
+                continue
+            m = bit(ids[PAIR_A_AT + pick]) | bit(ids[PAIR_B_AT + pick])
+            field &= ~m
+            claimed |= m
+            pile[dealer] |= m
+            if one_triple:
+                break
+    first = other if claimed else dealer
+    winner = -1
+    instant = False
+    if has_instant(pile[dealer], s, yaku_mask, yaku_instant):
+        winner = dealer
+        instant = True
+
+    # 5. banking the six
+    if winner < 0 and bank_at_deal:
+        for q in range(2):
+            seat = dealer if q == 0 else other
+            if hand[seat] & six_bit:
+                if policy_ids[seat] == E.POLICY_RANDOM:
+                    bank = uniform_below_nb(states[SEAT0_STATE + seat], 2) == 1
+                else:
+                    bank = True
+                if bank:
+                    hand[seat] &= ~six_bit
+                    pile[seat] |= six_bit
+        for q in range(2):
+            seat = dealer if q == 0 else other
+            if winner < 0 and has_instant(pile[seat], s, yaku_mask, yaku_instant):
+                winner = seat
+                instant = True
+
+    # 6. turns
+    turn = 0
+    draw_position = 0
+    seat = first
+    while winner < 0 and (hand[0] | hand[1]) != U0:
+        if hand[seat] == U0:
+            seat = 1 - seat
+        turn += 1
+        last_checked = pile[seat]
+        for phase in range(2):
+            if phase == 0:
+                # choose and play a hand card
+                if policy_ids[seat] == E.POLICY_RANDOM:
+                    card = kth_id(hand[seat], uniform_below_nb(states[SEAT0_STATE + seat], popcount(hand[seat])))
+                else:
+                    card = -1
+                    best_gain = 0
+                    rest = hand[seat]
+                    while rest:
+                        c = lowest_id(rest)
+                        rest &= rest - U1
+                        if c == six:
+                            g = greedy_gain(pile[seat], bit(c), s, yaku_mask, yaku_points, yaku_in_set,
+                                            yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                        else:
+                            n_opts = capture_options(c, field, opts, rank, rank_mask, card_value,
+                                                     highest_value_first, triple_all)
+                            if n_opts == 0:
+                                g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                            else:
+                                g = 0
+                                for k in range(n_opts):
+                                    gk = greedy_gain(pile[seat], bit(c) | opts[k], s, yaku_mask, yaku_points,
+                                                     yaku_in_set, yaku_instant, supersedes, greedy_weight,
+                                                     card_value, chaff_mask)
+                                    if k == 0 or gk > g:
+                                        g = gk
+                                if capture_optional:
+                                    gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                                    if gp > g:
+                                        g = gp
+                        if card < 0 or g > best_gain:
+                            card = c
+                            best_gain = g
+                hand[seat] &= ~bit(card)
+                allow_decline = capture_optional
+            else:
+                card = ids[DRAW_AT + draw_position]
+                draw_position += 1
+                allow_decline = False
+            # resolve the card against the field
+            cb = bit(card)
+            if card == six:
+                pile[seat] |= cb
+            else:
+                n_opts = capture_options(card, field, opts, rank, rank_mask, card_value,
+                                         highest_value_first, triple_all)
+                if n_opts == 0:
+                    field |= cb
+                else:
+                    taken = U0
+                    if n_opts == 1 and not allow_decline:
+                        taken = opts[0]
+                    elif policy_ids[seat] == E.POLICY_RANDOM:
+                        n_choices = n_opts + (1 if allow_decline else 0)
+                        pick = uniform_below_nb(states[SEAT0_STATE + seat], n_choices)
+                        if pick < n_opts:
+                            taken = opts[pick]
+                    else:
+                        best_gain = 0
+                        for k in range(n_opts):
+                            g = greedy_gain(pile[seat], cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
+                                            yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                            if k == 0 or g > best_gain:
+                                taken = opts[k]
+                                best_gain = g
+                        if allow_decline:
+                            if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
+                                taken = U0
+                    if taken == U0:
+                        field |= cb
+                    else:
+                        field &= ~taken
+                        pile[seat] |= cb | taken
+            # An instant win can only appear when the pile grew since it was last checked (every
+            # pile is checked whenever it grows, so it holds none at the start of a turn).
+            if (phase == 1 or check_each_capture) and pile[seat] != last_checked:
+                last_checked = pile[seat]
+                if has_instant(last_checked, s, yaku_mask, yaku_instant):
+                    winner = seat
+                    instant = True
+                    break
+        if winner >= 0:
+            break
+        seat = 1 - seat
+
+    # 7. scoring
+    yaku0 = completed_yaku(pile[0], s, yaku_mask, yaku_in_set, supersedes)
+    yaku1 = completed_yaku(pile[1], s, yaku_mask, yaku_in_set, supersedes)
+    points0 = yaku_bits_points(yaku0, s, yaku_points)
+    points1 = yaku_bits_points(yaku1, s, yaku_points)
+    chaff0 = popcount(pile[0] & chaff_mask)
+    chaff1 = popcount(pile[1] & chaff_mask)
+    value0 = mask_value(pile[0], card_value)
+    value1 = mask_value(pile[1], card_value)
+    if instant:
+        reason = E.END_INSTANT_WIN
+        score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
+        score1 = params[E.P_INSTANT_WIN_SCORE] if winner == 1 else 0
+    else:
+        score0 = points0
+        score1 = points1
+        if points0 != points1:
+            winner = 0 if points0 > points1 else 1
+            reason = E.END_YAKU
+        elif not (values_only and points0 == 0) and chaff0 != chaff1:
+            winner = 0 if chaff0 > chaff1 else 1
+            reason = E.END_CHAFF
+        elif value0 != value1:
+            winner = 0 if value0 > value1 else 1
+            reason = E.END_CARD_VALUE
+        elif final_tie == 1:
+            winner = dealer
+            reason = E.END_FINAL_TIE_RULE
+        elif final_tie == 2:
+            winner = other
+            reason = E.END_FINAL_TIE_RULE
+        else:
+            winner = -1
+            reason = E.END_DRAW
+    if params[E.P_MATCH_SCORING] == 0:
+        payoff0 = 0
+        if winner == 0:
+            payoff0 = 1
+        elif winner == 1:
+            payoff0 = -1
+    else:
+        payoff0 = score0 - score1
+
+    out_int[E.C_ROUND, row] = round_index
+    out_int[E.C_DEALER, row] = dealer
+    out_int[E.C_FIRST_PLAYER, row] = first
+    out_int[E.C_YAKU_SET, row] = yaku_set
+    out_int[E.C_WINNER, row] = winner
+    out_int[E.C_END_REASON, row] = reason
+    out_int[E.C_END_TURN, row] = turn
+    out_int[E.C_REDEALS, row] = redeals
+    out_int[E.C_VALID, row] = 1
+    out_int[E.C_YAKU_POINTS, row] = points0
+    out_int[E.C_YAKU_POINTS + 1, row] = points1
+    out_int[E.C_CARD_POINTS, row] = value0
+    out_int[E.C_CARD_POINTS + 1, row] = value1
+    out_int[E.C_CHAFF, row] = chaff0
+    out_int[E.C_CHAFF + 1, row] = chaff1
+    out_int[E.C_SCORE, row] = score0
+    out_int[E.C_SCORE + 1, row] = score1
+    out_int[E.C_PAYOFF, row] = payoff0
+    out_int[E.C_PAYOFF + 1, row] = -payoff0
+    out_mask[E.M_FIELD_DEALT, row] = field_dealt
+    out_mask[E.M_OPENING_CLAIM, row] = claimed
+    out_mask[E.M_HAND_DEALT, row] = hand_dealt0
+    out_mask[E.M_HAND_DEALT + 1, row] = hand_dealt1
+    out_mask[E.M_CAPTURED, row] = pile[0]
+    out_mask[E.M_CAPTURED + 1, row] = pile[1]
+    out_mask[E.M_YAKU, row] = yaku0
+    out_mask[E.M_YAKU + 1, row] = yaku1
+    return winner, score0, score1
+
+
+# --- units -----------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
+                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                  supersedes, greedy_weight, card_value, chaff_mask, out_int, out_mask):
+    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds)."""
+    n_blocks = min(n_units, N_BLOCKS_MAX)
+    by_wins = params[E.P_MATCH_SCORING] == 0
+    for block in nb.prange(n_blocks):
+        lo = block * n_units // n_blocks
+        hi = (block + 1) * n_units // n_blocks
+        states = np.empty((4, 4), dtype=np.uint64)
+        ids = np.empty(IDS_SCRATCH, dtype=np.int64)
+        opts = np.empty(4, dtype=np.uint64)
+        hand = np.empty(2, dtype=np.uint64)
+        pile = np.empty(2, dtype=np.uint64)
+        for i in range(lo, hi):
+            unit = first_unit + i
+            # Independent rounds are units of one round, dealt by seat unit % 2; a match is a
+            # unit of up to ``stride`` rounds whose winner deals the next (one call site below,
+            # so the inlined round is compiled once).
+            independent = rounds_per_match == 0
+            n_rounds = 1 if independent else stride
+            points0 = 0
+            points1 = 0
+            dealer = unit % 2
+            last_row = i * stride
+            for k in range(n_rounds):
+                if k >= rounds_per_match and points0 != points1 and not independent:
+                    break
+                row = i * stride + k
+                round_index = unit if independent else unit * stride + k
+                alternate_index = unit if independent else k
+                winner, score0, score1 = play_round_nb(
+                    seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                    params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                    supersedes, greedy_weight, card_value, chaff_mask,
+                    states, ids, opts, hand, pile, out_int, out_mask, row)
+                if by_wins:
+                    if winner == 0:
+                        points0 += 1
+                    elif winner == 1:
+                        points1 += 1
+                else:
+                    points0 += score0
+                    points1 += score1
+                out_int[E.C_MATCH, row] = unit
+                out_int[E.C_ROUND_IN_MATCH, row] = k
+                out_int[E.C_MATCH_END, row] = 0
+                out_int[E.C_MATCH_POINTS, row] = points0
+                out_int[E.C_MATCH_POINTS + 1, row] = points1
+                last_row = row
+                if winner >= 0:
+                    dealer = winner
+            out_int[E.C_MATCH_END, last_row] = 1
+            for row in range(last_row + 1, (i + 1) * stride):
+                out_int[E.C_VALID, row] = 0  # room for extra rounds left unused
