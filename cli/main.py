@@ -310,5 +310,12 @@ def rules_validate(files, options):
         click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
 
 
+from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
+
+main.add_command(report)
+main.add_command(compare)
+main.add_command(rescore)
+
+
 if __name__ == "__main__":
     main()

@@ -31,6 +31,8 @@ __all__ = [
     "SHARD_PATTERN",
     "RUN_FILE",
     "columns_from_matrices",
+    "output_buffers",
+    "output_matrices",
     "shard_table",
     "write_shard",
     "shard_path",
@@ -99,7 +101,7 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.n
 
     def column(matrix: np.ndarray, index: int, dtype) -> np.ndarray:
         values = matrix[index] if rows is None else matrix[index, rows]
-        return np.ascontiguousarray(values, dtype=dtype)  # a compact copy: the buffers are reused
+        return np.array(values, dtype=dtype, copy=True)  # always a copy: the engines reuse their buffers
 
     out: dict[str, np.ndarray] = {}
     for name, index, typ in _SCALAR_INT:
@@ -115,6 +117,26 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.n
         for s in range(N_SEATS):
             out[f"{name}_{s}"] = column(ints, index + s, typ.to_pandas_dtype())
     return out
+
+
+def output_buffers(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flat, reusable storage for the engines' output matrices of up to ``rows`` rows."""
+    return (np.empty(E.N_INT_COLUMNS * rows, dtype=np.int64), np.empty(E.N_MASK_COLUMNS * rows, dtype=np.uint64))
+
+
+def output_matrices(rows: int, out: tuple[np.ndarray, np.ndarray] | None = None):
+    """C-contiguous ``int64[N_INT_COLUMNS, rows]`` and ``uint64[N_MASK_COLUMNS, rows]`` matrices.
+
+    With ``out`` (from ``output_buffers``) they are views of its first cells, uninitialised;
+    without, fresh zero-filled arrays.
+    """
+    if out is None:
+        return (np.zeros((E.N_INT_COLUMNS, rows), dtype=np.int64),
+                np.zeros((E.N_MASK_COLUMNS, rows), dtype=np.uint64))
+    if out[0].size < E.N_INT_COLUMNS * rows or out[1].size < E.N_MASK_COLUMNS * rows:
+        raise ValueError(f"output buffers hold fewer than {rows} rows")
+    return (out[0][: E.N_INT_COLUMNS * rows].reshape(E.N_INT_COLUMNS, rows),
+            out[1][: E.N_MASK_COLUMNS * rows].reshape(E.N_MASK_COLUMNS, rows))
 
 
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str) -> pa.Table:

@@ -185,13 +185,17 @@ class GreedyPolicy:
         self.highest_value_first = int(c.params[E.P_DOUBLE_MATCH]) == 1
         self.triple_all = int(c.params[E.P_TRIPLE_MATCH]) == 0
         self.capture_optional = int(c.params[E.P_CAPTURE_MANDATORY]) == 1
+        self.supersedes = [int(m) for m in c.supersedes]
+        self._tables = {}
+        for yaku_set in (1, 2):
+            s = yaku_set - 1
+            members = [i for i in range(len(self.yaku_masks)) if (int(c.yaku_in_set[s]) >> i) & 1]
+            self._tables[yaku_set] = (members, int(c.yaku_instant[s]), [int(p) for p in c.yaku_points[s]],
+                                      [int(w) for w in c.greedy_weight[s]])
 
     def _set_tables(self, yaku_set: int):
-        s = yaku_set - 1
-        c = self.compiled
-        members = [i for i in range(len(self.yaku_masks)) if (int(c.yaku_in_set[s]) >> i) & 1]
-        instant = int(c.yaku_instant[s])
-        return members, instant, [int(p) for p in c.yaku_points[s]], [int(w) for w in c.greedy_weight[s]]
+        """(member yaku indices, instant bitset, points, greedy weights) of a yaku set."""
+        return self._tables[yaku_set]
 
     def _points(self, pile: int, members, points) -> int:
         """Yaku points of a pile after supersession (non-instant yaku)."""
@@ -201,7 +205,7 @@ class GreedyPolicy:
                 completed |= 1 << i
         cancelled = 0
         for i in _ids(completed):
-            cancelled |= int(self.compiled.supersedes[i])
+            cancelled |= self.supersedes[i]
         final = completed & ~cancelled
         return sum(points[i] for i in _ids(final))
 

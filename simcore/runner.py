@@ -275,8 +275,7 @@ def run(config: RunConfig) -> RunSummary:
     rows_per_shard = per_shard * int(plan["round_stride"])
     free_buffers: queue.Queue = queue.Queue()
     for _ in range(min(3, max(1, len(todo)))):
-        free_buffers.put((np.empty((E.N_INT_COLUMNS, rows_per_shard), dtype=np.int64),
-                          np.empty((E.N_MASK_COLUMNS, rows_per_shard), dtype=np.uint64)))
+        free_buffers.put(ds.output_buffers(rows_per_shard))
     work: queue.Queue = queue.Queue()
     errors: list[BaseException] = []
 

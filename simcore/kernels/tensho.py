@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.kernels import enums as E
+from simcore.dataset import output_matrices
 from simcore.kernels.tensho_nb import play_units_nb
 
-__all__ = ["play_units", "policy_arrays", "output_buffers"]
+__all__ = ["play_units", "policy_arrays"]
 
 
 def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
@@ -19,12 +19,6 @@ def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
     ids = np.ascontiguousarray([spec.policy_id for spec in specs], dtype=np.int32)
     params = np.ascontiguousarray([spec.param_row() for spec in specs], dtype=np.int32)
     return ids, params
-
-
-def output_buffers(rows: int) -> tuple[np.ndarray, np.ndarray]:
-    """Uninitialised output matrices for ``rows`` rows (the kernel writes every cell it returns)."""
-    return (np.empty((E.N_INT_COLUMNS, rows), dtype=np.int64),
-            np.empty((E.N_MASK_COLUMNS, rows), dtype=np.uint64))
 
 
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
@@ -36,18 +30,13 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     compiled : CompiledTensho
     specs : sequence of PolicySpec, one per seat
     rounds_per_match : None for independent rounds, else the match length
-    out : optional reusable buffers from ``output_buffers`` with at least ``n_units * stride`` rows;
-        reusing them spares the page faults of fresh memory on every chunk.
+    out : optional reusable flat buffers from ``simcore.dataset.output_buffers`` with room for
+        ``n_units * stride`` rows; reusing them spares the page faults of fresh memory per chunk.
     """
     from simcore.reference.tensho import unit_layout
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    rows = n_units * stride
-    if out is None:
-        out = output_buffers(rows)
-    if out[0].shape[1] < rows or out[1].shape[1] < rows:
-        raise ValueError(f"output buffers hold {out[0].shape[1]} rows, {rows} needed")
-    out_int, out_mask = out[0][:, :rows], out[1][:, :rows]
+    out_int, out_mask = output_matrices(n_units * stride, out)
     policy_ids, policy_params = policy_arrays(specs)
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
      supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()

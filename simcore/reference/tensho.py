@@ -524,17 +524,12 @@ def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_un
     ``C_VALID`` marking the rows played (a match that ends before its extra-round room is used
     leaves rows unused).
     """
-    import numpy as np
+    from simcore.dataset import output_matrices
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    rows = n_units * stride
-    if out is None:
-        ints = np.zeros((E.N_INT_COLUMNS, rows), dtype=np.int64)
-        masks = np.zeros((E.N_MASK_COLUMNS, rows), dtype=np.uint64)
-    else:
-        ints, masks = out[0][:, :rows], out[1][:, :rows]
-        ints.fill(0)
-        masks.fill(0)
+    ints, masks = output_matrices(n_units * stride, out)
+    ints.fill(0)
+    masks.fill(0)
     for i in range(n_units):
         for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
             fill_row(ints, masks, i * stride + k, result)
