@@ -177,7 +177,7 @@ def _summary_text(summary) -> str:
             lines.append("")
             lines.append(f"{'most frequent yaku (either seat)':<34}{'rounds':>12}{'per round':>11}")
             for bit in order:
-                lines.append(f"{summary.yaku_names[bit]:<34}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
+                lines.append(f"{summary.yaku_names[bit][:33]:<34}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
     return "\n".join(lines)
 
 
@@ -308,6 +308,18 @@ def rules_validate(files, options):
     for path in files:
         rule_set = load_rules(path, overrides)
         click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
+
+
+@main.command(context_settings={**CONTEXT, "ignore_unknown_options": True}, add_help_option=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def bench(args):
+    """Throughput benchmarks: kernel vs reference, threads, end to end, memory, compile time.
+
+    Options are those of benchmarks/tensho_bench.py (see `fudasim bench --help`), e.g. --quick.
+    """
+    from benchmarks.tensho_bench import main as bench_main
+
+    sys.exit(bench_main(list(args)))
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)

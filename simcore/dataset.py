@@ -139,16 +139,28 @@ def output_matrices(rows: int, out: tuple[np.ndarray, np.ndarray] | None = None)
             out[1][: E.N_MASK_COLUMNS * rows].reshape(E.N_MASK_COLUMNS, rows))
 
 
+def _arrow_array(values: np.ndarray, typ: pa.DataType) -> pa.Array:
+    """A numpy column as an Arrow array, built from its buffer.
+
+    (``pa.array`` on numpy input imports pandas, which costs most of a second at start-up.)
+    """
+    if typ == pa.bool_():
+        bits = np.packbits(np.asarray(values, dtype=np.bool_), bitorder="little")
+        return pa.Array.from_buffers(typ, len(values), [None, pa.py_buffer(bits)])
+    data = np.ascontiguousarray(values, dtype=typ.to_pandas_dtype())
+    return pa.Array.from_buffers(typ, len(data), [None, pa.py_buffer(data)])
+
+
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str) -> pa.Table:
     sch = schema()
     arrays = []
+    reasons = pa.array(list(E.END_REASONS), pa.string())
     for f in sch:
         values = columns[f.name]
         if f.name == "end_reason":
-            codes = pa.array(np.asarray(values, dtype=np.int8), type=pa.int8())
-            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(list(E.END_REASONS), pa.string())))
+            arrays.append(pa.DictionaryArray.from_arrays(_arrow_array(values, pa.int8()), reasons))
         else:
-            arrays.append(pa.array(np.asarray(values, dtype=f.type.to_pandas_dtype()), type=f.type))
+            arrays.append(_arrow_array(values, f.type))
     metadata = {
         b"fudasim.run": json.dumps(run_info, sort_keys=True).encode("utf-8"),
         b"fudasim.rules": rules_text.encode("utf-8"),

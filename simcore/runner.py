@@ -258,7 +258,8 @@ def run(config: RunConfig) -> RunSummary:
     rounds_per_match = plan["rounds_per_match"]
     existing = ds.existing_shards(out)
     todo = [k for k in range(int(plan["shards"])) if k not in existing]
-    summary = RunSummary(out=out, yaku_names=[y["key"] for y in plan["yaku"]], policies=list(plan["policies"]))
+    summary = RunSummary(out=out, yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
+                         policies=list(plan["policies"]))
     summary.shards_skipped = int(plan["shards"]) - len(todo)
     if config.threads is not None:
         import numba

@@ -1,0 +1,156 @@
+"""Tensho throughput benchmarks; ``fudasim bench`` prints the same figures.
+
+Every figure is measured in one run so that ratios are comparable on a shared, noisy machine:
+
+* kernel rounds/s with 1 thread and with all threads, for random and greedy policies and both
+  yaku sets (warm: compilation excluded and reported apart; output buffers reused as in a run);
+* the reference engine's rounds/s on the same rounds, and the kernel's speed-up over it
+  (the rows are checked identical while at it);
+* end-to-end ``fudasim run`` rounds/s including Parquet writing;
+* peak memory (max RSS) of a long run, in a child process;
+* first-call compile time (empty cache) and warm start-up time of ``fudasim run --rounds 1000``.
+
+Output: an aligned table on stdout, and with ``--csv FILE`` the same rows as CSV
+(``metric,policies,yaku_set,threads,value,unit``).  Rerun with ``python -m benchmarks.tensho_bench``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from simcore.dataset import columns_from_matrices, output_buffers
+from simcore.kernels.tensho import play_units as kernel_play_units
+from simcore.policies import parse_policy
+from simcore.reference.tensho import play_units as reference_play_units
+from simcore.rules import compile_rules, load_rules
+
+ROWS = []
+
+
+def record(metric: str, value: float, unit: str, policies: str = "", yaku_set: str = "", threads: str = "") -> None:
+    ROWS.append({"metric": metric, "policies": policies, "yaku_set": yaku_set, "threads": threads,
+                 "value": value, "unit": unit})
+
+
+def kernel_rate(compiled, specs, rounds: int, threads: int, repeat: int) -> float:
+    numba.set_num_threads(threads)
+    buffers = output_buffers(rounds)
+    kernel_play_units(compiled, specs, 1, 0, min(rounds, 1000), None, out=buffers)  # warm
+    best = 0.0
+    for attempt in range(repeat):
+        start = time.perf_counter()
+        kernel_play_units(compiled, specs, 1, attempt * rounds, rounds, None, out=buffers)
+        best = max(best, rounds / (time.perf_counter() - start))
+    return best
+
+
+def child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time and the child's peak RSS in KiB."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(peak, before)
+
+
+def fudasim_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cli.main", *args]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fudasim bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=2_000_000, help="kernel rounds per measurement (random)")
+    parser.add_argument("--reference-rounds", type=int, default=2_000)
+    parser.add_argument("--run-rounds", type=int, default=10_000_000, help="rounds of the end-to-end run")
+    parser.add_argument("--memory-rounds", type=int, default=20_000_000, help="rounds of the peak-memory run")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    parser.add_argument("--skip-compile", action="store_true", help="skip the cold-compile measurement")
+    parser.add_argument("--csv", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rounds, args.reference_rounds, args.run_rounds, args.memory_rounds, args.repeat = (
+            50_000, 200, 200_000, 400_000, 1)
+    all_threads = numba.config.NUMBA_NUM_THREADS
+
+    # Kernel throughput, and the reference engine on the same rounds.
+    for yaku_set in ("fixed_1", "fixed_2"):
+        compiled = compile_rules(load_rules("tensho-ise", {"tensho.yaku_set_choice": yaku_set}))
+        for policies in (("random", "random"), ("greedy", "greedy")):
+            specs = [parse_policy(p) for p in policies]
+            label = "-".join(policies)
+            rounds = args.rounds if policies[0] == "random" else max(1000, args.rounds // 4)
+            one = kernel_rate(compiled, specs, rounds, 1, args.repeat)
+            record("kernel_rounds_per_s", one, "rounds/s", label, yaku_set, "1")
+            if all_threads > 1:
+                many = kernel_rate(compiled, specs, rounds, all_threads, args.repeat)
+                record("kernel_rounds_per_s", many, "rounds/s", label, yaku_set, str(all_threads))
+                record("thread_scaling", many / one, "x", label, yaku_set, f"{all_threads}/1")
+            numba.set_num_threads(1)
+            n = args.reference_rounds
+            start = time.perf_counter()
+            reference = reference_play_units(compiled, specs, 1, 0, n, None)
+            reference_rate = n / (time.perf_counter() - start)
+            kernel_rows = kernel_play_units(compiled, specs, 1, 0, n, None)
+            a, b = columns_from_matrices(*reference), columns_from_matrices(*kernel_rows)
+            identical = all(np.array_equal(a[k], b[k]) for k in a)
+            record("reference_rounds_per_s", reference_rate, "rounds/s", label, yaku_set, "1")
+            record("kernel_speedup_over_reference", one / reference_rate, "x", label, yaku_set, "1")
+            record("kernel_rows_equal_reference", float(identical), "bool", label, yaku_set, "1")
+    numba.set_num_threads(all_threads)
+
+    workdir = Path(tempfile.mkdtemp(prefix="fudasim-bench-"))
+    try:
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+        # End-to-end run with Parquet output (kernel already compiled and cached).
+        elapsed, _ = child(fudasim_command("run", "--rounds", str(args.run_rounds), "--out", str(workdir / "e2e"),
+                                           "--no-progress"), env)
+        record("end_to_end_rounds_per_s", args.run_rounds / elapsed, "rounds/s", "random-random", "fixed_1",
+               str(all_threads))
+        shutil.rmtree(workdir / "e2e")
+        # Peak memory of a long run, and of a run ten times shorter: it must not grow with rounds.
+        for rounds in (args.memory_rounds // 10, args.memory_rounds):
+            _, peak = child(fudasim_command("run", "--rounds", str(rounds), "--out", str(workdir / f"m{rounds}"),
+                                            "--no-progress"), env)
+            record("peak_rss_mib", peak / 1024, "MiB", "random-random", "fixed_1", f"{rounds} rounds")
+            shutil.rmtree(workdir / f"m{rounds}")
+        # Warm start-up: cached compilation.
+        elapsed, _ = child(fudasim_command("run", "--rounds", "1000", "--out", str(workdir / "warm"), "--no-progress"), env)
+        record("warm_start_run_1000_rounds_s", elapsed, "s")
+        # Cold start: empty numba cache, so the kernel compiles once.
+        if not args.skip_compile:
+            cold_env = dict(env, NUMBA_CACHE_DIR=str(workdir / "numba-cache"))
+            elapsed, _ = child(fudasim_command("run", "--rounds", "1000", "--out", str(workdir / "cold"),
+                                               "--no-progress"), cold_env)
+            record("cold_start_run_1000_rounds_s", elapsed, "s")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    print(f"{'metric':<34}{'policies':<16}{'yaku set':<10}{'threads':<16}{'value':>14} unit")
+    for row in ROWS:
+        value = row["value"]
+        shown = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+        print(f"{row['metric']:<34}{row['policies']:<16}{row['yaku_set']:<10}{row['threads']:<16}{shown:>14} {row['unit']}")
+    if args.csv:
+        with open(args.csv, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(ROWS[0]))
+            writer.writeheader()
+            writer.writerows(ROWS)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
