@@ -8,8 +8,6 @@ values.  ``tests/test_enshu_oracle.py`` compares it with the reference engine ro
 
 from __future__ import annotations
 
-from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
-
 from enshu_cards import (
     ANIMALS,
     BRIGHTS,
@@ -23,6 +21,8 @@ from enshu_cards import (
     month_cards,
     month_of,
 )
+
+from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
 ALL_MONTHS = tuple(range(1, 13))
 NON_ICP = tuple(m for m in ALL_MONTHS if m not in ICP_MONTHS)
@@ -92,7 +92,7 @@ class Oracle:
         count = {m: sum(1 for c in hand if month_of(c) == m) for m in ALL_MONTHS}
         junk = self.junk()
         out = []
-        for index, (key, grp, pattern, months, threes, stops, value, bonus) in enumerate(TEYAKU[self.v]):
+        for index, (key, grp, pattern, months, threes, stops, value, _bonus) in enumerate(TEYAKU[self.v]):
             if group is not None and grp != group:
                 continue
             if pattern == "four_three":
