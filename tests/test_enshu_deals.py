@@ -738,7 +738,7 @@ def test_redeals_from_a_seed_leave_valid_deals():
     from simcore.policies import parse_policy
     from simcore.reference.enshu import misdeal_at_deal, play_unit
 
-    # W redeals about 0.09 % of deals (four of a month among 6 field cards), C about 4 %.
+    # W redeals about 0.09 % of deals (four of a month among 6 field cards), C about 1.5 %.
     for name in ("enshu-w", "enshu-c"):
         c = compiled(name)
         redealt = 0
