@@ -49,6 +49,7 @@ import numpy as np
 from simcore.cards import ids_of
 from simcore.kernels import enshu_enums as EE
 from simcore.policies_enshu import EnshuObservation, make_enshu_policy
+from simcore.reference.tensho import DealError  # one error type for unplayable explicit decks
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 from simcore.rules.enshu import CompiledEnshu, TeyakuOption, teyaku_options
 
@@ -67,10 +68,6 @@ __all__ = [
 ]
 
 DECK_SIZE = EE.DECK_SIZE
-
-
-class DealError(ValueError):
-    """An explicit deck cannot be played (e.g. the rules would redeal it)."""
 
 
 @dataclass
