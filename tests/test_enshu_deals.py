@@ -526,8 +526,8 @@ def test_c_two_groups_declared_together():
             IRIS_CHAFF_1]
     c = compiled("enshu-c")
     deck = teyaku_deal(hand)
-    result = replay_deck(c, deck, teyaku_decisions(c, ["sanbon:4"], "sanbon:4", CLOVER_CHAFF_1)[:7]
-                         + ["toichi", PINE_RIBBON, PAULOWNIA_CHAFF_1, CLOVER_CHAFF_1, CHERRY_RIBBON])
+    result = replay_deck(c, deck, [NO] * 6 + ["sanbon:4", "toichi", PINE_RIBBON, PAULOWNIA_CHAFF_1, CLOVER_CHAFF_1,
+                                           CHERRY_RIBBON])
     assert teyaku_keys(c, result.teyaku_declared[2]) == {"sanbon", "toichi"}
     assert result.teyaku_points[2] == 100
     # Group B exposes the whole hand (enshu.c.exposure = all_composition_cards) ...

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.cards import ids_of
+from simcore.cards import ids_of, mask_of
 from simcore.kernels import enshu_enums as EE
 from simcore.policies_enshu import EnshuObservation, make_enshu_policy
 from simcore.reference.tensho import DealError  # one error type for unplayable explicit decks
@@ -138,11 +138,11 @@ def deal_slots(compiled: CompiledEnshu, slots: list[int], dealer: int) -> tuple[
     """Cut a 48-card order into (field mask, hand mask per seat, draw pile top first)."""
     p = compiled.params
     players, hand_size, field_size = int(p[EE.P_PLAYERS]), int(p[EE.P_HAND]), int(p[EE.P_FIELD])
-    field_mask = _mask(slots[:field_size])
+    field_mask = mask_of(slots[:field_size])
     hands = [0] * players
     for k in range(players):
         start = field_size + k * hand_size
-        hands[(dealer + k) % players] = _mask(slots[start:start + hand_size])
+        hands[(dealer + k) % players] = mask_of(slots[start:start + hand_size])
     return field_mask, hands, list(slots[field_size + players * hand_size:])
 
 
@@ -173,13 +173,6 @@ def _icp_four(compiled: CompiledEnshu, hand: int) -> int:
         if mask & icp and hand & mask == mask:
             return m
     return 0
-
-
-def _mask(cards) -> int:
-    out = 0
-    for card in cards:
-        out |= 1 << int(card)
-    return out
 
 
 def _combine(values: list[int], mode: int) -> int:
@@ -424,7 +417,7 @@ class _Round:
             cards += ids_of(self.hands[seat])
             self.hands[seat] = 0
         if int(self.p[EE.P_C_DROPPED_HANDS]) == 1:
-            self.set_aside = _mask(cards)
+            self.set_aside = mask_of(cards)
             self.emit("set_aside", cards=cards)
         else:
             pile = self.draw + cards

@@ -406,10 +406,6 @@ def _months(check: _Checker, value: Any, key: str, default: tuple[int, ...] | No
     return tuple(sorted(months))
 
 
-def _positive(check: _Checker, value: Any, key: str, minimum: int = 1) -> int:
-    return check.integer(value, key, minimum=minimum)
-
-
 def _teyaku(check: _Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
     if not isinstance(entries, list):
         raise check.fail("teyaku", "expected [[teyaku]] tables")
@@ -441,7 +437,7 @@ def _teyaku(check: _Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
             raise check.fail(f"{where}.kind", f"{kind!r} is not one of {', '.join(EE.TEYAKU_KINDS)}")
         if kind == "stop" and variant != "W":
             raise check.fail(f"{where}.kind", f"only variant W has round-stopping teyaku (this file is variant {variant})")
-        value = _positive(check, entry.get("value"), f"{where}.value")
+        value = check.integer(entry.get("value"), f"{where}.value", minimum=1)
         for month_key in ("months", "three_months"):
             if month_key in entry and pattern not in MONTH_PATTERNS:
                 raise check.fail(f"{where}.{month_key}", f"pattern {pattern} has no months")
@@ -456,7 +452,7 @@ def _teyaku(check: _Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
                 raise check.fail(f"{where}.bonus", "only a triplet (or the triplet of a four_three) earns a bonus")
             if variant != "C":
                 raise check.fail(f"{where}.bonus", f"the triplet bonus is a variant C rule (this file is variant {variant})")
-            bonus = _positive(check, entry.get("bonus"), f"{where}.bonus")
+            bonus = check.integer(entry.get("bonus"), f"{where}.bonus", minimum=1)
             bonus_months = _months(check, entry.get("bonus_months"), f"{where}.bonus_months")
         out.append(Teyaku(index, key, name, english, group, pattern, kind, value, months,
                           three_months if pattern == "four_three" else (), bonus, bonus_months))
@@ -496,7 +492,7 @@ def _yaku(check: _Checker, deck: Deck, entries: Any, options: dict[str, str | in
             allowed = " or ".join(YAKU_KINDS_BY_VARIANT[variant])
             raise check.fail(f"{where}.kind", f"variant {variant} has {allowed} yaku, not {kind}")
         minimum = 2 if kind == "multiplier" or (kind == "uchikiri" and variant == "C") else 1
-        value = _positive(check, entry.get("value"), f"{where}.value", minimum)
+        value = check.integer(entry.get("value"), f"{where}.value", minimum=minimum)
         value_if = entry.get("value_if", {})
         if not isinstance(value_if, dict):
             raise check.fail(f"{where}.value_if", 'expected a table of "option=value" = value')
@@ -509,7 +505,7 @@ def _yaku(check: _Checker, deck: Deck, entries: Any, options: dict[str, str | in
                 spec.parse(option_value)
             except ValueError as error:
                 raise check.fail(f"{where}.value_if.{condition}", str(error)) from None
-            alternative = _positive(check, alternative, f"{where}.value_if.{condition}", minimum)
+            alternative = check.integer(alternative, f"{where}.value_if.{condition}", minimum=minimum)
             if option_name in options and str(options[option_name]) == option_value:
                 value = alternative
         month = next((m for m, m_mask in month_masks.items() if m_mask == mask), 0)
@@ -517,7 +513,7 @@ def _yaku(check: _Checker, deck: Deck, entries: Any, options: dict[str, str | in
         if "upgraded" in entry:
             if kind != "points" or not month:
                 raise check.fail(f"{where}.upgraded", "only a points yaku of the four cards of one month can be upgraded")
-            upgraded = _positive(check, entry.get("upgraded"), f"{where}.upgraded")
+            upgraded = check.integer(entry.get("upgraded"), f"{where}.upgraded", minimum=1)
         out.append(EnshuYaku(index, key, name, english, cards, mask, kind, value, upgraded, month))
     for a in out:
         for b in out[a.index + 1:]:
