@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,10 @@ from tensho_cards import build_deck, card
 
 from cli.main import main
 from simcore.dataset import read_dataset, read_run_info
+from simcore.policies import parse_policy
+from simcore.reference.replay import replay_deck, trace_json
+from simcore.reference.tensho import DealError
+from simcore.rules import compile_rules, load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -162,3 +167,39 @@ def test_replay_of_a_scripted_deal(tmp_path):
     traced = invoke("replay", "tensho-ise", "--deck", ",".join(map(str, deck)), "--json")
     assert traced.exit_code == 0
     assert json.loads(traced.output)["field_dealt"] == sorted(deck[:9])
+
+
+
+def test_scripted_replay_accepts_forced_moves_written_out_or_left_out():
+    """Only real choices need a decision; a list may also write out each seat's forced last card."""
+    compiled = compile_rules(load_rules("tensho-ise"))
+    specs = [parse_policy("random"), parse_policy("random")]
+    generator = random.Random(8)
+    replayed = 0
+    while replayed < 25:
+        deck = list(range(45))
+        generator.shuffle(deck)
+        try:
+            played = replay_deck(compiled, deck, None, specs)
+        except DealError:
+            continue
+        minimal, full = [], []
+        plays_left = {0: 6, 1: 6}
+        for event in played.events:
+            if event["type"] in ("opening_claim", "opening_decline"):
+                entry = event["cards"] if event["type"] == "opening_claim" else "decline"
+                minimal.append(entry)
+                full.append(entry)
+            if event["type"] == "play":
+                plays_left[event["seat"]] -= 1
+                full.append(event["card"])
+                if plays_left[event["seat"]] > 0:  # the last card in hand is forced
+                    minimal.append(event["card"])
+            if event["type"] in ("play", "draw") and event.get("choices", 1) > 1:
+                minimal.append(event["captured"][1])
+                full.append(event["captured"][1])
+        expected = trace_json(compiled, played)
+        for decisions in (minimal, full):
+            trace = trace_json(compiled, replay_deck(compiled, deck, decisions, specs))
+            assert trace["seats"] == expected["seats"] and trace["winner"] == expected["winner"]
+        replayed += 1

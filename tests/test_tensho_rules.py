@@ -856,11 +856,16 @@ def test_extra_decision_is_reported():
 
 
 def test_forced_last_cards_take_no_decision():
-    # Each seat's 6th play is forced, so a full round without a banked six has 10 play decisions.
+    # Each seat's 6th play is forced, so a full round without a banked six has 10 play decisions;
+    # a list that also writes out the two last cards is accepted and plays the same round, but
+    # any other extra entry is left unused and rejected.
     assert len(YAKU_DECIDES.plays) == 10
     last_cards = [YAKU_DECIDES.turns[10][0], YAKU_DECIDES.turns[11][0]]
-    with pytest.raises(DecisionError, match=r"2 decision\(s\) left unused .*first unused: decision 11"):
-        play(YAKU_DECIDES.deck, [*YAKU_DECIDES.plays, *last_cards])
+    short = play(YAKU_DECIDES.deck, list(YAKU_DECIDES.plays))
+    spelled_out = play(YAKU_DECIDES.deck, [*YAKU_DECIDES.plays, *last_cards])
+    assert spelled_out.captured == short.captured and spelled_out.winner == short.winner
+    with pytest.raises(DecisionError, match=r"1 decision\(s\) left unused .*first unused: decision 13"):
+        play(YAKU_DECIDES.deck, [*YAKU_DECIDES.plays, *last_cards, last_cards[0]])
 
 
 def test_bad_opening_claim_names_the_triple():

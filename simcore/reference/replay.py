@@ -11,7 +11,9 @@ makes them:
 * the yaku set (``tensho.yaku_set_choice = dealer_policy``): 1 or 2;
 * banking the 6 of clubs (``tensho.six_in_hand = bank_at_deal``): ``"bank"`` or ``"keep"``.
 
-A forced move (one legal option) consumes no decision.
+A forced move (one legal option: a seat's last card, a card matching a single field card)
+consumes no decision.  A list that writes out each seat's last card anyway is accepted too
+(that entry cannot be mistaken for the next decision).
 """
 
 from __future__ import annotations
@@ -63,6 +65,17 @@ class ScriptedDecisions:
     def fail(self, what: str, value: Any, why: str) -> DecisionError:
         return DecisionError(f"decision {self.position} ({what}): {value!r} is illegal: {why}")
 
+    def skip_if_next_is(self, *cards: int) -> None:
+        """Consume the next decision if it names one of ``cards`` (a forced play written out).
+
+        Unambiguous: the decision after a seat's last play is never that card (it has left the
+        hand, and it is not on the field either since it was just played).
+        """
+        if self.position < len(self.decisions):
+            value = self.decisions[self.position]
+            if isinstance(value, int) and not isinstance(value, bool) and value in cards:
+                self.position += 1
+
     def check_all_used(self) -> None:
         if self.position != len(self.decisions):
             extra = len(self.decisions) - self.position
@@ -112,7 +125,9 @@ class _ScriptedSeat:
 
     def play(self, obs: TenshoObservation) -> int:
         if obs.hand.bit_count() == 1:
-            return ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision
+            last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
+            self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
+            return last
         what = f"seat {self.seat} plays a card, turn {obs.turn}"
         card = self._card(self.script.take(what), what)
         if not (0 <= card < 64 and (obs.hand >> card) & 1):

@@ -332,7 +332,7 @@ class _Round:
             return
         self.field &= ~taken
         self.emit(source, seat=seat, turn=self.turn, card=card,
-                  captured=[card] + ids_of(taken), to="pile")
+                  captured=[card] + ids_of(taken), to="pile", choices=len(options) + int(allow_decline))
         self.capture(seat, (1 << card) | taken)
 
     def play(self, deck: list[int] | None) -> RoundResult:
