@@ -767,6 +767,9 @@ def paired_round(c, field, turns, undrawn, before=(), after=(), dealer=0):
             decisions.append(played)
     decisions += list(after)
     result = replay_deck(c, deck, decisions, dealer=dealer)
+    # A list that also writes out each seat's forced last card replays identically.
+    spelled = list(before) + [played for played, _ in turns] + list(after)
+    assert replay_deck(c, deck, spelled, dealer=dealer).payoff == result.payoff
     piles = [set() for _ in range(n)]
     for t, pair in enumerate(turns):
         piles[(dealer + t) % n] |= set(pair)

@@ -10,7 +10,8 @@ makes them (the order of ``simcore.reference.enshu``):
 * a teyaku group: ``"no"`` declines; otherwise the option's label ``KEY``, ``KEY:MONTH`` or
   ``KEY:FOUR_MONTH:THREE_MONTH`` (e.g. ``"sanbon:12"``, ``"shisou:1:2"``), or just ``KEY``
   or ``"yes"`` when that names a single qualifying option;
-* a play: the id of the hand card (the last card in hand is forced and takes no decision);
+* a play: the id of the hand card (the last card in hand is forced and takes no entry; a list
+  that writes it out anyway is accepted, as for Tensho);
 * a choice between matching field cards: the id of the field card taken.
 
 A decision with a single legal option (a forced join, a lone capture) takes no entry.
@@ -95,7 +96,9 @@ class _ScriptedEnshuSeat:
 
     def play(self, obs: EnshuObservation) -> int:
         if obs.hand.bit_count() == 1:
-            return ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision
+            last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
+            self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
+            return last
         what = f"seat {self.seat} plays a card, turn {obs.turn}"
         value = self.script.take(what)
         if isinstance(value, bool) or not isinstance(value, int) or not (0 <= value < 64 and (obs.hand >> value) & 1):
