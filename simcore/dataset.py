@@ -88,6 +88,18 @@ def schema() -> pa.Schema:
     return pa.schema(fields)
 
 
+def column_reader(ints: np.ndarray, masks: np.ndarray, valid_column: int):
+    """``column(matrix, index, dtype)``: a copied column of the valid rows of ``ints``/``masks``."""
+    keep = ints[valid_column] == 1
+    rows = None if keep.all() else np.flatnonzero(keep)  # matches may leave extra-round room unused
+
+    def column(matrix: np.ndarray, index: int, dtype) -> np.ndarray:
+        values = matrix[index] if rows is None else matrix[index, rows]
+        return np.array(values, dtype=dtype, copy=True)  # always a copy: the engines reuse their buffers
+
+    return column
+
+
 def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.ndarray]:
     """Named per-round columns from the engines' output matrices (valid rows only).
 
@@ -96,12 +108,7 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.n
     ints : int64[N_INT_COLUMNS, rows]
     masks : uint64[N_MASK_COLUMNS, rows]
     """
-    keep = ints[E.C_VALID] == 1
-    rows = None if keep.all() else np.flatnonzero(keep)  # matches may leave extra-round room unused
-
-    def column(matrix: np.ndarray, index: int, dtype) -> np.ndarray:
-        values = matrix[index] if rows is None else matrix[index, rows]
-        return np.array(values, dtype=dtype, copy=True)  # always a copy: the engines reuse their buffers
+    column = column_reader(ints, masks, E.C_VALID)
 
     out: dict[str, np.ndarray] = {}
     for name, index, typ in _SCALAR_INT:
@@ -119,24 +126,24 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.n
     return out
 
 
-def output_buffers(rows: int) -> tuple[np.ndarray, np.ndarray]:
+def output_buffers(rows: int, n_int: int = E.N_INT_COLUMNS,
+                   n_mask: int = E.N_MASK_COLUMNS) -> tuple[np.ndarray, np.ndarray]:
     """Flat, reusable storage for the engines' output matrices of up to ``rows`` rows."""
-    return (np.empty(E.N_INT_COLUMNS * rows, dtype=np.int64), np.empty(E.N_MASK_COLUMNS * rows, dtype=np.uint64))
+    return np.empty(n_int * rows, dtype=np.int64), np.empty(n_mask * rows, dtype=np.uint64)
 
 
-def output_matrices(rows: int, out: tuple[np.ndarray, np.ndarray] | None = None):
-    """C-contiguous ``int64[N_INT_COLUMNS, rows]`` and ``uint64[N_MASK_COLUMNS, rows]`` matrices.
+def output_matrices(rows: int, out: tuple[np.ndarray, np.ndarray] | None = None,
+                    n_int: int = E.N_INT_COLUMNS, n_mask: int = E.N_MASK_COLUMNS):
+    """C-contiguous ``int64[n_int, rows]`` and ``uint64[n_mask, rows]`` matrices (column-major rows).
 
     With ``out`` (from ``output_buffers``) they are views of its first cells, uninitialised;
-    without, fresh zero-filled arrays.
+    without, fresh zero-filled arrays.  The defaults are Tensho's column counts.
     """
     if out is None:
-        return (np.zeros((E.N_INT_COLUMNS, rows), dtype=np.int64),
-                np.zeros((E.N_MASK_COLUMNS, rows), dtype=np.uint64))
-    if out[0].size < E.N_INT_COLUMNS * rows or out[1].size < E.N_MASK_COLUMNS * rows:
+        return np.zeros((n_int, rows), dtype=np.int64), np.zeros((n_mask, rows), dtype=np.uint64)
+    if out[0].size < n_int * rows or out[1].size < n_mask * rows:
         raise ValueError(f"output buffers hold fewer than {rows} rows")
-    return (out[0][: E.N_INT_COLUMNS * rows].reshape(E.N_INT_COLUMNS, rows),
-            out[1][: E.N_MASK_COLUMNS * rows].reshape(E.N_MASK_COLUMNS, rows))
+    return out[0][: n_int * rows].reshape(n_int, rows), out[1][: n_mask * rows].reshape(n_mask, rows)
 
 
 def _arrow_array(values: np.ndarray, typ: pa.DataType) -> pa.Array:
@@ -151,10 +158,15 @@ def _arrow_array(values: np.ndarray, typ: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(typ, len(data), [None, pa.py_buffer(data)])
 
 
-def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str) -> pa.Table:
-    sch = schema()
+def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
+                table_schema: pa.Schema | None = None, end_reasons: tuple[str, ...] = E.END_REASONS) -> pa.Table:
+    """An Arrow table of named columns with the run metadata and rules text attached.
+
+    ``table_schema`` and ``end_reasons`` default to Tensho's; other games pass their own.
+    """
+    sch = schema() if table_schema is None else table_schema
     arrays = []
-    reasons = pa.array(list(E.END_REASONS), pa.string())
+    reasons = pa.array(list(end_reasons), pa.string())
     for f in sch:
         values = columns[f.name]
         if f.name == "end_reason":

@@ -7,12 +7,13 @@ Per-seat columns carry the seat as a suffix, ``_0`` .. ``_{players-1}`` (at most
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from simcore.dataset import column_reader
+from simcore.dataset import shard_table as generic_shard_table
 from simcore.kernels import enshu_enums as EE
 
 __all__ = ["schema", "columns_from_matrices", "shard_table", "bit_tables"]
@@ -84,35 +85,34 @@ def schema(players: int = EE.MAX_SEATS) -> pa.Schema:
 
 
 def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE.MAX_SEATS) -> dict[str, np.ndarray]:
-    """Named per-round columns from the engines' output matrices (valid rows only).
+    """Named per-round columns from the engines' output matrices (valid rows only, copied).
 
     Parameters
     ----------
-    ints : int64[rows, N_INT_COLUMNS]
-    masks : uint64[rows, N_MASK_COLUMNS]
+    ints : int64[N_INT_COLUMNS, rows]
+    masks : uint64[N_MASK_COLUMNS, rows]
+        Column-major, as the engines fill them (``simcore.dataset.output_matrices``).
     players : int
         Seats to name (the rule set's player count).
     """
     _check_players(players)
-    keep = ints[:, EE.C_VALID] == 1
-    ints = ints[keep]
-    masks = masks[keep]
+    column = column_reader(ints, masks, EE.C_VALID)
     out: dict[str, np.ndarray] = {}
-    for name, index, _ in _SCALAR_INT:
-        out[name] = ints[:, index]
-    out["end_reason"] = ints[:, EE.C_END_REASON]
-    out["match_end"] = ints[:, EE.C_MATCH_END].astype(bool)
+    for name, index, typ in _SCALAR_INT:
+        out[name] = column(ints, index, typ.to_pandas_dtype())
+    out["end_reason"] = column(ints, EE.C_END_REASON, np.int8)
+    out["match_end"] = column(ints, EE.C_MATCH_END, np.bool_)
     for name, index in _SCALAR_MASK:
-        out[name] = masks[:, index]
+        out[name] = column(masks, index, np.uint64)
     for name, index in _SEAT_BOOL:
         for s in range(players):
-            out[f"{name}_{s}"] = ints[:, index + s].astype(bool)
+            out[f"{name}_{s}"] = column(ints, index + s, np.bool_)
     for name, index in _SEAT_MASK:
         for s in range(players):
-            out[f"{name}_{s}"] = masks[:, index + s]
-    for name, index, _ in _SEAT_INT:
+            out[f"{name}_{s}"] = column(masks, index + s, np.uint64)
+    for name, index, typ in _SEAT_INT:
         for s in range(players):
-            out[f"{name}_{s}"] = ints[:, index + s]
+            out[f"{name}_{s}"] = column(ints, index + s, typ.to_pandas_dtype())
     return out
 
 
@@ -124,17 +124,4 @@ def bit_tables(rules) -> dict[str, list[str]]:
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
                 players: int = EE.MAX_SEATS) -> pa.Table:
     """An Arrow table with the run metadata and rules text in its key-value metadata."""
-    sch = schema(players)
-    arrays = []
-    for f in sch:
-        values = columns[f.name]
-        if f.name == "end_reason":
-            codes = pa.array(np.asarray(values, dtype=np.int8), type=pa.int8())
-            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(list(EE.END_REASONS), pa.string())))
-        else:
-            arrays.append(pa.array(np.asarray(values), type=f.type))
-    metadata = {
-        b"fudasim.run": json.dumps(run_info, sort_keys=True).encode("utf-8"),
-        b"fudasim.rules": rules_text.encode("utf-8"),
-    }
-    return pa.Table.from_arrays(arrays, schema=sch.with_metadata(metadata))
+    return generic_shard_table(columns, run_info, rules_text, schema(players), EE.END_REASONS)

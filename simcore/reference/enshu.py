@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from simcore.cards import ids_of, mask_of
+from simcore.dataset import output_matrices
 from simcore.kernels import enshu_enums as EE
 from simcore.policies_enshu import EnshuObservation, make_enshu_policy
 from simcore.reference.tensho import DealError  # one error type for unplayable explicit decks
@@ -869,10 +870,10 @@ def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundRe
         EE.C_DROPOUT_PASSES: result.dropout_passes, EE.C_FUKE: result.fuke,
     }
     for column, value in scalars.items():
-        ints[row, column] = value
-    masks[row, EE.M_FIELD_DEALT] = result.field_dealt
-    masks[row, EE.M_STOPPING_YAKU] = result.stopping_yaku
-    masks[row, EE.M_STOPPING_TEYAKU] = result.stopping_teyaku
+        ints[column, row] = value
+    masks[EE.M_FIELD_DEALT, row] = result.field_dealt
+    masks[EE.M_STOPPING_YAKU, row] = result.stopping_yaku
+    masks[EE.M_STOPPING_TEYAKU, row] = result.stopping_teyaku
     per_seat_ints = [
         (EE.C_ACTIVE, result.active), (EE.C_MIZU_KOTSU, result.mizu_kotsu), (EE.C_KOTSU, result.kotsu),
         (EE.C_YAKU_POINTS, result.yaku_points), (EE.C_TEYAKU_POINTS, result.teyaku_points),
@@ -886,22 +887,24 @@ def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundRe
     ]
     for s in range(result.players):
         for base, values in per_seat_ints:
-            ints[row, base + s] = int(values[s])
+            ints[base + s, row] = int(values[s])
         for base, values in per_seat_masks:
-            masks[row, base + s] = values[s]
+            masks[base + s, row] = values[s]
 
 
 def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_units: int,
-               rounds_per_match: int | None):
+               rounds_per_match: int | None, out=None):
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
 
-    Returns ``(ints, masks)``: int64[n_units * stride, N_INT_COLUMNS] and
-    uint64[n_units * stride, N_MASK_COLUMNS] (``stride`` = 1, or ``rounds_per_match``), every
-    row valid (``C_VALID`` = 1); per-seat columns of seats beyond the player count stay 0.
+    Returns ``(ints, masks)``: column-major int64[N_INT_COLUMNS, n_units * stride] and
+    uint64[N_MASK_COLUMNS, n_units * stride] (``stride`` = 1, or ``rounds_per_match``), every
+    row valid (``C_VALID`` = 1); per-seat columns of seats beyond the player count are 0.
+    ``out``: optional reusable flat buffers (``simcore.dataset.output_buffers``).
     """
     stride = 1 if rounds_per_match is None else rounds_per_match
-    ints = np.zeros((n_units * stride, EE.N_INT_COLUMNS), dtype=np.int64)
-    masks = np.zeros((n_units * stride, EE.N_MASK_COLUMNS), dtype=np.uint64)
+    ints, masks = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+    ints.fill(0)
+    masks.fill(0)
     for i in range(n_units):
         for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
             fill_row(ints, masks, i * stride + k, result)
