@@ -74,17 +74,53 @@ def _parse_overrides(options: tuple[str, ...]) -> dict[str, str]:
     return parse_option_overrides(options)
 
 
-def _parse_policies(policies: tuple[str, ...], seats: int = 2) -> tuple[str, ...]:
-    chosen = ["random"] * seats
+def _parse_policies(policies: tuple[str, ...]) -> dict[int, str]:
+    """``SEAT=SPEC`` items as {seat: spec}; seats not named play ``random``."""
+    chosen: dict[int, str] = {}
     for item in policies:
         seat_text, sep, spec = item.partition("=")
         if not sep or not seat_text.strip().isdigit():
             raise UserError(f"--policy {item!r}: expected SEAT=NAME, e.g. 0=greedy")
-        seat = int(seat_text)
+        chosen[int(seat_text)] = spec.strip()
+    return chosen
+
+
+def players_option(function):
+    return click.option(
+        "--players", type=click.IntRange(min=2, max=5), default=None,
+        help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).",
+    )(function)
+
+
+def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
+    """``--option`` overrides, plus ``--players`` as the game's player-count option."""
+    overrides = _parse_overrides(options)
+    if players is not None:
+        from simcore.rules import load_rules
+
+        game = load_rules(rules).game
+        if game == "enshu":
+            overrides["enshu.players"] = str(players)
+        elif players != 2:
+            raise UserError(f"--players {players}: {rules} is a two-player game")
+    return overrides
+
+
+def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | None, policies: tuple[str, ...]):
+    """Compiled rules, their game, and one policy spec per seat."""
+    from simcore.games import game_of
+    from simcore.policies import parse_policy
+    from simcore.rules import load_rules
+
+    rule_set = load_rules(rules, _rule_overrides(rules, options, players))
+    game = game_of(rule_set)
+    compiled = game.compile(rule_set)
+    seats = game.players(compiled)
+    chosen = _parse_policies(policies)
+    for seat in chosen:
         if not 0 <= seat < seats:
-            raise UserError(f"--policy {item!r}: seat {seat} is outside 0..{seats - 1}")
-        chosen[seat] = spec.strip()
-    return tuple(chosen)
+            raise UserError(f"--policy {seat}={chosen[seat]}: seat {seat} is outside 0..{seats - 1}")
+    return compiled, game, [parse_policy(chosen.get(seat, "random")) for seat in range(seats)]
 
 
 @click.group(context_settings=CONTEXT)
@@ -107,6 +143,7 @@ def main() -> None:
 @click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True)
 @policy_options
 @option_overrides
+@players_option
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True,
               help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
@@ -118,7 +155,7 @@ def main() -> None:
               help="Units (rounds or matches) per Parquet shard (default: about 262,144 rounds).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @reports_user_errors
-def run(rules, rounds, matches, rounds_per_match, seed, policies, options, engine, threads, out, resume,
+def run(rules, rounds, matches, rounds_per_match, seed, policies, options, players, engine, threads, out, resume,
         overwrite, shard_rounds, progress):
     """Play rounds (or matches) and write one row per round to a Parquet dataset.
 
@@ -130,7 +167,7 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, engin
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")
     config = RunConfig(
-        rules=rules, options=_parse_overrides(options), seed=seed, rounds=rounds, matches=matches,
+        rules=rules, options=_rule_overrides(rules, options, players), seed=seed, rounds=rounds, matches=matches,
         rounds_per_match=rounds_per_match, policies=_parse_policies(policies), engine=engine,
         threads=threads, out=str(out) if out else None, resume=resume, overwrite=overwrite,
         units_per_shard=shard_rounds,
@@ -147,8 +184,6 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, engin
 
 
 def _summary_text(summary) -> str:
-    from simcore.kernels import enums as E
-
     lines = [f"Wrote {summary.out}  ({summary.shards_written} shards"
              + (f", {summary.shards_skipped} already present" if summary.shards_skipped else "") + ")"]
     n = summary.rounds
@@ -159,23 +194,23 @@ def _summary_text(summary) -> str:
     lines.append(f"{n:,} rounds in {summary.seconds:.2f} s ({rate:,.0f} rounds/s)")
     lines.append("")
     lines.append(f"{'winner':<28}{'rounds':>12}{'share':>9}")
-    for seat in range(2):
+    for seat in range(summary.seats):
         label = f"seat {seat} ({summary.policies[seat]})"
         lines.append(f"{label:<28}{summary.wins[seat]:>12,}{summary.wins[seat] / n:>9.2%}")
-    lines.append(f"{'draw':<28}{summary.draws:>12,}{summary.draws / n:>9.2%}")
+    lines.append(f"{'no winner (draw or void)':<28}{summary.draws:>12,}{summary.draws / n:>9.2%}")
     lines.append(f"{'the dealer':<28}{summary.dealer_wins:>12,}{summary.dealer_wins / n:>9.2%}")
     lines.append("")
     lines.append(f"{'end reason':<28}{'rounds':>12}{'share':>9}")
-    for code, name in enumerate(E.END_REASONS):
+    for code, name in enumerate(summary.end_reason_names):
         count = int(summary.end_reasons[code])
         if count:
             lines.append(f"{name:<28}{count:>12,}{count / n:>9.2%}")
-    if summary.yaku_counts is not None:
+    if summary.yaku_counts.size:
         totals = summary.yaku_counts.sum(axis=0)
         order = [int(i) for i in totals.argsort()[::-1] if totals[i] > 0][:8]
         if order:
             lines.append("")
-            lines.append(f"{'most frequent yaku (either seat)':<34}{'rounds':>12}{'per round':>11}")
+            lines.append(f"{'most frequent yaku (any seat)':<34}{'rounds':>12}{'per round':>11}")
             for bit in order:
                 lines.append(f"{summary.yaku_names[bit][:33]:<34}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
     return "\n".join(lines)
@@ -191,29 +226,23 @@ def _summary_text(summary) -> str:
 @click.option("--rounds-per-match", type=click.IntRange(min=1), default=None,
               help="The run was match play with this many rounds per match.")
 @click.option("--deck", default=None, metavar="IDS",
-              help="Replay an explicit deal: 45 comma-separated card ids in deal order.")
-@click.option("--dealer", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="Replay an explicit deal: every card id (45 Tensho, 48 Enshu-bana), comma-separated, in deal order.")
+@click.option("--dealer", type=click.IntRange(0, 4), default=0, show_default=True,
               help="Dealer seat of an explicit deal.")
 @click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="JSON list of decisions for an explicit deal.")
 @policy_options
 @option_overrides
+@players_option
 @click.option("--json", "as_json", is_flag=True, help="Print the machine-readable trace.")
 @reports_user_errors
-def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, as_json):
+def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, players, as_json):
     """Play one round again and print its trace: from a run (--seed, --round) or a deal (--deck)."""
-    from simcore.policies import parse_policy
-    from simcore.reference.replay import (
-        format_trace,
-        parse_deck,
-        replay_deck,
-        replay_from_run,
-        trace_json,
-    )
-    from simcore.rules import compile_rules, load_rules
-
-    compiled = compile_rules(load_rules(rules, _parse_overrides(options)))
-    specs = [parse_policy(p) for p in _parse_policies(policies)]
+    compiled, game, specs = _compiled_with_specs(rules, options, players, policies)
+    if game.name == "tensho":
+        from simcore.reference import replay as replay_module
+    else:
+        from simcore.reference import replay_enshu as replay_module
     if deck is not None:
         if seed is not None or round_index is not None:
             raise UserError("give either --deck or --seed with --round, not both")
@@ -225,17 +254,20 @@ def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, 
                 raise UserError(f"--decisions {decisions}: no such file") from None
             except (json.JSONDecodeError, UnicodeDecodeError) as error:
                 raise UserError(f"--decisions {decisions}: not valid JSON: {error}") from None
-        result = replay_deck(compiled, parse_deck(deck), decision_list, specs, dealer=dealer)
+        from simcore.reference.replay import parse_deck
+
+        cards = parse_deck(deck, compiled.rules.deck.size)
+        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer)
     else:
         if seed is None or round_index is None:
             raise UserError("give --seed and --round (a round of a run), or --deck (an explicit deal)")
         if decisions is not None:
             raise UserError("--decisions goes with --deck")
-        result = replay_from_run(compiled, specs, seed, round_index, rounds_per_match)
+        result = replay_module.replay_from_run(compiled, specs, seed, round_index, rounds_per_match)
     if as_json:
-        click.echo(json.dumps(trace_json(compiled, result), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(replay_module.trace_json(compiled, result), indent=2, ensure_ascii=False))
     else:
-        click.echo(format_trace(compiled, result))
+        click.echo(replay_module.format_trace(compiled, result))
 
 
 # --- rules -------------------------------------------------------------------------------------
@@ -258,13 +290,14 @@ def rules_list():
 @rules.command("show", context_settings=CONTEXT)
 @click.argument("rules")
 @option_overrides
+@players_option
 @click.option("--raw", is_flag=True, help="Print the rule file's text.")
 @reports_user_errors
-def rules_show(rules, options, raw):
+def rules_show(rules, options, players, raw):
     """Options, yaku tables and card values of a rule set (shipped name or file)."""
     from simcore.rules import load_rules
 
-    rule_set = load_rules(rules, _parse_overrides(options))
+    rule_set = load_rules(rules, _rule_overrides(rules, options, players))
     if raw:
         click.echo(rule_set.text, nl=False)
         return
@@ -293,6 +326,17 @@ def _describe_rules(rule_set) -> str:
             f"{k} (total {sum(v)})" for k, v in rule_set.card_value_tables.items()))
         lines.append("chaff sets: " + ", ".join(
             f"{k} ({bin(m).count('1')} cards)" for k, m in rule_set.chaff_sets.items()))
+    else:
+        lines.append("")
+        lines.append(f"{'dekiyaku':<14}{'name':<18}{'english':<34}{'kind':<12}{'value':>6}  cards")
+        for y in rule_set.yaku:
+            cards = ", ".join(rule_set.deck.cards[c].name for c in y.cards)
+            lines.append(f"{y.key:<14}{y.name:<18}{y.english:<34}{y.kind:<12}{y.value:>6}  {cards}")
+        if rule_set.teyaku:
+            lines.append("")
+            lines.append(f"{'teyaku':<14}{'name':<18}{'english':<34}{'group':<7}{'kind':<7}{'value':>6}")
+            for t in rule_set.teyaku:
+                lines.append(f"{t.key:<14}{t.name:<18}{t.english:<34}{t.group:<7}{t.kind:<7}{t.value:>6}")
     return "\n".join(lines)
 
 

@@ -82,9 +82,11 @@ class PolicySpec:
         return row
 
     def __str__(self) -> str:
-        if not self.params:
+        """``NAME`` or ``NAME:k=v,...`` naming only the parameters that differ from the defaults."""
+        changed = {k: v for k, v in sorted(self.params.items()) if POLICY_DEFAULTS[self.name].get(k) != v}
+        if not changed:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in changed.items())
 
 
 def parse_policy(text: str) -> PolicySpec:

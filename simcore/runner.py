@@ -26,12 +26,11 @@ import numpy as np
 
 import simcore
 from simcore import dataset as ds
-from simcore.kernels import enums as E
-from simcore.policies import PolicySpec, parse_policy
-from simcore.rules import compile_rules, load_rules
-from simcore.rules.compile import CompiledTensho
+from simcore.games import Game, game_of
+from simcore.policies import parse_policy
+from simcore.rules import load_rules
 
-__all__ = ["RunError", "RunConfig", "RunSummary", "run", "play_units", "ENGINES"]
+__all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
 
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
@@ -50,7 +49,7 @@ class RunConfig:
     rounds: int | None = None
     matches: int | None = None
     rounds_per_match: int | None = None
-    policies: tuple[str, ...] = ("random", "random")
+    policies: tuple[str, ...] | dict[int, str] = ()  # per seat; seats not named play `random`
     engine: str = "kernel"
     threads: int | None = None
     out: str | None = None
@@ -66,56 +65,58 @@ class RunSummary:
     """Counts gathered while the shards stream past (the CLI prints them)."""
 
     out: Path
+    end_reason_names: tuple[str, ...]
+    yaku_names: list[str]
+    policies: list[str]
     rounds: int = 0
     units: int = 0
     shards_written: int = 0
     shards_skipped: int = 0
     seconds: float = 0.0
-    wins: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
     dealer_wins: int = 0
     draws: int = 0
-    end_reasons: np.ndarray = field(default_factory=lambda: np.zeros(len(E.END_REASONS), dtype=np.int64))
-    yaku_counts: np.ndarray | None = None  # [seat, bit]
-    yaku_names: list[str] = field(default_factory=list)
-    policies: list[str] = field(default_factory=list)
+    wins: np.ndarray = field(init=False)
+    end_reasons: np.ndarray = field(init=False)
+    yaku_counts: np.ndarray = field(init=False)  # [seat, bit]
+
+    def __post_init__(self) -> None:
+        self.wins = np.zeros(len(self.policies), dtype=np.int64)
+        self.end_reasons = np.zeros(len(self.end_reason_names), dtype=np.int64)
+        self.yaku_counts = np.zeros((len(self.policies), len(self.yaku_names)), dtype=np.int64)
+
+    @property
+    def seats(self) -> int:
+        return len(self.policies)
 
     def add(self, columns: dict[str, np.ndarray]) -> None:
         winner = columns["winner"]
         self.rounds += len(winner)
-        for seat in range(2):
+        for seat in range(self.seats):
             self.wins[seat] += int(np.count_nonzero(winner == seat))
         self.draws += int(np.count_nonzero(winner < 0))
         self.dealer_wins += int(np.count_nonzero(winner == columns["dealer"]))
-        self.end_reasons += np.bincount(columns["end_reason"], minlength=len(E.END_REASONS))[: len(E.END_REASONS)]
+        n_reasons = len(self.end_reason_names)
+        self.end_reasons += np.bincount(columns["end_reason"], minlength=n_reasons)[:n_reasons]
         n_yaku = len(self.yaku_names)
-        if self.yaku_counts is None:
-            self.yaku_counts = np.zeros((2, n_yaku), dtype=np.int64)
-        for seat in range(2):
+        for seat in range(self.seats):
             bits = columns[f"yaku_{seat}"]
             for bit in range(n_yaku):
                 self.yaku_counts[seat, bit] += int(np.count_nonzero((bits >> np.uint64(bit)) & np.uint64(1)))
 
 
-def play_units(engine: str, compiled: CompiledTensho, specs: list[PolicySpec], seed: int,
-               first_unit: int, n_units: int, rounds_per_match: int | None, out=None):
-    """Output matrices of ``n_units`` units from the chosen engine (identical for both)."""
-    if engine == "reference":
-        from simcore.reference.tensho import play_units as reference_play_units
-
-        return reference_play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-    from simcore.kernels.tensho import play_units as kernel_play_units
-
-    return kernel_play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-
-
-def _plan(config: RunConfig) -> tuple[dict[str, Any], CompiledTensho, list[PolicySpec]]:
+def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
     rules = load_rules(config.rules, config.options)
-    compiled = compile_rules(rules)
+    game = game_of(rules)
+    compiled = game.compile(rules)
     if config.engine not in ENGINES:
         raise RunError(f"--engine {config.engine!r}: expected one of {', '.join(ENGINES)}")
-    if len(config.policies) != rules.players:
-        raise RunError(f"{len(config.policies)} policies given for {rules.players} seats")
-    specs = [parse_policy(p) for p in config.policies]
+    players = game.players(compiled)
+    chosen = dict(config.policies) if isinstance(config.policies, dict) else dict(enumerate(config.policies))
+    for seat in chosen:
+        if not 0 <= seat < players:
+            raise RunError(f"--policy {seat}=...: seat {seat} is outside 0..{players - 1} "
+                           f"({rules.name} is played by {players} players here)")
+    specs = [parse_policy(chosen.get(seat, "random")) for seat in range(players)]
     if not 0 <= config.seed < 2**64:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if config.matches is not None:
@@ -123,13 +124,10 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], CompiledTensho, list[Polic
             raise RunError("give --rounds (independent rounds) or --matches (match play), not both")
         if config.matches < 1:
             raise RunError(f"--matches {config.matches}: must be at least 1")
-        rounds_per_match = config.rounds_per_match or int(rules.options["tensho.rounds"])
+        rounds_per_match = config.rounds_per_match or int(rules.options[game.rounds_option])
         if rounds_per_match < 1:
             raise RunError(f"--rounds-per-match {rounds_per_match}: must be at least 1")
         units = config.matches
-        from simcore.reference.tensho import unit_layout
-
-        stride = unit_layout(compiled, rounds_per_match)
     else:
         if config.rounds_per_match is not None:
             raise RunError("--rounds-per-match needs --matches")
@@ -137,7 +135,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], CompiledTensho, list[Polic
         units = DEFAULT_ROUNDS if config.rounds is None else config.rounds
         if units < 1:
             raise RunError(f"--rounds {units}: must be at least 1")
-        stride = 1
+    stride = game.stride(compiled, rounds_per_match)
     units_per_shard = config.units_per_shard or max(1, TARGET_ROWS_PER_SHARD // stride)
     units_per_shard = min(units_per_shard, units)
     plan = {
@@ -150,7 +148,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], CompiledTensho, list[Polic
         "options": rules.options,
         "option_overrides": rules.overrides,
         "seed": config.seed,
-        "players": rules.players,
+        "players": players,
         "policies": [str(s) for s in specs],
         "units": units,
         "unit_kind": "round" if rounds_per_match is None else "match",
@@ -159,11 +157,13 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], CompiledTensho, list[Polic
         "rounds": units * stride if rounds_per_match is None or stride == rounds_per_match else None,
         "units_per_shard": units_per_shard,
         "shards": -(-units // units_per_shard),
-        "yaku": [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english, "face": y.face}
-                 for y in rules.yaku],
-        "end_reasons": list(E.END_REASONS),
+        "yaku": game.yaku_table(rules),
+        "end_reasons": list(game.end_reasons),
     }
-    return plan, compiled, specs
+    if rules.game == "enshu":
+        plan["variant"] = rules.variant
+        plan["teyaku"] = game.teyaku_table(rules)
+    return plan, game, compiled, specs
 
 
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
@@ -250,7 +250,7 @@ class _Progress:
 
 def run(config: RunConfig) -> RunSummary:
     """Plan and execute a run; returns the summary.  Raises RulesError/RunError/PolicyError."""
-    plan, compiled, specs = _plan(config)
+    plan, game, compiled, specs = _plan(config)
     out = Path(config.out) if config.out else _default_out(config, plan)
     plan = _prepare_out(config, plan, out)
     units = int(plan["units"])
@@ -258,8 +258,10 @@ def run(config: RunConfig) -> RunSummary:
     rounds_per_match = plan["rounds_per_match"]
     existing = ds.existing_shards(out)
     todo = [k for k in range(int(plan["shards"])) if k not in existing]
-    summary = RunSummary(out=out, yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
+    summary = RunSummary(out=out, end_reason_names=tuple(plan["end_reasons"]),
+                         yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
                          policies=list(plan["policies"]))
+    players = int(plan["players"])
     summary.shards_skipped = int(plan["shards"]) - len(todo)
     if config.threads is not None:
         import numba
@@ -276,7 +278,7 @@ def run(config: RunConfig) -> RunSummary:
     rows_per_shard = per_shard * int(plan["round_stride"])
     free_buffers: queue.Queue = queue.Queue()
     for _ in range(min(3, max(1, len(todo)))):
-        free_buffers.put(ds.output_buffers(rows_per_shard))
+        free_buffers.put(game.output_buffers(rows_per_shard))
     work: queue.Queue = queue.Queue()
     errors: list[BaseException] = []
 
@@ -287,12 +289,12 @@ def run(config: RunConfig) -> RunSummary:
                 return
             shard_index, first_unit, n_units, buffers, ints, masks = item
             try:
-                columns = ds.columns_from_matrices(ints, masks)  # copies: the buffers go back
+                columns = game.columns(ints, masks, players)  # copies: the buffers go back
                 free_buffers.put(buffers)
                 info = dict(shard_info, shard=shard_index, first_unit=first_unit, n_units=n_units,
                             first_round=int(columns["round"][0]) if len(columns["round"]) else None,
                             last_round=int(columns["round"][-1]) if len(columns["round"]) else None)
-                ds.write_shard(out, shard_index, ds.shard_table(columns, info, rules_text))
+                ds.write_shard(out, shard_index, game.table(columns, info, rules_text, players))
                 summary.add(columns)
                 summary.shards_written += 1
             except BaseException as error:  # surfaced in the main thread
@@ -322,8 +324,8 @@ def run(config: RunConfig) -> RunSummary:
                         break
             if buffers is None:
                 break
-            ints, masks = play_units(config.engine, compiled, specs, int(plan["seed"]), first_unit,
-                                     n_units, rounds_per_match, out=buffers)
+            ints, masks = game.play_units(config.engine, compiled, specs, int(plan["seed"]), first_unit,
+                                          n_units, rounds_per_match, out=buffers)
             work.put((shard_index, first_unit, n_units, buffers, ints, masks))
             progress.update(n_units)
     finally:

@@ -203,3 +203,30 @@ def test_scripted_replay_accepts_forced_moves_written_out_or_left_out():
             trace = trace_json(compiled, replay_deck(compiled, deck, decisions, specs))
             assert trace["seats"] == expected["seats"] and trace["winner"] == expected["winner"]
         replayed += 1
+
+
+def test_enshu_bana_runs_replays_and_validates_player_counts(tmp_path):
+    out = tmp_path / "c4"
+    result = invoke("run", "enshu-c", "--players", "4", "--rounds", "300", "--engine", "reference",
+                    "--policy", "3=greedy", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    info = read_run_info(out)
+    assert info["game"] == "enshu" and info["players"] == 4 and info["variant"] == "C"
+    assert info["policies"] == ["random", "random", "random", "greedy"]
+    frame = read_dataset(out)
+    assert len(frame) == 300 and {"multiplier", "active_3", "payoff_3", "teyaku_declared_0"} <= set(frame.columns)
+    assert "seat 3 (greedy)" in result.output
+    # payments sum to zero in every round
+    assert (frame[[f"payoff_{s}" for s in range(4)]].sum(axis=1) == 0).all()
+    row = frame.iloc[7]
+    trace = json.loads(invoke("replay", "enshu-c", "--players", "4", "--seed", "0", "--round", "7",
+                              "--policy", "3=greedy", "--json").output)
+    assert trace["winner"] == row["winner"] and trace["multiplier"] == row["multiplier"]
+    for message, args in [
+        ("not 4", ["run", "enshu-w", "--players", "4", "--rounds", "5"]),
+        ("two-player game", ["run", "tensho-ise", "--players", "3", "--rounds", "5"]),
+        ("seat 3", ["run", "enshu-s", "--policy", "3=greedy", "--rounds", "5"]),
+        ("48", ["replay", "enshu-s", "--deck", ",".join(str(i) for i in range(45))]),
+    ]:
+        failed = invoke(*args, cwd=tmp_path)
+        assert failed.exit_code == 2 and message in failed.output, (args, failed.output)

@@ -199,3 +199,81 @@ def trace_json(compiled: CompiledEnshu, result: EnshuRoundResult) -> dict[str, A
         "seats": seats,
         "events": result.events,
     }
+
+
+def format_trace(compiled: CompiledEnshu, result: EnshuRoundResult) -> str:
+    """A readable account of a traced Enshu-bana round."""
+    rules = compiled.rules
+    deck = rules.deck
+
+    def cards(ids) -> str:
+        return ", ".join(deck.cards[x].name for x in ids) or "-"
+
+    lines = [f"{rules.title}: round {result.round_index}, {result.players} players, dealer seat {result.dealer}"]
+    for event in result.events:
+        kind = event["type"]
+        seat = event.get("seat")
+        if kind == "deal":
+            lines.append(f"Field:        {cards(event['field'])}")
+            for s, hand in enumerate(event["hands"]):
+                lines.append(f"Seat {s} hand:  {cards(hand)}")
+            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+            lines.append("")
+        elif kind == "redeal":
+            lines.append(f"Redeal: {event['reason']}")
+        elif kind in ("mizu_kotsu", "kotsu"):
+            if event["declared"]:
+                lines.append(f"Seat {seat} declares {kind.replace('_', '-')}"
+                             + (f" (multiplier {event['multiplier']})" if "multiplier" in event else ""))
+        elif kind == "multiplier":
+            lines.append(f"Field multiplier {event['multiplier']} ({event['field_brights']} Brights on the field, "
+                         f"{event['mizu_kotsu']} mizu-kotsu)")
+        elif kind in ("join", "drop"):
+            forced = " (forced)" if event["forced"] else ""
+            lines.append(f"Seat {seat} {'joins' if kind == 'join' else 'drops out'}{forced}, pass {event['dropout_pass']}")
+        elif kind == "dropout_raise":
+            lines.append(f"{event['joined']} joined: multiplier {event['multiplier']}, another pass")
+        elif kind == "acting_dealer":
+            active = [s for s, a in enumerate(event["active"]) if a]
+            lines.append(f"Active seats {active}; seat {seat} acts as dealer")
+        elif kind == "reshuffle":
+            lines.append(f"Dropped hands shuffled into the draw pile ({len(event['added'])} cards)")
+        elif kind == "set_aside":
+            lines.append(f"Dropped hands set aside ({len(event['cards'])} cards)")
+        elif kind == "teyaku":
+            lines.append(f"Seat {seat} declares teyaku {event['label']} ({event['value']}"
+                         + (", stops the round" if event.get("stops") else "") + f"), exposing {cards(event['exposed'])}")
+        elif kind == "teyaku_declined":
+            lines.append(f"Seat {seat} does not declare its group-{event.get('group')} teyaku")
+        elif kind in ("play", "draw"):
+            verb = "plays" if kind == "play" else "turns"
+            head = f"Turn {event['turn']:>2}  seat {seat} {verb} {cards([event['card']])}"
+            if event["to"] == "field":
+                lines.append(f"{head} -> field")
+            else:
+                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
+        elif kind == "yaku":
+            lines.append(f"         seat {seat} completes {event['english']} ({event['name']}): {event['kind']} {event['value']}")
+        elif kind == "uchikiri":
+            lines.append(f"Seat {seat} stops the round with {', '.join(event['yaku'])} (uchikiri)")
+        elif kind == "triplet_bonus":
+            lines.append(f"Seat {seat} earns the triplet bonus of month {event['month']}: {event['points']}")
+        elif kind == "fuke":
+            if event["declared"]:
+                lines.append(f"Seat {seat} declares Fuke: the round is void")
+        elif kind == "score":
+            lines.append("")
+            for s in range(result.players):
+                if not result.active[s]:
+                    lines.append(f"Seat {s}: dropped out")
+                    continue
+                yaku = [rules.yaku[i].english for i in ids_of(result.yaku[s])]
+                lines.append(f"Seat {s}: card points {event['card_points'][s]}, yaku points {event['yaku_points'][s]}, "
+                             f"teyaku {event['teyaku_points'][s]}, score {event['score'][s]}, payoff {event['payoff'][s]}"
+                             + (f"; yaku: {', '.join(yaku)}" if yaku else ""))
+    reason = EE.END_REASONS[result.end_reason]
+    if result.winner < 0:
+        lines.append(f"Result: the round is void ({reason}); the dealer keeps the deal.")
+    else:
+        lines.append(f"Result: seat {result.winner} wins ({reason}, turn {result.end_turn}).")
+    return "\n".join(lines)

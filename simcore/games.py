@@ -1,0 +1,113 @@
+"""One interface over the games, so the runner and the CLI need not know which game they play.
+
+``game_of(rules)`` returns a ``Game`` whose methods compile the rules, play units with either
+engine into the shared column-major output matrices, name the columns and build shard tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simcore.kernels import enums as E
+
+__all__ = ["Game", "game_of", "TENSHO", "ENSHU"]
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    n_int: int
+    n_mask: int
+    end_reasons: tuple[str, ...]
+    rounds_option: str
+
+    # --- rules -----------------------------------------------------------------------------
+
+    def compile(self, rules):
+        if self.name == "tensho":
+            from simcore.rules.compile import compile_rules
+
+            return compile_rules(rules)
+        from simcore.rules.enshu import compile_enshu
+
+        return compile_enshu(rules)
+
+    def players(self, compiled) -> int:
+        return int(compiled.rules.players)
+
+    def stride(self, compiled, rounds_per_match: int | None) -> int:
+        """Rows a unit reserves: 1 for a round; a match's rounds (and its extra-round room)."""
+        if rounds_per_match is None:
+            return 1
+        if self.name == "tensho":
+            from simcore.reference.tensho import unit_layout
+
+            return unit_layout(compiled, rounds_per_match)
+        return rounds_per_match
+
+    def yaku_table(self, rules) -> list[dict[str, Any]]:
+        out = [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english,
+                "face": getattr(y, "face", "")} for y in rules.yaku]
+        return out
+
+    def teyaku_table(self, rules) -> list[dict[str, Any]]:
+        return [{"bit": t.index, "key": t.key, "name": t.name, "english": t.english}
+                for t in getattr(rules, "teyaku", ())]
+
+    # --- engines -----------------------------------------------------------------------------
+
+    def play_units(self, engine: str, compiled, specs, seed: int, first_unit: int, n_units: int,
+                   rounds_per_match: int | None, out=None):
+        """Output matrices of ``n_units`` units from the chosen engine (identical for both)."""
+        if self.name == "tensho":
+            if engine == "reference":
+                from simcore.reference.tensho import play_units
+            else:
+                from simcore.kernels.tensho import play_units
+        elif engine == "reference":
+            from simcore.reference.enshu import play_units
+        else:
+            from simcore.kernels.enshu import play_units
+        return play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
+
+    def output_buffers(self, rows: int):
+        from simcore.dataset import output_buffers
+
+        return output_buffers(rows, self.n_int, self.n_mask)
+
+    def columns(self, ints: np.ndarray, masks: np.ndarray, players: int) -> dict[str, np.ndarray]:
+        if self.name == "tensho":
+            from simcore.dataset import columns_from_matrices
+
+            return columns_from_matrices(ints, masks)
+        from simcore.dataset_enshu import columns_from_matrices
+
+        return columns_from_matrices(ints, masks, players)
+
+    def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int):
+        if self.name == "tensho":
+            from simcore.dataset import shard_table
+
+            return shard_table(columns, info, rules_text)
+        from simcore.dataset_enshu import shard_table
+
+        return shard_table(columns, info, rules_text, players)
+
+
+TENSHO = Game("tensho", E.N_INT_COLUMNS, E.N_MASK_COLUMNS, E.END_REASONS, "tensho.rounds")
+
+
+def _enshu() -> Game:
+    from simcore.kernels import enshu_enums as EE
+
+    return Game("enshu", EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS, EE.END_REASONS, "enshu.rounds")
+
+
+ENSHU = _enshu()
+
+
+def game_of(rules) -> Game:
+    return {"tensho": TENSHO, "enshu": ENSHU}[rules.game]
