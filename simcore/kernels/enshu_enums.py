@@ -60,6 +60,10 @@ P_BRIGHT_POINTS = 32
 P_TRIPLET_UPGRADE = 33  # 1: a declared triplet upgrades the four-of-its-month yaku
 N_PARAMS = 34
 
+# Policy ids as ``simcore.policies.PolicySpec.policy_id`` gives them (shared with Tensho).
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+
 HAND_FOUR_NEVER = 0
 HAND_FOUR_AT_DEAL = 1  # every dealt hand, right after the deal
 HAND_FOUR_AT_TEYAKU = 2  # the active hands, when teyaku are declared (variant C option)
