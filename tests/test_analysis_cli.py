@@ -52,7 +52,7 @@ def test_help_for_every_command(runner):
         assert "--format" in result.output and "--overwrite" in result.output
 
 
-def test_report_to_the_terminal_and_to_files(runner, analysis_datasets, tmp_path):  # noqa: F811
+def test_report_to_the_terminal_and_to_files(runner, analysis_datasets, tmp_path, monkeypatch):  # noqa: F811
     dataset = str(analysis_datasets["ise_t1"])
     result = runner.invoke(report, [dataset])
     assert result.exit_code == 0, result.output
@@ -65,9 +65,11 @@ def test_report_to_the_terminal_and_to_files(runner, analysis_datasets, tmp_path
     _one_line_error(result, "already exists", "--overwrite")
     result = runner.invoke(report, [dataset, "--format", "json", "--output", str(target), "--overwrite"])
     assert result.exit_code == 0 and json.loads(target.read_text())["tables"]
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        result = runner.invoke(report, [dataset, "--format", "csv"])
-        assert result.exit_code == 0 and Path("ise_t1-report.csv").is_file()
+    working = tmp_path / "cwd"
+    working.mkdir()
+    monkeypatch.chdir(working)
+    result = runner.invoke(report, [dataset, "--format", "csv"])
+    assert result.exit_code == 0 and (working / "ise_t1-report.csv").is_file()
     result = runner.invoke(report, [dataset, "--format", "md", "--output", "-"])
     assert result.exit_code == 0 and result.output.startswith("# fudasim report")
 
