@@ -105,9 +105,22 @@ SM_DECLARED = 5
 SM_EXPOSED = 6
 N_SEAT_MASKS = 7
 # options: opt_ints int64[3, 2 * NT + 2] (teyaku index, month, three's month), opt_cards uint64[..]
+# (a hand of at most 8 cards qualifies at most twice for one teyaku: two fours, two triplets, 4 + 4)
 O_INDEX = 0
 O_MONTH = 1
 O_THREE = 2
+
+
+@nb.njit(cache=True)
+def draw_below(state, n):
+    """``uniform_below_nb`` behind one call (it is inline="always": expanded once here, not at every use)."""
+    return uniform_below_nb(state, n)
+
+
+@nb.njit(cache=True)
+def draw_yes(state):
+    """A random yes/no decision: ``uniform(2) == 1`` is yes."""
+    return draw_below(state, np.int64(2)) == 1
 
 
 # --- card and yaku arithmetic ---------------------------------------------------------------
@@ -141,6 +154,20 @@ def completed_yaku(pile, yaku_masks):
 
 
 @nb.njit(cache=True)
+def stopping_yaku(pile, yaku_masks, stopping_mask):
+    """The round-stopping yaku in ``pile`` after supersession (as ``completed_yaku(pile) & stopping_mask``)."""
+    rest = stopping_mask
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        m = yaku_masks[YM_MASK, i]
+        if (m & pile) == m:
+            # supersession only removes yaku, so the full check is needed only when one is there
+            return completed_yaku(pile, yaku_masks) & stopping_mask
+    return U0
+
+
+@nb.njit(cache=True)
 def points_yaku_value(bits, yaku_ints):
     """Sum of the values of the points-kind yaku in ``bits`` (no upgrades: greedy's measure)."""
     total = 0
@@ -166,7 +193,7 @@ def icp_four(hand, month_mask, icp):
 def shuffle_cards(cards, start, size, state):
     """Fisher-Yates over ``cards[start:start + size]``, as ``reference.enshu.shuffle_in_place``."""
     for i in range(size - 1):
-        j = i + uniform_below_nb(state, size - i)
+        j = i + draw_below(state, size - i)
         t = cards[start + i]
         cards[start + i] = cards[start + j]
         cards[start + j] = t
@@ -267,14 +294,14 @@ def decide_teyaku(seat, policy_decides, policy_id, state, month_mask, class_mask
                   teyaku_masks, teyaku_ints, opt_ints, opt_cards, seat_ints, seat_masks):
     """Group A, then group B: the seat declares one of the qualifying points teyaku, or none."""
     for group in range(2):
-        count = teyaku_options(seat_masks[SM_HAND, seat], group, 0, month_mask, class_masks, junk_only,
+        count = teyaku_options(seat_masks[SM_HAND, seat], group, np.int64(0), month_mask, class_masks, junk_only,
                                teyaku_masks, teyaku_ints, opt_ints, opt_cards)
         if count == 0:
             continue
         chosen = -1
         if policy_decides and policy_id == EE.POLICY_RANDOM:
-            if uniform_below_nb(state, 2) == 1:
-                chosen = uniform_below_nb(state, count)
+            if draw_yes(state):
+                chosen = draw_below(state, count)
         else:
             chosen = best_option(count, opt_ints, teyaku_ints)
         if chosen >= 0:
@@ -362,7 +389,7 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
     if count == 1 or (count == 3 and capture_three_all):
         taken = matches
     elif policy_id == EE.POLICY_RANDOM:
-        taken = bit(kth_id(matches, uniform_below_nb(state, count)))
+        taken = bit(kth_id(matches, draw_below(state, count)))
     else:
         taken = U0
         best_gain = 0
@@ -394,12 +421,12 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
             if remaining == 3 or seat_ints[S_MIZU, seat] == 1:
                 join = True
             elif policy_ids[seat] == EE.POLICY_RANDOM:
-                join = uniform_below_nb(states[SEAT0_STATE + seat], 2) == 1
+                join = draw_yes(states[SEAT0_STATE + seat])
             else:
                 hand = seat_masks[SM_HAND, seat]
                 join = mask_points(hand, card_points) >= GREEDY_JOIN_POINTS * max(passes, 1)
                 if not join and passes <= 1:
-                    join = teyaku_options(hand, -1, -1, month_mask, class_masks, junk_only, teyaku_masks,
+                    join = teyaku_options(hand, np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only, teyaku_masks,
                                           teyaku_ints, opt_ints, opt_cards) > 0
             if join:
                 cards[JOINED_AT + n_joined] = seat
@@ -539,7 +566,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             if mizu_count == EE.MAX_MIZU_KOTSU:
                 break
             seat = (dealer + k) % n
-            if policy_ids[seat] == EE.POLICY_RANDOM and uniform_below_nb(states[SEAT0_STATE + seat], 2) == 1:
+            if policy_ids[seat] == EE.POLICY_RANDOM and draw_yes(states[SEAT0_STATE + seat]):
                 seat_ints[S_MIZU, seat] = 1
                 mizu_count += 1
 
@@ -555,7 +582,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         while True:
             for i in range(DECK_SIZE):
                 cards[i] = i
-            shuffle_cards(cards, 0, DECK_SIZE, states[DEAL_STATE])
+            shuffle_cards(cards, np.int64(0), np.int64(DECK_SIZE), states[DEAL_STATE])
             field = U0
             for i in range(field_size):
                 field |= bit(cards[i])
@@ -596,7 +623,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             for k in range(n):
                 seat = (dealer + k) % n
                 if policy_ids[seat] == EE.POLICY_RANDOM:
-                    yes = uniform_below_nb(states[SEAT0_STATE + seat], 2) == 1
+                    yes = draw_yes(states[SEAT0_STATE + seat])
                 else:
                     yes = mask_points(seat_masks[SM_HAND, seat], card_points) >= GREEDY_KOTSU_POINTS
                 if yes:
@@ -633,12 +660,12 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         if added > 0 and params[EE.P_C_DROPPED_HANDS] == 0:
             draw_size += added
             stream_init_nb(states[RULES_STATE], seed, round_index, RULES_STREAM)
-            shuffle_cards(cards, DRAW_AT, draw_size, states[RULES_STATE])
+            shuffle_cards(cards, np.int64(DRAW_AT), draw_size, states[RULES_STATE])
         break
     field_dealt = field
     for s in range(n):
         qualifying = U0
-        count = teyaku_options(seat_masks[SM_HAND_DEALT, s], -1, -1, month_mask, class_masks, junk_only,
+        count = teyaku_options(seat_masks[SM_HAND_DEALT, s], np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only,
                                teyaku_masks, teyaku_ints, opt_ints, opt_cards)
         for k in range(count):
             qualifying |= bit(opt_ints[O_INDEX, k])
@@ -653,7 +680,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         best_value = 0
         for k in range(n):
             seat = (dealer + k) % n
-            count = teyaku_options(seat_masks[SM_HAND, seat], -1, 1, month_mask, class_masks, junk_only,
+            count = teyaku_options(seat_masks[SM_HAND, seat], np.int64(-1), np.int64(1), month_mask, class_masks, junk_only,
                                    teyaku_masks, teyaku_ints, opt_ints, opt_cards)
             if count == 0:
                 continue
@@ -697,7 +724,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             hand = seat_masks[SM_HAND, seat]
             pile = seat_masks[SM_PILE, seat]
             if policy_id == EE.POLICY_RANDOM:
-                card = kth_id(hand, uniform_below_nb(state, popcount(hand)))
+                card = kth_id(hand, draw_below(state, popcount(hand)))
             else:
                 card = greedy_play(hand, field, pile, not capture_three_all, month, month_mask, yaku_masks,
                                    yaku_ints, card_points, stopping_mask)
@@ -712,12 +739,12 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                                       yaku_masks, yaku_ints, card_points, stopping_mask)
                 if phase == 0 and not each_capture:
                     continue
-                stopping = completed_yaku(pile, yaku_masks) & stopping_mask
+                stopping = stopping_yaku(pile, yaku_masks, stopping_mask)
                 if stopping != U0:
                     break
             seat_masks[SM_PILE, seat] = pile
             if stopping == U0:
-                stopping = completed_yaku(pile, yaku_masks) & stopping_mask
+                stopping = stopping_yaku(pile, yaku_masks, stopping_mask)
             if stopping != U0:
                 winner = seat
                 break
@@ -840,7 +867,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 if mask_points(seat_masks[SM_PILE, seat] & ~willow, card_points) > EE.FUKE_LIMIT:
                     continue
                 if policy_ids[seat] == EE.POLICY_RANDOM:
-                    yes = uniform_below_nb(states[SEAT0_STATE + seat], 2) == 1
+                    yes = draw_yes(states[SEAT0_STATE + seat])
                 else:
                     yes = winner != seat and winner >= 0 and seat_ints[S_SCORE, winner] > 0
                 if yes:
@@ -904,20 +931,16 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
 # --- units -----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_units_nb(seed, first_unit, n_units, rounds_per_match, policy_ids,
-                  params, month, month_mask, card_points,
-                  bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask, icp_mask,
+@nb.njit(cache=True)
+def pack_rules_nb(bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask, icp_mask,
                   yaku_mask, yaku_kind, yaku_value, yaku_upgraded, yaku_month, supersedes, greedy_weight,
                   teyaku_pattern, teyaku_group, teyaku_kind, teyaku_value, teyaku_bonus,
-                  teyaku_months, teyaku_three_months, teyaku_bonus_months,
-                  out_int, out_mask):
-    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds, else matches)."""
-    n = params[EE.P_PLAYERS]
+                  teyaku_months, teyaku_three_months, teyaku_bonus_months):
+    """The rule tables packed into (class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints)."""
     n_yaku = yaku_mask.shape[0]
     n_teyaku = teyaku_pattern.shape[0]
-    # pack the rule tables so that the round takes fewer than 30 arguments
-    class_masks = np.zeros(N_CLASSES, dtype=np.uint64)
+    class_masks = np.empty(N_CLASSES, dtype=np.uint64)
+    class_masks[K_STOPPING] = U0
     class_masks[K_BRIGHT] = bright_mask
     class_masks[K_ANIMAL] = animal_mask
     class_masks[K_RIBBON] = ribbon_mask
@@ -947,11 +970,32 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, policy_ids,
         teyaku_ints[T_KIND, i] = teyaku_kind[i]
         teyaku_ints[T_VALUE, i] = teyaku_value[i]
         teyaku_ints[T_BONUS, i] = teyaku_bonus[i]
+
+    return class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def play_units_nb(seed, first_unit, n_units, rounds_per_match, policy_ids,
+                  params, month, month_mask, card_points,
+                  bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask, icp_mask,
+                  yaku_mask, yaku_kind, yaku_value, yaku_upgraded, yaku_month, supersedes, greedy_weight,
+                  teyaku_pattern, teyaku_group, teyaku_kind, teyaku_value, teyaku_bonus,
+                  teyaku_months, teyaku_three_months, teyaku_bonus_months,
+                  out_int, out_mask):
+    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds, else matches)."""
+    # packed so that the round takes fewer than 30 arguments
+    class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = pack_rules_nb(
+        bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask, icp_mask,
+        yaku_mask, yaku_kind, yaku_value, yaku_upgraded, yaku_month, supersedes, greedy_weight,
+        teyaku_pattern, teyaku_group, teyaku_kind, teyaku_value, teyaku_bonus,
+        teyaku_months, teyaku_three_months, teyaku_bonus_months)
+
+    n = params[EE.P_PLAYERS]
+    n_teyaku = teyaku_ints.shape[1]
     round_wins = params[EE.P_VARIANT] == EE.VARIANT_S and params[EE.P_S_MATCH_SCORING] == 1
     rotate = params[EE.P_NEXT_DEALER] == 1
     independent = rounds_per_match == 0
     stride = 1 if independent else rounds_per_match
-
     n_blocks = min(n_units, N_BLOCKS_MAX)
     for block in nb.prange(n_blocks):
         lo = block * n_units // n_blocks
