@@ -8,7 +8,9 @@ Every figure is measured in one run so that ratios are comparable on a shared, n
   (the rows are checked identical while at it);
 * end-to-end ``fudasim run`` rounds/s including Parquet writing;
 * peak memory (max RSS) of a long run, in a child process;
-* first-call compile time (empty cache) and warm start-up time of ``fudasim run --rounds 1000``.
+* first-call compile time (empty cache) and warm start-up time of ``fudasim run --rounds 1000``;
+* Enshu-bana's kernel rounds/s per variant, its reference engine and speed-up
+  (``benchmarks.enshu_bench``), with metrics prefixed ``enshu_``.
 
 Output: an aligned table on stdout, and with ``--csv FILE`` the same rows as CSV
 (``metric,policies,yaku_set,threads,value,unit``).  Rerun with ``python -m benchmarks.tensho_bench``.
@@ -79,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--skip-compile", action="store_true", help="skip the cold-compile measurement")
+    parser.add_argument("--skip-enshu", action="store_true", help="skip the Enshu-bana kernel figures")
     parser.add_argument("--csv", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.quick:
@@ -111,6 +114,17 @@ def main(argv: list[str] | None = None) -> int:
             record("kernel_speedup_over_reference", one / reference_rate, "x", label, yaku_set, "1")
             record("kernel_rows_equal_reference", float(identical), "bool", label, yaku_set, "1")
     numba.set_num_threads(all_threads)
+
+    # Enshu-bana's variants, next to Tensho's figures.
+    if not args.skip_enshu:
+        from benchmarks.enshu_bench import measure as measure_enshu
+
+        enshu_rounds = max(1000, args.rounds // 10)
+        for row in measure_enshu(enshu_rounds, args.repeat, max(50, args.reference_rounds // 4)):
+            row = dict(row)
+            row["metric"] = "enshu_" + row["metric"]
+            ROWS.append(row)
+        numba.set_num_threads(all_threads)
 
     workdir = Path(tempfile.mkdtemp(prefix="fudasim-bench-"))
     try:
