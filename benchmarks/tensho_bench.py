@@ -153,11 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
-    print(f"{'metric':<34}{'policies':<16}{'yaku set':<10}{'threads':<16}{'value':>14} unit")
+    print(f"{'metric':<41}{'policies':<28}{'set/case':<10}{'threads':<16}{'value':>12} unit")
     for row in ROWS:
         value = row["value"]
         shown = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
-        print(f"{row['metric']:<34}{row['policies']:<16}{row['yaku_set']:<10}{row['threads']:<16}{shown:>14} {row['unit']}")
+        print(f"{row['metric']:<41}{row['policies']:<28}{row['yaku_set']:<10}{row['threads']:<16}{shown:>12} {row['unit']}")
     if args.csv:
         with open(args.csv, "w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(ROWS[0]))
