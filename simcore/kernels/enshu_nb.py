@@ -24,7 +24,7 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import enshu_enums as EE
-from simcore.kernels.tensho_nb import bit, kth_id, lowest_id, popcount
+from simcore.kernels.tensho_nb import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.rng import stream_init_nb, uniform_below_nb
 
 U0 = np.uint64(0)
@@ -124,16 +124,6 @@ def draw_yes(state):
 
 
 # --- card and yaku arithmetic ---------------------------------------------------------------
-
-
-@nb.njit(cache=True)
-def mask_points(mask, card_points):
-    total = 0
-    while mask:
-        i = lowest_id(mask)
-        mask &= mask - U1
-        total += card_points[i]
-    return total
 
 
 @nb.njit(cache=True)
@@ -327,7 +317,7 @@ def greedy_gain(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
         m = yaku_masks[YM_MASK, i]
         if (m & pile) != m:
             g += yaku_ints[Y_WEIGHT, i] * popcount(captured & m & ~pile)
-    g += 10 * mask_points(captured, card_points)
+    g += 10 * mask_value(captured, card_points)
     return g
 
 
@@ -424,7 +414,7 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
                 join = draw_yes(states[SEAT0_STATE + seat])
             else:
                 hand = seat_masks[SM_HAND, seat]
-                join = mask_points(hand, card_points) >= GREEDY_JOIN_POINTS * max(passes, 1)
+                join = mask_value(hand, card_points) >= GREEDY_JOIN_POINTS * max(passes, 1)
                 if not join and passes <= 1:
                     join = teyaku_options(hand, np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only, teyaku_masks,
                                           teyaku_ints, opt_ints, opt_cards) > 0
@@ -508,7 +498,7 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
             if earned:
                 teyaku_points += bonus
     seat_masks[SM_YAKU, seat] = bits
-    seat_ints[S_CARD_POINTS, seat] = mask_points(pile, card_points)
+    seat_ints[S_CARD_POINTS, seat] = mask_value(pile, card_points)
     seat_ints[S_YAKU_POINTS, seat] = yaku_points
     seat_ints[S_TEYAKU_POINTS, seat] = teyaku_points
     return n_mult, mult_sum, mult_product, mult_max
@@ -625,7 +615,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 if policy_ids[seat] == EE.POLICY_RANDOM:
                     yes = draw_yes(states[SEAT0_STATE + seat])
                 else:
-                    yes = mask_points(seat_masks[SM_HAND, seat], card_points) >= GREEDY_KOTSU_POINTS
+                    yes = mask_value(seat_masks[SM_HAND, seat], card_points) >= GREEDY_KOTSU_POINTS
                 if yes:
                     seat_ints[S_KOTSU, seat] = 1
                     kotsu_count += 1
@@ -864,7 +854,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 seat = (acting + k) % n
                 if seat_ints[S_ACTIVE, seat] == 0 or seat_ints[S_N_DECLARED, seat] > 0:
                     continue
-                if mask_points(seat_masks[SM_PILE, seat] & ~willow, card_points) > EE.FUKE_LIMIT:
+                if mask_value(seat_masks[SM_PILE, seat] & ~willow, card_points) > EE.FUKE_LIMIT:
                     continue
                 if policy_ids[seat] == EE.POLICY_RANDOM:
                     yes = draw_yes(states[SEAT0_STATE + seat])
