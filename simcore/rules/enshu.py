@@ -25,7 +25,7 @@ import numpy as np
 
 from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.kernels import enshu_enums as EE
-from simcore.rules.loader import RulesError, _Checker
+from simcore.rules.loader import RulesError, RuleSetLookups, _Checker
 from simcore.rules.schema import OptionSpec, option_code
 
 __all__ = [
@@ -198,7 +198,7 @@ class Teyaku:
 
 
 @dataclass(frozen=True)
-class EnshuRuleSet:
+class EnshuRuleSet(RuleSetLookups):
     """A validated Enshu-bana rule set with every option resolved.
 
     Field names follow ``simcore.rules.loader.RuleSet`` where they mean the same.
@@ -227,9 +227,6 @@ class EnshuRuleSet:
     teyaku: tuple[Teyaku, ...]
     supersession_tables: dict[str, dict[str, tuple[str, ...]]]
 
-    def option(self, name: str) -> str | int:
-        return self.options[name]
-
     @property
     def skin(self) -> str:
         return "hanafuda"
@@ -238,20 +235,11 @@ class EnshuRuleSet:
     def supersession(self) -> dict[str, tuple[str, ...]]:
         return self.supersession_tables.get(str(self.options["enshu.sokuyaku_stacking"]), {})
 
-    def yaku_by_key(self, key: str) -> EnshuYaku:
-        for yaku in self.yaku:
-            if yaku.key == key:
-                return yaku
-        raise KeyError(key)
-
     def teyaku_by_key(self, key: str) -> Teyaku:
         for teyaku in self.teyaku:
             if teyaku.key == key:
                 return teyaku
         raise KeyError(key)
-
-    def card_label(self, card_id: int) -> str:
-        return self.deck.label(card_id, "hanafuda")
 
 
 # --- building ---------------------------------------------------------------------------------

@@ -49,8 +49,24 @@ class Yaku:
         return value if isinstance(value, int) else 0
 
 
+class RuleSetLookups:
+    """Lookups shared by every game's rule set (needs ``options``, ``yaku``, ``deck``, ``skin``)."""
+
+    def option(self, name: str) -> str | int:
+        return self.options[name]
+
+    def yaku_by_key(self, key: str):
+        for yaku in self.yaku:
+            if yaku.key == key:
+                return yaku
+        raise KeyError(key)
+
+    def card_label(self, card_id: int) -> str:
+        return self.deck.label(card_id, self.skin)
+
+
 @dataclass(frozen=True)
-class RuleSet:
+class RuleSet(RuleSetLookups):
     """A validated rule set with every option resolved."""
 
     name: str
@@ -73,9 +89,6 @@ class RuleSet:
     yaku: tuple[Yaku, ...]
     supersession_tables: dict[str, dict[str, tuple[str, ...]]]
 
-    def option(self, name: str) -> str | int:
-        return self.options[name]
-
     @property
     def skin(self) -> str:
         return str(self.options.get("tensho.skin", "hanafuda"))
@@ -92,14 +105,6 @@ class RuleSet:
     def supersession(self) -> dict[str, tuple[str, ...]]:
         return self.supersession_tables.get(str(self.options["tensho.supersession"]), {})
 
-    def yaku_by_key(self, key: str) -> Yaku:
-        for yaku in self.yaku:
-            if yaku.key == key:
-                return yaku
-        raise KeyError(key)
-
-    def card_label(self, card_id: int) -> str:
-        return self.deck.label(card_id, self.skin)
 
 
 SHIPPED_PACKAGE = "simcore.rules"
