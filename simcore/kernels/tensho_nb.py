@@ -148,6 +148,44 @@ def mask_value(mask, card_value):
     return total
 
 
+@nb.njit(cache=True)
+def fill_card_tables(rank, rank_mask, card_value, same_rank, value_masks, class_values):
+    """Per-card tables the round reads in its hot loop (filled once per parallel block).
+
+    ``same_rank[c]``: the mask of the cards of ``c``'s rank.  ``value_masks[k]`` /
+    ``class_values[k]``: the cards worth ``class_values[k]`` (non-zero values only), the list
+    ending at the first empty mask; ``class_value_of`` sums a mask's card values with one
+    popcount per distinct value instead of one step per card.
+    """
+    n_classes = 0
+    for i in range(value_masks.size):
+        value_masks[i] = U0
+        class_values[i] = 0
+    for c in range(DECK_SIZE):
+        same_rank[c] = rank_mask[rank[c]]
+        v = card_value[c]
+        if v == 0:
+            continue
+        k = 0
+        while k < n_classes and class_values[k] != v:
+            k += 1
+        if k == n_classes:
+            class_values[k] = v
+            n_classes += 1
+        value_masks[k] |= bit(c)
+
+
+@nb.njit(inline="always", cache=True)
+def class_value_of(mask, value_masks, class_values):
+    """The card value of ``mask``, equal to ``mask_value(mask, card_value)`` (see fill_card_tables)."""
+    total = 0
+    k = 0
+    while value_masks[k] != U0:
+        total += class_values[k] * popcount(mask & value_masks[k])
+        k += 1
+    return total
+
+
 # --- greedy ----------------------------------------------------------------------------------
 
 
@@ -227,7 +265,7 @@ def capture_options(card, field, opts, rank, rank_mask, card_value, highest_valu
 def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile,
+                  states, ids, opts, hand, pile, same_rank, value_masks, class_values,
                   out_int, out_mask, row):
     """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
     triple_all = params[E.P_TRIPLE_MATCH] == 0
@@ -370,29 +408,36 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 winner = seat
                 instant = True
 
-    # 6. turns
+    # 6. turns (the seat to move keeps its hand and pile in locals ``h`` and ``p``)
     turn = 0
     draw_position = 0
     seat = first
-    while winner < 0 and (hand[0] | hand[1]) != U0:
-        if hand[seat] == U0:
+    h0 = hand[0]
+    h1 = hand[1]
+    p0 = pile[0]
+    p1 = pile[1]
+    while winner < 0 and (h0 | h1) != U0:
+        if (h1 if seat == 1 else h0) == U0:
             seat = 1 - seat
         turn += 1
-        last_checked = pile[seat]
+        h = h1 if seat == 1 else h0
+        p = p1 if seat == 1 else p0
+        random_seat = policy_ids[seat] == E.POLICY_RANDOM
+        state = states[SEAT0_STATE + seat]
         for phase in range(2):
             if phase == 0:
                 # choose and play a hand card
-                if policy_ids[seat] == E.POLICY_RANDOM:
-                    card = kth_id(hand[seat], uniform_below_nb(states[SEAT0_STATE + seat], popcount(hand[seat])))
+                if random_seat:
+                    card = kth_id(h, uniform_below_nb(state, popcount(h)))
                 else:
                     card = -1
                     best_gain = 0
-                    rest = hand[seat]
+                    rest = h
                     while rest:
                         c = lowest_id(rest)
                         rest &= rest - U1
                         if c == six:
-                            g = greedy_gain(pile[seat], bit(c), s, yaku_mask, yaku_points, yaku_in_set,
+                            g = greedy_gain(p, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
                                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
                         else:
                             n_opts = capture_options(c, field, opts, rank, rank_mask, card_value,
@@ -402,7 +447,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                             else:
                                 g = 0
                                 for k in range(n_opts):
-                                    gk = greedy_gain(pile[seat], bit(c) | opts[k], s, yaku_mask, yaku_points,
+                                    gk = greedy_gain(p, bit(c) | opts[k], s, yaku_mask, yaku_points,
                                                      yaku_in_set, yaku_instant, supersedes, greedy_weight,
                                                      card_value, chaff_mask)
                                     if k == 0 or gk > g:
@@ -414,7 +459,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                         if card < 0 or g > best_gain:
                             card = c
                             best_gain = g
-                hand[seat] &= ~bit(card)
+                h &= ~bit(card)
                 allow_decline = capture_optional
             else:
                 card = ids[DRAW_AT + draw_position]
@@ -423,25 +468,26 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             # resolve the card against the field
             cb = bit(card)
             if card == six:
-                pile[seat] |= cb
+                p |= cb
             else:
-                n_opts = capture_options(card, field, opts, rank, rank_mask, card_value,
-                                         highest_value_first, triple_all)
-                if n_opts == 0:
-                    field |= cb
-                else:
+                matches = field & same_rank[card]
+                n = popcount(matches)
+                if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
+                    # a choice (or the highest-value rule) decides what is taken
+                    n_opts = capture_options(card, field, opts, rank, rank_mask, card_value,
+                                             highest_value_first, triple_all)
                     taken = U0
                     if n_opts == 1 and not allow_decline:
                         taken = opts[0]
-                    elif policy_ids[seat] == E.POLICY_RANDOM:
+                    elif random_seat:
                         n_choices = n_opts + (1 if allow_decline else 0)
-                        pick = uniform_below_nb(states[SEAT0_STATE + seat], n_choices)
+                        pick = uniform_below_nb(state, n_choices)
                         if pick < n_opts:
                             taken = opts[pick]
                     else:
                         best_gain = 0
                         for k in range(n_opts):
-                            g = greedy_gain(pile[seat], cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
+                            g = greedy_gain(p, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
                                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
                             if k == 0 or g > best_gain:
                                 taken = opts[k]
@@ -449,22 +495,30 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                         if allow_decline:
                             if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
                                 taken = U0
-                    if taken == U0:
-                        field |= cb
-                    else:
-                        field &= ~taken
-                        pile[seat] |= cb | taken
-            # An instant win can only appear when the pile grew since it was last checked (every
-            # pile is checked whenever it grows, so it holds none at the start of a turn).
-            if (phase == 1 or check_each_capture) and pile[seat] != last_checked:
-                last_checked = pile[seat]
-                if has_instant(last_checked, s, yaku_mask, yaku_instant):
+                else:
+                    taken = matches  # none, the only match, or all three
+                # taken == 0: the card stays on the field; else it and ``taken`` go to the pile
+                keep = U0 - np.uint64(taken != U0)
+                field = (field & ~taken) | (cb & ~keep)
+                p |= (cb | taken) & keep
+            # A pile holds no instant win at the start of a turn (every pile is checked whenever
+            # it grows), so checking it here, grown or not, finds exactly the new ones.
+            if phase == 1 or check_each_capture:
+                if has_instant(p, s, yaku_mask, yaku_instant):
                     winner = seat
                     instant = True
                     break
+        if seat == 1:
+            h1 = h
+            p1 = p
+        else:
+            h0 = h
+            p0 = p
         if winner >= 0:
             break
         seat = 1 - seat
+    pile[0] = p0
+    pile[1] = p1
 
     # 7. scoring
     yaku0 = completed_yaku(pile[0], s, yaku_mask, yaku_in_set, supersedes)
@@ -473,8 +527,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     points1 = yaku_bits_points(yaku1, s, yaku_points)
     chaff0 = popcount(pile[0] & chaff_mask)
     chaff1 = popcount(pile[1] & chaff_mask)
-    value0 = mask_value(pile[0], card_value)
-    value1 = mask_value(pile[1], card_value)
+    value0 = class_value_of(pile[0], value_masks, class_values)
+    value1 = class_value_of(pile[1], value_masks, class_values)
     if instant:
         reason = E.END_INSTANT_WIN
         score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
@@ -557,6 +611,10 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
         opts = np.empty(4, dtype=np.uint64)
         hand = np.empty(2, dtype=np.uint64)
         pile = np.empty(2, dtype=np.uint64)
+        same_rank = np.empty(64, dtype=np.uint64)
+        value_masks = np.empty(65, dtype=np.uint64)
+        class_values = np.empty(65, dtype=np.int64)
+        fill_card_tables(rank, rank_mask, card_value, same_rank, value_masks, class_values)
         for i in range(lo, hi):
             unit = first_unit + i
             # Independent rounds are units of one round, dealt by seat unit % 2; a match is a
@@ -578,7 +636,8 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
                     seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                     params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                     supersedes, greedy_weight, card_value, chaff_mask,
-                    states, ids, opts, hand, pile, out_int, out_mask, row)
+                    states, ids, opts, hand, pile, same_rank, value_masks, class_values,
+                    out_int, out_mask, row)
                 if by_wins:
                     if winner == 0:
                         points0 += 1
