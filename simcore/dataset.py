@@ -28,6 +28,7 @@ from simcore.kernels import enums as E
 
 __all__ = [
     "DatasetError",
+    "ColumnStore",
     "SHARD_PATTERN",
     "RUN_FILE",
     "columns_from_matrices",
@@ -88,27 +89,57 @@ def schema() -> pa.Schema:
     return pa.schema(fields)
 
 
-def column_reader(ints: np.ndarray, masks: np.ndarray, valid_column: int):
-    """``column(matrix, index, dtype)``: a copied column of the valid rows of ``ints``/``masks``."""
+class ColumnStore:
+    """Reusable column arrays, so that a writer copying shard after shard faults in no new memory.
+
+    Columns taken from a store stay valid until the next shard is taken from it: the writer
+    takes, writes and summarises one shard at a time.
+    """
+
+    def __init__(self) -> None:
+        self._arrays: dict[tuple, np.ndarray] = {}
+
+    def take(self, key: tuple, dtype, rows: int) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        array = self._arrays.get((key, dtype))
+        if array is None or array.size < rows:
+            array = np.empty(rows, dtype=dtype)
+            self._arrays[(key, dtype)] = array
+        return array[:rows]
+
+
+def column_reader(ints: np.ndarray, masks: np.ndarray, valid_column: int, store: ColumnStore | None = None):
+    """``column(matrix, index, dtype)``: a copied column of the valid rows of ``ints``/``masks``.
+
+    Without ``store`` every column is a fresh array; with it, a reused one (see ``ColumnStore``).
+    The copy is needed either way: the engines reuse their output buffers.
+    """
     keep = ints[valid_column] == 1
     rows = None if keep.all() else np.flatnonzero(keep)  # matches may leave extra-round room unused
+    n = ints.shape[1] if rows is None else len(rows)
 
     def column(matrix: np.ndarray, index: int, dtype) -> np.ndarray:
         values = matrix[index] if rows is None else matrix[index, rows]
-        return np.array(values, dtype=dtype, copy=True)  # always a copy: the engines reuse their buffers
+        if store is None:
+            return np.array(values, dtype=dtype, copy=True)
+        out = store.take(("mask" if matrix is masks else "int", index), dtype, n)
+        np.copyto(out, values, casting="unsafe")
+        return out
 
     return column
 
 
-def columns_from_matrices(ints: np.ndarray, masks: np.ndarray) -> dict[str, np.ndarray]:
-    """Named per-round columns from the engines' output matrices (valid rows only).
+def columns_from_matrices(ints: np.ndarray, masks: np.ndarray,
+                          store: ColumnStore | None = None) -> dict[str, np.ndarray]:
+    """Named per-round columns from the engines' output matrices (valid rows only, copied).
 
     Parameters
     ----------
     ints : int64[N_INT_COLUMNS, rows]
     masks : uint64[N_MASK_COLUMNS, rows]
+    store : optional ``ColumnStore`` whose arrays are reused for the copies
     """
-    column = column_reader(ints, masks, E.C_VALID)
+    column = column_reader(ints, masks, E.C_VALID, store)
 
     out: dict[str, np.ndarray] = {}
     for name, index, typ in _SCALAR_INT:
@@ -188,11 +219,19 @@ def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
     """Write a shard atomically: a temporary name in the same directory, fsync, then rename."""
     final = shard_path(out_dir, shard_index)
     temporary = final.with_name(f".{final.name}.tmp-{os.getpid()}")
-    # Dictionary encoding only pays on low-cardinality columns; on the card masks it is pure
-    # cost.  zstd level 1 keeps files small at close to uncompressed writing speed.
-    dictionary_columns = [f.name for f in table.schema if f.type != pa.uint64() and f.name not in ("round", "match")]
+    # Encodings chosen per column by what they cost to write and what they save: dictionary
+    # encoding for the low-cardinality columns; delta encoding for the consecutive round and
+    # match numbers; byte-stream-split for the card masks (it groups their mostly-zero high
+    # bytes, so zstd compresses them better and faster than plain or dictionary encoding).
+    # zstd level 1 keeps files small at close to uncompressed writing speed.
+    names = [f.name for f in table.schema]
+    sequential = [name for name in ("round", "match") if name in names]
+    masks = [f.name for f in table.schema if f.type == pa.uint64()]
+    dictionary_columns = [name for name in names if name not in masks and name not in sequential]
+    encodings = {name: "DELTA_BINARY_PACKED" for name in sequential}
+    encodings.update({name: "BYTE_STREAM_SPLIT" for name in masks})
     pq.write_table(table, temporary, compression="zstd", compression_level=1, use_dictionary=dictionary_columns,
-                   write_statistics=["round", "match"], row_group_size=1 << 20)
+                   column_encoding=encodings, write_statistics=sequential, row_group_size=1 << 20)
     with open(temporary, "rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, final)

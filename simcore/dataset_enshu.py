@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from simcore.dataset import column_reader
+from simcore.dataset import ColumnStore, column_reader
 from simcore.dataset import shard_table as generic_shard_table
 from simcore.kernels import enshu_enums as EE
 
@@ -84,7 +84,8 @@ def schema(players: int = EE.MAX_SEATS) -> pa.Schema:
     return pa.schema(fields)
 
 
-def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE.MAX_SEATS) -> dict[str, np.ndarray]:
+def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE.MAX_SEATS,
+                          store: ColumnStore | None = None) -> dict[str, np.ndarray]:
     """Named per-round columns from the engines' output matrices (valid rows only, copied).
 
     Parameters
@@ -94,9 +95,11 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE
         Column-major, as the engines fill them (``simcore.dataset.output_matrices``).
     players : int
         Seats to name (the rule set's player count).
+    store : ColumnStore, optional
+        Reused arrays for the copies (the runner's writer passes one).
     """
     _check_players(players)
-    column = column_reader(ints, masks, EE.C_VALID)
+    column = column_reader(ints, masks, EE.C_VALID, store)
     out: dict[str, np.ndarray] = {}
     for name, index, typ in _SCALAR_INT:
         out[name] = column(ints, index, typ.to_pandas_dtype())

@@ -78,14 +78,15 @@ class Game:
 
         return output_buffers(rows, self.n_int, self.n_mask)
 
-    def columns(self, ints: np.ndarray, masks: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    def columns(self, ints: np.ndarray, masks: np.ndarray, players: int, store=None) -> dict[str, np.ndarray]:
+        """Named columns copied out of the output matrices (into ``store``'s arrays if given)."""
         if self.name == "tensho":
             from simcore.dataset import columns_from_matrices
 
-            return columns_from_matrices(ints, masks)
+            return columns_from_matrices(ints, masks, store)
         from simcore.dataset_enshu import columns_from_matrices
 
-        return columns_from_matrices(ints, masks, players)
+        return columns_from_matrices(ints, masks, players, store)
 
     def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int):
         if self.name == "tensho":

@@ -97,11 +97,26 @@ class RunSummary:
         self.dealer_wins += int(np.count_nonzero(winner == columns["dealer"]))
         n_reasons = len(self.end_reason_names)
         self.end_reasons += np.bincount(columns["end_reason"], minlength=n_reasons)[:n_reasons]
-        n_yaku = len(self.yaku_names)
         for seat in range(self.seats):
-            bits = columns[f"yaku_{seat}"]
-            for bit in range(n_yaku):
-                self.yaku_counts[seat, bit] += int(np.count_nonzero((bits >> np.uint64(bit)) & np.uint64(1)))
+            self.yaku_counts[seat] += bit_counts(columns[f"yaku_{seat}"], len(self.yaku_names))
+
+
+_BYTE_BITS = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # [byte value, bit]
+
+
+def bit_counts(masks: np.ndarray, n_bits: int) -> np.ndarray:
+    """How many of ``masks`` (uint64) have each of bits ``0 .. n_bits - 1`` set.
+
+    One histogram per byte of the masks instead of one pass per bit.
+    """
+    as_bytes = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    if sys.byteorder == "big":
+        as_bytes = as_bytes[:, ::-1]
+    counts = np.zeros(8 * -(-n_bits // 8), dtype=np.int64)
+    for byte in range(len(counts) // 8):
+        histogram = np.bincount(as_bytes[:, byte], minlength=256)
+        counts[8 * byte: 8 * byte + 8] = histogram @ _BYTE_BITS
+    return counts[:n_bits]
 
 
 def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
@@ -282,6 +297,8 @@ def run(config: RunConfig) -> RunSummary:
     work: queue.Queue = queue.Queue()
     errors: list[BaseException] = []
 
+    store = ds.ColumnStore()
+
     def writer() -> None:
         while True:
             item = work.get()
@@ -289,7 +306,7 @@ def run(config: RunConfig) -> RunSummary:
                 return
             shard_index, first_unit, n_units, buffers, ints, masks = item
             try:
-                columns = game.columns(ints, masks, players)  # copies: the buffers go back
+                columns = game.columns(ints, masks, players, store)  # copies: the buffers go back
                 free_buffers.put(buffers)
                 info = dict(shard_info, shard=shard_index, first_unit=first_unit, n_units=n_units,
                             first_round=int(columns["round"][0]) if len(columns["round"]) else None,
