@@ -32,6 +32,7 @@ __all__ = [
     "stream_init_nb",
     "next_u64_nb",
     "uniform_below_nb",
+    "shuffle_prefix_nb",
 ]
 
 DEAL_STREAM = 0
@@ -189,3 +190,45 @@ def uniform_below_nb(state, n):
             product = (next_u64_nb(state) >> _U32) * un
             low = product & _LOW32
     return np.int64(product >> _U32)
+
+
+@nb.njit(inline="always", cache=True)
+def shuffle_prefix_nb(state, ids, n, positions):
+    """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places.
+
+    Place ``i`` swaps with ``i + uniform_below_nb(state, n - i)``: the words consumed and the
+    result are exactly those of that loop.  The generator state stays in registers for the whole
+    shuffle (the loop above reloads it from memory at every draw, since the stores into ``ids``
+    might alias it), which makes the deal about twice as fast.
+    """
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2]
+    s3 = state[3]
+    for i in range(n):
+        ids[i] = i
+    for i in range(positions):
+        if n - i == 1:
+            break  # the last place: uniform_below(1) is 0 and draws nothing
+        un = np.uint64(n - i)
+        while True:
+            word = _rotl_nb(s1 * _U5, 7) * _U9
+            t = s1 << _U17
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= t
+            s3 = _rotl_nb(s3, 45)
+            product = (word >> _U32) * un
+            low = product & _LOW32
+            if low >= un or low >= (_TWO32 - un) % un:
+                break
+        j = i + np.int64(product >> _U32)
+        swap = ids[i]
+        ids[i] = ids[j]
+        ids[j] = swap
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3

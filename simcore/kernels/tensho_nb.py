@@ -25,7 +25,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from simcore.kernels import enums as E
-from simcore.rng import next_u64_nb, stream_init_nb, uniform_below_nb
+from simcore.rng import next_u64_nb, shuffle_prefix_nb, stream_init_nb, uniform_below_nb
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -307,13 +307,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     stream_init_nb(states[DEAL_STATE], seed, round_index, DEAL_STREAM)
     redeals = 0
     while True:
-        for i in range(DECK_SIZE):
-            ids[i] = i
-        for i in range(SHUFFLED_POSITIONS):
-            j = i + uniform_below_nb(states[DEAL_STATE], DECK_SIZE - i)
-            t = ids[i]
-            ids[i] = ids[j]
-            ids[j] = t
+        shuffle_prefix_nb(states[DEAL_STATE], ids, DECK_SIZE, SHUFFLED_POSITIONS)
         field = U0
         for i in range(9):
             field |= bit(ids[deal_order[i]])
