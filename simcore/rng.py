@@ -30,6 +30,8 @@ __all__ = [
     "seat_stream",
     "Stream",
     "stream_init_nb",
+    "round_hash_nb",
+    "stream_init_hashed_nb",
     "next_u64_nb",
     "uniform_below_nb",
     "shuffle_prefix_nb",
@@ -144,15 +146,24 @@ def _rotl_nb(x, k):
 
 
 @nb.njit(inline="always", cache=True)
-def stream_init_nb(state, seed, round_index, stream_id):
-    """Fill ``state`` (uint64[4]) for stream ``(seed, round_index, stream_id)``."""
-    h = _mix_nb(np.uint64(seed))
-    h = _mix_nb(h ^ np.uint64(round_index))
-    h = _mix_nb(h ^ np.uint64(stream_id))
-    x = h
+def round_hash_nb(seed, round_index):
+    """The part of a stream's derivation shared by all streams of one round."""
+    return _mix_nb(_mix_nb(np.uint64(seed)) ^ np.uint64(round_index))
+
+
+@nb.njit(inline="always", cache=True)
+def stream_init_hashed_nb(state, round_hash, stream_id):
+    """``stream_init_nb`` from ``round_hash_nb(seed, round_index)``."""
+    x = _mix_nb(round_hash ^ np.uint64(stream_id))
     for i in range(4):
         state[i] = _mix_nb(x)
         x = x + _U_GOLDEN
+
+
+@nb.njit(inline="always", cache=True)
+def stream_init_nb(state, seed, round_index, stream_id):
+    """Fill ``state`` (uint64[4]) for stream ``(seed, round_index, stream_id)``."""
+    stream_init_hashed_nb(state, round_hash_nb(seed, round_index), stream_id)
 
 
 @nb.njit(inline="always", cache=True)

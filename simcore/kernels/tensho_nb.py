@@ -25,7 +25,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from simcore.kernels import enums as E
-from simcore.rng import next_u64_nb, shuffle_prefix_nb, stream_init_nb, uniform_below_nb
+from simcore.rng import next_u64_nb, round_hash_nb, shuffle_prefix_nb, stream_init_hashed_nb, uniform_below_nb
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -106,8 +106,7 @@ def completed_yaku(pile, set_index, yaku_mask, yaku_in_set, supersedes):
     while rest:
         i = lowest_id(rest)
         rest &= rest - U1
-        if (yaku_mask[i] & pile) == yaku_mask[i]:
-            completed |= bit(i)
+        completed |= bit(i) & (U0 - np.uint64((yaku_mask[i] & pile) == yaku_mask[i]))  # no branch
     cancelled = U0
     rest = completed
     while rest:
@@ -281,8 +280,9 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     six = params[E.P_SIX_CARD]
     six_bit = bit(six)
 
-    stream_init_nb(states[SEAT0_STATE], seed, round_index, SEAT_STREAM_BASE)
-    stream_init_nb(states[SEAT0_STATE + 1], seed, round_index, SEAT_STREAM_BASE + 1)
+    round_hash = round_hash_nb(seed, round_index)
+    stream_init_hashed_nb(states[SEAT0_STATE], round_hash, SEAT_STREAM_BASE)
+    stream_init_hashed_nb(states[SEAT0_STATE + 1], round_hash, SEAT_STREAM_BASE + 1)
     other = 1 - dealer
 
     # 1. the yaku set
@@ -292,7 +292,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     elif choice == E.SET_FIXED_2:
         yaku_set = 2
     elif choice == E.SET_RANDOM:
-        stream_init_nb(states[RULES_STATE], seed, round_index, RULES_STREAM)
+        stream_init_hashed_nb(states[RULES_STATE], round_hash, RULES_STREAM)
         yaku_set = 1 + uniform_below_nb(states[RULES_STATE], 2)
     elif choice == E.SET_ALTERNATE:
         yaku_set = 1 + alternate_index % 2
@@ -304,7 +304,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     s = yaku_set - 1
 
     # 2. the deal
-    stream_init_nb(states[DEAL_STATE], seed, round_index, DEAL_STREAM)
+    stream_init_hashed_nb(states[DEAL_STATE], round_hash, DEAL_STREAM)
     redeals = 0
     while True:
         shuffle_prefix_nb(states[DEAL_STATE], ids, DECK_SIZE, SHUFFLED_POSITIONS)
@@ -403,6 +403,11 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 instant = True
 
     # 6. turns (the seat to move keeps its hand and pile in locals ``h`` and ``p``)
+    instant_cards = U0
+    rest = yaku_instant[s]
+    while rest:
+        instant_cards |= yaku_mask[lowest_id(rest)]
+        rest &= rest - U1
     turn = 0
     draw_position = 0
     seat = first
@@ -418,6 +423,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         p = p1 if seat == 1 else p0
         random_seat = policy_ids[seat] == E.POLICY_RANDOM
         state = states[SEAT0_STATE + seat]
+        checked = p
         for phase in range(2):
             if phase == 0:
                 # choose and play a hand card
@@ -496,8 +502,10 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 field = (field & ~taken) | (cb & ~keep)
                 p |= (cb | taken) & keep
             # A pile holds no instant win at the start of a turn (every pile is checked whenever
-            # it grows), so checking it here, grown or not, finds exactly the new ones.
-            if phase == 1 or check_each_capture:
+            # it grows), so only a pile that took a card of some instant-win yaku since its last
+            # check can hold one now.
+            if (phase == 1 or check_each_capture) and (p & ~checked & instant_cards) != U0:
+                checked = p
                 if has_instant(p, s, yaku_mask, yaku_instant):
                     winner = seat
                     instant = True
