@@ -152,26 +152,31 @@ def round_hash_nb(seed, round_index):
 
 
 @nb.njit(inline="always", cache=True)
-def stream_init_hashed_nb(state, round_hash, stream_id):
+def stream_init_hashed_nb(state, round_hash, stream_id, at=0):
     """``stream_init_nb`` from ``round_hash_nb(seed, round_index)``."""
     x = _mix_nb(round_hash ^ np.uint64(stream_id))
     for i in range(4):
-        state[i] = _mix_nb(x)
+        state[at + i] = _mix_nb(x)
         x = x + _U_GOLDEN
 
 
 @nb.njit(inline="always", cache=True)
-def stream_init_nb(state, seed, round_index, stream_id):
-    """Fill ``state`` (uint64[4]) for stream ``(seed, round_index, stream_id)``."""
-    stream_init_hashed_nb(state, round_hash_nb(seed, round_index), stream_id)
+def stream_init_nb(state, seed, round_index, stream_id, at=0):
+    """Fill ``state[at:at + 4]`` for stream ``(seed, round_index, stream_id)``.
+
+    Every ``*_nb`` function takes the four state words at offset ``at`` of a flat uint64 array,
+    so that a kernel can keep all its streams in one array and select one by offset: slicing
+    out a row instead creates an array view, whose reference counting costs atomic operations.
+    """
+    stream_init_hashed_nb(state, round_hash_nb(seed, round_index), stream_id, at)
 
 
 @nb.njit(inline="always", cache=True)
-def next_u64_nb(state):
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def next_u64_nb(state, at=0):
+    s0 = state[at]
+    s1 = state[at + 1]
+    s2 = state[at + 2]
+    s3 = state[at + 3]
     result = _rotl_nb(s1 * _U5, 7) * _U9
     t = s1 << _U17
     s2 ^= s0
@@ -180,31 +185,31 @@ def next_u64_nb(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl_nb(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    state[at] = s0
+    state[at + 1] = s1
+    state[at + 2] = s2
+    state[at + 3] = s3
     return result
 
 
 @nb.njit(inline="always", cache=True)
-def uniform_below_nb(state, n):
+def uniform_below_nb(state, n, at=0):
     """Exactly uniform int in ``[0, n)``; consumes words exactly as ``Stream.uniform_below``."""
     if n == 1:
         return 0
     un = np.uint64(n)
-    product = (next_u64_nb(state) >> _U32) * un
+    product = (next_u64_nb(state, at) >> _U32) * un
     low = product & _LOW32
     if low < un:
         threshold = (_TWO32 - un) % un
         while low < threshold:
-            product = (next_u64_nb(state) >> _U32) * un
+            product = (next_u64_nb(state, at) >> _U32) * un
             low = product & _LOW32
     return np.int64(product >> _U32)
 
 
 @nb.njit(inline="always", cache=True)
-def shuffle_prefix_nb(state, ids, n, positions):
+def shuffle_prefix_nb(state, ids, n, positions, at=0):
     """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places.
 
     Place ``i`` swaps with ``i + uniform_below_nb(state, n - i)``: the words consumed and the
@@ -212,10 +217,10 @@ def shuffle_prefix_nb(state, ids, n, positions):
     shuffle (the loop above reloads it from memory at every draw, since the stores into ``ids``
     might alias it), which makes the deal about twice as fast.
     """
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+    s0 = state[at]
+    s1 = state[at + 1]
+    s2 = state[at + 2]
+    s3 = state[at + 3]
     for i in range(n):
         ids[i] = i
     for i in range(positions):
@@ -239,7 +244,7 @@ def shuffle_prefix_nb(state, ids, n, positions):
         swap = ids[i]
         ids[i] = ids[j]
         ids[j] = swap
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    state[at] = s0
+    state[at + 1] = s1
+    state[at + 2] = s2
+    state[at + 3] = s3

@@ -9,7 +9,11 @@ int64[N_INT_COLUMNS, n_units * stride] and ``out_mask`` uint64[N_MASK_COLUMNS, n
 (column indices in ``enums``).  Unit ``first_unit + i`` writes rows ``i * stride ..``: every
 cell of a played row, and ``C_VALID = 0`` in rows a match leaves unused, so the caller may pass
 uninitialised (reused) buffers.
-Nothing is allocated per round: each parallel block allocates its scratch once.
+Nothing is allocated per round: each parallel block allocates its scratch once.  The round and
+the greedy gain are compiled without numba's reference-counting runtime (``_nrt=False``): they
+allocate nothing and take no slices, and otherwise every call would increment and decrement the
+reference counts of its two dozen array arguments with atomic operations (an eighth of the
+round's time).
 
 The kernel mirrors ``simcore.reference.tensho`` step by step and consumes the random streams
 (``simcore.rng``) in exactly the same order, so both engines produce identical rows.
@@ -37,9 +41,10 @@ DEAL_STREAM = 0
 RULES_STREAM = 1
 SEAT_STREAM_BASE = 16
 N_BLOCKS_MAX = 256
-# Scratch layout (one allocation per parallel block; the round takes < 30 arguments so that
-# numba can inline it): rows of ``states`` are the streams, ``ids`` holds the shuffled deck,
-# the draw pile and the candidate pairs of an opening claim.
+# Scratch layout (one allocation per parallel block): ``states`` holds the streams' xoshiro
+# words, four per stream at offset ``4 * stream slot`` (selected by offset, never sliced: a
+# slice is an array view whose reference counting costs two atomic operations), ``ids`` holds
+# the shuffled deck, the draw pile and the candidate pairs of an opening claim.
 DEAL_STATE = 0
 RULES_STATE = 1
 SEAT0_STATE = 2
@@ -188,7 +193,7 @@ def class_value_of(mask, value_masks, class_values):
 # --- greedy ----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def greedy_gain(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
                 greedy_weight, card_value, chaff_mask):
     new = pile | captured
@@ -260,7 +265,7 @@ def capture_options(card, field, opts, rank, rank_mask, card_value, highest_valu
 # --- one round -------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
@@ -281,8 +286,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     six_bit = bit(six)
 
     round_hash = round_hash_nb(seed, round_index)
-    stream_init_hashed_nb(states[SEAT0_STATE], round_hash, SEAT_STREAM_BASE)
-    stream_init_hashed_nb(states[SEAT0_STATE + 1], round_hash, SEAT_STREAM_BASE + 1)
+    stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE, 4 * (SEAT0_STATE))
+    stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE + 1, 4 * (SEAT0_STATE + 1))
     other = 1 - dealer
 
     # 1. the yaku set
@@ -292,22 +297,22 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     elif choice == E.SET_FIXED_2:
         yaku_set = 2
     elif choice == E.SET_RANDOM:
-        stream_init_hashed_nb(states[RULES_STATE], round_hash, RULES_STREAM)
-        yaku_set = 1 + uniform_below_nb(states[RULES_STATE], 2)
+        stream_init_hashed_nb(states, round_hash, RULES_STREAM, 4 * (RULES_STATE))
+        yaku_set = 1 + uniform_below_nb(states, 2, 4 * (RULES_STATE))
     elif choice == E.SET_ALTERNATE:
         yaku_set = 1 + alternate_index % 2
     else:
         if policy_ids[dealer] == E.POLICY_RANDOM:
-            yaku_set = 1 + uniform_below_nb(states[SEAT0_STATE + dealer], 2)
+            yaku_set = 1 + uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer))
         else:
             yaku_set = policy_params[dealer, 0]
     s = yaku_set - 1
 
     # 2. the deal
-    stream_init_hashed_nb(states[DEAL_STATE], round_hash, DEAL_STREAM)
+    stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
     redeals = 0
     while True:
-        shuffle_prefix_nb(states[DEAL_STATE], ids, DECK_SIZE, SHUFFLED_POSITIONS)
+        shuffle_prefix_nb(states, ids, DECK_SIZE, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
         field = U0
         for i in range(9):
             field |= bit(ids[deal_order[i]])
@@ -359,8 +364,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                     n_pairs += 1
             pick = -1
             if policy_ids[dealer] == E.POLICY_RANDOM:
-                if uniform_below_nb(states[SEAT0_STATE + dealer], 2) != 0:
-                    pick = uniform_below_nb(states[SEAT0_STATE + dealer], n_pairs)
+                if uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer)) != 0:
+                    pick = uniform_below_nb(states, n_pairs, 4 * (SEAT0_STATE + dealer))
             else:
                 best_gain = 0
                 for k in range(n_pairs):
@@ -390,7 +395,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             seat = dealer if q == 0 else other
             if hand[seat] & six_bit:
                 if policy_ids[seat] == E.POLICY_RANDOM:
-                    bank = uniform_below_nb(states[SEAT0_STATE + seat], 2) == 1
+                    bank = uniform_below_nb(states, 2, 4 * (SEAT0_STATE + seat)) == 1
                 else:
                     bank = True
                 if bank:
@@ -422,13 +427,13 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         h = h1 if seat == 1 else h0
         p = p1 if seat == 1 else p0
         random_seat = policy_ids[seat] == E.POLICY_RANDOM
-        state = states[SEAT0_STATE + seat]
+        at = 4 * (SEAT0_STATE + seat)  # the seat's stream in ``states``
         checked = p
         for phase in range(2):
             if phase == 0:
                 # choose and play a hand card
                 if random_seat:
-                    card = kth_id(h, uniform_below_nb(state, popcount(h)))
+                    card = kth_id(h, uniform_below_nb(states, popcount(h), at))
                 else:
                     card = -1
                     best_gain = 0
@@ -481,7 +486,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                         taken = opts[0]
                     elif random_seat:
                         n_choices = n_opts + (1 if allow_decline else 0)
-                        pick = uniform_below_nb(state, n_choices)
+                        pick = uniform_below_nb(states, n_choices, at)
                         if pick < n_opts:
                             taken = opts[pick]
                     else:
@@ -608,7 +613,7 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
     for block in nb.prange(n_blocks):
         lo = block * n_units // n_blocks
         hi = (block + 1) * n_units // n_blocks
-        states = np.empty((4, 4), dtype=np.uint64)
+        states = np.empty(16, dtype=np.uint64)
         ids = np.empty(IDS_SCRATCH, dtype=np.int64)
         opts = np.empty(4, dtype=np.uint64)
         hand = np.empty(2, dtype=np.uint64)
