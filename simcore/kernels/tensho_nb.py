@@ -265,7 +265,7 @@ def capture_options(card, field, opts, rank, rank_mask, card_value, highest_valu
 # --- one round -------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
@@ -603,13 +603,66 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
 # --- units -----------------------------------------------------------------------------------
 
 
+@nb.njit(cache=True, _nrt=False)
+def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
+                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                  supersedes, greedy_weight, card_value, chaff_mask,
+                  states, ids, opts, hand, pile, same_rank, value_masks, class_values, out_int, out_mask):
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``.
+
+    The round is inlined here, at its only call site: one call per block instead of one per
+    round spares passing two dozen arrays (seven words each) on the stack every round.
+    """
+    by_wins = params[E.P_MATCH_SCORING] == 0
+    independent = rounds_per_match == 0
+    n_rounds = 1 if independent else stride
+    for i in range(lo, hi):
+        unit = first_unit + i
+        # Independent rounds are units of one round, dealt by seat unit % 2; a match is a
+        # unit of up to ``stride`` rounds whose winner deals the next.
+        points0 = 0
+        points1 = 0
+        dealer = unit % 2
+        last_row = i * stride
+        for k in range(n_rounds):
+            if k >= rounds_per_match and points0 != points1 and not independent:
+                break
+            row = i * stride + k
+            round_index = unit if independent else unit * stride + k
+            alternate_index = unit if independent else k
+            winner, score0, score1 = play_round_nb(
+                seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                supersedes, greedy_weight, card_value, chaff_mask,
+                states, ids, opts, hand, pile, same_rank, value_masks, class_values,
+                out_int, out_mask, row)
+            if by_wins:
+                if winner == 0:
+                    points0 += 1
+                elif winner == 1:
+                    points1 += 1
+            else:
+                points0 += score0
+                points1 += score1
+            out_int[E.C_MATCH, row] = unit
+            out_int[E.C_ROUND_IN_MATCH, row] = k
+            out_int[E.C_MATCH_END, row] = 0
+            out_int[E.C_MATCH_POINTS, row] = points0
+            out_int[E.C_MATCH_POINTS + 1, row] = points1
+            last_row = row
+            if winner >= 0:
+                dealer = winner
+        out_int[E.C_MATCH_END, last_row] = 1
+        for row in range(last_row + 1, (i + 1) * stride):
+            out_int[E.C_VALID, row] = 0  # room for extra rounds left unused
+
+
 @nb.njit(cache=True, parallel=True, nogil=True)
 def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask, out_int, out_mask):
     """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds)."""
     n_blocks = min(n_units, N_BLOCKS_MAX)
-    by_wins = params[E.P_MATCH_SCORING] == 0
     for block in nb.prange(n_blocks):
         lo = block * n_units // n_blocks
         hi = (block + 1) * n_units // n_blocks
@@ -622,45 +675,7 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
         value_masks = np.empty(65, dtype=np.uint64)
         class_values = np.empty(65, dtype=np.int64)
         fill_card_tables(rank, rank_mask, card_value, same_rank, value_masks, class_values)
-        for i in range(lo, hi):
-            unit = first_unit + i
-            # Independent rounds are units of one round, dealt by seat unit % 2; a match is a
-            # unit of up to ``stride`` rounds whose winner deals the next (one call site below,
-            # so the inlined round is compiled once).
-            independent = rounds_per_match == 0
-            n_rounds = 1 if independent else stride
-            points0 = 0
-            points1 = 0
-            dealer = unit % 2
-            last_row = i * stride
-            for k in range(n_rounds):
-                if k >= rounds_per_match and points0 != points1 and not independent:
-                    break
-                row = i * stride + k
-                round_index = unit if independent else unit * stride + k
-                alternate_index = unit if independent else k
-                winner, score0, score1 = play_round_nb(
-                    seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                    params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                    supersedes, greedy_weight, card_value, chaff_mask,
-                    states, ids, opts, hand, pile, same_rank, value_masks, class_values,
-                    out_int, out_mask, row)
-                if by_wins:
-                    if winner == 0:
-                        points0 += 1
-                    elif winner == 1:
-                        points1 += 1
-                else:
-                    points0 += score0
-                    points1 += score1
-                out_int[E.C_MATCH, row] = unit
-                out_int[E.C_ROUND_IN_MATCH, row] = k
-                out_int[E.C_MATCH_END, row] = 0
-                out_int[E.C_MATCH_POINTS, row] = points0
-                out_int[E.C_MATCH_POINTS + 1, row] = points1
-                last_row = row
-                if winner >= 0:
-                    dealer = winner
-            out_int[E.C_MATCH_END, last_row] = 1
-            for row in range(last_row + 1, (i + 1) * stride):
-                out_int[E.C_VALID, row] = 0  # room for extra rounds left unused
+        play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
+                      params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                      supersedes, greedy_weight, card_value, chaff_mask,
+                      states, ids, opts, hand, pile, same_rank, value_masks, class_values, out_int, out_mask)
