@@ -1,9 +1,9 @@
-"""Run a simulation: plan, chunk into shards, call an engine, stream shards to a writer thread.
+"""Run a simulation: plan, chunk into shards, call an engine, stream shards to writer threads.
 
 The unit of work is a *unit*: one independent round, or one match (DESIGN.md invariant 1).
 Units are grouped into shards of ``units_per_shard``; each shard is computed by the chosen
 engine (the numba kernel by default, ``reference`` for the pure-Python engine) and written
-atomically by a writer thread while the next shard is computed, so memory stays bounded by a
+atomically by writer threads while the next shard is computed, so memory stays bounded by a
 few shards whatever the number of rounds.
 
 A shard's rows depend only on the seed, the unit range and the rules/policies, never on thread
@@ -35,6 +35,7 @@ __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
 TARGET_ROWS_PER_SHARD = 1 << 18
+WRITERS = 2
 
 
 class RunError(ValueError):
@@ -297,9 +298,10 @@ def run(config: RunConfig) -> RunSummary:
     work: queue.Queue = queue.Queue()
     errors: list[BaseException] = []
 
-    store = ds.ColumnStore()
+    summary_lock = threading.Lock()
 
     def writer() -> None:
+        store = ds.ColumnStore()  # each writer reuses its own column arrays
         while True:
             item = work.get()
             if item is None:
@@ -312,8 +314,9 @@ def run(config: RunConfig) -> RunSummary:
                             first_round=int(columns["round"][0]) if len(columns["round"]) else None,
                             last_round=int(columns["round"][-1]) if len(columns["round"]) else None)
                 ds.write_shard(out, shard_index, game.table(columns, info, rules_text, players))
-                summary.add(columns)
-                summary.shards_written += 1
+                with summary_lock:
+                    summary.add(columns)
+                    summary.shards_written += 1
             except BaseException as error:  # surfaced in the main thread
                 errors.append(error)
                 return
@@ -323,8 +326,13 @@ def run(config: RunConfig) -> RunSummary:
                          config.progress)
     already_done = sum(min(per_shard, units - k * per_shard) for k in existing if k < int(plan["shards"]))
     progress.update(already_done)
-    thread = threading.Thread(target=writer, name="fudasim-writer", daemon=True)
-    thread.start()
+    # Writers encode and compress shards while the engine computes the next ones; two of them
+    # (Parquet encoding releases the GIL) so that one waiting on fsync or the GIL never leaves
+    # the engine without a free buffer.
+    writers = [threading.Thread(target=writer, name=f"fudasim-writer-{k}", daemon=True)
+               for k in range(min(WRITERS, max(1, len(todo))))]
+    for thread in writers:
+        thread.start()
     start = time.perf_counter()
     try:
         for shard_index in todo:
@@ -337,7 +345,7 @@ def run(config: RunConfig) -> RunSummary:
                 try:
                     buffers = free_buffers.get(timeout=0.5)
                 except queue.Empty:
-                    if not thread.is_alive():
+                    if not any(thread.is_alive() for thread in writers):
                         break
             if buffers is None:
                 break
@@ -346,8 +354,9 @@ def run(config: RunConfig) -> RunSummary:
             work.put((shard_index, first_unit, n_units, buffers, ints, masks))
             progress.update(n_units)
     finally:
-        if thread.is_alive():
+        for _ in writers:
             work.put(None)
+        for thread in writers:
             thread.join()
     if errors:
         raise errors[0]
