@@ -11,7 +11,9 @@ uint64[N_MASK_COLUMNS, n_units * stride] (column indices in ``enshu_enums``; ``s
 the match length).  Unit ``first_unit + i`` writes rows ``i * stride ..``, every cell of them
 (per-seat columns of seats beyond the player count are 0), so the caller may pass uninitialised,
 reused buffers.  Nothing is allocated per round: the rule tables are packed once per call and
-each parallel block allocates its scratch once.
+each parallel block allocates its scratch once.  The round and its helpers therefore run
+without numba's reference counting (``_nrt=False``), which would otherwise count references on
+every array argument and slice with atomic operations.
 
 The kernel mirrors ``simcore.reference.enshu`` step by step (``docs/enshu.md`` gives the order)
 and consumes the random streams (``simcore.rng``) in exactly the same order, so both engines
@@ -301,7 +303,7 @@ def decide_teyaku(seat, policy_decides, policy_id, state, month_mask, class_mask
 # --- greedy -------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def greedy_gain(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
     new = pile | captured
     rest = stopping
@@ -321,7 +323,7 @@ def greedy_gain(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
     return g
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def greedy_placement(card, yaku_masks, yaku_ints, card_points):
     g = 10 * card_points[card]
     b = bit(card)
@@ -331,7 +333,7 @@ def greedy_placement(card, yaku_masks, yaku_ints, card_points):
     return -g
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, yaku_ints, card_points, stopping):
     """The hand card whose best resolution gains most (ties: the lowest id)."""
     best = -1
@@ -367,7 +369,7 @@ def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, y
 # --- play -----------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def resolve(card, field, pile, policy_id, state, capture_three_all, month, month_mask, yaku_masks, yaku_ints,
             card_points, stopping):
     """Resolve a played or turned card against the field; returns (field, pile)."""
@@ -394,7 +396,7 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
     return field & ~taken, pile | cb | taken
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, seat_masks, card_points, month_mask,
             class_masks, junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards):
     """The dropout phase (4-5 players); returns (passes, multiplier).  See ``reference.enshu._Round.dropout``."""
@@ -442,7 +444,7 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
     return passes, multiplier
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
           seat_ints, seat_masks):
     """Yaku bitset, card, yaku and teyaku points of a seat; returns its multiplier yaku combined
@@ -504,7 +506,7 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
     return n_mult, mult_sum, mult_product, mult_max
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def top_score(start, n, reverse, seat_ints):
     """The highest score among active seats from ``start`` (in turn order, or reversed); ties: the first."""
     best = -1
@@ -520,7 +522,7 @@ def top_score(start, n, reverse, seat_ints):
 # --- one round ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_mask, card_points, class_masks,
                   yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
                   states, cards, seat_ints, seat_masks, opt_ints, opt_cards,
