@@ -189,6 +189,15 @@ def _arrow_array(values: np.ndarray, typ: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(typ, len(data), [None, pa.py_buffer(data)])
 
 
+def _string_array(values) -> pa.Array:
+    """A string array built from buffers (``pa.array`` on a list imports pandas)."""
+    encoded = [str(v).encode("utf-8") for v in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum([len(e) for e in encoded])
+    return pa.Array.from_buffers(pa.string(), len(encoded),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
                 table_schema: pa.Schema | None = None, end_reasons: tuple[str, ...] = E.END_REASONS) -> pa.Table:
     """An Arrow table of named columns with the run metadata and rules text attached.
@@ -197,7 +206,7 @@ def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_
     """
     sch = schema() if table_schema is None else table_schema
     arrays = []
-    reasons = pa.array(list(end_reasons), pa.string())
+    reasons = _string_array(end_reasons)
     for f in sch:
         values = columns[f.name]
         if f.name == "end_reason":
