@@ -86,7 +86,8 @@ def schema() -> pa.Schema:
         fields += [pa.field(f"{name}_{s}", pa.uint64()) for s in range(N_SEATS)]
     for name, _, typ in _SEAT_INT:
         fields += [pa.field(f"{name}_{s}", typ) for s in range(N_SEATS)]
-    return pa.schema(fields)
+    # No nulls ever: required columns spare Parquet its definition levels.
+    return pa.schema([f.with_nullable(False) for f in fields])
 
 
 class ColumnStore:

@@ -81,7 +81,8 @@ def schema(players: int = EE.MAX_SEATS) -> pa.Schema:
         fields += [pa.field(f"{name}_{s}", pa.uint64()) for s in range(players)]
     for name, _, typ in _SEAT_INT:
         fields += [pa.field(f"{name}_{s}", typ) for s in range(players)]
-    return pa.schema(fields)
+    # No nulls ever: required columns spare Parquet its definition levels.
+    return pa.schema([f.with_nullable(False) for f in fields])
 
 
 def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE.MAX_SEATS,
