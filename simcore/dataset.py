@@ -36,6 +36,8 @@ __all__ = [
     "output_matrices",
     "shard_table",
     "write_shard",
+    "write_shard_file",
+    "commit_shard",
     "shard_path",
     "read_run_info",
     "read_dataset",
@@ -227,6 +229,15 @@ def shard_path(out_dir: Path, shard_index: int) -> Path:
 
 def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
     """Write a shard atomically: a temporary name in the same directory, fsync, then rename."""
+    return commit_shard(*write_shard_file(out_dir, shard_index, table))
+
+
+def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table) -> tuple[Path, Path]:
+    """Write a shard under its temporary name; returns (temporary, final) for ``commit_shard``.
+
+    Until committed the shard is a hidden ``.part-*.tmp-*`` file, which readers ignore and
+    ``--resume`` deletes.
+    """
     final = shard_path(out_dir, shard_index)
     temporary = final.with_name(f".{final.name}.tmp-{os.getpid()}")
     # Encodings chosen per column by what they cost to write and what they save: delta encoding
@@ -246,6 +257,11 @@ def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
     dictionary_columns = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
     pq.write_table(table, temporary, compression="zstd", compression_level=1, use_dictionary=dictionary_columns,
                    column_encoding=encodings, write_statistics=sequential, row_group_size=1 << 20)
+    return temporary, final
+
+
+def commit_shard(temporary: Path, final: Path) -> Path:
+    """Make a written shard durable (fsync) and give it its final name (atomic rename)."""
     with open(temporary, "rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, final)

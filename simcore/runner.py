@@ -299,6 +299,20 @@ def run(config: RunConfig) -> RunSummary:
     errors: list[BaseException] = []
 
     summary_lock = threading.Lock()
+    commits: queue.Queue = queue.Queue()
+
+    def committer() -> None:
+        # fsync and rename off the writers' path: a writer goes on to the next shard while the
+        # last one reaches the disk (fsync waits on I/O, not on the CPU).
+        while True:
+            item = commits.get()
+            if item is None:
+                return
+            try:
+                ds.commit_shard(*item)
+            except BaseException as error:  # surfaced in the main thread
+                errors.append(error)
+                return
 
     def writer() -> None:
         store = ds.ColumnStore()  # each writer reuses its own column arrays
@@ -313,7 +327,7 @@ def run(config: RunConfig) -> RunSummary:
                 info = dict(shard_info, shard=shard_index, first_unit=first_unit, n_units=n_units,
                             first_round=int(columns["round"][0]) if len(columns["round"]) else None,
                             last_round=int(columns["round"][-1]) if len(columns["round"]) else None)
-                ds.write_shard(out, shard_index, game.table(columns, info, rules_text, players))
+                commits.put(ds.write_shard_file(out, shard_index, game.table(columns, info, rules_text, players)))
                 with summary_lock:
                     summary.add(columns)
                     summary.shards_written += 1
@@ -326,13 +340,15 @@ def run(config: RunConfig) -> RunSummary:
                          config.progress)
     already_done = sum(min(per_shard, units - k * per_shard) for k in existing if k < int(plan["shards"]))
     progress.update(already_done)
-    # Writers encode and compress shards while the engine computes the next ones; two of them
-    # (Parquet encoding releases the GIL) so that one waiting on fsync or the GIL never leaves
-    # the engine without a free buffer.
+    # Writers encode and compress shards while the engine computes the next ones: two of them,
+    # since Parquet encoding releases the GIL, so that the engine never waits long for a free
+    # buffer; a committer thread then fsyncs and renames each written shard.
     writers = [threading.Thread(target=writer, name=f"fudasim-writer-{k}", daemon=True)
                for k in range(min(WRITERS, max(1, len(todo))))]
     for thread in writers:
         thread.start()
+    commit_thread = threading.Thread(target=committer, name="fudasim-commit", daemon=True)
+    commit_thread.start()
     start = time.perf_counter()
     try:
         for shard_index in todo:
@@ -358,6 +374,8 @@ def run(config: RunConfig) -> RunSummary:
             work.put(None)
         for thread in writers:
             thread.join()
+        commits.put(None)  # after the writers: every written shard is committed first
+        commit_thread.join()
     if errors:
         raise errors[0]
     progress.update(0, final=True)
