@@ -29,7 +29,13 @@ from numba import types
 from numba.extending import intrinsic
 
 from simcore.kernels import enums as E
-from simcore.rng import next_u64_nb, round_hash_nb, shuffle_prefix_nb, stream_init_hashed_nb, uniform_below_nb
+from simcore.rng import (
+    next_u64_nb,
+    round_hash_nb,
+    shuffle_prefix_nb,
+    stream_init_hashed_nb,
+    uniform_below_nb,
+)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
