@@ -172,11 +172,8 @@ def stream_init_nb(state, seed, round_index, stream_id, at=0):
 
 
 @nb.njit(inline="always", cache=True)
-def next_u64_nb(state, at=0):
-    s0 = state[at]
-    s1 = state[at + 1]
-    s2 = state[at + 2]
-    s3 = state[at + 3]
+def _xoshiro_nb(s0, s1, s2, s3):
+    """One xoshiro256** step: ``(word, s0, s1, s2, s3)`` with the state advanced."""
     result = _rotl_nb(s1 * _U5, 7) * _U9
     t = s1 << _U17
     s2 ^= s0
@@ -185,10 +182,13 @@ def next_u64_nb(state, at=0):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl_nb(s3, 45)
-    state[at] = s0
-    state[at + 1] = s1
-    state[at + 2] = s2
-    state[at + 3] = s3
+    return result, s0, s1, s2, s3
+
+
+@nb.njit(inline="always", cache=True)
+def next_u64_nb(state, at=0):
+    result, state[at], state[at + 1], state[at + 2], state[at + 3] = _xoshiro_nb(
+        state[at], state[at + 1], state[at + 2], state[at + 3])
     return result
 
 
@@ -213,9 +213,9 @@ def shuffle_prefix_nb(state, ids, n, positions, at=0):
     """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places.
 
     Place ``i`` swaps with ``i + uniform_below_nb(state, n - i)``: the words consumed and the
-    result are exactly those of that loop.  The generator state stays in registers for the whole
-    shuffle (the loop above reloads it from memory at every draw, since the stores into ``ids``
-    might alias it), which makes the deal about twice as fast.
+    result are exactly those of such a loop.  Unlike that loop, which reloads the state from
+    memory at every draw (the stores into ``ids`` might alias it), this keeps the generator state
+    in registers for the whole shuffle.
     """
     s0 = state[at]
     s1 = state[at + 1]
@@ -228,14 +228,7 @@ def shuffle_prefix_nb(state, ids, n, positions, at=0):
             break  # the last place: uniform_below(1) is 0 and draws nothing
         un = np.uint64(n - i)
         while True:
-            word = _rotl_nb(s1 * _U5, 7) * _U9
-            t = s1 << _U17
-            s2 ^= s0
-            s3 ^= s1
-            s1 ^= s2
-            s0 ^= s3
-            s2 ^= t
-            s3 = _rotl_nb(s3, 45)
+            word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
             product = (word >> _U32) * un
             low = product & _LOW32
             if low >= un or low >= (_TWO32 - un) % un:
