@@ -234,9 +234,9 @@ def greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
 
 
 @nb.njit(inline="always", cache=True)
-def capture_options(card, field, opts, rank, rank_mask, card_value, highest_value_first, triple_all):
-    """Fill ``opts`` with the capture masks ``card`` can take; returns their number (0: none)."""
-    matches = field & rank_mask[rank[card]]
+def capture_options(matches, opts, card_value, highest_value_first, triple_all):
+    """Fill ``opts`` with the capture masks a card can take, given ``matches``, the field cards
+    of its rank; returns their number (0: none)."""
     n = popcount(matches)
     if n == 0:
         return 0
@@ -451,7 +451,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                             g = greedy_gain(p, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
                                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
                         else:
-                            n_opts = capture_options(c, field, opts, rank, rank_mask, card_value,
+                            n_opts = capture_options(field & same_rank[c], opts, card_value,
                                                      highest_value_first, triple_all)
                             if n_opts == 0:
                                 g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
@@ -485,8 +485,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 n = popcount(matches)
                 if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
                     # a choice (or the highest-value rule) decides what is taken
-                    n_opts = capture_options(card, field, opts, rank, rank_mask, card_value,
-                                             highest_value_first, triple_all)
+                    n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
                     taken = U0
                     if n_opts == 1 and not allow_decline:
                         taken = opts[0]
