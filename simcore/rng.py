@@ -209,6 +209,27 @@ def uniform_below_nb(state, n, at=0):
 
 
 @nb.njit(inline="always", cache=True)
+def draw_below_nb(s0, s1, s2, s3, n):
+    """``uniform_below`` on a state held in four words: ``(value, s0, s1, s2, s3)``.
+
+    For ``n >= 2`` the value and the advanced state are exactly those of
+    ``uniform_below_nb(state, n)``.  For ``n`` of 0 or 1 the value is 0 but the state returned is
+    still advanced: a caller that draws only when there is a choice computes the draw
+    unconditionally and keeps the new state only when ``n >= 2`` (a select instead of a branch
+    that random play would mispredict).
+    """
+    un = np.uint64(n)
+    word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
+    product = (word >> _U32) * un
+    if (product & _LOW32) < un:  # rare (probability n / 2**32): Lemire's rejection test
+        threshold = (_TWO32 - un) % un
+        while (product & _LOW32) < threshold:
+            word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
+            product = (word >> _U32) * un
+    return np.int64(product >> _U32), s0, s1, s2, s3
+
+
+@nb.njit(inline="always", cache=True)
 def shuffle_prefix_nb(state, ids, n, positions, at=0):
     """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places.
 

@@ -30,6 +30,7 @@ from numba.extending import intrinsic
 
 from simcore.kernels import enums as E
 from simcore.rng import (
+    draw_below_nb,
     next_u64_nb,
     round_hash_nb,
     shuffle_prefix_nb,
@@ -41,6 +42,7 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 DECK_SIZE = 45
+HAND_SIZE = 6
 SHUFFLED_POSITIONS = 39
 INSTANT_GAIN = 1_000_000
 DEAL_STREAM = 0
@@ -110,6 +112,15 @@ def kth_id(x, k):
 
 
 @nb.njit(inline="always", cache=True)
+def kth_bit(x, k, steps):
+    """The k-th (0-based) lowest set bit of ``x`` as a mask (0 if ``x`` has k bits or fewer),
+    for ``k <= steps``: a fixed number of branch-free steps, ``steps`` a small constant."""
+    for j in range(steps):
+        x &= x - np.uint64(j < k)
+    return x & (U0 - x)
+
+
+@nb.njit(inline="always", cache=True)
 def completed_yaku(pile, set_index, yaku_mask, yaku_in_set, supersedes):
     members = yaku_in_set[set_index]
     completed = U0
@@ -125,6 +136,30 @@ def completed_yaku(pile, set_index, yaku_mask, yaku_in_set, supersedes):
         rest &= rest - U1
         cancelled |= supersedes[i]
     return completed & ~cancelled
+
+
+@nb.njit(inline="always", cache=True)
+def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
+    """``completed_yaku`` of two piles in one pass over the set's yaku."""
+    done0 = U0
+    done1 = U0
+    rest = yaku_in_set[set_index]
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        m = yaku_mask[i]
+        b = bit(i)
+        done0 |= b & (U0 - np.uint64((m & p0) == m))
+        done1 |= b & (U0 - np.uint64((m & p1) == m))
+    cancel0 = U0
+    cancel1 = U0
+    rest = done0 | done1
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        cancel0 |= supersedes[i] & (U0 - ((done0 >> np.uint64(i)) & U1))
+        cancel1 |= supersedes[i] & (U0 - ((done1 >> np.uint64(i)) & U1))
+    return done0 & ~cancel0, done1 & ~cancel1
 
 
 @nb.njit(inline="always", cache=True)
@@ -413,7 +448,12 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 winner = seat
                 instant = True
 
-    # 6. turns (the seat to move keeps its hand and pile in locals ``h`` and ``p``)
+    # 6. turns.  The seat to move (``c``) and the other seat (``o``) keep their hands, piles,
+    # policy kinds and stream states in locals (registers), exchanged at the end of each turn.
+    # A random seat picks its hand card without branching on the draw: the draw is computed
+    # even from a one-card hand, its new state kept only when there was a choice (a select),
+    # and the k-th card found in a fixed number of steps.  A capture choice stays a branch: it
+    # is rare, and a well-predicted branch costs less than a select on the critical path.
     instant_cards = U0
     rest = yaku_instant[s]
     while rest:
@@ -421,34 +461,45 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         rest &= rest - U1
     turn = 0
     draw_position = 0
-    seat = first
-    h0 = hand[0]
-    h1 = hand[1]
-    p0 = pile[0]
-    p1 = pile[1]
-    while winner < 0 and (h0 | h1) != U0:
-        if (h1 if seat == 1 else h0) == U0:
-            seat = 1 - seat
+    cur = first
+    oth = 1 - first
+    hc = hand[cur]
+    pc = pile[cur]
+    ho = hand[oth]
+    po = pile[oth]
+    rc = policy_ids[cur] == E.POLICY_RANDOM
+    ro = policy_ids[oth] == E.POLICY_RANDOM
+    at = 4 * (SEAT0_STATE + cur)
+    c0, c1, c2, c3 = states[at], states[at + 1], states[at + 2], states[at + 3]
+    at = 4 * (SEAT0_STATE + oth)
+    o0, o1, o2, o3 = states[at], states[at + 1], states[at + 2], states[at + 3]
+    while winner < 0 and (hc | ho) != U0:
+        if hc == U0:  # only after a banked six: the other seat plays on alone
+            cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
+            c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
         turn += 1
-        h = h1 if seat == 1 else h0
-        p = p1 if seat == 1 else p0
-        random_seat = policy_ids[seat] == E.POLICY_RANDOM
-        at = 4 * (SEAT0_STATE + seat)  # the seat's stream in ``states``
-        checked = p
+        checked = pc
         for phase in range(2):
             if phase == 0:
                 # choose and play a hand card
-                if random_seat:
-                    card = kth_id(h, uniform_below_nb(states, popcount(h), at))
+                if rc:
+                    n_hand = popcount(hc)
+                    k, t0, t1, t2, t3 = draw_below_nb(c0, c1, c2, c3, n_hand)
+                    keep = U0 - np.uint64(n_hand > 1)
+                    c0 = (t0 & keep) | (c0 & ~keep)
+                    c1 = (t1 & keep) | (c1 & ~keep)
+                    c2 = (t2 & keep) | (c2 & ~keep)
+                    c3 = (t3 & keep) | (c3 & ~keep)
+                    card = lowest_id(kth_bit(hc, k, HAND_SIZE - 1))
                 else:
                     card = -1
                     best_gain = 0
-                    rest = h
+                    rest = hc
                     while rest:
                         c = lowest_id(rest)
                         rest &= rest - U1
                         if c == six:
-                            g = greedy_gain(p, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
+                            g = greedy_gain(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
                                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
                         else:
                             n_opts = capture_options(field & same_rank[c], opts, card_value,
@@ -458,7 +509,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                             else:
                                 g = 0
                                 for k in range(n_opts):
-                                    gk = greedy_gain(p, bit(c) | opts[k], s, yaku_mask, yaku_points,
+                                    gk = greedy_gain(pc, bit(c) | opts[k], s, yaku_mask, yaku_points,
                                                      yaku_in_set, yaku_instant, supersedes, greedy_weight,
                                                      card_value, chaff_mask)
                                     if k == 0 or gk > g:
@@ -470,71 +521,62 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                         if card < 0 or g > best_gain:
                             card = c
                             best_gain = g
-                h &= ~bit(card)
+                hc &= ~bit(card)
                 allow_decline = capture_optional
             else:
                 card = ids[DRAW_AT + draw_position]
                 draw_position += 1
                 allow_decline = False
-            # resolve the card against the field
+            # resolve the card against the field (the six matches nothing and goes to the pile)
             cb = bit(card)
-            if card == six:
-                p |= cb
-            else:
-                matches = field & same_rank[card]
-                n = popcount(matches)
-                if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
-                    # a choice (or the highest-value rule) decides what is taken
-                    n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
-                    taken = U0
-                    if n_opts == 1 and not allow_decline:
-                        taken = opts[0]
-                    elif random_seat:
-                        n_choices = n_opts + (1 if allow_decline else 0)
-                        pick = uniform_below_nb(states, n_choices, at)
-                        if pick < n_opts:
-                            taken = opts[pick]
-                    else:
-                        best_gain = 0
-                        for k in range(n_opts):
-                            g = greedy_gain(p, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
-                                            yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-                            if k == 0 or g > best_gain:
-                                taken = opts[k]
-                                best_gain = g
-                        if allow_decline:
-                            if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
-                                taken = U0
+            matches = field & same_rank[card]
+            n = popcount(matches)
+            if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
+                # a choice (or the highest-value rule) decides what is taken; rare for a played
+                # or turned card (two or more cards of one rank on the field were dealt there)
+                n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
+                if n_opts == 1 and not allow_decline:
+                    taken = opts[0]
+                elif rc:
+                    pick, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, n_opts + (1 if allow_decline else 0))
+                    taken = opts[pick] if pick < n_opts else U0
                 else:
-                    taken = matches  # none, the only match, or all three
-                # taken == 0: the card stays on the field; else it and ``taken`` go to the pile
-                keep = U0 - np.uint64(taken != U0)
-                field = (field & ~taken) | (cb & ~keep)
-                p |= (cb | taken) & keep
+                    taken = U0
+                    best_gain = 0
+                    for k in range(n_opts):
+                        g = greedy_gain(pc, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
+                                        yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                        if k == 0 or g > best_gain:
+                            taken = opts[k]
+                            best_gain = g
+                    if allow_decline:
+                        if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
+                            taken = U0
+            else:
+                taken = matches  # none, the only match, or all three
+            # nothing taken: the card stays on the field (the six excepted); else it and
+            # ``taken`` go to the pile
+            to_pile = U0 - np.uint64((taken != U0) | (card == six))
+            field = (field & ~taken) | (cb & ~to_pile)
+            pc |= (cb | taken) & to_pile
             # A pile holds no instant win at the start of a turn (every pile is checked whenever
             # it grows), so only a pile that took a card of some instant-win yaku since its last
             # check can hold one now.
-            if (phase == 1 or check_each_capture) and (p & ~checked & instant_cards) != U0:
-                checked = p
-                if has_instant(p, s, yaku_mask, yaku_instant):
-                    winner = seat
+            if (phase == 1 or check_each_capture) and (pc & ~checked & instant_cards) != U0:
+                checked = pc
+                if has_instant(pc, s, yaku_mask, yaku_instant):
+                    winner = cur
                     instant = True
                     break
-        if seat == 1:
-            h1 = h
-            p1 = p
-        else:
-            h0 = h
-            p0 = p
         if winner >= 0:
             break
-        seat = 1 - seat
-    pile[0] = p0
-    pile[1] = p1
+        cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
+        c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
+    pile[cur] = pc
+    pile[oth] = po
 
     # 7. scoring
-    yaku0 = completed_yaku(pile[0], s, yaku_mask, yaku_in_set, supersedes)
-    yaku1 = completed_yaku(pile[1], s, yaku_mask, yaku_in_set, supersedes)
+    yaku0, yaku1 = completed_yaku_pair(pile[0], pile[1], s, yaku_mask, yaku_in_set, supersedes)
     points0 = yaku_bits_points(yaku0, s, yaku_points)
     points1 = yaku_bits_points(yaku1, s, yaku_points)
     chaff0 = popcount(pile[0] & chaff_mask)
