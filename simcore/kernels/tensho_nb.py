@@ -194,40 +194,36 @@ def mask_value(mask, card_value):
 
 
 @nb.njit(cache=True)
-def fill_card_tables(rank, rank_mask, card_value, same_rank, value_masks, class_values):
+def fill_card_tables(rank, rank_mask, card_value, same_rank, value_planes):
     """Per-card tables the round reads in its hot loop (filled once per parallel block).
 
-    ``same_rank[c]``: the mask of the cards of ``c``'s rank.  ``value_masks[k]`` /
-    ``class_values[k]``: the cards worth ``class_values[k]`` (non-zero values only), the list
-    ending at the first empty mask; ``class_value_of`` sums a mask's card values with one
-    popcount per distinct value instead of one step per card.
+    ``same_rank[c]``: the mask of the cards of ``c``'s rank.  ``value_planes[b]``: the cards
+    whose value has bit ``b`` set (card values are non-negative int32); ``pile_value`` sums a
+    mask's card values from them, one popcount per bit of the largest value instead of one
+    step per card.  Returns the number of planes.
     """
-    n_classes = 0
-    for i in range(value_masks.size):
-        value_masks[i] = U0
-        class_values[i] = 0
+    for b in range(value_planes.size):
+        value_planes[b] = U0
+    largest = 0
     for c in range(DECK_SIZE):
         same_rank[c] = rank_mask[rank[c]]
-        v = card_value[c]
-        if v == 0:
-            continue
-        k = 0
-        while k < n_classes and class_values[k] != v:
-            k += 1
-        if k == n_classes:
-            class_values[k] = v
-            n_classes += 1
-        value_masks[k] |= bit(c)
+        v = np.int64(card_value[c])
+        largest = max(largest, v)
+        for b in range(value_planes.size):
+            if (v >> b) & 1:
+                value_planes[b] |= bit(c)
+    n_planes = 0
+    while largest >> n_planes:
+        n_planes += 1
+    return n_planes
 
 
 @nb.njit(inline="always", cache=True)
-def class_value_of(mask, value_masks, class_values):
+def pile_value(mask, value_planes, n_planes):
     """The card value of ``mask``, equal to ``mask_value(mask, card_value)`` (see fill_card_tables)."""
     total = 0
-    k = 0
-    while value_masks[k] != U0:
-        total += class_values[k] * popcount(mask & value_masks[k])
-        k += 1
+    for b in range(n_planes):
+        total += popcount(mask & value_planes[b]) << b
     return total
 
 
@@ -310,7 +306,7 @@ def capture_options(matches, opts, card_value, highest_value_first, triple_all):
 def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile, same_rank, value_masks, class_values,
+                  states, ids, opts, hand, pile, same_rank, value_planes, n_planes,
                   out_int, out_mask, row):
     """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
     triple_all = params[E.P_TRIPLE_MATCH] == 0
@@ -529,7 +525,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 allow_decline = False
             # resolve the card against the field (the six matches nothing and goes to the pile)
             cb = bit(card)
-            matches = field & same_rank[card]
+            matches = field & same_rank[np.uint64(card)]  # unsigned: no negative-index fix-up
             n = popcount(matches)
             if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
                 # a choice (or the highest-value rule) decides what is taken; rare for a played
@@ -581,8 +577,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     points1 = yaku_bits_points(yaku1, s, yaku_points)
     chaff0 = popcount(pile[0] & chaff_mask)
     chaff1 = popcount(pile[1] & chaff_mask)
-    value0 = class_value_of(pile[0], value_masks, class_values)
-    value1 = class_value_of(pile[1], value_masks, class_values)
+    value0 = pile_value(pile[0], value_planes, n_planes)
+    value1 = pile_value(pile[1], value_planes, n_planes)
     if instant:
         reason = E.END_INSTANT_WIN
         score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
@@ -654,7 +650,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
 def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile, same_rank, value_masks, class_values, out_int, out_mask):
+                  states, ids, opts, hand, pile, same_rank, value_planes, n_planes, out_int, out_mask):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``.
 
     The round is inlined here, at its only call site: one call per block instead of one per
@@ -681,7 +677,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                 seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                 params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                 supersedes, greedy_weight, card_value, chaff_mask,
-                states, ids, opts, hand, pile, same_rank, value_masks, class_values,
+                states, ids, opts, hand, pile, same_rank, value_planes, n_planes,
                 out_int, out_mask, row)
             if by_wins:
                 if winner == 0:
@@ -719,10 +715,9 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
         hand = np.empty(2, dtype=np.uint64)
         pile = np.empty(2, dtype=np.uint64)
         same_rank = np.empty(64, dtype=np.uint64)
-        value_masks = np.empty(65, dtype=np.uint64)
-        class_values = np.empty(65, dtype=np.int64)
-        fill_card_tables(rank, rank_mask, card_value, same_rank, value_masks, class_values)
+        value_planes = np.empty(32, dtype=np.uint64)
+        n_planes = fill_card_tables(rank, rank_mask, card_value, same_rank, value_planes)
         play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                       params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                       supersedes, greedy_weight, card_value, chaff_mask,
-                      states, ids, opts, hand, pile, same_rank, value_masks, class_values, out_int, out_mask)
+                      states, ids, opts, hand, pile, same_rank, value_planes, n_planes, out_int, out_mask)
