@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -59,13 +58,19 @@ def kernel_rate(compiled, specs, rounds: int, threads: int, repeat: int) -> floa
 
 
 def child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall time and the child's peak RSS in KiB."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall time and this child's own peak RSS in KiB.
+
+    ``os.wait4`` gives the resource usage of the one child waited for; the ``RUSAGE_CHILDREN``
+    total would report the largest of all children so far (e.g. an earlier, longer run).
+    """
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return elapsed, usage.ru_maxrss
 
 
 def fudasim_command(*args: str) -> list[str]:
