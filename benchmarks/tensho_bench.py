@@ -57,20 +57,25 @@ def kernel_rate(compiled, specs, rounds: int, threads: int, repeat: int) -> floa
     return best
 
 
-def child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall time and this child's own peak RSS in KiB.
+# Runs a command and prints its peak RSS.  A small process of its own, because a child's
+# ru_maxrss counts what it held before exec, i.e. the RSS of the process that forked it: from
+# the benchmark itself (hundreds of MiB of buffers) that would be reported instead.
+_LAUNCHER = ("import os, subprocess, sys\n"
+             "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+             "_, status, usage = os.wait4(p.pid, 0)\n"
+             "print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)\n")
 
-    ``os.wait4`` gives the resource usage of the one child waited for; the ``RUSAGE_CHILDREN``
-    total would report the largest of all children so far (e.g. an earlier, longer run).
-    """
+
+def child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time and the child's own peak RSS in KiB (through ``_LAUNCHER``)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, status, usage = os.wait4(process.pid, 0)
+    result = subprocess.run([sys.executable, "-c", _LAUNCHER, *command], env=env, check=True,
+                            capture_output=True, text=True)
     elapsed = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise subprocess.CalledProcessError(process.returncode, command)
-    return elapsed, usage.ru_maxrss
+    code, peak = (int(x) for x in result.stdout.split())
+    if code != 0:
+        raise subprocess.CalledProcessError(code, command)
+    return elapsed, peak
 
 
 def fudasim_command(*args: str) -> list[str]:
