@@ -6,7 +6,8 @@ kernel (one thread, warm cache) for two numbers of rounds under ``valgrind --too
 that start-up cancels out.  Branch mispredictions come from cachegrind's simple predictor
 model, so compare them between kernel versions, not with real hardware.
 
-Needs ``valgrind`` on the PATH.  Run with ``python -m benchmarks.instructions [--policy greedy]``.
+The kernel is compiled afresh for the measurement (about a minute) under a fixed hash seed, so
+that two versions of the source are compared on equal terms.  Needs ``valgrind`` on the PATH.  Run with ``python -m benchmarks.instructions [--policy greedy]``.
 """
 
 from __future__ import annotations
@@ -82,12 +83,15 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("benchmarks.instructions: valgrind is not installed (it provides cachegrind)", file=sys.stderr)
         return 2
-    env = dict(os.environ, PYTHONHASHSEED="0", NUMBA_NUM_THREADS="1", **host_cpu())
-    # compile natively first, so that the runs under valgrind load the kernel from the cache
-    subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--play", "0", "--policy", args.policy,
-                    "--yaku-set", args.yaku_set], env=env, check=True)
-    base = counts(10_000, args, env)
-    more = counts(10_000 + args.rounds, args, env)
+    with tempfile.TemporaryDirectory() as cache:
+        # The kernel is compiled afresh, natively, into a cache of its own that the runs under
+        # valgrind then load, always with the same hash seed: numba's output varies with the
+        # seed Python hashes with while compiling, by up to ~200 instructions a round.
+        env = dict(os.environ, PYTHONHASHSEED="0", NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=cache, **host_cpu())
+        subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--play", "0", "--policy", args.policy,
+                        "--yaku-set", args.yaku_set], env=env, check=True)
+        base = counts(10_000, args, env)
+        more = counts(10_000 + args.rounds, args, env)
     print(f"Tensho kernel, {args.policy} vs {args.policy}, {args.yaku_set}, per round "
           f"({args.rounds:,} rounds under cachegrind):")
     for name in COUNTS:

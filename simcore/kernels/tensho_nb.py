@@ -99,6 +99,13 @@ def lowest_id(x):
 
 
 @nb.njit(inline="always", cache=True)
+def slot(index):
+    """A non-negative array index as unsigned: numba then omits its negative-index fix-up
+    (three or four instructions per access with a signed index it cannot prove non-negative)."""
+    return np.uint64(index)
+
+
+@nb.njit(inline="always", cache=True)
 def bit(card):
     return U1 << np.uint64(card)
 
@@ -352,7 +359,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         shuffle_prefix_nb(states, ids, DECK_SIZE, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
         field = U0
         for i in range(9):
-            field |= bit(ids[deal_order[i]])
+            field |= bit(ids[slot(deal_order[i])])
         four = False
         for r in range(1, 13):
             if popcount(field & rank_mask[r]) == 4:
@@ -364,11 +371,11 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     hand0 = U0
     hand1 = U0
     for i in range(9, 15):
-        hand0 |= bit(ids[deal_order[i]])
+        hand0 |= bit(ids[slot(deal_order[i])])
     for i in range(15, 21):
-        hand1 |= bit(ids[deal_order[i]])
+        hand1 |= bit(ids[slot(deal_order[i])])
     for i in range(18):
-        ids[DRAW_AT + i] = ids[deal_order[21 + i]]
+        ids[DRAW_AT + i] = ids[slot(deal_order[21 + i])]
     hands = (hand0, hand1) if dealer == 0 else (hand1, hand0)
     pile[0] = U0
     pile[1] = U0
@@ -520,12 +527,12 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 hc &= ~bit(card)
                 allow_decline = capture_optional
             else:
-                card = ids[DRAW_AT + draw_position]
+                card = ids[slot(DRAW_AT + draw_position)]
                 draw_position += 1
                 allow_decline = False
             # resolve the card against the field (the six matches nothing and goes to the pile)
             cb = bit(card)
-            matches = field & same_rank[np.uint64(card)]  # unsigned: no negative-index fix-up
+            matches = field & same_rank[slot(card)]
             n = popcount(matches)
             if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
                 # a choice (or the highest-value rule) decides what is taken; rare for a played
