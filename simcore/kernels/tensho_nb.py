@@ -128,26 +128,9 @@ def kth_bit(x, k, steps):
 
 
 @nb.njit(inline="always", cache=True)
-def completed_yaku(pile, set_index, yaku_mask, yaku_in_set, supersedes):
-    members = yaku_in_set[set_index]
-    completed = U0
-    rest = members
-    while rest:
-        i = lowest_id(rest)
-        rest &= rest - U1
-        completed |= bit(i) & (U0 - np.uint64((yaku_mask[i] & pile) == yaku_mask[i]))  # no branch
-    cancelled = U0
-    rest = completed
-    while rest:
-        i = lowest_id(rest)
-        rest &= rest - U1
-        cancelled |= supersedes[i]
-    return completed & ~cancelled
-
-
-@nb.njit(inline="always", cache=True)
 def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
-    """``completed_yaku`` of two piles in one pass over the set's yaku."""
+    """The yaku of set ``set_index + 1`` that piles ``p0`` and ``p1`` complete, after
+    supersession (a completed yaku cancels those it supersedes): both piles in one pass."""
     done0 = U0
     done1 = U0
     rest = yaku_in_set[set_index]
@@ -243,8 +226,9 @@ def greedy_gain(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_ins
     new = pile | captured
     if has_instant(new, s, yaku_mask, yaku_instant):
         return INSTANT_GAIN
-    before = yaku_bits_points(completed_yaku(pile, s, yaku_mask, yaku_in_set, supersedes), s, yaku_points)
-    after = yaku_bits_points(completed_yaku(new, s, yaku_mask, yaku_in_set, supersedes), s, yaku_points)
+    done_before, done_after = completed_yaku_pair(pile, new, s, yaku_mask, yaku_in_set, supersedes)
+    before = yaku_bits_points(done_before, s, yaku_points)
+    after = yaku_bits_points(done_after, s, yaku_points)
     g = 100 * (after - before)
     rest = yaku_in_set[s]
     while rest:
