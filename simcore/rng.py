@@ -193,27 +193,12 @@ def next_u64_nb(state, at=0):
 
 
 @nb.njit(inline="always", cache=True)
-def uniform_below_nb(state, n, at=0):
-    """Exactly uniform int in ``[0, n)``; consumes words exactly as ``Stream.uniform_below``."""
-    if n == 1:
-        return 0
-    un = np.uint64(n)
-    product = (next_u64_nb(state, at) >> _U32) * un
-    low = product & _LOW32
-    if low < un:
-        threshold = (_TWO32 - un) % un
-        while low < threshold:
-            product = (next_u64_nb(state, at) >> _U32) * un
-            low = product & _LOW32
-    return np.int64(product >> _U32)
-
-
-@nb.njit(inline="always", cache=True)
 def draw_below_nb(s0, s1, s2, s3, n):
     """``uniform_below`` on a state held in four words: ``(value, s0, s1, s2, s3)``.
 
-    For ``n >= 2`` the value and the advanced state are exactly those of
-    ``uniform_below_nb(state, n)``.  For ``n`` of 0 or 1 the value is 0 but the state returned is
+    The one implementation of Lemire's method in the kernels (``uniform_below_nb`` and
+    ``shuffle_prefix_nb`` call it).  For ``n >= 2`` the value and the advanced state are those of
+    ``Stream.uniform_below(n)``.  For ``n`` of 0 or 1 the value is 0 but the state returned is
     still advanced: a caller that draws only when there is a choice computes the draw
     unconditionally and keeps the new state only when ``n >= 2`` (a select instead of a branch
     that random play would mispredict).
@@ -227,6 +212,16 @@ def draw_below_nb(s0, s1, s2, s3, n):
             word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
             product = (word >> _U32) * un
     return np.int64(product >> _U32), s0, s1, s2, s3
+
+
+@nb.njit(inline="always", cache=True)
+def uniform_below_nb(state, n, at=0):
+    """Exactly uniform int in ``[0, n)``; consumes words exactly as ``Stream.uniform_below``."""
+    if n == 1:
+        return 0
+    value, state[at], state[at + 1], state[at + 2], state[at + 3] = draw_below_nb(
+        state[at], state[at + 1], state[at + 2], state[at + 3], n)
+    return value
 
 
 @nb.njit(inline="always", cache=True)
@@ -247,14 +242,8 @@ def shuffle_prefix_nb(state, ids, n, positions, at=0):
     for i in range(positions):
         if n - i == 1:
             break  # the last place: uniform_below(1) is 0 and draws nothing
-        un = np.uint64(n - i)
-        while True:
-            word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
-            product = (word >> _U32) * un
-            low = product & _LOW32
-            if low >= un or low >= (_TWO32 - un) % un:
-                break
-        j = i + np.int64(product >> _U32)
+        k, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, n - i)
+        j = i + k
         swap = ids[i]
         ids[i] = ids[j]
         ids[j] = swap
