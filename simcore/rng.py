@@ -199,9 +199,8 @@ def draw_below_nb(s0, s1, s2, s3, n):
     The one implementation of Lemire's method in the kernels (``uniform_below_nb`` and
     ``shuffle_prefix_nb`` call it).  For ``n >= 2`` the value and the advanced state are those of
     ``Stream.uniform_below(n)``.  For ``n`` of 0 or 1 the value is 0 but the state returned is
-    still advanced: a caller that draws only when there is a choice computes the draw
-    unconditionally and keeps the new state only when ``n >= 2`` (a select instead of a branch
-    that random play would mispredict).
+    still advanced: a caller may compute the draw unconditionally and keep the new state only
+    when ``n >= 2`` (a select instead of a branch).
     """
     un = np.uint64(n)
     word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)

@@ -437,10 +437,13 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
 
     # 6. turns.  The seat to move (``c``) and the other seat (``o``) keep their hands, piles,
     # policy kinds and stream states in locals (registers), exchanged at the end of each turn.
-    # A random seat picks its hand card without branching on the draw: the draw is computed
-    # even from a one-card hand, its new state kept only when there was a choice (a select),
-    # and the k-th card found in a fixed number of steps.  A capture choice stays a branch: it
-    # is rare, and a well-predicted branch costs less than a select on the critical path.
+    # A random seat draws for its hand card only when it holds two cards or more (a branch the
+    # processor predicts well: hands shrink by one a turn) and finds the k-th card in a fixed
+    # number of steps.  A capture choice is a rare branch, taken when the count of field
+    # matches is one of ``choice_counts[phase]`` (bit n: n matches make a choice): two, three
+    # unless all three are taken, and any count for a played card when capturing is optional.
+    choice_drawn = np.uint64(0b100) | (np.uint64(0xFFF8) if not triple_all else U0)
+    choice_counts = (choice_drawn | (np.uint64(0xFFFE) if capture_optional else U0), choice_drawn)
     instant_cards = U0
     rest = yaku_instant[s]
     while rest:
@@ -470,13 +473,9 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             if phase == 0:
                 # choose and play a hand card
                 if rc:
-                    n_hand = popcount(hc)
-                    k, t0, t1, t2, t3 = draw_below_nb(c0, c1, c2, c3, n_hand)
-                    keep = U0 - np.uint64(n_hand > 1)
-                    c0 = (t0 & keep) | (c0 & ~keep)
-                    c1 = (t1 & keep) | (c1 & ~keep)
-                    c2 = (t2 & keep) | (c2 & ~keep)
-                    c3 = (t3 & keep) | (c3 & ~keep)
+                    k = 0
+                    if hc & (hc - U1):  # two cards or more: a draw
+                        k, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, popcount(hc))
                     card = lowest_id(kth_bit(hc, k, HAND_SIZE - 1))
                 else:
                     card = -1
@@ -518,7 +517,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             cb = bit(card)
             matches = field & same_rank[slot(card)]
             n = popcount(matches)
-            if n == 2 or (n >= 3 and not triple_all) or (allow_decline and n > 0):
+            if (choice_counts[phase] >> np.uint64(n)) & U1:
                 # a choice (or the highest-value rule) decides what is taken; rare for a played
                 # or turned card (two or more cards of one rank on the field were dealt there)
                 n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
