@@ -133,14 +133,14 @@ def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
     supersession (a completed yaku cancels those it supersedes): both piles in one pass."""
     done0 = U0
     done1 = U0
-    rest = yaku_in_set[set_index]
-    while rest:
-        i = lowest_id(rest)
-        rest &= rest - U1
+    not0 = ~p0
+    not1 = ~p1
+    for i in range(yaku_mask.size):  # every yaku, a loop the compiler vectorises
         m = yaku_mask[i]
-        b = bit(i)
-        done0 |= b & (U0 - np.uint64((m & p0) == m))
-        done1 |= b & (U0 - np.uint64((m & p1) == m))
+        done0 |= np.uint64((m & not0) == U0) << np.uint64(i)
+        done1 |= np.uint64((m & not1) == U0) << np.uint64(i)
+    done0 &= yaku_in_set[set_index]
+    done1 &= yaku_in_set[set_index]
     cancel0 = U0
     cancel1 = U0
     rest = done0 | done1
