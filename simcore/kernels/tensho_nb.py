@@ -290,6 +290,135 @@ def capture_options(matches, opts, card_value, highest_value_first, triple_all):
     return count
 
 
+@nb.njit(cache=True, _nrt=False)
+def greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points, yaku_in_set,
+                yaku_instant, supersedes, greedy_weight, card_value, chaff_mask):
+    """What the greedy policy takes with ``card`` among ``opts[:n_opts]`` (0: it declines)."""
+    cb = bit(card)
+    taken = U0
+    best_gain = 0
+    for k in range(n_opts):
+        g = greedy_gain(pile, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
+                        yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+        if k == 0 or g > best_gain:
+            taken = opts[k]
+            best_gain = g
+    if allow_decline:
+        if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
+            taken = U0
+    return taken
+
+
+@nb.njit(inline="always", cache=True)
+def random_hand_card(hand, s0, s1, s2, s3):
+    """A random seat's hand card and its stream afterwards: a draw only when the hand holds two
+    cards or more (a branch the processor predicts well: hands shrink by one a turn), and the
+    k-th card found in a fixed number of steps."""
+    k = 0
+    if hand & (hand - U1):
+        k, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, popcount(hand))
+    return lowest_id(kth_bit(hand, k, HAND_SIZE - 1)), s0, s1, s2, s3
+
+
+@nb.njit(inline="always", cache=True)
+def play_turn(card, hand, pile, random, s0, s1, s2, s3, field, drawn, choice_counts, instant_cards,
+              opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
+              same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
+              card_value, chaff_mask):
+    """The rest of a turn of the seat holding ``hand`` and ``pile`` once it has chosen ``card``
+    from its hand (``random``: its policy is random; ``s0..s3``: its stream): play ``card``,
+    then turn ``drawn``, the top of the draw pile.  Returns ``(hand, pile, s0, s1, s2, s3,
+    field, won)``; ``won``: an instant win ended the turn.
+
+    A capture choice is a rare branch, taken when the count of field matches is one of
+    ``choice_counts[phase]`` (bit n: n matches make a choice): two, three unless all three are
+    taken, and any count for a played card when capturing is optional.
+    """
+    checked = pile
+    won = False
+    for phase in range(2):
+        if phase == 0:
+            hand &= ~bit(card)
+            allow_decline = capture_optional
+        else:
+            card = drawn
+            allow_decline = False
+        # resolve the card against the field (the six matches nothing and goes to the pile)
+        cb = bit(card)
+        matches = field & same_rank[slot(card)]
+        n = popcount(matches)
+        if (choice_counts[phase] >> np.uint64(n)) & U1:
+            # a choice (or the highest-value rule) decides what is taken; rare for a played or
+            # turned card (two or more cards of one rank on the field were dealt there)
+            n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
+            if n_opts == 1 and not allow_decline:
+                taken = opts[0]
+            elif random:
+                pick, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, n_opts + (1 if allow_decline else 0))
+                taken = opts[pick] if pick < n_opts else U0
+            else:
+                taken = greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points,
+                                    yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
+                                    chaff_mask)
+        else:
+            taken = matches  # none, the only match, or all three
+        # nothing taken: the card stays on the field (the six excepted); else it and ``taken``
+        # go to the pile
+        to_pile = U0 - np.uint64((taken != U0) | (card == six))
+        field = (field & ~taken) | (cb & ~to_pile)
+        pile |= (cb | taken) & to_pile
+        # A pile holds no instant win at the start of a turn (every pile is checked whenever it
+        # grows), so only a pile that took a card of some instant-win yaku since its last check
+        # can hold one now.
+        if (phase == 1 or check_each_capture) and (pile & ~checked & instant_cards) != U0:
+            checked = pile
+            if has_instant(pile, s, yaku_mask, yaku_instant):
+                won = True
+                break
+    return hand, pile, s0, s1, s2, s3, field, won
+
+
+@nb.njit(cache=True, _nrt=False)
+def random_turns(hc, pc, c0, c1, c2, c3, ho, po, o0, o1, o2, o3, field, ids, choice_counts, instant_cards,
+                 opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
+                 same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
+                 card_value, chaff_mask):
+    """The turns of a round whose seats both play at random: the seat that moves first (``c``)
+    and the other (``o``) by turns, each turn inlined, so nothing changes hands between turns;
+    compiled apart from the round, so that the round's own code stays small.  Returns
+    ``(hc, pc, ho, po, field, turns, won_by)``, ``won_by`` 0 or 1 for the seat that won
+    instantly (-1: none)."""
+    turn = 0
+    draw_position = 0
+    won_by = -1
+    while (hc | ho) != U0:
+        if hc != U0:
+            turn += 1
+            card, c0, c1, c2, c3 = random_hand_card(hc, c0, c1, c2, c3)
+            hc, pc, c0, c1, c2, c3, field, won = play_turn(
+                card, hc, pc, True, c0, c1, c2, c3, field, ids[slot(DRAW_AT + draw_position)],
+                choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
+                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
+                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+            draw_position += 1
+            if won:
+                won_by = 0
+                break
+        if ho != U0:
+            turn += 1
+            card, o0, o1, o2, o3 = random_hand_card(ho, o0, o1, o2, o3)
+            ho, po, o0, o1, o2, o3, field, won = play_turn(
+                card, ho, po, True, o0, o1, o2, o3, field, ids[slot(DRAW_AT + draw_position)],
+                choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
+                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
+                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+            draw_position += 1
+            if won:
+                won_by = 1
+                break
+    return hc, pc, ho, po, field, turn, won_by
+
+
 # --- one round -------------------------------------------------------------------------------
 
 
@@ -435,13 +564,12 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 winner = seat
                 instant = True
 
-    # 6. turns.  The seat to move (``c``) and the other seat (``o``) keep their hands, piles,
-    # policy kinds and stream states in locals (registers), exchanged at the end of each turn.
-    # A random seat draws for its hand card only when it holds two cards or more (a branch the
-    # processor predicts well: hands shrink by one a turn) and finds the k-th card in a fixed
-    # number of steps.  A capture choice is a rare branch, taken when the count of field
-    # matches is one of ``choice_counts[phase]`` (bit n: n matches make a choice): two, three
-    # unless all three are taken, and any count for a played card when capturing is optional.
+    # 6. turns.  Each seat keeps its hand, pile, policy kind and stream state in locals
+    # (registers).  When both seats play at random, the loop body plays a turn of the seat that
+    # moves first, then one of the other (each inlined, with no greedy code), so nothing changes
+    # hands between turns.  Otherwise the seat to move (``c``) and the other (``o``) exchange
+    # their locals at the end of each turn.  A seat whose hand is empty (only after a banked
+    # six) is skipped: the other plays on alone.
     choice_drawn = np.uint64(0b100) | (np.uint64(0xFFF8) if not triple_all else U0)
     choice_counts = (choice_drawn | (np.uint64(0xFFFE) if capture_optional else U0), choice_drawn)
     instant_cards = U0
@@ -463,101 +591,65 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     c0, c1, c2, c3 = states[at], states[at + 1], states[at + 2], states[at + 3]
     at = 4 * (SEAT0_STATE + oth)
     o0, o1, o2, o3 = states[at], states[at + 1], states[at + 2], states[at + 3]
-    while winner < 0 and (hc | ho) != U0:
-        if hc == U0:  # only after a banked six: the other seat plays on alone
+    if rc and ro and winner < 0:
+        hc, pc, ho, po, field, turn, won_by = random_turns(
+            hc, pc, c0, c1, c2, c3, ho, po, o0, o1, o2, o3, field, ids, choice_counts, instant_cards, opts,
+            six, triple_all, highest_value_first, capture_optional, check_each_capture, s, same_rank,
+            yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
+            chaff_mask)
+        if won_by >= 0:
+            winner = cur if won_by == 0 else oth
+            instant = True
+    else:
+        while winner < 0 and (hc | ho) != U0:
+            if hc == U0:  # only after a banked six: the other seat plays on alone
+                cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
+                c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
+            turn += 1
+            if rc:
+                card, c0, c1, c2, c3 = random_hand_card(hc, c0, c1, c2, c3)
+            else:
+                card = -1
+                best_gain = 0
+                rest = hc
+                while rest:
+                    c = lowest_id(rest)
+                    rest &= rest - U1
+                    if c == six:
+                        g = greedy_gain(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
+                                        yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                    else:
+                        n_opts = capture_options(field & same_rank[slot(c)], opts, card_value,
+                                                 highest_value_first, triple_all)
+                        if n_opts == 0:
+                            g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                        else:
+                            g = 0
+                            for k in range(n_opts):
+                                gk = greedy_gain(pc, bit(c) | opts[k], s, yaku_mask, yaku_points,
+                                                 yaku_in_set, yaku_instant, supersedes, greedy_weight,
+                                                 card_value, chaff_mask)
+                                if k == 0 or gk > g:
+                                    g = gk
+                            if capture_optional:
+                                gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                                if gp > g:
+                                    g = gp
+                    if card < 0 or g > best_gain:
+                        card = c
+                        best_gain = g
+            hc, pc, c0, c1, c2, c3, field, won = play_turn(
+                card, hc, pc, rc, c0, c1, c2, c3, field, ids[slot(DRAW_AT + draw_position)],
+                choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
+                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
+                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+            draw_position += 1
+            if won:
+                winner = cur
+                instant = True
+                break
             cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
             c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
-        turn += 1
-        checked = pc
-        for phase in range(2):
-            if phase == 0:
-                # choose and play a hand card
-                if rc:
-                    k = 0
-                    if hc & (hc - U1):  # two cards or more: a draw
-                        k, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, popcount(hc))
-                    card = lowest_id(kth_bit(hc, k, HAND_SIZE - 1))
-                else:
-                    card = -1
-                    best_gain = 0
-                    rest = hc
-                    while rest:
-                        c = lowest_id(rest)
-                        rest &= rest - U1
-                        if c == six:
-                            g = greedy_gain(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
-                                            yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-                        else:
-                            n_opts = capture_options(field & same_rank[c], opts, card_value,
-                                                     highest_value_first, triple_all)
-                            if n_opts == 0:
-                                g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
-                            else:
-                                g = 0
-                                for k in range(n_opts):
-                                    gk = greedy_gain(pc, bit(c) | opts[k], s, yaku_mask, yaku_points,
-                                                     yaku_in_set, yaku_instant, supersedes, greedy_weight,
-                                                     card_value, chaff_mask)
-                                    if k == 0 or gk > g:
-                                        g = gk
-                                if capture_optional:
-                                    gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
-                                    if gp > g:
-                                        g = gp
-                        if card < 0 or g > best_gain:
-                            card = c
-                            best_gain = g
-                hc &= ~bit(card)
-                allow_decline = capture_optional
-            else:
-                card = ids[slot(DRAW_AT + draw_position)]
-                draw_position += 1
-                allow_decline = False
-            # resolve the card against the field (the six matches nothing and goes to the pile)
-            cb = bit(card)
-            matches = field & same_rank[slot(card)]
-            n = popcount(matches)
-            if (choice_counts[phase] >> np.uint64(n)) & U1:
-                # a choice (or the highest-value rule) decides what is taken; rare for a played
-                # or turned card (two or more cards of one rank on the field were dealt there)
-                n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
-                if n_opts == 1 and not allow_decline:
-                    taken = opts[0]
-                elif rc:
-                    pick, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, n_opts + (1 if allow_decline else 0))
-                    taken = opts[pick] if pick < n_opts else U0
-                else:
-                    taken = U0
-                    best_gain = 0
-                    for k in range(n_opts):
-                        g = greedy_gain(pc, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
-                                        yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-                        if k == 0 or g > best_gain:
-                            taken = opts[k]
-                            best_gain = g
-                    if allow_decline:
-                        if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
-                            taken = U0
-            else:
-                taken = matches  # none, the only match, or all three
-            # nothing taken: the card stays on the field (the six excepted); else it and
-            # ``taken`` go to the pile
-            to_pile = U0 - np.uint64((taken != U0) | (card == six))
-            field = (field & ~taken) | (cb & ~to_pile)
-            pc |= (cb | taken) & to_pile
-            # A pile holds no instant win at the start of a turn (every pile is checked whenever
-            # it grows), so only a pile that took a card of some instant-win yaku since its last
-            # check can hold one now.
-            if (phase == 1 or check_each_capture) and (pc & ~checked & instant_cards) != U0:
-                checked = pc
-                if has_instant(pc, s, yaku_mask, yaku_instant):
-                    winner = cur
-                    instant = True
-                    break
-        if winner >= 0:
-            break
-        cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
-        c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
     pile[cur] = pc
     pile[oth] = po
 
