@@ -50,15 +50,19 @@ def _row(metric: str, value: float, unit: str, policies: str = "", case: str = "
             "unit": unit}
 
 
-def _kernel_rate(compiled, specs, rounds: int, threads: int, repeat: int) -> float:
-    numba.set_num_threads(threads)
+def _kernel_rates(compiled, specs, rounds: int, thread_counts: tuple[int, ...], repeat: int) -> dict[int, float]:
+    """Best rounds/s of ``repeat`` runs per thread count, the counts' runs interleaved (as in
+    ``tensho_bench.kernel_rates``)."""
     buffers = output_buffers(rounds, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
     kernel_play_units(compiled, specs, 1, 0, min(rounds, 1000), None, out=buffers)  # warm
-    best = 0.0
+    best = dict.fromkeys(thread_counts, 0.0)
     for attempt in range(repeat):
-        start = time.perf_counter()
-        kernel_play_units(compiled, specs, 1, attempt * rounds, rounds, None, out=buffers)
-        best = max(best, rounds / (time.perf_counter() - start))
+        for threads in thread_counts if attempt % 2 == 0 else thread_counts[::-1]:
+            numba.set_num_threads(threads)
+            start = time.perf_counter()
+            kernel_play_units(compiled, specs, 1, attempt * rounds, rounds, None, out=buffers)
+            best[threads] = max(best[threads], rounds / (time.perf_counter() - start))
+    numba.set_num_threads(1)
     return best
 
 
@@ -86,13 +90,13 @@ def measure(rounds: int = 200_000, repeat: int = 3, reference_rounds: int | None
                 specs = [parse_policy(policy)] * players
                 label = "-".join([policy] * players)
                 n = rounds if policy == "random" else max(1_000, rounds // 2)
-                one = _kernel_rate(compiled, specs, n, 1, repeat)
-                rows.append(_row("kernel_rounds_per_s", one, "rounds/s", label, case, "1"))
+                rates = _kernel_rates(compiled, specs, n, tuple(sorted({1, all_threads})), repeat)
+                rows.append(_row("kernel_rounds_per_s", rates[1], "rounds/s", label, case, "1"))
                 if all_threads > 1:
-                    many = _kernel_rate(compiled, specs, n, all_threads, repeat)
-                    rows.append(_row("kernel_rounds_per_s", many, "rounds/s", label, case, str(all_threads)))
-                    rows.append(_row("thread_scaling", many / one, "x", label, case, f"{all_threads}/1"))
-                numba.set_num_threads(1)
+                    rows.append(_row("kernel_rounds_per_s", rates[all_threads], "rounds/s", label, case,
+                                     str(all_threads)))
+                    rows.append(_row("thread_scaling", rates[all_threads] / rates[1], "x", label, case,
+                                     f"{all_threads}/1"))
                 start = time.perf_counter()
                 reference = reference_play_units(compiled, specs, 1, 0, reference_rounds, None)
                 reference_rate = reference_rounds / (time.perf_counter() - start)
@@ -101,7 +105,7 @@ def measure(rounds: int = 200_000, repeat: int = 3, reference_rounds: int | None
                 b = columns_from_matrices(*kernel, players)
                 identical = all(np.array_equal(a[k], b[k]) for k in a)
                 rows.append(_row("reference_rounds_per_s", reference_rate, "rounds/s", label, case, "1"))
-                rows.append(_row("kernel_speedup_over_reference", one / reference_rate, "x", label, case, "1"))
+                rows.append(_row("kernel_speedup_over_reference", rates[1] / reference_rate, "x", label, case, "1"))
                 rows.append(_row("kernel_rows_equal_reference", float(identical), "bool", label, case, "1"))
     finally:
         numba.set_num_threads(all_threads)
