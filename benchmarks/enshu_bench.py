@@ -29,6 +29,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from benchmarks.tensho_bench import kernel_rates
 from simcore.dataset import output_buffers
 from simcore.dataset_enshu import columns_from_matrices
 from simcore.kernels import enshu_enums as EE
@@ -48,22 +49,6 @@ POLICIES = ("random", "greedy")
 def _row(metric: str, value: float, unit: str, policies: str = "", case: str = "", threads: str = "") -> dict:
     return {"metric": metric, "policies": policies, "yaku_set": case, "threads": threads, "value": value,
             "unit": unit}
-
-
-def _kernel_rates(compiled, specs, rounds: int, thread_counts: tuple[int, ...], repeat: int) -> dict[int, float]:
-    """Best rounds/s of ``repeat`` runs per thread count, the counts' runs interleaved (as in
-    ``tensho_bench.kernel_rates``)."""
-    buffers = output_buffers(rounds, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
-    kernel_play_units(compiled, specs, 1, 0, min(rounds, 1000), None, out=buffers)  # warm
-    best = dict.fromkeys(thread_counts, 0.0)
-    for attempt in range(repeat):
-        for threads in thread_counts if attempt % 2 == 0 else thread_counts[::-1]:
-            numba.set_num_threads(threads)
-            start = time.perf_counter()
-            kernel_play_units(compiled, specs, 1, attempt * rounds, rounds, None, out=buffers)
-            best[threads] = max(best[threads], rounds / (time.perf_counter() - start))
-    numba.set_num_threads(1)
-    return best
 
 
 def measure(rounds: int = 200_000, repeat: int = 3, reference_rounds: int | None = None,
@@ -90,7 +75,10 @@ def measure(rounds: int = 200_000, repeat: int = 3, reference_rounds: int | None
                 specs = [parse_policy(policy)] * players
                 label = "-".join([policy] * players)
                 n = rounds if policy == "random" else max(1_000, rounds // 2)
-                rates = _kernel_rates(compiled, specs, n, tuple(sorted({1, all_threads})), repeat)
+                buffers = output_buffers(n, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+                rates = kernel_rates(kernel_play_units, compiled, specs, buffers, n,
+                                     tuple(sorted({1, all_threads})), repeat)
+                del buffers
                 rows.append(_row("kernel_rounds_per_s", rates[1], "rounds/s", label, case, "1"))
                 if all_threads > 1:
                     rows.append(_row("kernel_rounds_per_s", rates[all_threads], "rounds/s", label, case,

@@ -45,17 +45,19 @@ def record(metric: str, value: float, unit: str, policies: str = "", yaku_set: s
                  "value": value, "unit": unit})
 
 
-def kernel_rates(compiled, specs, rounds: int, thread_counts: tuple[int, ...], repeat: int) -> dict[int, float]:
-    """Best rounds/s of ``repeat`` runs per thread count, the counts' runs interleaved (in turn
-    order A B, B A, ...) so that a ratio between them sees the machine's drift on both sides."""
-    buffers = output_buffers(rounds)
-    kernel_play_units(compiled, specs, 1, 0, min(rounds, 1000), None, out=buffers)  # warm
+def kernel_rates(play_units, compiled, specs, buffers, rounds: int, thread_counts: tuple[int, ...],
+                 repeat: int) -> dict[int, float]:
+    """Best rounds/s of ``repeat`` runs of a game's kernel wrapper ``play_units`` (into
+    ``buffers``, room for ``rounds`` rows) per thread count, the counts' runs interleaved (in
+    turn order A B, B A, ...) so that a ratio between them sees the machine's drift on both
+    sides.  Leaves numba on one thread."""
+    play_units(compiled, specs, 1, 0, min(rounds, 1000), None, out=buffers)  # warm
     best = dict.fromkeys(thread_counts, 0.0)
     for attempt in range(repeat):
         for threads in thread_counts if attempt % 2 == 0 else thread_counts[::-1]:
             numba.set_num_threads(threads)
             start = time.perf_counter()
-            kernel_play_units(compiled, specs, 1, attempt * rounds, rounds, None, out=buffers)
+            play_units(compiled, specs, 1, attempt * rounds, rounds, None, out=buffers)
             best[threads] = max(best[threads], rounds / (time.perf_counter() - start))
     numba.set_num_threads(1)
     return best
@@ -110,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             specs = [parse_policy(p) for p in policies]
             label = "-".join(policies)
             rounds = args.rounds if policies[0] == "random" else max(1000, args.rounds // 4)
-            rates = kernel_rates(compiled, specs, rounds, tuple(sorted({1, all_threads})), args.repeat)
+            rates = kernel_rates(kernel_play_units, compiled, specs, output_buffers(rounds), rounds,
+                                 tuple(sorted({1, all_threads})), args.repeat)
             record("kernel_rounds_per_s", rates[1], "rounds/s", label, yaku_set, "1")
             if all_threads > 1:
                 record("kernel_rounds_per_s", rates[all_threads], "rounds/s", label, yaku_set, str(all_threads))
