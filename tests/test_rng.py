@@ -29,7 +29,8 @@ def _draws(seed, round_index, stream_id, bounds):
 
 @nb.njit(cache=True)
 def _register_draws(seed, round_index, stream_id, bounds):
-    """``draw_below_nb`` as the Tensho kernel uses it: the new state kept only when n >= 2."""
+    """``draw_below_nb`` on a state held in four words, the new state kept only when n >= 2 (the
+    Tensho kernel draws only when there is a choice, with the same effect)."""
     state = np.empty(4, dtype=np.uint64)
     stream_init_nb(state, seed, round_index, stream_id)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
