@@ -423,24 +423,19 @@ def random_turns(hc, pc, c0, c1, c2, c3, ho, po, o0, o1, o2, o3, field, ids, cho
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                  supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile, same_rank, value_planes, n_planes,
-                  out_int, out_mask, row):
-    """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
-    triple_all = params[E.P_TRIPLE_MATCH] == 0
-    highest_value_first = params[E.P_DOUBLE_MATCH] == 1
-    capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
+def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                  params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                  supersedes, greedy_weight, card_value, chaff_mask, states, ids, hand, pile):
+    """Steps 1-5 of a round: the yaku set, the deal, the six on the field, opening claims and
+    banking the six.  Leaves the hands and piles in ``hand`` and ``pile``, the seats' streams in
+    ``states`` and the draw pile in ``ids[DRAW_AT:]``; returns ``(yaku_set, redeals, field,
+    field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner)`` (``winner`` >= 0: an instant
+    win at the deal)."""
     one_triple = params[E.P_OPENING_SCOPE] == 1
     field_four = params[E.P_FIELD_FOUR]
     six_to_dealer = params[E.P_SIX_ON_FIELD] == 1
     bank_at_deal = params[E.P_SIX_IN_HAND] == 1
-    check_each_capture = params[E.P_INSTANT_CHECK] == 0
-    values_only = params[E.P_NO_YAKU_TIEBREAK] == 1
-    final_tie = params[E.P_FINAL_TIE]
-    six = params[E.P_SIX_CARD]
-    six_bit = bit(six)
+    six_bit = bit(params[E.P_SIX_CARD])
 
     round_hash = round_hash_nb(seed, round_index)
     stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE, 4 * (SEAT0_STATE))
@@ -541,10 +536,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 break
     first = other if claimed else dealer
     winner = -1
-    instant = False
     if has_instant(pile[dealer], s, yaku_mask, yaku_instant):
         winner = dealer
-        instant = True
 
     # 5. banking the six
     if winner < 0 and bank_at_deal:
@@ -562,7 +555,28 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             seat = dealer if q == 0 else other
             if winner < 0 and has_instant(pile[seat], s, yaku_mask, yaku_instant):
                 winner = seat
-                instant = True
+    return yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                  supersedes, greedy_weight, card_value, chaff_mask,
+                  states, ids, opts, hand, pile, same_rank, value_planes, n_planes,
+                  out_int, out_mask, row):
+    """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
+    triple_all = params[E.P_TRIPLE_MATCH] == 0
+    highest_value_first = params[E.P_DOUBLE_MATCH] == 1
+    capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
+    check_each_capture = params[E.P_INSTANT_CHECK] == 0
+    six = params[E.P_SIX_CARD]
+    (yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first,
+     winner) = deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                             params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set,
+                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask, states,
+                             ids, hand, pile)
+    s = yaku_set - 1
+    instant = winner >= 0
 
     # 6. turns.  Each seat keeps its hand, pile, policy kind and stream state in locals
     # (registers).  When both seats play at random, the loop body plays a turn of the seat that
@@ -570,13 +584,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     # hands between turns.  Otherwise the seat to move (``c``) and the other (``o``) exchange
     # their locals at the end of each turn.  A seat whose hand is empty (only after a banked
     # six) is skipped: the other plays on alone.
-    choice_drawn = np.uint64(0b100) | (np.uint64(0xFFF8) if not triple_all else U0)
-    choice_counts = (choice_drawn | (np.uint64(0xFFFE) if capture_optional else U0), choice_drawn)
-    instant_cards = U0
-    rest = yaku_instant[s]
-    while rest:
-        instant_cards |= yaku_mask[lowest_id(rest)]
-        rest &= rest - U1
+    choice_counts = capture_choice_counts(triple_all, capture_optional)
+    instant_cards = instant_yaku_cards(s, yaku_mask, yaku_instant)
     turn = 0
     draw_position = 0
     cur = first
@@ -652,15 +661,47 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
     pile[cur] = pc
     pile[oth] = po
+    return finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed,
+                           hand_dealt0, hand_dealt1, pile[0], pile[1], turn, winner, instant, params,
+                           yaku_mask, yaku_points, yaku_in_set, supersedes, chaff_mask, value_planes,
+                           n_planes, out_int, out_mask, row)
 
-    # 7. scoring
-    yaku0, yaku1 = completed_yaku_pair(pile[0], pile[1], s, yaku_mask, yaku_in_set, supersedes)
+
+@nb.njit(inline="always", cache=True)
+def capture_choice_counts(triple_all, capture_optional):
+    """Per phase (played card, turned card), bit n set when n field matches make a choice."""
+    choice_drawn = np.uint64(0b100) | (np.uint64(0xFFF8) if not triple_all else U0)
+    return choice_drawn | (np.uint64(0xFFFE) if capture_optional else U0), choice_drawn
+
+
+@nb.njit(inline="always", cache=True)
+def instant_yaku_cards(s, yaku_mask, yaku_instant):
+    """The cards of the instant-win yaku of set ``s + 1``."""
+    cards = U0
+    rest = yaku_instant[s]
+    while rest:
+        cards |= yaku_mask[lowest_id(rest)]
+        rest &= rest - U1
+    return cards
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed, hand_dealt0,
+                    hand_dealt1, pile0, pile1, turn, winner, instant, params, yaku_mask, yaku_points,
+                    yaku_in_set, supersedes, chaff_mask, value_planes, n_planes, out_int, out_mask, row):
+    """Step 7 of a round, scoring, and its row (all but the match columns); returns
+    ``(winner, score0, score1)``."""
+    values_only = params[E.P_NO_YAKU_TIEBREAK] == 1
+    final_tie = params[E.P_FINAL_TIE]
+    other = 1 - dealer
+    s = yaku_set - 1
+    yaku0, yaku1 = completed_yaku_pair(pile0, pile1, s, yaku_mask, yaku_in_set, supersedes)
     points0 = yaku_bits_points(yaku0, s, yaku_points)
     points1 = yaku_bits_points(yaku1, s, yaku_points)
-    chaff0 = popcount(pile[0] & chaff_mask)
-    chaff1 = popcount(pile[1] & chaff_mask)
-    value0 = pile_value(pile[0], value_planes, n_planes)
-    value1 = pile_value(pile[1], value_planes, n_planes)
+    chaff0 = popcount(pile0 & chaff_mask)
+    chaff1 = popcount(pile1 & chaff_mask)
+    value0 = pile_value(pile0, value_planes, n_planes)
+    value1 = pile_value(pile1, value_planes, n_planes)
     if instant:
         reason = E.END_INSTANT_WIN
         score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
@@ -718,8 +759,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     out_mask[E.M_OPENING_CLAIM, row] = claimed
     out_mask[E.M_HAND_DEALT, row] = hand_dealt0
     out_mask[E.M_HAND_DEALT + 1, row] = hand_dealt1
-    out_mask[E.M_CAPTURED, row] = pile[0]
-    out_mask[E.M_CAPTURED + 1, row] = pile[1]
+    out_mask[E.M_CAPTURED, row] = pile0
+    out_mask[E.M_CAPTURED + 1, row] = pile1
     out_mask[E.M_YAKU, row] = yaku0
     out_mask[E.M_YAKU + 1, row] = yaku1
     return winner, score0, score1
