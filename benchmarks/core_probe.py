@@ -92,7 +92,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.threads < 1:
         parser.error("--repeat and --threads must be at least 1")
-    nb.set_num_threads(min(args.threads, nb.config.NUMBA_NUM_THREADS))
+    if args.threads > nb.config.NUMBA_NUM_THREADS:
+        parser.error(f"--threads {args.threads}: numba has {nb.config.NUMBA_NUM_THREADS} thread(s) here")
+    nb.set_num_threads(args.threads)
     for kind in (0, 1):  # compile (or load) and warm
         timed(kind, 1000, args.threads)
     print(f"ns per step, {args.threads} thread(s); chain: one xorshift chain, wide: eight at once")

@@ -34,3 +34,13 @@ def test_a_count_below_one_is_refused(option, capsys):
         main([option, "0"])
     assert exit_info.value.code == 2
     assert "must be at least 1" in capsys.readouterr().err
+
+
+def test_more_threads_than_numba_has_is_refused(capsys):
+    import numba
+
+    too_many = numba.config.NUMBA_NUM_THREADS + 1
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--threads", str(too_many)])
+    assert exit_info.value.code == 2
+    assert f"--threads {too_many}: numba has {numba.config.NUMBA_NUM_THREADS} thread(s)" in capsys.readouterr().err
