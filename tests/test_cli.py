@@ -205,6 +205,24 @@ def test_scripted_replay_accepts_forced_moves_written_out_or_left_out():
         replayed += 1
 
 
+@pytest.mark.parametrize(
+    ("deck", "dealer", "message"),
+    [
+        ([0] * 45, 0, "deck position 1: card id 0 already at position 0"),
+        (list(range(44)), 0, "deck has 44 card ids; a deal needs all 45"),
+        ([*range(44), 45], 0, "deck position 44: card id 45 is outside 0..44"),
+        (list(range(45)), 2, "dealer 2 is not a seat (0 or 1)"),
+    ],
+)
+def test_replay_deck_refuses_a_deal_that_is_not_one(deck, dealer, message):
+    """The Python API checks an explicit deal as ``--deck`` does, before playing anything."""
+    compiled = compile_rules(load_rules("tensho-ise"))
+    specs = [parse_policy("random"), parse_policy("random")]
+    with pytest.raises(DealError) as error:
+        replay_deck(compiled, deck, None, specs, dealer=dealer)
+    assert str(error.value) == message
+
+
 def test_enshu_bana_runs_replays_and_validates_player_counts(tmp_path):
     out = tmp_path / "c4"
     result = invoke("run", "enshu-c", "--players", "4", "--rounds", "300", "--engine", "reference",

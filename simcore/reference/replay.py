@@ -34,7 +34,7 @@ from simcore.reference.tensho import (
 )
 from simcore.rules.compile import CompiledTensho
 
-__all__ = ["DecisionError", "ScriptedDecisions", "replay_from_run", "replay_deck", "parse_deck", "trace_json"]
+__all__ = ["DecisionError", "ScriptedDecisions", "replay_from_run", "replay_deck", "parse_deck", "check_deck", "trace_json"]
 
 
 class DecisionError(ValueError):
@@ -158,16 +158,21 @@ def parse_deck(text: str, deck_size: int = 45) -> list[int]:
             ids.append(int(part))
         except ValueError:
             raise DealError(f"--deck position {position}: {part!r} is not a card id") from None
+    check_deck(ids, deck_size, "--deck")
+    return ids
+
+
+def check_deck(ids: list[int], deck_size: int = 45, label: str = "deck") -> None:
+    """Raise ``DealError`` unless ``ids`` holds each card id of the deck exactly once."""
     if len(ids) != deck_size:
-        raise DealError(f"--deck has {len(ids)} card ids; a deal needs all {deck_size}")
+        raise DealError(f"{label} has {len(ids)} card ids; a deal needs all {deck_size}")
     seen: dict[int, int] = {}
     for position, card in enumerate(ids):
         if not 0 <= card < deck_size:
-            raise DealError(f"--deck position {position}: card id {card} is outside 0..{deck_size - 1}")
+            raise DealError(f"{label} position {position}: card id {card} is outside 0..{deck_size - 1}")
         if card in seen:
-            raise DealError(f"--deck position {position}: card id {card} already at position {seen[card]}")
+            raise DealError(f"{label} position {position}: card id {card} already at position {seen[card]}")
         seen[card] = position
-    return ids
 
 
 def replay_from_run(compiled: CompiledTensho, specs: list[PolicySpec], seed: int, round_index: int,
@@ -188,6 +193,9 @@ def replay_from_run(compiled: CompiledTensho, specs: list[PolicySpec], seed: int
 def replay_deck(compiled: CompiledTensho, deck: list[int], decisions: list[Any] | None,
                 specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> RoundResult:
     """Play an explicit deal; decisions from the list, or from the seats' policies if None."""
+    check_deck([int(card) for card in deck])
+    if dealer not in range(N_SEATS):
+        raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
     setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
     if decisions is None:
         policies = _seat_policies(compiled, specs, seed, 0)
