@@ -64,7 +64,8 @@ def option_overrides(function):
 def policy_options(function):
     return click.option(
         "--policy", "policies", multiple=True, metavar="SEAT=NAME[:k=v,...]",
-        help="Policy of a seat, e.g. 0=greedy or 1=greedy:yaku_set=2 (default: random for every seat).",
+        help="Policy of a seat, e.g. 0=greedy or 1=greedy:yaku_set=2 (yaku_set: Tensho only; "
+             "default: random for every seat).",
     )(function)
 
 
@@ -120,7 +121,7 @@ def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | No
     for seat in chosen:
         if not 0 <= seat < seats:
             raise UserError(f"--policy {seat}={chosen[seat]}: seat {seat} is outside 0..{seats - 1}")
-    return compiled, game, [parse_policy(chosen.get(seat, "random")) for seat in range(seats)]
+    return compiled, game, [parse_policy(chosen.get(seat, "random"), game.name) for seat in range(seats)]
 
 
 @click.group(context_settings=CONTEXT)

@@ -89,8 +89,13 @@ class PolicySpec:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in changed.items())
 
 
-def parse_policy(text: str) -> PolicySpec:
-    """Parse ``NAME[:k=v,...]`` (e.g. ``greedy:yaku_set=2``)."""
+# Parameters that only one game's rules give a meaning to.
+GAME_PARAMS: dict[str, str] = {"yaku_set": "tensho"}
+
+
+def parse_policy(text: str, game: str | None = None) -> PolicySpec:
+    """Parse ``NAME[:k=v,...]`` (e.g. ``greedy:yaku_set=2``); with ``game`` (``tensho`` or
+    ``enshu``), a parameter that game has no use for is refused rather than ignored."""
     name, _, rest = text.strip().partition(":")
     if name not in POLICY_PARAMS:
         raise PolicyError(f"unknown policy {name!r} (known: {', '.join(POLICY_PARAMS)})")
@@ -108,6 +113,9 @@ def parse_policy(text: str) -> PolicySpec:
                 raise PolicyError(f"policy {name}: parameter {key} must be an integer, got {value!r}") from None
             if number not in POLICY_PARAMS[name][key]:
                 raise PolicyError(f"policy {name}: {key}={number} is not one of {POLICY_PARAMS[name][key]}")
+            if game is not None and GAME_PARAMS.get(key, game) != game:
+                raise PolicyError(f"policy {name}: parameter {key} applies to {GAME_PARAMS[key]} only, "
+                                  f"not to {game}")
             params[key] = number
     return PolicySpec(name, params)
 

@@ -132,7 +132,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         if not 0 <= seat < players:
             raise RunError(f"--policy {seat}=...: seat {seat} is outside 0..{players - 1} "
                            f"({rules.name} is played by {players} players here)")
-    specs = [parse_policy(chosen.get(seat, "random")) for seat in range(players)]
+    specs = [parse_policy(chosen.get(seat, "random"), game.name) for seat in range(players)]
     if not 0 <= config.seed < 2**64:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if config.matches is not None:

@@ -245,6 +245,11 @@ def test_enshu_bana_runs_replays_and_validates_player_counts(tmp_path):
         ("two-player game", ["run", "tensho-ise", "--players", "3", "--rounds", "5"]),
         ("seat 3", ["run", "enshu-s", "--policy", "3=greedy", "--rounds", "5"]),
         ("48", ["replay", "enshu-s", "--deck", ",".join(str(i) for i in range(45))]),
+        ("parameter yaku_set applies to tensho only, not to enshu",
+         ["run", "enshu-c", "--policy", "0=greedy:yaku_set=2", "--rounds", "5", "--out", "ys"]),
+        ("parameter yaku_set applies to tensho only, not to enshu",
+         ["replay", "enshu-w", "--policy", "1=greedy:yaku_set=1", "--round", "0"]),
     ]:
         failed = invoke(*args, cwd=tmp_path)
         assert failed.exit_code == 2 and message in failed.output, (args, failed.output)
+    assert not (tmp_path / "ys").exists()  # refused before anything was written
