@@ -144,9 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="fudasim-bench-"))
     try:
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-        # End-to-end run with Parquet output.  A short run first, untimed: the kernel compiled
-        # above may be cached for other argument types than the run's, and a compile inside the
-        # timed run would be counted as playing time.
+        # End-to-end run with Parquet output.  A short run first, untimed: the child imports the
+        # package through PYTHONPATH and need not find the compilation above in its cache (an
+        # installed copy whose cache predates its source compiles afresh), and a compile inside
+        # the timed run would be counted as playing time.
         child(fudasim_command("run", "--rounds", "1000", "--out", str(workdir / "prime"), "--no-progress"), env)
         shutil.rmtree(workdir / "prime")
         elapsed, _ = child(fudasim_command("run", "--rounds", str(args.run_rounds), "--out", str(workdir / "e2e"),
