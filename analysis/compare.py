@@ -30,6 +30,7 @@ import pandas as pd
 
 from analysis.intervals import (
     SMALL_SAMPLE_ROUNDS,
+    holm_adjusted,
     mcnemar_test,
     moments_from_sums,
     small_rate_sample,
@@ -295,13 +296,14 @@ def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str,
             "headline": metric.headline,
         })
     frame = pd.DataFrame(rows)
+    if len(frame):
+        frame.insert(frame.columns.get_loc("p_value") + 1, "p_value_holm", holm_adjusted(frame["p_value"]))
     shown = frame[["metric", "kind", "paired_rounds", "difference_diff", "difference_low", "difference_high",
-                   "difference_small", "p_value", "test", base, other]].copy()
+                   "difference_small", "p_value", "p_value_holm", "test", base, other]].copy()
     shown = shown.drop(columns=[base, other])
     note = (f"{other} minus {base}, round by round over the rounds both runs have, with a {confidence:.0%} "
             f"normal interval; p-value of 'no difference' (McNemar's test for rates, paired z test for means). "
-            f"Rates in percent points. Many metrics are tested at once: expect about 1 in 20 p-values below "
-            f"0.05 by chance.")
+            f"Rates in percent points. {HOLM_NOTE.format(n=len(frame))}")
     return Table(f"paired_{other}", f"Paired differences: {other} - {base}", shown, note), frame
 
 
@@ -341,6 +343,12 @@ def _winner_changes(changes: dict[str, tuple[int, int, int]], base: str, confide
     return Table("winner_changes", f"Rounds that change winner against {base}", frame, note)
 
 
+HOLM_NOTE = ("Many metrics are tested at once, so about 1 in 20 p-values falls below 0.05 by chance; "
+             "p_value_holm is Holm's adjustment over the table's {n} tests: calling every difference with "
+             "p_value_holm below 0.05 real keeps the chance of any false alarm among them under 5%, however "
+             "the metrics are related.")
+
+
 def _unpaired_table(metrics: list[Metric], sums: list[dict[str, MetricSums]], labels: list[str],
                     confidence: float) -> Table:
     z = z_value(confidence)
@@ -360,8 +368,12 @@ def _unpaired_table(metrics: list[Metric], sums: list[dict[str, MetricSums]], la
                          "difference_diff": diff, "difference_low": diff - z * se, "difference_high": diff + z * se,
                          "difference_small": min(a.n, b.n) < SMALL_SAMPLE_ROUNDS, "p_value": p_value})
     frame = pd.DataFrame(rows)
+    if len(frame):
+        frame["p_value_holm"] = frame.groupby("run", sort=False)["p_value"].transform(holm_adjusted)
+    tested = int(frame["run"].value_counts().max()) if len(frame) else 0
     note = (f"Unpaired: each run minus {base}, with a {confidence:.0%} two-sample normal interval and z test "
-            f"(the runs' deals are independent, so no variance cancels). Rates in percent points.")
+            f"(the runs' deals are independent, so no variance cancels). Rates in percent points. "
+            f"{HOLM_NOTE.format(n=tested)} (per run)")
     return Table("unpaired_differences", f"Differences against {base} (unpaired)", frame, note)
 
 

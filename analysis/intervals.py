@@ -36,6 +36,7 @@ __all__ = [
     "z_value",
     "wilson_interval",
     "mean_interval",
+    "holm_adjusted",
     "moments_from_sums",
     "two_sided_p_value",
     "mcnemar_test",
@@ -125,6 +126,26 @@ def two_sided_p_value(z_statistic):
     out = np.vectorize(lambda v: math.erfc(v / math.sqrt(2.0)) if np.isfinite(v) else np.nan,
                        otypes=[np.float64])(z)
     return float(out) if np.ndim(z_statistic) == 0 else out
+
+
+def holm_adjusted(p_values) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values, in their given order.
+
+    The i-th smallest of ``m`` p-values becomes ``max over j <= i of min(1, (m - j + 1) p_(j))``.
+    Rejecting where the adjusted value is below a level keeps the chance of any false rejection in
+    the family at most that level, whatever the dependence between the tests (the metrics of a
+    comparison are strongly correlated).  NaN values are left out of the family and stay NaN.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    present = np.flatnonzero(np.isfinite(p))
+    m = len(present)
+    order = present[np.argsort(p[present], kind="stable")]
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[index]))
+        out[index] = running
+    return out
 
 
 def _binomial_two_sided(smaller: int, total: int) -> float:

@@ -8,7 +8,7 @@ from conftest_analysis import analysis_datasets  # noqa: F401  (session fixture)
 
 from analysis import AnalysisError, render
 from analysis.compare import compare_runs
-from analysis.intervals import mcnemar_test
+from analysis.intervals import holm_adjusted, mcnemar_test
 from simcore.dataset import read_dataset
 
 
@@ -41,6 +41,10 @@ def test_paired_differences_match_pandas(card_value_comparison):
             1.959964 * d.std(ddof=1) / np.sqrt(n), rel=1e-5)
         assert row["p_value"] == pytest.approx(mcnemar_test(int(((x == 1) & (y == 0)).sum()),
                                                             int(((x == 0) & (y == 1)).sum())))
+    # Holm's adjustment over the whole table, shown next to the raw p-values
+    table = report.table("paired_ise_t3")
+    assert list(table.frame["p_value_holm"]) == pytest.approx(list(holm_adjusted(table.frame["p_value"])))
+    assert f"Holm's adjustment over the table's {len(table.frame)} tests" in table.note
     changes = report.table("winner_changes").frame.iloc[0]
     assert changes["changed"] == int((base.winner != other.winner).sum())
     assert changes["same_deal_rate"] == 1.0
@@ -73,6 +77,7 @@ def test_different_seeds_are_compared_unpaired(analysis_datasets):  # noqa: F811
     assert row["difference_diff"] == pytest.approx(p1 - p0)
     half = 1.959964 * np.sqrt(x.winner.eq(0).var(ddof=1) / len(x) + y.winner.eq(0).var(ddof=1) / len(y))
     assert row["difference_high"] - row["difference_diff"] == pytest.approx(half, rel=1e-6)
+    assert list(frame["p_value_holm"]) == pytest.approx(list(holm_adjusted(frame["p_value"])))
 
 
 def test_yaku_set_comparison_side_by_side(analysis_datasets):  # noqa: F811

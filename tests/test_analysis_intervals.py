@@ -11,6 +11,7 @@ import pytest
 
 from analysis.accumulate import BitCounter, IntegerHistogram
 from analysis.intervals import (
+    holm_adjusted,
     mcnemar_test,
     mean_interval,
     small_rate_sample,
@@ -123,6 +124,28 @@ def test_mcnemar_exact_and_chi_square():
     # Large counts: chi-square with one degree of freedom.
     statistic = (1200 - 1000) ** 2 / 2200
     assert mcnemar_test(1200, 1000) == pytest.approx(math.erfc(math.sqrt(statistic / 2)))
+
+
+def test_holm_adjustment_by_hand():
+    # sorted: 0.005 (x4 = 0.02), 0.01 (x3 = 0.03), 0.03 (x2 = 0.06), 0.04 (x1 = 0.04 -> 0.06, running max)
+    got = holm_adjusted([0.01, 0.04, 0.03, 0.005, float("nan")])
+    assert got[:4] == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert math.isnan(got[4])
+    assert list(holm_adjusted([0.5, 0.9])) == [1.0, 1.0]  # capped at 1
+    assert len(holm_adjusted([])) == 0
+
+
+def test_holm_adjustment_matches_its_definition():
+    rng = np.random.default_rng(7)
+    for size in (1, 2, 5, 30):
+        p = rng.uniform(0, 0.2, size) ** 2
+        got = holm_adjusted(p)
+        order = np.argsort(p, kind="stable")
+        m = len(p)
+        for position, index in enumerate(order):
+            expected = max(min(1.0, (m - j) * p[order[j]]) for j in range(position + 1))
+            assert got[index] == pytest.approx(expected)
+        assert (got >= p).all() and (got <= 1).all()
 
 
 def test_small_sample_flags():
