@@ -84,6 +84,21 @@ def child(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
     return elapsed, peak
 
 
+def measured_code() -> str:
+    """One line naming what was measured: the ``simcore`` package imported (its version, engine
+    version and directory: an installed copy and a working tree can differ), numba's version,
+    thread count and target CPU, and whether the kernels use ``pdep``."""
+    import llvmlite.binding as llvm
+
+    import simcore
+    from simcore.kernels.tensho_nb import FAST_PDEP
+
+    cpu = numba.config.CPU_NAME or llvm.get_host_cpu_name()
+    return (f"simcore {simcore.__version__} (engine {simcore.ENGINE_VERSION}) from "
+            f"{Path(simcore.__file__).resolve().parent}; numba {numba.__version__}, "
+            f"{numba.config.NUMBA_NUM_THREADS} threads, CPU {cpu}, pdep {'yes' if FAST_PDEP else 'no'}")
+
+
 def fudasim_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "cli.main", *args]
 
@@ -173,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
+    print(measured_code())
     print(f"{'metric':<41}{'policies':<28}{'set/case':<10}{'threads':<16}{'value':>12} unit")
     for row in ROWS:
         value = row["value"]
