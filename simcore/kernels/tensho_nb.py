@@ -27,9 +27,10 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from simcore.kernels import enums as E
+from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
 from simcore.rng import (
     draw_below_nb,
     next_u64_nb,
@@ -41,6 +42,8 @@ from simcore.rng import (
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+U32 = np.uint64(32)
+LOW32 = np.uint64(0xFFFFFFFF)
 
 DECK_SIZE = 45
 HAND_SIZE = 6
@@ -228,6 +231,19 @@ def has_instant(pile, set_index, yaku_mask, yaku_instant):
 
 
 @nb.njit(inline="always", cache=True)
+def has_instant_either(p0, p1, set_index, yaku_mask, yaku_instant):
+    """Whether pile ``p0`` or ``p1`` holds an instant-win yaku of set ``set_index + 1``: a loop
+    over the set's instant-win yaku (one or two), without a branch on the piles."""
+    rest = yaku_instant[set_index]
+    found = False
+    while rest:
+        m = yaku_mask[lowest_id(rest)]
+        rest &= rest - U1
+        found |= ((m & ~p0) == U0) | ((m & ~p1) == U0)
+    return found
+
+
+@nb.njit(inline="always", cache=True)
 def mask_value(mask, card_value):
     total = 0
     while mask:
@@ -363,26 +379,53 @@ def greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_poin
     return taken
 
 
+def stream_draw(st, n):
+    """``draw_below_nb`` on a seat's stream state ``st``: ``(value, st)`` with ``st`` advanced.
+
+    ``st`` is either the four xoshiro256** words ``(s0, s1, s2, s3)``, or ``(v0, v1, v2, v3,
+    i)``: lane ``i`` of four word pairs (``simcore.kernels.pair``), the form the random turn loop
+    keeps both seats' states in.  Compiled code only (an overload per form)."""
+    raise NotImplementedError("stream_draw is for compiled code")
+
+
+@overload(stream_draw, jit_options={"cache": True})
+def _stream_draw(st, n):
+    if isinstance(st, types.UniTuple) and st.count == 4:
+        def words(st, n):
+            k, s0, s1, s2, s3 = draw_below_nb(st[0], st[1], st[2], st[3], n)
+            return k, (s0, s1, s2, s3)
+        return words
+    if isinstance(st, types.Tuple) and len(st) == 5:
+        def lanes(st, n):
+            v0, v1, v2, v3, i = st
+            k, s0, s1, s2, s3 = draw_below_nb(lane(v0, i), lane(v1, i), lane(v2, i), lane(v3, i), n)
+            return k, (with_lane(v0, i, s0), with_lane(v1, i, s1), with_lane(v2, i, s2),
+                       with_lane(v3, i, s3), i)
+        return lanes
+    return None
+
+
 @nb.njit(inline="always", cache=True)
-def random_hand_card(hand, s0, s1, s2, s3):
+def random_hand_card(hand, st):
     """A random seat's hand card and its stream afterwards: a draw only when the hand holds two
     cards or more (a branch the processor predicts well: hands shrink by one a turn), and the
     k-th card found in a fixed number of steps."""
     k = 0
     if hand & (hand - U1):
-        k, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, popcount(hand))
-    return lowest_id(kth_bit(hand, k, HAND_SIZE - 1)), s0, s1, s2, s3
+        k, st = stream_draw(st, popcount(hand))
+    return lowest_id(kth_bit(hand, k, HAND_SIZE - 1)), st
 
 
 @nb.njit(inline="always", cache=True)
-def play_turn(card, hand, pile, random, s0, s1, s2, s3, field, drawn, choice_counts, instant_cards,
+def play_turn(card, hand, pile, random, checks, st, field, drawn, choice_counts, instant_cards,
               opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
               same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
               card_value, chaff_mask):
     """The rest of a turn of the seat holding ``hand`` and ``pile`` once it has chosen ``card``
-    from its hand (``random``: its policy is random; ``s0..s3``: its stream): play ``card``,
-    then turn ``drawn``, the top of the draw pile.  Returns ``(hand, pile, s0, s1, s2, s3,
-    field, won)``; ``won``: an instant win ended the turn.
+    from its hand (``random``: its policy is random; ``st``: its stream, see ``stream_draw``):
+    play ``card``, then turn ``drawn``, the top of the draw pile.  Returns ``(hand, pile, st,
+    field, won)``; ``won``: an instant win ended the turn (``checks`` false: no instant-win
+    check, ``won`` is false).
 
     A capture choice is a rare branch, taken when the count of field matches is one of
     ``choice_counts[phase]`` (bit n: n matches make a choice): two, three unless all three are
@@ -408,7 +451,7 @@ def play_turn(card, hand, pile, random, s0, s1, s2, s3, field, drawn, choice_cou
             if n_opts == 1 and not allow_decline:
                 taken = opts[0]
             elif random:
-                pick, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, n_opts + (1 if allow_decline else 0))
+                pick, st = stream_draw(st, n_opts + (1 if allow_decline else 0))
                 taken = opts[pick] if pick < n_opts else U0
             else:
                 taken = greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points,
@@ -424,52 +467,124 @@ def play_turn(card, hand, pile, random, s0, s1, s2, s3, field, drawn, choice_cou
         # A pile holds no instant win at the start of a turn (every pile is checked whenever it
         # grows), so only a pile that took a card of some instant-win yaku since its last check
         # can hold one now.
-        if (phase == 1 or check_each_capture) and (pile & ~checked & instant_cards) != U0:
+        if checks and (phase == 1 or check_each_capture) and (pile & ~checked & instant_cards) != U0:
             checked = pile
             if has_instant(pile, s, yaku_mask, yaku_instant):
                 won = True
                 break
-    return hand, pile, s0, s1, s2, s3, field, won
+    return hand, pile, st, field, won
+
+
+@nb.njit(inline="always", cache=True)
+def hand_draws(nc, no, v0, v1, v2, v3):
+    """Both random seats' hand-card draws of one pass of the turn loop, from their streams in
+    lanes 0 and 1 of ``v0..v3``, for hands of ``nc`` and ``no`` cards: ``(kc, ko, v0, v1, v2,
+    v3)``, as ``random_hand_card`` would draw them seat by seat.  Usually one vector step of
+    both generators; lane by lane when a hand holds fewer than two cards (no draw) or when
+    Lemire's method must test for a rejection (probability about n / 2**32)."""
+    words, n0, n1, n2, n3 = xoshiro_pair(v0, v1, v2, v3)
+    products = bounded_products(words, pair(np.uint64(nc), np.uint64(no)))
+    pc = lane(products, 0)
+    po = lane(products, 1)
+    if (nc >= 2) & (no >= 2) & ((pc & LOW32) >= np.uint64(nc)) & ((po & LOW32) >= np.uint64(no)):
+        return np.int64(pc >> U32), np.int64(po >> U32), n0, n1, n2, n3
+    kc = 0
+    ko = 0
+    if nc >= 2:
+        kc, (v0, v1, v2, v3, _) = stream_draw((v0, v1, v2, v3, 0), nc)
+    if no >= 2:
+        ko, (v0, v1, v2, v3, _) = stream_draw((v0, v1, v2, v3, 1), no)
+    return kc, ko, v0, v1, v2, v3
+
+
+@nb.njit(inline="always", cache=True)
+def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+                instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
+                check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                supersedes, greedy_weight, card_value, chaff_mask):
+    """One pass of ``random_turns``: a turn of the seat that moves first (hand ``hc`` of ``nc``
+    cards, pile ``pc``, stream in lane 0 of the four pairs ``vs``), then one of the other (lane
+    1), each skipped when its hand is empty.  ``checks``: with the instant-win checks, ending the pass at a win; without
+    them, the pass is played out.  Returns ``(hc, pc, ho, po, vs, field, turn, won_by)``,
+    ``won_by`` 0 or 1 for the seat that won (-1: none)."""
+    kc, ko, v0, v1, v2, v3 = hand_draws(nc, no, vs[0], vs[1], vs[2], vs[3])
+    if nc > 0:
+        drawn = ids[slot(DRAW_AT + turn)]
+        turn += 1
+        hc, pc, (v0, v1, v2, v3, _), field, won = play_turn(
+            lowest_id(kth_bit(hc, kc, HAND_SIZE - 1)), hc, pc, True, checks, (v0, v1, v2, v3, 0),
+            field, drawn, choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
+            capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
+            yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+        if won:
+            return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, 0
+    if no > 0:
+        drawn = ids[slot(DRAW_AT + turn)]
+        turn += 1
+        ho, po, (v0, v1, v2, v3, _), field, won = play_turn(
+            lowest_id(kth_bit(ho, ko, HAND_SIZE - 1)), ho, po, True, checks, (v0, v1, v2, v3, 1),
+            field, drawn, choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
+            capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
+            yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+        if won:
+            return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, 1
+    return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, -1
 
 
 @nb.njit(cache=True, _nrt=False)
-def random_turns(hc, pc, c0, c1, c2, c3, ho, po, o0, o1, o2, o3, field, ids, choice_counts, instant_cards,
+def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+                 instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
+                 check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                 supersedes, greedy_weight, card_value, chaff_mask):
+    """``random_pass`` with the instant-win checks (rare: compiled apart)."""
+    return random_pass(True, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+                       instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
+                       check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set,
+                       yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+
+
+@nb.njit(cache=True, _nrt=False)
+def random_turns(hc, pc, ho, po, vs, field, ids, choice_counts, instant_cards,
                  opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
                  same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
                  card_value, chaff_mask):
-    """The turns of a round whose seats both play at random: the seat that moves first (``c``)
-    and the other (``o``) by turns, each turn inlined, so nothing changes hands between turns;
-    compiled apart from the round, so that the round's own code stays small.  Returns
-    ``(hc, pc, ho, po, field, turns, won_by)``, ``won_by`` 0 or 1 for the seat that won
-    instantly (-1: none)."""
+    """The turns of a round whose seats both play at random, a pass at a time: a turn of the
+    seat that moves first (``c``), then one of the other (``o``), each inlined, so nothing
+    changes hands between turns; compiled apart from the round, so that the round's own code
+    stays small.  The seats' streams are lanes 0 (``c``) and 1 (``o``) of the four pairs ``vs``,
+    in vector registers, which leaves the general registers to the cards; a pass draws both
+    seats' hand cards at once (a seat's stream serves only that seat, so drawing the second
+    seat's card before the first seat's turn changes nothing).
+
+    A pass is played without instant-win checks, and both piles are checked after it without a
+    branch on their cards (a branch there, taken whenever a pile took a card of an instant-win
+    yaku, was mispredicted a few times a round).  Piles only grow, so a pile that holds an
+    instant win after the pass first held one during it: then the pass is played again from its
+    start with the checks, which end it where the rules end the round.  Returns ``(hc, pc, ho,
+    po, field, turns, won_by)``, ``won_by`` 0 or 1 for the seat that won instantly (-1: none).
+    """
     turn = 0
-    draw_position = 0
     won_by = -1
-    while (hc | ho) != U0:
-        if hc != U0:
-            turn += 1
-            card, c0, c1, c2, c3 = random_hand_card(hc, c0, c1, c2, c3)
-            hc, pc, c0, c1, c2, c3, field, won = play_turn(
-                card, hc, pc, True, c0, c1, c2, c3, field, ids[slot(DRAW_AT + draw_position)],
-                choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
-                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
-                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-            draw_position += 1
-            if won:
-                won_by = 0
-                break
-        if ho != U0:
-            turn += 1
-            card, o0, o1, o2, o3 = random_hand_card(ho, o0, o1, o2, o3)
-            ho, po, o0, o1, o2, o3, field, won = play_turn(
-                card, ho, po, True, o0, o1, o2, o3, field, ids[slot(DRAW_AT + draw_position)],
-                choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
-                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
-                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-            draw_position += 1
-            if won:
-                won_by = 1
-                break
+    # the hands' sizes, counted down a card a pass: the draws then do not wait for the hands
+    nc = popcount(hc)
+    no = popcount(ho)
+    while (nc > 0) | (no > 0):
+        before = (hc, pc, ho, po, vs, field, turn)
+        hc, pc, ho, po, vs, field, turn, _ = random_pass(
+            False, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+            instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
+            check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+            supersedes, greedy_weight, card_value, chaff_mask)
+        if has_instant_either(pc, po, s, yaku_mask, yaku_instant):  # rare: replay the pass
+            hc, pc, ho, po, vs, field, turn = before
+            hc, pc, ho, po, vs, field, turn, won_by = checked_pass(
+                hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+                instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
+                check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set,
+                yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+            break
+        nc -= 1
+        no -= 1
     return hc, pc, ho, po, field, turn, won_by
 
 
@@ -651,12 +766,13 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     rc = policy_ids[cur] == E.POLICY_RANDOM
     ro = policy_ids[oth] == E.POLICY_RANDOM
     at = 4 * (SEAT0_STATE + cur)
-    c0, c1, c2, c3 = states[at], states[at + 1], states[at + 2], states[at + 3]
+    cs = (states[at], states[at + 1], states[at + 2], states[at + 3])
     at = 4 * (SEAT0_STATE + oth)
-    o0, o1, o2, o3 = states[at], states[at + 1], states[at + 2], states[at + 3]
+    ost = (states[at], states[at + 1], states[at + 2], states[at + 3])
     if rc and ro and winner < 0:
         hc, pc, ho, po, field, turn, won_by = random_turns(
-            hc, pc, c0, c1, c2, c3, ho, po, o0, o1, o2, o3, field, ids, choice_counts, instant_cards, opts,
+            hc, pc, ho, po, (pair(cs[0], ost[0]), pair(cs[1], ost[1]), pair(cs[2], ost[2]), pair(cs[3], ost[3])),
+            field, ids, choice_counts, instant_cards, opts,
             six, triple_all, highest_value_first, capture_optional, check_each_capture, s, same_rank,
             yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
             chaff_mask)
@@ -666,11 +782,10 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     else:
         while winner < 0 and (hc | ho) != U0:
             if hc == U0:  # only after a banked six: the other seat plays on alone
-                cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
-                c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
+                cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
             turn += 1
             if rc:
-                card, c0, c1, c2, c3 = random_hand_card(hc, c0, c1, c2, c3)
+                card, cs = random_hand_card(hc, cs)
             else:
                 card = -1
                 best_gain = 0
@@ -701,8 +816,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                     if card < 0 or g > best_gain:
                         card = c
                         best_gain = g
-            hc, pc, c0, c1, c2, c3, field, won = play_turn(
-                card, hc, pc, rc, c0, c1, c2, c3, field, ids[slot(DRAW_AT + draw_position)],
+            hc, pc, cs, field, won = play_turn(
+                card, hc, pc, rc, True, cs, field, ids[slot(DRAW_AT + draw_position)],
                 choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
                 capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
                 yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
@@ -711,8 +826,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 winner = cur
                 instant = True
                 break
-            cur, oth, hc, ho, pc, po, rc, ro = oth, cur, ho, hc, po, pc, ro, rc
-            c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
+            cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
     pile[cur] = pc
     pile[oth] = po
     return finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed,
