@@ -64,6 +64,13 @@ DRAW_AT = DECK_SIZE
 PAIR_A_AT = DRAW_AT + 18
 PAIR_B_AT = PAIR_A_AT + 6
 IDS_SCRATCH = PAIR_B_AT + 6
+# Per-block tables (``fill_card_tables``): value planes, then supersession and points by yaku.
+N_VALUE_PLANES = 32
+VALUE_PLANES_AT = 0
+SUPERSEDES_AT = VALUE_PLANES_AT + N_VALUE_PLANES
+POINTS_AT = SUPERSEDES_AT + 65
+TABLES_SIZE = POINTS_AT + 2 * 65
+SETTLE_STEPS = 4  # completed yaku per scoring step taken without a branch
 
 _ = next_u64_nb  # re-exported for benchmarks that time the raw generator
 
@@ -185,9 +192,9 @@ kth_id = kth_id_pdep if FAST_PDEP else kth_id_steps
 
 
 @nb.njit(inline="always", cache=True)
-def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
-    """The yaku of set ``set_index + 1`` that piles ``p0`` and ``p1`` complete, after
-    supersession (a completed yaku cancels those it supersedes): both piles in one pass."""
+def completed_yaku_raw(p0, p1, set_index, yaku_mask, yaku_in_set):
+    """The yaku of set ``set_index + 1`` whose cards piles ``p0`` and ``p1`` hold, before
+    supersession: both piles in one pass."""
     done0 = U0
     done1 = U0
     not0 = ~p0
@@ -196,8 +203,14 @@ def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
         m = yaku_mask[i]
         done0 |= np.uint64((m & not0) == U0) << np.uint64(i)
         done1 |= np.uint64((m & not1) == U0) << np.uint64(i)
-    done0 &= yaku_in_set[set_index]
-    done1 &= yaku_in_set[set_index]
+    return done0 & yaku_in_set[set_index], done1 & yaku_in_set[set_index]
+
+
+@nb.njit(inline="always", cache=True)
+def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
+    """The yaku of set ``set_index + 1`` that piles ``p0`` and ``p1`` complete, after
+    supersession (a completed yaku cancels those it supersedes)."""
+    done0, done1 = completed_yaku_raw(p0, p1, set_index, yaku_mask, yaku_in_set)
     cancel0 = U0
     cancel1 = U0
     rest = done0 | done1
@@ -254,36 +267,87 @@ def mask_value(mask, card_value):
 
 
 @nb.njit(cache=True)
-def fill_card_tables(rank, rank_mask, card_value, same_rank, value_planes):
-    """Per-card tables the round reads in its hot loop (filled once per parallel block).
+def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, same_rank, tables):
+    """Tables the round reads in its hot paths (filled once per parallel block).
 
-    ``same_rank[c]``: the mask of the cards of ``c``'s rank.  ``value_planes[b]``: the cards
-    whose value has bit ``b`` set (card values are non-negative int32); ``pile_value`` sums a
-    mask's card values from them, one popcount per bit of the largest value instead of one
-    step per card.  Returns the number of planes.
+    ``same_rank[c]``: the mask of the cards of ``c``'s rank.  In ``tables`` (uint64[TABLES_SIZE]):
+
+    * ``tables[VALUE_PLANES_AT + b]``: the cards whose value has bit ``b`` set (card values are
+      non-negative int32); ``pile_value`` sums a mask's card values from them, one popcount per
+      bit of the largest value instead of one step per card;
+    * ``tables[SUPERSEDES_AT + i]`` and ``tables[POINTS_AT + 65 * s + i]``: ``supersedes[i]``
+      and ``yaku_points[s, i]``, followed by a 0 at ``i = 64`` (the index of no yaku), so that
+      ``settle_yaku_pair`` can step through a fixed number of completed yaku without a branch.
+
+    Returns the number of value planes.
     """
-    for b in range(value_planes.size):
-        value_planes[b] = U0
+    for b in range(N_VALUE_PLANES):
+        tables[VALUE_PLANES_AT + b] = U0
     largest = 0
     for c in range(DECK_SIZE):
         same_rank[c] = rank_mask[rank[c]]
         v = np.int64(card_value[c])
         largest = max(largest, v)
-        for b in range(value_planes.size):
+        for b in range(N_VALUE_PLANES):
             if (v >> b) & 1:
-                value_planes[b] |= bit(c)
+                tables[VALUE_PLANES_AT + b] |= bit(c)
     n_planes = 0
     while largest >> n_planes:
         n_planes += 1
+    for i in range(65):
+        known = i < supersedes.size
+        tables[SUPERSEDES_AT + i] = supersedes[i] if known else U0
+        for s in range(2):
+            tables[POINTS_AT + 65 * s + i] = np.uint64(yaku_points[s, i]) if known else U0
     return n_planes
 
 
 @nb.njit(inline="always", cache=True)
-def pile_value(mask, value_planes, n_planes):
+def pile_value(mask, tables, n_planes):
     """The card value of ``mask``, equal to ``mask_value(mask, card_value)`` (see fill_card_tables)."""
     total = 0
     for b in range(n_planes):
-        total += popcount(mask & value_planes[b]) << b
+        total += popcount(mask & tables[VALUE_PLANES_AT + b]) << b
+    return total
+
+
+@nb.njit(inline="always", cache=True)
+def settle_yaku_pair(done0, done1, s, tables):
+    """Two piles' completed yaku ``done0`` and ``done1`` (of set ``s + 1``) after supersession
+    (a completed yaku cancels those it supersedes), and their points: ``(yaku0, points0, yaku1,
+    points1)``.  The first ``SETTLE_STEPS`` completed yaku are taken without a branch (index 64,
+    no yaku, reads the tables' zero), so the number completed is not a mispredicted loop exit; a
+    loop takes any more, which is rare."""
+    cancel0 = U0
+    cancel1 = U0
+    rest = done0 | done1
+    for _ in range(SETTLE_STEPS):
+        i = lowest_id(rest)
+        rest &= rest - U1
+        cancels = tables[slot(SUPERSEDES_AT + i)]
+        cancel0 |= cancels & (U0 - ((done0 >> np.uint64(i & 63)) & U1))
+        cancel1 |= cancels & (U0 - ((done1 >> np.uint64(i & 63)) & U1))
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        cancels = tables[slot(SUPERSEDES_AT + i)]
+        cancel0 |= cancels & (U0 - ((done0 >> np.uint64(i)) & U1))
+        cancel1 |= cancels & (U0 - ((done1 >> np.uint64(i)) & U1))
+    yaku0 = done0 & ~cancel0
+    yaku1 = done1 & ~cancel1
+    return yaku0, settled_points(yaku0, s, tables), yaku1, settled_points(yaku1, s, tables)
+
+
+@nb.njit(inline="always", cache=True)
+def settled_points(bits, s, tables):
+    """The points of the yaku ``bits`` in set ``s + 1`` (see ``settle_yaku_pair``)."""
+    total = 0
+    for _ in range(SETTLE_STEPS):
+        total += np.int64(tables[slot(POINTS_AT + 65 * s + lowest_id(bits))])
+        bits &= bits - U1
+    while bits:
+        total += np.int64(tables[slot(POINTS_AT + 65 * s + lowest_id(bits))])
+        bits &= bits - U1
     return total
 
 
@@ -731,7 +795,7 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
 def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile, same_rank, value_planes, n_planes,
+                  states, ids, opts, hand, pile, same_rank, tables, n_planes,
                   out_int, out_mask, row):
     """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
     triple_all = params[E.P_TRIPLE_MATCH] == 0
@@ -831,7 +895,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     pile[oth] = po
     return finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed,
                            hand_dealt0, hand_dealt1, pile[0], pile[1], turn, winner, instant, params,
-                           yaku_mask, yaku_points, yaku_in_set, supersedes, chaff_mask, value_planes,
+                           yaku_mask, yaku_points, yaku_in_set, supersedes, chaff_mask, tables,
                            n_planes, out_int, out_mask, row)
 
 
@@ -856,20 +920,19 @@ def instant_yaku_cards(s, yaku_mask, yaku_instant):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed, hand_dealt0,
                     hand_dealt1, pile0, pile1, turn, winner, instant, params, yaku_mask, yaku_points,
-                    yaku_in_set, supersedes, chaff_mask, value_planes, n_planes, out_int, out_mask, row):
+                    yaku_in_set, supersedes, chaff_mask, tables, n_planes, out_int, out_mask, row):
     """Step 7 of a round, scoring, and its row (all but the match columns); returns
     ``(winner, score0, score1)``."""
     values_only = params[E.P_NO_YAKU_TIEBREAK] == 1
     final_tie = params[E.P_FINAL_TIE]
     other = 1 - dealer
     s = yaku_set - 1
-    yaku0, yaku1 = completed_yaku_pair(pile0, pile1, s, yaku_mask, yaku_in_set, supersedes)
-    points0 = yaku_bits_points(yaku0, s, yaku_points)
-    points1 = yaku_bits_points(yaku1, s, yaku_points)
+    done0, done1 = completed_yaku_raw(pile0, pile1, s, yaku_mask, yaku_in_set)
+    yaku0, points0, yaku1, points1 = settle_yaku_pair(done0, done1, s, tables)
     chaff0 = popcount(pile0 & chaff_mask)
     chaff1 = popcount(pile1 & chaff_mask)
-    value0 = pile_value(pile0, value_planes, n_planes)
-    value1 = pile_value(pile1, value_planes, n_planes)
+    value0 = pile_value(pile0, tables, n_planes)
+    value1 = pile_value(pile1, tables, n_planes)
     if instant:
         reason = E.END_INSTANT_WIN
         score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
@@ -941,7 +1004,7 @@ def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, 
 def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile, same_rank, value_planes, n_planes, out_int, out_mask):
+                  states, ids, opts, hand, pile, same_rank, tables, n_planes, out_int, out_mask):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``.
 
     The round is inlined here, at its only call site: one call per block instead of one per
@@ -968,7 +1031,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                 seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                 params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                 supersedes, greedy_weight, card_value, chaff_mask,
-                states, ids, opts, hand, pile, same_rank, value_planes, n_planes,
+                states, ids, opts, hand, pile, same_rank, tables, n_planes,
                 out_int, out_mask, row)
             if by_wins:
                 if winner == 0:
@@ -1006,9 +1069,9 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
         hand = np.empty(2, dtype=np.uint64)
         pile = np.empty(2, dtype=np.uint64)
         same_rank = np.empty(64, dtype=np.uint64)
-        value_planes = np.empty(32, dtype=np.uint64)
-        n_planes = fill_card_tables(rank, rank_mask, card_value, same_rank, value_planes)
+        tables = np.empty(TABLES_SIZE, dtype=np.uint64)
+        n_planes = fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, same_rank, tables)
         play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                       params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                       supersedes, greedy_weight, card_value, chaff_mask,
-                      states, ids, opts, hand, pile, same_rank, value_planes, n_planes, out_int, out_mask)
+                      states, ids, opts, hand, pile, same_rank, tables, n_planes, out_int, out_mask)
