@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.instructions import host_cpu
+from benchmarks.instructions import host_cpu, play
 
 FUNCTIONS = ("play_block_nb", "random_turns")
 
@@ -64,24 +64,6 @@ def dump_code(into: Path) -> None:
             (into / "code.txt").write_text(f"{start:x}\n" + "".join(f"{f} {a:x}\n" for f, a in entries.items()))
             return
     raise SystemExit("benchmarks.branches: the compiled code is not in /proc/self/maps")
-
-
-def play(rounds: int, policy: str, into: Path) -> None:
-    import numba
-
-    from simcore.dataset import output_buffers
-    from simcore.kernels.tensho import play_units
-    from simcore.policies import parse_policy
-    from simcore.rules import compile_rules, load_rules
-
-    numba.set_num_threads(1)
-    compiled = compile_rules(load_rules("tensho-ise"))
-    specs = [parse_policy(policy), parse_policy(policy)]
-    buffers = output_buffers(max(rounds, 1000))
-    play_units(compiled, specs, 1, 0, 1000, None, out=buffers)
-    dump_code(into)
-    if rounds:
-        play_units(compiled, specs, 1, 1000, rounds, None, out=buffers)
 
 
 def branch_costs(callgrind_out: Path, low: int, high: int) -> dict[int, list[int]]:
@@ -137,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.top < 1:
         parser.error("--rounds and --top must be at least 1")
     if args.play is not None:
-        play(args.rounds, args.policy, Path(args.play))
+        play(args.rounds, args.policy, "fixed_1", after_warm=lambda: dump_code(Path(args.play)))
         return 0
     missing = [tool for tool in ("valgrind", "objdump") if shutil.which(tool) is None]
     if missing:

@@ -27,8 +27,9 @@ COUNTS = {
 }
 
 
-def play(rounds: int, policy: str, yaku_set: str) -> None:
-    """Compile (or load) the kernel, warm it, then play ``rounds`` rounds on one thread."""
+def play(rounds: int, policy: str, yaku_set: str, after_warm=None) -> None:
+    """Compile (or load) the kernel, warm it, call ``after_warm()`` if given, then play
+    ``rounds`` rounds on one thread."""
     import numba
 
     from simcore.dataset import output_buffers
@@ -41,6 +42,8 @@ def play(rounds: int, policy: str, yaku_set: str) -> None:
     specs = [parse_policy(policy), parse_policy(policy)]
     buffers = output_buffers(max(rounds, 1000))  # uninitialised: no per-row work outside the kernel
     play_units(compiled, specs, 1, 0, 1000, None, out=buffers)
+    if after_warm is not None:
+        after_warm()
     if rounds:
         play_units(compiled, specs, 1, 1000, rounds, None, out=buffers)
 
