@@ -34,6 +34,7 @@ __all__ = [
     "stream_init_hashed_nb",
     "next_u64_nb",
     "uniform_below_nb",
+    "shuffle_places_nb",
     "shuffle_prefix_nb",
 ]
 
@@ -224,21 +225,20 @@ def uniform_below_nb(state, n, at=0):
 
 
 @nb.njit(inline="always", cache=True)
-def shuffle_prefix_nb(state, ids, n, positions, at=0):
-    """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places.
+def shuffle_places_nb(state, ids, n, start, stop, at=0):
+    """Fisher-Yates steps for places ``start .. stop - 1`` of ``ids[:n]``.
 
     Place ``i`` swaps with ``i + uniform_below_nb(state, n - i)``: the words consumed and the
     result are exactly those of such a loop.  Unlike that loop, which reloads the state from
     memory at every draw (the stores into ``ids`` might alias it), this keeps the generator state
-    in registers for the whole shuffle.
+    in registers for the whole range.  Places ``0 .. stop - 1`` are final after it: a caller may
+    shuffle a prefix in stages, reading places as soon as their stage is done.
     """
     s0 = state[at]
     s1 = state[at + 1]
     s2 = state[at + 2]
     s3 = state[at + 3]
-    for i in range(n):
-        ids[i] = i
-    for i in range(positions):
+    for i in range(start, stop):
         if n - i == 1:
             break  # the last place: uniform_below(1) is 0 and draws nothing
         k, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, n - i)
@@ -250,3 +250,12 @@ def shuffle_prefix_nb(state, ids, n, positions, at=0):
     state[at + 1] = s1
     state[at + 2] = s2
     state[at + 3] = s3
+
+
+@nb.njit(inline="always", cache=True)
+def shuffle_prefix_nb(state, ids, n, positions, at=0):
+    """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places
+    (``shuffle_places_nb`` from place 0)."""
+    for i in range(n):
+        ids[i] = i
+    shuffle_places_nb(state, ids, n, 0, positions, at)

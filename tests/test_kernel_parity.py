@@ -50,10 +50,12 @@ def test_kernel_equals_reference_for_each_yaku_set_and_policy_pair(yaku_set, pol
     rows = assert_same_rows("tensho-ise", {"tensho.yaku_set_choice": yaku_set}, list(policies),
                             ROUNDS if "greedy" not in policies else ROUNDS // 2, None, seed=11)
     # the comparison covered real play: several end reasons, both winners, instant wins in the
-    # turns (the random turn loop plays a pass again when it ends in one)
+    # turns (the random turn loop plays a pass again when it ends in one), and deals after a
+    # redeal (the kernel shuffles a deck in stages, and makes the rest of the draws before one)
     assert len(set(rows["end_reason"].tolist())) >= 4
     assert set(rows["winner"].tolist()) >= {0, 1}
     assert np.any((rows["end_reason"] == E.END_INSTANT_WIN) & (rows["end_turn"] > 0))
+    assert np.any(rows["redeals"] > 0)
 
 
 PLAY_CHANGING_OPTIONS = [

@@ -10,6 +10,7 @@ from simcore.rng import (
     Stream,
     draw_below_nb,
     next_u64_nb,
+    shuffle_places_nb,
     shuffle_prefix_nb,
     stream_init_nb,
     uniform_below_nb,
@@ -46,11 +47,13 @@ def _register_draws(seed, round_index, stream_id, bounds):
 
 
 @nb.njit(cache=True)
-def _shuffle(seed, round_index, n, positions):
+def _shuffle(seed, round_index, n, first, positions):
+    # in two stages: places 0 .. first - 1, then first .. positions - 1
     state = np.empty(4, dtype=np.uint64)
     stream_init_nb(state, seed, round_index, 0)
     ids = np.empty(n, dtype=np.int64)
-    shuffle_prefix_nb(state, ids, n, positions)
+    shuffle_prefix_nb(state, ids, n, first)
+    shuffle_places_nb(state, ids, n, first, positions)
     return ids, next_u64_nb(state)
 
 
@@ -76,10 +79,12 @@ def test_register_draws_match_the_python_stream(seed, round_index, stream_id):
     assert [int(x) for x in got] == expected
 
 
-@pytest.mark.parametrize("n, positions", [(45, 39), (48, 47), (48, 48), (7, 0)])
-def test_shuffle_prefix_equals_a_loop_of_bounded_draws(n, positions):
+@pytest.mark.parametrize("n, first, positions",
+                         [(45, 39, 39), (45, 33, 39), (45, 0, 33), (48, 47, 47), (48, 40, 48), (7, 0, 0)])
+def test_shuffle_prefix_equals_a_loop_of_bounded_draws(n, first, positions):
+    # a prefix shuffled in two stages is the prefix shuffled at once, and leaves the same state
     for round_index in range(200):
-        ids, after = _shuffle(np.uint64(5), np.int64(round_index), n, positions)
+        ids, after = _shuffle(np.uint64(5), np.int64(round_index), n, first, positions)
         stream = Stream(5, round_index, 0)
         expected = list(range(n))
         for i in range(positions):

@@ -29,6 +29,7 @@ from tensho_cards import (
 )
 
 from simcore.cards import HANAFUDA48, ISE45, ISE_TO_HANAFUDA48, ids_of, mask_of
+from simcore.kernels import enums as E
 from simcore.rules import RulesError, compile_rules, load_rules
 from simcore.rules.schema import TENSHO_OPTIONS
 
@@ -255,3 +256,13 @@ def test_overrides_are_applied_and_recorded():
     assert rules.overrides == {"tensho.triple_match": "one", "tensho.card_values": "T3_hanafuda"}
     assert rules.card_values == tuple(T3[c] for c in ALL_CARDS)
     assert mask_of(ALL_CARDS) == ISE45.full_mask
+
+
+def test_only_canonical_slots_let_the_kernel_shuffle_a_deck_in_stages():
+    # Staged: every card a round shows comes from the shuffled deck's places 0..32; the physical
+    # procedure turns cards from places up to 38.
+    canonical = compile_rules(load_rules("tensho-ise"))
+    physical = compile_rules(load_rules("tensho-ise", {"tensho.deal_procedure": "physical"}))
+    assert canonical.params[E.P_STAGED_DEAL] == 1
+    assert physical.params[E.P_STAGED_DEAL] == 0
+    assert max(physical.deal_order[: E.SEEN_SLOTS]) == 38

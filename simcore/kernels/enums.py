@@ -19,7 +19,14 @@ P_MATCH_SCORING = 11  # 0 round_wins, 1 yaku_points
 P_MATCH_TIE = 12  # 0 draw, 1 extra_round
 P_INSTANT_WIN_SCORE = 13
 P_SIX_CARD = 14  # id of the 6 of clubs
-N_PARAMS = 15
+# From the deal procedure: 1 if every card a round can show (field, hands, the 12 draw-pile cards
+# turned: canonical slots 0..SEEN_SLOTS - 1) comes from the shuffled deck's places 0..32.
+P_STAGED_DEAL = 15
+N_PARAMS = 16
+
+# Canonical deal slots (RULES.md 2.2) 0..32 hold every card a round can show: the field, both
+# hands and the 12 draw-pile cards turned (draw slots 33..38 never are).
+SEEN_SLOTS = 33
 
 FIELD_FOUR_REDEAL = 0
 FIELD_FOUR_STUCK = 1

@@ -35,6 +35,7 @@ from simcore.rng import (
     draw_below_nb,
     next_u64_nb,
     round_hash_nb,
+    shuffle_places_nb,
     shuffle_prefix_nb,
     stream_init_hashed_nb,
     uniform_below_nb,
@@ -47,7 +48,8 @@ LOW32 = np.uint64(0xFFFFFFFF)
 
 DECK_SIZE = 45
 HAND_SIZE = 6
-SHUFFLED_POSITIONS = 39
+SHUFFLED_POSITIONS = 39  # places the reference engine shuffles (RULES.md 2.2: 39..44 are dead)
+TURNED_DRAWS = 12  # draw-pile cards a round can turn: each seat's six turns
 INSTANT_GAIN = 1_000_000
 DEAL_STREAM = 0
 RULES_STREAM = 1
@@ -664,9 +666,9 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                   supersedes, greedy_weight, card_value, chaff_mask, states, ids, hand, pile):
     """Steps 1-5 of a round: the yaku set, the deal, the six on the field, opening claims and
     banking the six.  Leaves the hands and piles in ``hand`` and ``pile``, the seats' streams in
-    ``states`` and the draw pile in ``ids[DRAW_AT:]``; returns ``(yaku_set, redeals, field,
-    field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner)`` (``winner`` >= 0: an instant
-    win at the deal)."""
+    ``states`` and the draw pile's first TURNED_DRAWS cards in ``ids[DRAW_AT:]``; returns
+    ``(yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner)``
+    (``winner`` >= 0: an instant win at the deal)."""
     one_triple = params[E.P_OPENING_SCOPE] == 1
     field_four = params[E.P_FIELD_FOUR]
     six_to_dealer = params[E.P_SIX_ON_FIELD] == 1
@@ -696,11 +698,18 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             yaku_set = policy_params[dealer, 0]
     s = yaku_set - 1
 
-    # 2. the deal
+    # 2. the deal.  The reference engine shuffles the deck's first SHUFFLED_POSITIONS places.
+    # With canonical slots (``staged``) this shuffles only the places a round can show first
+    # (E.SEEN_SLOTS: the draw pile's last six are never turned), and the rest of the reference's
+    # draws only before a redeal, so that the next deal starts at the same word of the deal
+    # stream.  The stream is not used after the deal.
+    staged = params[E.P_STAGED_DEAL] == 1
     stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
     redeals = 0
     while True:
-        shuffle_prefix_nb(states, ids, DECK_SIZE, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
+        shuffle_prefix_nb(states, ids, DECK_SIZE, E.SEEN_SLOTS, 4 * DEAL_STATE)
+        if not staged:
+            shuffle_places_nb(states, ids, DECK_SIZE, E.SEEN_SLOTS, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
         field = U0
         for i in range(9):
             field |= bit(ids[slot(deal_order[i])])
@@ -709,6 +718,8 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             if popcount(field & rank_mask[r]) == 4:
                 four = True
         if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
+            if staged:
+                shuffle_places_nb(states, ids, DECK_SIZE, E.SEEN_SLOTS, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
             redeals += 1
             continue
         break
@@ -718,7 +729,7 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         hand0 |= bit(ids[slot(deal_order[i])])
     for i in range(15, 21):
         hand1 |= bit(ids[slot(deal_order[i])])
-    for i in range(18):
+    for i in range(TURNED_DRAWS):
         ids[DRAW_AT + i] = ids[slot(deal_order[21 + i])]
     hands = (hand0, hand1) if dealer == 0 else (hand1, hand0)
     pile[0] = U0

@@ -134,6 +134,8 @@ def compile_rules(rules: RuleSet) -> CompiledTensho:
     for index, name in codes.items():
         params[index] = option_code(TENSHO_OPTIONS[name], rules.options[name])
     params[E.P_SIX_CARD] = SIX_OF_CLUBS
+    order = deal_order(str(rules.options["tensho.deal_procedure"]))
+    params[E.P_STAGED_DEAL] = int(order[:E.SEEN_SLOTS].max() < E.SEEN_SLOTS)
 
     deck = rules.deck
     rank = deck.rank_array()
@@ -176,7 +178,7 @@ def compile_rules(rules: RuleSet) -> CompiledTensho:
         params=params,
         rank=rank,
         rank_mask=rank_mask,
-        deal_order=deal_order(str(rules.options["tensho.deal_procedure"])),
+        deal_order=order,
         yaku_mask=yaku_mask,
         yaku_points=yaku_points,
         yaku_in_set=yaku_in_set,
