@@ -76,8 +76,8 @@ def measure(rounds: int = 200_000, repeat: int = 3, reference_rounds: int | None
                 label = "-".join([policy] * players)
                 n = rounds if policy == "random" else max(1_000, rounds // 2)
                 buffers = output_buffers(n, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
-                rates = kernel_rates(kernel_play_units, compiled, specs, buffers, n,
-                                     tuple(sorted({1, all_threads})), repeat)
+                rates, _ = kernel_rates(kernel_play_units, compiled, specs, buffers, n,
+                                        tuple(sorted({1, all_threads})), repeat)
                 del buffers
                 rows.append(_row("kernel_rounds_per_s", rates[1], "rounds/s", label, case, "1"))
                 if all_threads > 1:
