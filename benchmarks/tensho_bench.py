@@ -140,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
                 record("kernel_rounds_per_s_median", medians[all_threads], "rounds/s", label, yaku_set,
                        str(all_threads))
                 record("thread_scaling", rates[all_threads] / rates[1], "x", label, yaku_set, f"{all_threads}/1")
+                record("thread_scaling_median", medians[all_threads] / medians[1], "x", label, yaku_set,
+                       f"{all_threads}/1")
             n = args.reference_rounds
             start = time.perf_counter()
             reference = reference_play_units(compiled, specs, 1, 0, n, None)
