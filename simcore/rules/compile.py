@@ -29,7 +29,8 @@ class CompiledTensho:
     Attributes
     ----------
     params : int32[N_PARAMS]
-        Option codes, indexed by the ``P_*`` constants of ``simcore.kernels.enums``.
+        Option codes, indexed by the ``P_*`` constants of ``simcore.kernels.enums``, and values
+        derived from the rules (the six's id; whether the deal can be shuffled in stages).
     rank : int8[64]
         Rank (1..12) of each card id; 0 outside the deck.
     rank_mask : uint64[13]
