@@ -14,6 +14,14 @@ Each stream yields 64-bit words (xoshiro256**). ``uniform_below(n)`` draws an ex
 integer in ``[0, n)`` from the high 32 bits of one word (Lemire's multiply-shift with rejection,
 so it is unbiased); the kernel twin consumes the words identically.
 
+``shuffle_places`` (the Tensho deal) takes its Fisher-Yates draws in batches: the draws of
+consecutive places whose ranges multiply to at most ``BATCH_LIMIT`` come from one word, digit by
+digit (multiply the word by a range; the high half of the 128-bit product is the draw, the low
+half is multiplied by the next range).  That is Lemire's method applied once to the product of
+the ranges, with the same rejection test, so every draw is exactly uniform and independent of the
+others; a rejected word (probability below 2**-32) is replaced whole.  A batch's draws form one
+short chain of multiplications, and a 45-card deal takes 7 words instead of 39.
+
 Two implementations live here: ``Stream`` (pure Python, used by the reference engine) and the
 ``*_nb`` functions (numba, used by the kernels), which keep the state in a ``uint64[4]`` array.
 """
@@ -22,6 +30,9 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 __all__ = [
     "DEAL_STREAM",
@@ -34,8 +45,11 @@ __all__ = [
     "stream_init_hashed_nb",
     "next_u64_nb",
     "uniform_below_nb",
+    "BATCH_LIMIT",
+    "batch_layout",
+    "mul_wide_nb",
+    "batch_steps_nb",
     "shuffle_places_nb",
-    "shuffle_prefix_nb",
 ]
 
 DEAL_STREAM = 0
@@ -48,8 +62,30 @@ MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 
 
+BATCH_LIMIT = 1 << 32  # the ranges of a batch of shuffle draws multiply to at most this
+
+
 def seat_stream(seat: int) -> int:
     return SEAT_STREAM_BASE + seat
+
+
+def batch_layout(n: int, start: int, stop: int) -> tuple[tuple[int, int, int], ...]:
+    """The batches of ``shuffle_places(ids, start, stop)`` on ``n`` ids: ``(first, end,
+    product)`` for places ``first .. end - 1``, whose ranges ``n - first .. n - end + 1`` multiply
+    to ``product <= BATCH_LIMIT``; each batch is as long as that allows.  The last place of a
+    deck (range 1) needs no draw and is left out."""
+    batches = []
+    place = start
+    stop = min(stop, n - 1)
+    while place < stop:
+        product = 1
+        end = place
+        while end < stop and product * (n - end) <= BATCH_LIMIT:
+            product *= n - end
+            end += 1
+        batches.append((place, end, product))
+        place = end
+    return tuple(batches)
 
 
 # --- pure Python ---------------------------------------------------------------------------
@@ -115,6 +151,26 @@ class Stream:
                 product = (self.next_u64() >> 32) * n
                 low = product & 0xFFFFFFFF
         return product >> 32
+
+    def shuffle_places(self, ids: list[int], start: int, stop: int) -> None:
+        """Fisher-Yates steps for places ``start .. stop - 1`` of ``ids`` in place: place ``i``
+        swaps with ``i + d``, ``d`` uniform in ``[0, len(ids) - i)``, the draws taken in the
+        batches of ``batch_layout`` (one word each; see the module docstring)."""
+        n = len(ids)
+        for first, end, product in batch_layout(n, start, stop):
+            while True:
+                low = self.next_u64()
+                digits = []
+                for i in range(first, end):
+                    low *= n - i
+                    digits.append(low >> 64)
+                    low &= MASK64
+                # Lemire's test on the whole product: reject when low < 2**64 mod product
+                if low >= (1 << 64) % product:
+                    break
+            for i, digit in zip(range(first, end), digits, strict=True):
+                j = i + digit
+                ids[i], ids[j] = ids[j], ids[i]
 
 
 # --- numba twins ---------------------------------------------------------------------------
@@ -197,11 +253,11 @@ def next_u64_nb(state, at=0):
 def draw_below_nb(s0, s1, s2, s3, n):
     """``uniform_below`` on a state held in four words: ``(value, s0, s1, s2, s3)``.
 
-    The one implementation of Lemire's method in the kernels (``uniform_below_nb`` and
-    ``shuffle_prefix_nb`` call it).  For ``n >= 2`` the value and the advanced state are those of
-    ``Stream.uniform_below(n)``.  For ``n`` of 0 or 1 the value is 0 but the state returned is
-    still advanced: a caller may compute the draw unconditionally and keep the new state only
-    when ``n >= 2`` (a select instead of a branch).
+    The one implementation of Lemire's method for single draws in the kernels
+    (``uniform_below_nb`` calls it; shuffles draw in batches).  For ``n >= 2`` the value and
+    the advanced state are those of ``Stream.uniform_below(n)``.  For ``n`` of 0 or 1 the value
+    is 0 but the state returned is still advanced: a caller may compute the draw unconditionally
+    and keep the new state only when ``n >= 2`` (a select instead of a branch).
     """
     un = np.uint64(n)
     word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
@@ -224,38 +280,69 @@ def uniform_below_nb(state, n, at=0):
     return value
 
 
-@nb.njit(inline="always", cache=True)
-def shuffle_places_nb(state, ids, n, start, stop, at=0):
-    """Fisher-Yates steps for places ``start .. stop - 1`` of ``ids[:n]``.
+@intrinsic
+def mul_wide_nb(typingctx, a, b):
+    """The 128-bit product of two uint64 as ``(high, low)`` words (one MUL or MULX)."""
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
 
-    Place ``i`` swaps with ``i + uniform_below_nb(state, n - i)``: the words consumed and the
-    result are exactly those of such a loop.  Unlike that loop, which reloads the state from
-    memory at every draw (the stores into ``ids`` might alias it), this keeps the generator state
-    in registers for the whole range.  Places ``0 .. stop - 1`` are final after it: a caller may
-    shuffle a prefix in stages, reading places as soon as their stage is done.
-    """
-    s0 = state[at]
-    s1 = state[at + 1]
-    s2 = state[at + 2]
-    s3 = state[at + 3]
-    for i in range(start, stop):
-        if n - i == 1:
-            break  # the last place: uniform_below(1) is 0 and draws nothing
-        k, s0, s1, s2, s3 = draw_below_nb(s0, s1, s2, s3, n - i)
-        j = i + k
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        high = builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+        low = builder.trunc(product, ir.IntType(64))
+        return context.make_tuple(builder, signature.return_type, (high, low))
+
+    return sig, codegen
+
+
+@nb.njit(inline="always", cache=True)
+def batch_steps_nb(s0, s1, s2, s3, ids, n, first, end, product):
+    """One batch of ``Stream.shuffle_places``, places ``first .. end - 1`` (ranges multiplying to
+    ``product``), swapped as the digits come: ``(s0, s1, s2, s3, rejected)``.
+
+    Without a branch on the rejection test: when ``rejected`` (probability below 2**-32) the
+    swaps made are wrong, and the caller must shuffle again from the state before the batch
+    (``shuffle_places_nb``).  With constant arguments each place is a multiplication, two loads
+    and two stores."""
+    word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
+    low = word
+    for i in range(first, end):
+        digit, low = mul_wide_nb(low, np.uint64(n - i))
+        j = i + np.int64(digit)
         swap = ids[i]
         ids[i] = ids[j]
         ids[j] = swap
-    state[at] = s0
-    state[at + 1] = s1
-    state[at + 2] = s2
-    state[at + 3] = s3
+    uproduct = np.uint64(product)
+    return s0, s1, s2, s3, low < (np.uint64(0) - uproduct) % uproduct
 
 
-@nb.njit(inline="always", cache=True)
-def shuffle_prefix_nb(state, ids, n, positions, at=0):
-    """Fill ``ids[:n]`` with ``0 .. n-1`` and Fisher-Yates shuffle its first ``positions`` places
-    (``shuffle_places_nb`` from place 0)."""
-    for i in range(n):
-        ids[i] = i
-    shuffle_places_nb(state, ids, n, 0, positions, at)
+@nb.njit(cache=True, _nrt=False)
+def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop):
+    """``Stream.shuffle_places`` on ``ids[:n]`` from the state ``s0 .. s3``: returns the
+    advanced state.  Compiled apart: kernels inline ``batch_steps_nb`` for their usual
+    shuffles and call this for the rare ones."""
+    stop = min(stop, n - 1)
+    first = start
+    while first < stop:
+        product = np.uint64(1)
+        end = first
+        while end < stop and product * np.uint64(n - end) <= np.uint64(BATCH_LIMIT):
+            product *= np.uint64(n - end)
+            end += 1
+        threshold = (np.uint64(0) - product) % product
+        while True:
+            word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
+            low = word
+            for i in range(first, end):
+                digit, low = mul_wide_nb(low, np.uint64(n - i))
+            if low >= threshold:
+                break
+        low = word
+        for i in range(first, end):
+            digit, low = mul_wide_nb(low, np.uint64(n - i))
+            j = i + np.int64(digit)
+            swap = ids[i]
+            ids[i] = ids[j]
+            ids[j] = swap
+        first = end
+    return s0, s1, s2, s3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from simcore import ENGINE_VERSION
 from simcore.dataset import read_dataset, read_run_info
 from simcore.runner import RunConfig, RunError, run
 
@@ -98,6 +100,20 @@ def test_resume_refuses_a_different_plan(tmp_path):
         run(RunConfig(out=str(out), rounds=500, seed=2, resume=True))
     with pytest.raises(RunError, match="no run to resume"):
         run(RunConfig(out=str(tmp_path / "empty"), rounds=5, resume=True))
+
+
+def test_resume_refuses_a_run_of_another_engine_version(tmp_path):
+    # engine 2 deals differently from engine 1: finishing an engine-1 run would mix the two
+    out = tmp_path / "d"
+    play(out, rounds=500, seed=1)
+    run_file = out / "_run.json"
+    stored = json.loads(run_file.read_text())
+    stored["engine_version"] = "1"
+    run_file.write_text(json.dumps(stored))
+    before = sorted(p.name for p in out.iterdir())
+    with pytest.raises(RunError, match=re.escape(f"different engine_version ('1', now '{ENGINE_VERSION}')")):
+        run(RunConfig(out=str(out), rounds=500, seed=1, resume=True))
+    assert sorted(p.name for p in out.iterdir()) == before
 
 
 def test_a_killed_run_leaves_complete_shards_and_resume_completes_it_exactly(tmp_path):

@@ -32,11 +32,12 @@ from numba.extending import intrinsic, overload
 from simcore.kernels import enums as E
 from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
 from simcore.rng import (
+    batch_layout,
+    batch_steps_nb,
     draw_below_nb,
     next_u64_nb,
     round_hash_nb,
     shuffle_places_nb,
-    shuffle_prefix_nb,
     stream_init_hashed_nb,
     uniform_below_nb,
 )
@@ -72,6 +73,10 @@ VALUE_PLANES_AT = 0
 SUPERSEDES_AT = VALUE_PLANES_AT + N_VALUE_PLANES
 POINTS_AT = SUPERSEDES_AT + 65
 TABLES_SIZE = POINTS_AT + 2 * 65
+# The batches of the deal's draws for the places a round can show (``simcore.rng.batch_layout``),
+# one ``batch_steps_nb`` each in ``shuffle_seen``: the unpacking fails at import if their number
+# ever changes.
+_B0, _B1, _B2, _B3, _B4, _B5 = batch_layout(DECK_SIZE, 0, E.SEEN_SLOTS)
 SETTLE_STEPS = 4  # completed yaku per scoring step taken without a branch
 
 _ = next_u64_nb  # re-exported for benchmarks that time the raw generator
@@ -657,6 +662,53 @@ def random_turns(hc, pc, ho, po, vs, field, ids, choice_counts, instant_cards,
     return hc, pc, ho, po, field, turn, won_by
 
 
+@nb.njit(cache=True, _nrt=False)
+def reshuffle_seen(s0, s1, s2, s3, ids):
+    """``shuffle_seen``'s rare path: the deck filled again and shuffled by ``shuffle_places_nb``
+    from the deal stream's state ``s0 .. s3`` before the shuffle; returns the state after it."""
+    for i in range(DECK_SIZE):
+        ids[i] = i
+    return shuffle_places_nb(s0, s1, s2, s3, ids, DECK_SIZE, 0, E.SEEN_SLOTS)
+
+
+@nb.njit(inline="always", cache=True)
+def shuffle_seen(states, ids):
+    """Fill ``ids[:DECK_SIZE]`` with the card ids and shuffle places ``0 .. E.SEEN_SLOTS - 1``
+    from the deal stream, as ``Stream.shuffle_places`` does: one ``batch_steps_nb`` a batch,
+    unrolled, and only if a batch's word was rejected (probability below 2**-32 each) the whole
+    shuffle again from the start (``reshuffle_seen``)."""
+    for i in range(DECK_SIZE):
+        ids[i] = i
+    at = 4 * DEAL_STATE
+    s0 = states[at]
+    s1 = states[at + 1]
+    s2 = states[at + 2]
+    s3 = states[at + 3]
+    x0, x1, x2, x3, r0 = batch_steps_nb(s0, s1, s2, s3, ids, DECK_SIZE, _B0[0], _B0[1], _B0[2])
+    x0, x1, x2, x3, r1 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B1[0], _B1[1], _B1[2])
+    x0, x1, x2, x3, r2 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B2[0], _B2[1], _B2[2])
+    x0, x1, x2, x3, r3 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B3[0], _B3[1], _B3[2])
+    x0, x1, x2, x3, r4 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B4[0], _B4[1], _B4[2])
+    x0, x1, x2, x3, r5 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B5[0], _B5[1], _B5[2])
+    if r0 | r1 | r2 | r3 | r4 | r5:
+        x0, x1, x2, x3 = reshuffle_seen(s0, s1, s2, s3, ids)
+    states[at] = x0
+    states[at + 1] = x1
+    states[at + 2] = x2
+    states[at + 3] = x3
+
+
+@nb.njit(inline="always", cache=True)
+def shuffle_rest(states, ids):
+    """The rest of the reference engine's shuffle after ``shuffle_seen``: places
+    ``E.SEEN_SLOTS .. SHUFFLED_POSITIONS - 1`` (a call: needed only before a redeal, or in every
+    deal with the physical deal procedure)."""
+    at = 4 * DEAL_STATE
+    states[at], states[at + 1], states[at + 2], states[at + 3] = shuffle_places_nb(
+        states[at], states[at + 1], states[at + 2], states[at + 3], ids, DECK_SIZE, E.SEEN_SLOTS,
+        SHUFFLED_POSITIONS)
+
+
 # --- one round -------------------------------------------------------------------------------
 
 
@@ -707,9 +759,9 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
     redeals = 0
     while True:
-        shuffle_prefix_nb(states, ids, DECK_SIZE, E.SEEN_SLOTS, 4 * DEAL_STATE)
+        shuffle_seen(states, ids)
         if not staged:
-            shuffle_places_nb(states, ids, DECK_SIZE, E.SEEN_SLOTS, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
+            shuffle_rest(states, ids)
         field = U0
         for i in range(9):
             field |= bit(ids[slot(deal_order[i])])
@@ -719,7 +771,7 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                 four = True
         if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
             if staged:
-                shuffle_places_nb(states, ids, DECK_SIZE, E.SEEN_SLOTS, SHUFFLED_POSITIONS, 4 * DEAL_STATE)
+                shuffle_rest(states, ids)
             redeals += 1
             continue
         break

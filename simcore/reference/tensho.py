@@ -7,8 +7,9 @@ Order of play in a round (RULES.md 2.2-2.6 with the options of section 4):
 
 1. the yaku set is fixed (option ``tensho.yaku_set_choice``);
 2. the deal: the deal stream shuffles (Fisher-Yates over positions 0..38, ``j = i +
-   uniform(45 - i)``) and the deck is cut into field 9, dealer's hand 6, other hand 6, draw 18
-   (top first) and dead 6; four cards of one rank on the field redeal (option);
+   uniform(45 - i)``, drawn by ``Stream.shuffle_places`` for positions 0..32, then 33..38) and
+   the deck is cut into field 9, dealer's hand 6, other hand 6, draw 18 (top first) and dead 6;
+   four cards of one rank on the field redeal (option);
 3. a field-dealt 6 of clubs goes to the dealer (only with ``six_on_field = dealer_captures``);
 4. the dealer's opening claims, per field triple in ascending rank; a claim makes the non-dealer
    play first;
@@ -84,11 +85,12 @@ class RoundSetup:
 
 
 def shuffled_deck(stream: Stream) -> list[int]:
-    """One shuffle of the 45 ids from the deal stream (partial Fisher-Yates, 39 draws)."""
+    """One shuffle of the 45 ids from the deal stream (partial Fisher-Yates, 39 draws): the
+    positions a round can show (0..32: field, hands and the turned draw cards of canonical
+    slots) first, then the rest, so that the kernel may leave the rest for a redeal."""
     deck = list(range(DECK_SIZE))
-    for i in range(SHUFFLED_POSITIONS):
-        j = i + stream.uniform_below(DECK_SIZE - i)
-        deck[i], deck[j] = deck[j], deck[i]
+    stream.shuffle_places(deck, 0, E.SEEN_SLOTS)
+    stream.shuffle_places(deck, E.SEEN_SLOTS, SHUFFLED_POSITIONS)
     return deck
 
 
