@@ -296,6 +296,20 @@ def mul_wide_nb(typingctx, a, b):
 
 
 @nb.njit(inline="always", cache=True)
+def _batch_swaps_nb(word, ids, n, first, end):
+    """Places ``first .. end - 1`` of ``ids[:n]`` swapped with the digits of ``word``; returns the
+    low word left after the last digit (what Lemire's test looks at)."""
+    low = word
+    for i in range(first, end):
+        digit, low = mul_wide_nb(low, np.uint64(n - i))
+        j = i + np.int64(digit)
+        swap = ids[i]
+        ids[i] = ids[j]
+        ids[j] = swap
+    return low
+
+
+@nb.njit(inline="always", cache=True)
 def batch_steps_nb(s0, s1, s2, s3, ids, n, first, end, product):
     """One batch of ``Stream.shuffle_places``, places ``first .. end - 1`` (ranges multiplying to
     ``product``), swapped as the digits come: ``(s0, s1, s2, s3, rejected)``.
@@ -305,13 +319,7 @@ def batch_steps_nb(s0, s1, s2, s3, ids, n, first, end, product):
     (``shuffle_places_nb``).  With constant arguments each place is a multiplication, two loads
     and two stores."""
     word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
-    low = word
-    for i in range(first, end):
-        digit, low = mul_wide_nb(low, np.uint64(n - i))
-        j = i + np.int64(digit)
-        swap = ids[i]
-        ids[i] = ids[j]
-        ids[j] = swap
+    low = _batch_swaps_nb(word, ids, n, first, end)
     uproduct = np.uint64(product)
     return s0, s1, s2, s3, low < (np.uint64(0) - uproduct) % uproduct
 
@@ -337,12 +345,6 @@ def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop):
                 digit, low = mul_wide_nb(low, np.uint64(n - i))
             if low >= threshold:
                 break
-        low = word
-        for i in range(first, end):
-            digit, low = mul_wide_nb(low, np.uint64(n - i))
-            j = i + np.int64(digit)
-            swap = ids[i]
-            ids[i] = ids[j]
-            ids[j] = swap
+        _batch_swaps_nb(word, ids, n, first, end)
         first = end
     return s0, s1, s2, s3
