@@ -14,7 +14,7 @@ Each stream yields 64-bit words (xoshiro256**). ``uniform_below(n)`` draws an ex
 integer in ``[0, n)`` from the high 32 bits of one word (Lemire's multiply-shift with rejection,
 so it is unbiased); the kernel twin consumes the words identically.
 
-``shuffle_places`` (the Tensho deal) takes its Fisher-Yates draws in batches: the draws of
+``shuffle_places`` (every shuffle of both games) takes its Fisher-Yates draws in batches: the draws of
 consecutive places whose ranges multiply to at most ``BATCH_LIMIT`` come from one word, digit by
 digit (multiply the word by a range; the high half of the 128-bit product is the draw, the low
 half is multiplied by the next range).  That is Lemire's method applied once to the product of
@@ -296,15 +296,15 @@ def mul_wide_nb(typingctx, a, b):
 
 
 @nb.njit(inline="always", cache=True)
-def _batch_swaps_nb(word, ids, n, first, end):
-    """Places ``first .. end - 1`` of ``ids[:n]`` swapped with the digits of ``word``; returns the
-    low word left after the last digit (what Lemire's test looks at)."""
+def _batch_swaps_nb(word, ids, n, first, end, base):
+    """Places ``first .. end - 1`` of the ``n`` ids at ``ids[base:]`` swapped with the digits of
+    ``word``; returns the low word left after the last digit (what Lemire's test looks at)."""
     low = word
     for i in range(first, end):
         digit, low = mul_wide_nb(low, np.uint64(n - i))
-        j = i + np.int64(digit)
-        swap = ids[i]
-        ids[i] = ids[j]
+        j = base + i + np.int64(digit)
+        swap = ids[base + i]
+        ids[base + i] = ids[j]
         ids[j] = swap
     return low
 
@@ -319,16 +319,16 @@ def batch_steps_nb(s0, s1, s2, s3, ids, n, first, end, product):
     (``shuffle_places_nb``).  With constant arguments each place is a multiplication, two loads
     and two stores."""
     word, s0, s1, s2, s3 = _xoshiro_nb(s0, s1, s2, s3)
-    low = _batch_swaps_nb(word, ids, n, first, end)
+    low = _batch_swaps_nb(word, ids, n, first, end, 0)
     uproduct = np.uint64(product)
     return s0, s1, s2, s3, low < (np.uint64(0) - uproduct) % uproduct
 
 
 @nb.njit(cache=True, _nrt=False)
-def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop):
-    """``Stream.shuffle_places`` on ``ids[:n]`` from the state ``s0 .. s3``: returns the
-    advanced state.  Compiled apart: kernels inline ``batch_steps_nb`` for their usual
-    shuffles and call this for the rare ones."""
+def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop, base=0):
+    """``Stream.shuffle_places`` on the ``n`` ids at ``ids[base:]`` from the state ``s0 .. s3``:
+    returns the advanced state.  Compiled apart: the Tensho kernel inlines ``batch_steps_nb``
+    for its usual shuffles and calls this for the rare ones."""
     stop = min(stop, n - 1)
     first = start
     while first < stop:
@@ -345,6 +345,6 @@ def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop):
                 digit, low = mul_wide_nb(low, np.uint64(n - i))
             if low >= threshold:
                 break
-        _batch_swaps_nb(word, ids, n, first, end)
+        _batch_swaps_nb(word, ids, n, first, end, base)
         first = end
     return s0, s1, s2, s3

@@ -53,6 +53,34 @@ POINT_YAKU = {"tsukihoto": 50, "shishibo": 50, "shishichu": 50, "sokuyaku": 100,
 FOUR_OF_MONTH = {"negishi": 5, "kikushi": 9, "getashi": 12}
 
 
+
+def _shuffle(items: list[int], stream: Stream) -> list[int]:
+    """Fisher-Yates with the draws in batches, as docs/enshu.md describes: a batch is as many
+    consecutive places as keep the product of their ranges at most 2**32; one 64-bit word gives
+    its draws (word times range: the high 64 bits are the draw, the low 64 go on), and is drawn
+    again when the low bits left at the end are below 2**64 mod the product."""
+    n = len(items)
+    i = 0
+    while i < n - 1:
+        places = []
+        product = 1
+        while i + len(places) < n - 1 and product * (n - i - len(places)) <= 2**32:
+            product *= n - i - len(places)
+            places.append(i + len(places))
+        while True:
+            word = stream.next_u64()
+            draws = []
+            for place in places:
+                word *= n - place
+                draws.append(word >> 64)
+                word %= 2**64
+            if word >= 2**64 % product:
+                break
+        for place, draw in zip(places, draws, strict=True):
+            items[place], items[place + draw] = items[place + draw], items[place]
+        i += len(places)
+    return items
+
 class Oracle:
     """One round; ``run()`` returns a dict of outcomes keyed like the engine's result fields."""
 
@@ -155,10 +183,7 @@ class Oracle:
         deal_stream = Stream(self.seed, self.r, DEAL_STREAM)
         redeals = 0
         while True:
-            deck = list(range(48))
-            for i in range(47):
-                j = i + deal_stream.uniform_below(48 - i)
-                deck[i], deck[j] = deck[j], deck[i]
+            deck = _shuffle(list(range(48)), deal_stream)
             field = deck[:field_size]
             hands = {}
             for k in range(n):
@@ -214,10 +239,7 @@ class Oracle:
                 set_aside = added
             else:
                 draw = draw + added
-                rules_stream = Stream(self.seed, self.r, RULES_STREAM)
-                for i in range(len(draw) - 1):
-                    j = i + rules_stream.uniform_below(len(draw) - i)
-                    draw[i], draw[j] = draw[j], draw[i]
+                draw = _shuffle(draw, Stream(self.seed, self.r, RULES_STREAM))
 
         hands = {s: set(h) for s, h in hands.items()}
         field = set(field)

@@ -118,6 +118,24 @@ def test_shuffle_places_matches_the_python_stream(n, stages):
         assert int(after) == stream.next_u64()
 
 
+@nb.njit(cache=True)
+def _shuffle_within(state, cards, base, n):
+    s0, s1, s2, s3 = shuffle_places_nb(state[0], state[1], state[2], state[3], cards, n, 0, n, base)
+    return next_u64_nb(np.array([s0, s1, s2, s3]))
+
+
+def test_a_shuffle_at_an_offset_touches_only_its_cards():
+    # Enshu-bana reshuffles its draw pile where it lies in the card array
+    for round_index in range(50):
+        state = _state(3, round_index)
+        cards = np.arange(100, 170)
+        after = _shuffle_within(state, cards, 20, 31)
+        expected, stream = _python_shuffle(state, 31, [0, 31])
+        assert cards[20:51].tolist() == [100 + 20 + x for x in expected]
+        assert cards[:20].tolist() == list(range(100, 120)) and cards[51:].tolist() == list(range(151, 170))
+        assert int(after) == stream.next_u64()
+
+
 def test_the_unrolled_deal_shuffle_matches_the_python_stream():
     for round_index in range(500):
         state = _state(11, round_index)

@@ -27,7 +27,7 @@ import numpy as np
 
 from simcore.kernels import enshu_enums as EE
 from simcore.kernels.tensho_nb import bit, kth_id, lowest_id, mask_value, popcount
-from simcore.rng import stream_init_nb, uniform_below_nb
+from simcore.rng import shuffle_places_nb, stream_init_nb, uniform_below_nb
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -183,12 +183,10 @@ def icp_four(hand, month_mask, icp):
 
 @nb.njit(cache=True)
 def shuffle_cards(cards, start, size, state):
-    """Fisher-Yates over ``cards[start:start + size]``, as ``reference.enshu.shuffle_in_place``."""
-    for i in range(size - 1):
-        j = i + draw_below(state, size - i)
-        t = cards[start + i]
-        cards[start + i] = cards[start + j]
-        cards[start + j] = t
+    """Fisher-Yates over ``cards[start:start + size]``, as ``reference.enshu.shuffle_in_place``
+    (``Stream.shuffle_places`` over every place)."""
+    state[0], state[1], state[2], state[3] = shuffle_places_nb(
+        state[0], state[1], state[2], state[3], cards, size, 0, size, start)
 
 
 # --- teyaku -----------------------------------------------------------------------------------

@@ -12,11 +12,11 @@ Order of a round
 1. (C) **mizu-kotsu**: seats in order from the dealer, until three have declared (later seats
    are not asked).  With 2-3 players only if ``enshu.c.kotsu_small_games = true``.
 2. **Deal** from the deal stream (``DEAL_STREAM``): a fresh shuffle of the 48 ids (Fisher-Yates,
-   ``for i in 0..46: j = i + uniform(48 - i)``), cut into the field (first F cards), then the
-   hands of H cards for the dealer and the following seats in turn order, then the draw pile
-   (top first).  A misdeal (field four of a month; with C or ``w_misdeal = as_variant_C`` also
-   three cards of an I/C/P month on the field or four of one in any hand) reshuffles from the
-   same stream.
+   ``for i in 0..46: j = i + uniform(48 - i)``, drawn in batches by ``Stream.shuffle_places``),
+   cut into the field (first F cards), then the hands of H cards for the dealer and the
+   following seats in turn order, then the draw pile (top first).  A misdeal (field four of a
+   month; with C or ``w_misdeal = as_variant_C`` also three cards of an I/C/P month on the field
+   or four of one in any hand) reshuffles from the same stream.
 3. (C) field multiplier ``M = 1 + Brights on the field + mizu-kotsu``; **kotsu** in seat order
    from the dealer (``M += 1`` each).
 4. (C, 4-5 players) **dropout** passes in seat order from the dealer (see ``_dropout``); the
@@ -127,11 +127,9 @@ class EnshuRoundSetup:
 
 
 def shuffle_in_place(cards: list[int], stream: Stream) -> list[int]:
-    """Fisher-Yates: ``for i in 0..len-2: j = i + uniform(len - i)``, swap (returns ``cards``)."""
-    size = len(cards)
-    for i in range(size - 1):
-        j = i + stream.uniform_below(size - i)
-        cards[i], cards[j] = cards[j], cards[i]
+    """Fisher-Yates: ``for i in 0..len-2: j = i + uniform(len - i)``, swap, the draws taken in
+    batches by ``Stream.shuffle_places`` (returns ``cards``)."""
+    stream.shuffle_places(cards, 0, len(cards))
     return cards
 
 
