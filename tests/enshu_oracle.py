@@ -53,7 +53,6 @@ POINT_YAKU = {"tsukihoto": 50, "shishibo": 50, "shishichu": 50, "sokuyaku": 100,
 FOUR_OF_MONTH = {"negishi": 5, "kikushi": 9, "getashi": 12}
 
 
-
 def _shuffle(items: list[int], stream: Stream) -> list[int]:
     """Fisher-Yates with the draws in batches, as docs/enshu.md describes: a batch is as many
     consecutive places as keep the product of their ranges at most 2**32; one 64-bit word gives
@@ -80,6 +79,7 @@ def _shuffle(items: list[int], stream: Stream) -> list[int]:
             items[place], items[place + draw] = items[place + draw], items[place]
         i += len(places)
     return items
+
 
 class Oracle:
     """One round; ``run()`` returns a dict of outcomes keyed like the engine's result fields."""
