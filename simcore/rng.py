@@ -14,10 +14,10 @@ Each stream yields 64-bit words (xoshiro256**). ``uniform_below(n)`` draws an ex
 integer in ``[0, n)`` from the high 32 bits of one word (Lemire's multiply-shift with rejection,
 so it is unbiased); the kernel twin consumes the words identically.
 
-``shuffle_places`` (every shuffle of both games) takes its Fisher-Yates draws in batches: the draws of
-consecutive places whose ranges multiply to at most ``BATCH_LIMIT`` come from one word, digit by
-digit (multiply the word by a range; the high half of the 128-bit product is the draw, the low
-half is multiplied by the next range).  That is Lemire's method applied once to the product of
+``shuffle_places`` (every shuffle of both games) takes its Fisher-Yates draws in batches: the
+draws of consecutive places whose ranges multiply to at most ``BATCH_LIMIT`` come from one word,
+digit by digit (multiply the word by a range; the high half of the 128-bit product is the draw,
+the low half is multiplied by the next range).  That is Lemire's method applied once to the product of
 the ranges, with the same rejection test, so every draw is exactly uniform and independent of the
 others; a rejected word (probability below 2**-32) is replaced whole.  A batch's draws form one
 short chain of multiplications, and a 45-card deal takes 7 words instead of 39.
