@@ -67,12 +67,20 @@ DRAW_AT = DECK_SIZE
 PAIR_A_AT = DRAW_AT + 18
 PAIR_B_AT = PAIR_A_AT + 6
 IDS_SCRATCH = PAIR_B_AT + 6
-# Per-block tables (``fill_card_tables``): value planes, then supersession and points by yaku.
+# Per-block tables (``fill_card_tables``): value planes, supersession and points by yaku, then
+# what the turns read (the same-rank masks, the yaku masks, the instant-win yaku of each set and
+# the card values) and room for a card's capture options.  The random turns, compiled apart,
+# take these as one array instead of eight: each array argument is seven words on the stack.
 N_VALUE_PLANES = 32
 VALUE_PLANES_AT = 0
 SUPERSEDES_AT = VALUE_PLANES_AT + N_VALUE_PLANES
 POINTS_AT = SUPERSEDES_AT + 65
-TABLES_SIZE = POINTS_AT + 2 * 65
+SAME_RANK_AT = POINTS_AT + 2 * 65
+YAKU_MASK_AT = SAME_RANK_AT + 64
+INSTANT_AT = YAKU_MASK_AT + 64
+CARD_VALUE_AT = INSTANT_AT + 2
+OPTS_AT = CARD_VALUE_AT + 64
+TABLES_SIZE = OPTS_AT + 4
 # The batches of the deal's draws for the places a round can show (``simcore.rng.batch_layout``),
 # one ``batch_steps_nb`` each in ``shuffle_seen``: the unpacking fails at import if their number
 # ever changes.
@@ -274,25 +282,35 @@ def mask_value(mask, card_value):
 
 
 @nb.njit(cache=True)
-def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, same_rank, tables):
-    """Tables the round reads in its hot paths (filled once per parallel block).
-
-    ``same_rank[c]``: the mask of the cards of ``c``'s rank.  In ``tables`` (uint64[TABLES_SIZE]):
+def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask, yaku_instant,
+                     tables):
+    """Tables the round reads in its hot paths (filled once per parallel block), in ``tables``
+    (uint64[TABLES_SIZE]):
 
     * ``tables[VALUE_PLANES_AT + b]``: the cards whose value has bit ``b`` set (card values are
       non-negative int32); ``pile_value`` sums a mask's card values from them, one popcount per
       bit of the largest value instead of one step per card;
     * ``tables[SUPERSEDES_AT + i]`` and ``tables[POINTS_AT + 65 * s + i]``: ``supersedes[i]``
       and ``yaku_points[s, i]``, followed by a 0 at ``i = 64`` (the index of no yaku), so that
-      ``settle_yaku_pair`` can step through a fixed number of completed yaku without a branch.
+      ``settle_yaku_pair`` can step through a fixed number of completed yaku without a branch;
+    * from ``SAME_RANK_AT`` on, the copies the turns read through ``turn_tables``: the mask of
+      the cards of card ``c``'s rank, ``yaku_mask``, ``yaku_instant`` and the card values (as
+      int64).
 
     Returns the number of value planes.
     """
     for b in range(N_VALUE_PLANES):
         tables[VALUE_PLANES_AT + b] = U0
+    for i in range(64):
+        tables[SAME_RANK_AT + i] = U0
+        tables[YAKU_MASK_AT + i] = yaku_mask[i] if i < yaku_mask.size else U0
+        tables[CARD_VALUE_AT + i] = U0
+    for s in range(2):
+        tables[INSTANT_AT + s] = yaku_instant[s]
     largest = 0
     for c in range(DECK_SIZE):
-        same_rank[c] = rank_mask[rank[c]]
+        tables[SAME_RANK_AT + c] = rank_mask[rank[c]]
+        tables[CARD_VALUE_AT + c] = np.uint64(card_value[c])
         v = np.int64(card_value[c])
         largest = max(largest, v)
         for b in range(N_VALUE_PLANES):
@@ -307,6 +325,16 @@ def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, same_
         for s in range(2):
             tables[POINTS_AT + 65 * s + i] = np.uint64(yaku_points[s, i]) if known else U0
     return n_planes
+
+
+@nb.njit(inline="always", cache=True)
+def turn_tables(tables):
+    """Views of the per-block ``tables`` that the turns read (see ``fill_card_tables``):
+    ``(same_rank, opts, yaku_mask, yaku_instant, card_value)``; ``opts`` is room for a card's
+    capture options."""
+    return (tables[SAME_RANK_AT:SAME_RANK_AT + 64], tables[OPTS_AT:OPTS_AT + 4],
+            tables[YAKU_MASK_AT:YAKU_MASK_AT + 64], tables[INSTANT_AT:INSTANT_AT + 2],
+            tables[CARD_VALUE_AT:CARD_VALUE_AT + 64].view(np.int64))
 
 
 @nb.njit(inline="always", cache=True)
@@ -450,6 +478,33 @@ def greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_poin
     return taken
 
 
+def greedy_capture(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_instant,
+                   card_value):
+    """``greedy_take`` with the arrays only the greedy policy reads in ``greedy``:
+    ``(yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask)``.  With ``greedy`` None
+    (turns of random seats only) nothing of the greedy policy is compiled, and the random turns
+    need not be passed those arrays.  Compiled code only (an overload per form)."""
+    raise NotImplementedError("greedy_capture is for compiled code")
+
+
+@overload(greedy_capture, jit_options={"cache": True})
+def _greedy_capture(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_instant,
+                    card_value):
+    if isinstance(greedy, types.NoneType):
+        def no_greedy_seat(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask,
+                           yaku_instant, card_value):
+            return U0
+        return no_greedy_seat
+
+    def take(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_instant,
+             card_value):
+        yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask = greedy
+        return greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points,
+                           yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
+                           chaff_mask)
+    return take
+
+
 def stream_draw(st, n):
     """``draw_below_nb`` on a seat's stream state ``st``: ``(value, st)`` with ``st`` advanced.
 
@@ -490,13 +545,12 @@ def random_hand_card(hand, st):
 @nb.njit(inline="always", cache=True)
 def play_turn(card, hand, pile, random, checks, st, field, drawn, choice_counts, instant_cards,
               opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
-              same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
-              card_value, chaff_mask):
+              same_rank, yaku_mask, yaku_instant, card_value, greedy):
     """The rest of a turn of the seat holding ``hand`` and ``pile`` once it has chosen ``card``
-    from its hand (``random``: its policy is random; ``st``: its stream, see ``stream_draw``):
-    play ``card``, then turn ``drawn``, the top of the draw pile.  Returns ``(hand, pile, st,
-    field, won)``; ``won``: an instant win ended the turn (``checks`` false: no instant-win
-    check, ``won`` is false).
+    from its hand (``random``: its policy is random; ``st``: its stream, see ``stream_draw``;
+    ``greedy``: see ``greedy_capture``): play ``card``, then turn ``drawn``, the top of the draw
+    pile.  Returns ``(hand, pile, st, field, won)``; ``won``: an instant win ended the turn
+    (``checks`` false: no instant-win check, ``won`` is false).
 
     A capture choice is a rare branch, taken when the count of field matches is one of
     ``choice_counts[phase]`` (bit n: n matches make a choice): two, three unless all three are
@@ -525,9 +579,8 @@ def play_turn(card, hand, pile, random, checks, st, field, drawn, choice_counts,
                 pick, st = stream_draw(st, n_opts + (1 if allow_decline else 0))
                 taken = opts[pick] if pick < n_opts else U0
             else:
-                taken = greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points,
-                                    yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
-                                    chaff_mask)
+                taken = greedy_capture(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask,
+                                       yaku_instant, card_value)
         else:
             taken = matches  # none, the only match, or all three
         # nothing taken: the card stays on the field (the six excepted); else it and ``taken``
@@ -570,9 +623,8 @@ def hand_draws(nc, no, v0, v1, v2, v3):
 
 @nb.njit(inline="always", cache=True)
 def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
-                instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
-                check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                supersedes, greedy_weight, card_value, chaff_mask):
+                instant_cards, six, triple_all, highest_value_first, capture_optional,
+                check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value):
     """One pass of ``random_turns``: a turn of the seat that moves first (hand ``hc`` of ``nc``
     cards, pile ``pc``, stream in lane 0 of the four pairs ``vs``), then one of the other (lane
     1), each skipped when its hand is empty.  ``checks``: with the instant-win checks, ending
@@ -588,8 +640,8 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_cou
         hc, pc, (v0, v1, v2, v3, _), field, won = play_turn(
             lowest_id(kth_bit(hc, kc, HAND_SIZE - 1)), hc, pc, True, checks, (v0, v1, v2, v3, 0),
             field, drawn, choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
-            capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
-            yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+            capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant, card_value,
+            None)
         if won:
             return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, 0
     if no > 0:
@@ -598,30 +650,27 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_cou
         ho, po, (v0, v1, v2, v3, _), field, won = play_turn(
             lowest_id(kth_bit(ho, ko, HAND_SIZE - 1)), ho, po, True, checks, (v0, v1, v2, v3, 1),
             field, drawn, choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
-            capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
-            yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+            capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant, card_value,
+            None)
         if won:
             return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, 1
     return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, -1
 
 
 @nb.njit(cache=True, _nrt=False)
-def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
-                 instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
-                 check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                 supersedes, greedy_weight, card_value, chaff_mask):
+def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, tables, choice_counts,
+                 instant_cards, six, triple_all, highest_value_first, capture_optional,
+                 check_each_capture, s):
     """``random_pass`` with the instant-win checks (rare: compiled apart)."""
+    same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables(tables)
     return random_pass(True, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
-                       instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
-                       check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set,
-                       yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                       instant_cards, six, triple_all, highest_value_first, capture_optional,
+                       check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
 
 
 @nb.njit(cache=True, _nrt=False)
-def random_turns(hc, pc, ho, po, vs, field, ids, choice_counts, instant_cards,
-                 opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
-                 same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
-                 card_value, chaff_mask):
+def random_turns(hc, pc, ho, po, vs, field, ids, tables, choice_counts, instant_cards, six,
+                 triple_all, highest_value_first, capture_optional, check_each_capture, s):
     """The turns of a round whose seats both play at random, a pass at a time: a turn of the
     seat that moves first (``c``), then one of the other (``o``), each inlined, so nothing
     changes hands between turns; compiled apart from the round, so that the round's own code
@@ -642,20 +691,19 @@ def random_turns(hc, pc, ho, po, vs, field, ids, choice_counts, instant_cards,
     # the hands' sizes, counted down a card a pass: the draws then do not wait for the hands
     nc = popcount(hc)
     no = popcount(ho)
+    same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables(tables)
     while (nc > 0) | (no > 0):
         before = (hc, pc, ho, po, vs, field, turn)
         hc, pc, ho, po, vs, field, turn, _ = random_pass(
             False, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
-            instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
-            check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-            supersedes, greedy_weight, card_value, chaff_mask)
+            instant_cards, six, triple_all, highest_value_first, capture_optional,
+            check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
         if has_instant_either(pc, po, s, yaku_mask, yaku_instant):  # rare: replay the pass
             hc, pc, ho, po, vs, field, turn = before
             hc, pc, ho, po, vs, field, turn, won_by = checked_pass(
-                hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
-                instant_cards, opts, six, triple_all, highest_value_first, capture_optional,
-                check_each_capture, s, same_rank, yaku_mask, yaku_points, yaku_in_set,
-                yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                hc, pc, ho, po, nc, no, vs, field, turn, ids, tables, choice_counts,
+                instant_cards, six, triple_all, highest_value_first, capture_optional,
+                check_each_capture, s)
             break
         nc -= 1
         no -= 1
@@ -902,10 +950,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     if rc and ro and winner < 0:
         hc, pc, ho, po, field, turn, won_by = random_turns(
             hc, pc, ho, po, (pair(cs[0], ost[0]), pair(cs[1], ost[1]), pair(cs[2], ost[2]), pair(cs[3], ost[3])),
-            field, ids, choice_counts, instant_cards, opts,
-            six, triple_all, highest_value_first, capture_optional, check_each_capture, s, same_rank,
-            yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
-            chaff_mask)
+            field, ids, tables, choice_counts, instant_cards, six, triple_all, highest_value_first,
+            capture_optional, check_each_capture, s)
         if won_by >= 0:
             winner = cur if won_by == 0 else oth
             instant = True
@@ -949,8 +995,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             hc, pc, cs, field, won = play_turn(
                 card, hc, pc, rc, True, cs, field, ids[slot(DRAW_AT + draw_position)],
                 choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
-                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_points,
-                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant,
+                card_value, (yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask))
             draw_position += 1
             if won:
                 winner = cur
@@ -1131,12 +1177,12 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
         hi = (block + 1) * n_units // n_blocks
         states = np.empty(16, dtype=np.uint64)
         ids = np.empty(IDS_SCRATCH, dtype=np.int64)
-        opts = np.empty(4, dtype=np.uint64)
         hand = np.empty(2, dtype=np.uint64)
         pile = np.empty(2, dtype=np.uint64)
-        same_rank = np.empty(64, dtype=np.uint64)
         tables = np.empty(TABLES_SIZE, dtype=np.uint64)
-        n_planes = fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, same_rank, tables)
+        n_planes = fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask,
+                                    yaku_instant, tables)
+        same_rank, opts, _, _, _ = turn_tables(tables)
         play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                       params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                       supersedes, greedy_weight, card_value, chaff_mask,
