@@ -813,10 +813,14 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         field = U0
         for i in range(9):
             field |= bit(ids[slot(deal_order[i])])
+        # four of a rank on the field; and the ranks with three or more, from which an opening
+        # claim can take (a superset: the six may leave the field first)
         four = False
+        claim_ranks = U0
         for r in range(1, 13):
-            if popcount(field & rank_mask[r]) == 4:
-                four = True
+            count = popcount(field & rank_mask[r])
+            four |= count == 4
+            claim_ranks |= np.uint64(count >= 3) << np.uint64(r)
         if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
             if staged:
                 shuffle_rest(states, ids)
@@ -844,43 +848,49 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     if six_to_dealer and (field & six_bit):
         field &= ~six_bit
         pile[dealer] |= six_bit
+    # Opening claims, in ascending rank, from the ranks found with the four-of-a-rank check
+    # (usually none: no loop over the twelve ranks here).  A claim takes cards of its own rank
+    # only, so it changes no other rank's count.
     claimed = U0
-    for r in range(1, 13):
+    while claim_ranks:
+        r = lowest_id(claim_ranks)
+        claim_ranks &= claim_ranks - U1
         on_field = field & rank_mask[r]
         count = popcount(on_field)
-        if count == 3 or (count == 4 and field_four == E.FIELD_FOUR_OPENING):
-            n_pairs = 0
-            ids0 = on_field
-            while ids0:
-                a = lowest_id(ids0)
-                ids0 &= ids0 - U1
-                ids1 = ids0
-                while ids1:
-                    b = lowest_id(ids1)
-                    ids1 &= ids1 - U1
-                    ids[PAIR_A_AT + n_pairs] = a
-                    ids[PAIR_B_AT + n_pairs] = b
-                    n_pairs += 1
-            pick = -1
-            if policy_ids[dealer] == E.POLICY_RANDOM:
-                if uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer)) != 0:
-                    pick = uniform_below_nb(states, n_pairs, 4 * (SEAT0_STATE + dealer))
-            else:
-                best_gain = 0
-                for k in range(n_pairs):
-                    g = greedy_gain(pile[dealer], bit(ids[PAIR_A_AT + k]) | bit(ids[PAIR_B_AT + k]), s, yaku_mask, yaku_points,
-                                    yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-                    if pick < 0 or g > best_gain:
-                        pick = k
-                        best_gain = g
-            if pick < 0:
-                continue
-            m = bit(ids[PAIR_A_AT + pick]) | bit(ids[PAIR_B_AT + pick])
-            field &= ~m
-            claimed |= m
-            pile[dealer] |= m
-            if one_triple:
-                break
+        if not (count == 3 or (count == 4 and field_four == E.FIELD_FOUR_OPENING)):
+            continue
+        n_pairs = 0
+        ids0 = on_field
+        while ids0:
+            a = lowest_id(ids0)
+            ids0 &= ids0 - U1
+            ids1 = ids0
+            while ids1:
+                b = lowest_id(ids1)
+                ids1 &= ids1 - U1
+                ids[PAIR_A_AT + n_pairs] = a
+                ids[PAIR_B_AT + n_pairs] = b
+                n_pairs += 1
+        pick = -1
+        if policy_ids[dealer] == E.POLICY_RANDOM:
+            if uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer)) != 0:
+                pick = uniform_below_nb(states, n_pairs, 4 * (SEAT0_STATE + dealer))
+        else:
+            best_gain = 0
+            for k in range(n_pairs):
+                g = greedy_gain(pile[dealer], bit(ids[PAIR_A_AT + k]) | bit(ids[PAIR_B_AT + k]), s, yaku_mask, yaku_points,
+                                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                if pick < 0 or g > best_gain:
+                    pick = k
+                    best_gain = g
+        if pick < 0:
+            continue
+        m = bit(ids[PAIR_A_AT + pick]) | bit(ids[PAIR_B_AT + pick])
+        field &= ~m
+        claimed |= m
+        pile[dealer] |= m
+        if one_triple:
+            break
     first = other if claimed else dealer
     winner = -1
     if has_instant(pile[dealer], s, yaku_mask, yaku_instant):
