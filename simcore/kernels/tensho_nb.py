@@ -1193,7 +1193,11 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_id
         n_planes = fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask,
                                     yaku_instant, tables)
         same_rank, opts, _, _, _ = turn_tables(tables)
+        # the yaku masks padded with empty ones to a multiple of eight, so that the vectorised
+        # test of which yaku a pile holds (completed_yaku_raw) has no scalar remainder; every
+        # use masks the yaku by ``yaku_in_set``, which holds none of the padding
+        padded = tables[YAKU_MASK_AT:YAKU_MASK_AT + (yaku_mask.size + 7) // 8 * 8]
         play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                      params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                      params, rank, rank_mask, deal_order, padded, yaku_points, yaku_in_set, yaku_instant,
                       supersedes, greedy_weight, card_value, chaff_mask,
                       states, ids, opts, hand, pile, same_rank, tables, n_planes, out_int, out_mask)
