@@ -265,4 +265,7 @@ def test_only_canonical_slots_let_the_kernel_shuffle_a_deck_in_stages():
     physical = compile_rules(load_rules("tensho-ise", {"tensho.deal_procedure": "physical"}))
     assert canonical.params[E.P_STAGED_DEAL] == 1
     assert physical.params[E.P_STAGED_DEAL] == 0
+    # direct: moreover slot i is place i, so the kernel reads the deal from the places
+    assert canonical.params[E.P_DIRECT_DEAL] == 1
+    assert physical.params[E.P_DIRECT_DEAL] == 0
     assert max(physical.deal_order[: E.SEEN_SLOTS]) == 38

@@ -22,7 +22,10 @@ P_SIX_CARD = 14  # id of the 6 of clubs
 # From the deal procedure: 1 if every card a round can show (field, hands, the 12 draw-pile cards
 # turned: canonical slots 0..SEEN_SLOTS - 1) comes from the shuffled deck's places 0..32.
 P_STAGED_DEAL = 15
-N_PARAMS = 16
+# 1 if, moreover, canonical slot i is place i for those cards (the canonical procedure): the
+# kernel then reads the deal from the shuffled places directly.
+P_DIRECT_DEAL = 16
+N_PARAMS = 17
 
 # Canonical deal slots (RULES.md 2.2) 0..32 hold every card a round can show: the field, both
 # hands and the 12 draw-pile cards turned (draw slots 33..38 never are).

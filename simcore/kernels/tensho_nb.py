@@ -64,6 +64,7 @@ DEAL_STATE = 0
 RULES_STATE = 1
 SEAT0_STATE = 2
 DRAW_AT = DECK_SIZE
+FIRST_DRAW_SLOT = 9 + 2 * HAND_SIZE  # the canonical slot of the draw pile's top card
 PAIR_A_AT = DRAW_AT + 18
 PAIR_B_AT = PAIR_A_AT + 6
 IDS_SCRATCH = PAIR_B_AT + 6
@@ -622,7 +623,7 @@ def hand_draws(nc, no, v0, v1, v2, v3):
 
 
 @nb.njit(inline="always", cache=True)
-def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
                 instant_cards, six, triple_all, highest_value_first, capture_optional,
                 check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value):
     """One pass of ``random_turns``: a turn of the seat that moves first (hand ``hc`` of ``nc``
@@ -635,7 +636,7 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_cou
     helper gave identical rows and time but 67 instructions a round more (cachegrind)."""
     kc, ko, v0, v1, v2, v3 = hand_draws(nc, no, vs[0], vs[1], vs[2], vs[3])
     if nc > 0:
-        drawn = ids[slot(DRAW_AT + turn)]
+        drawn = ids[slot(draw_at + turn)]
         turn += 1
         hc, pc, (v0, v1, v2, v3, _), field, won = play_turn(
             lowest_id(kth_bit(hc, kc, HAND_SIZE - 1)), hc, pc, True, checks, (v0, v1, v2, v3, 0),
@@ -645,7 +646,7 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_cou
         if won:
             return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, 0
     if no > 0:
-        drawn = ids[slot(DRAW_AT + turn)]
+        drawn = ids[slot(draw_at + turn)]
         turn += 1
         ho, po, (v0, v1, v2, v3, _), field, won = play_turn(
             lowest_id(kth_bit(ho, ko, HAND_SIZE - 1)), ho, po, True, checks, (v0, v1, v2, v3, 1),
@@ -658,18 +659,18 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_cou
 
 
 @nb.njit(cache=True, _nrt=False)
-def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, tables, choice_counts,
+def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, choice_counts,
                  instant_cards, six, triple_all, highest_value_first, capture_optional,
                  check_each_capture, s):
     """``random_pass`` with the instant-win checks (rare: compiled apart)."""
     same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables(tables)
-    return random_pass(True, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+    return random_pass(True, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
                        instant_cards, six, triple_all, highest_value_first, capture_optional,
                        check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
 
 
 @nb.njit(cache=True, _nrt=False)
-def random_turns(hc, pc, ho, po, vs, field, ids, tables, choice_counts, instant_cards, six,
+def random_turns(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts, instant_cards, six,
                  triple_all, highest_value_first, capture_optional, check_each_capture, s):
     """The turns of a round whose seats both play at random, a pass at a time: a turn of the
     seat that moves first (``c``), then one of the other (``o``), each inlined, so nothing
@@ -695,13 +696,13 @@ def random_turns(hc, pc, ho, po, vs, field, ids, tables, choice_counts, instant_
     while (nc > 0) | (no > 0):
         before = (hc, pc, ho, po, vs, field, turn)
         hc, pc, ho, po, vs, field, turn, _ = random_pass(
-            False, hc, pc, ho, po, nc, no, vs, field, turn, ids, choice_counts,
+            False, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
             instant_cards, six, triple_all, highest_value_first, capture_optional,
             check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
         if has_instant_either(pc, po, s, yaku_mask, yaku_instant):  # rare: replay the pass
             hc, pc, ho, po, vs, field, turn = before
             hc, pc, ho, po, vs, field, turn, won_by = checked_pass(
-                hc, pc, ho, po, nc, no, vs, field, turn, ids, tables, choice_counts,
+                hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, choice_counts,
                 instant_cards, six, triple_all, highest_value_first, capture_optional,
                 check_each_capture, s)
             break
@@ -760,13 +761,29 @@ def shuffle_rest(states, ids):
 # --- one round -------------------------------------------------------------------------------
 
 
+@nb.njit(inline="always", cache=True)
+def dealt_cards(ids, deal_order, direct, first, end):
+    """The cards the shuffled deck ``ids`` deals to canonical slots ``first .. end - 1``: from
+    the places ``deal_order`` gives, or (``direct``) from places ``first .. end - 1``."""
+    cards = U0
+    if direct:
+        for i in range(first, end):
+            cards |= bit(ids[slot(i)])
+    else:
+        for i in range(first, end):
+            cards |= bit(ids[slot(deal_order[i])])
+    return cards
+
+
 @nb.njit(cache=True, _nrt=False, inline="always")
 def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask, states, ids, hand, pile):
     """Steps 1-5 of a round: the yaku set, the deal, the six on the field, opening claims and
     banking the six.  Leaves the hands and piles in ``hand`` and ``pile``, the seats' streams in
-    ``states`` and the draw pile's first TURNED_DRAWS cards in ``ids[DRAW_AT:]``; returns
+    ``states`` and the draw pile's first TURNED_DRAWS cards in turn order in ``ids[DRAW_AT:]``
+    (with a direct deal, ``E.P_DIRECT_DEAL``, at ``ids[FIRST_DRAW_SLOT:]``, where the shuffle
+    left them); returns
     ``(yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner)``
     (``winner`` >= 0: an instant win at the deal)."""
     one_triple = params[E.P_OPENING_SCOPE] == 1
@@ -804,15 +821,14 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     # draws only before a redeal, so that the next deal starts at the same word of the deal
     # stream.  The stream is not used after the deal.
     staged = params[E.P_STAGED_DEAL] == 1
+    direct = params[E.P_DIRECT_DEAL] == 1
     stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
     redeals = 0
     while True:
         shuffle_seen(states, ids)
         if not staged:
             shuffle_rest(states, ids)
-        field = U0
-        for i in range(9):
-            field |= bit(ids[slot(deal_order[i])])
+        field = dealt_cards(ids, deal_order, direct, 0, 9)
         # four of a rank on the field; and the ranks with three or more, from which an opening
         # claim can take (a superset: the six may leave the field first)
         four = False
@@ -827,14 +843,11 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
             redeals += 1
             continue
         break
-    hand0 = U0
-    hand1 = U0
-    for i in range(9, 15):
-        hand0 |= bit(ids[slot(deal_order[i])])
-    for i in range(15, 21):
-        hand1 |= bit(ids[slot(deal_order[i])])
-    for i in range(TURNED_DRAWS):
-        ids[DRAW_AT + i] = ids[slot(deal_order[21 + i])]
+    hand0 = dealt_cards(ids, deal_order, direct, 9, 9 + HAND_SIZE)
+    hand1 = dealt_cards(ids, deal_order, direct, 9 + HAND_SIZE, FIRST_DRAW_SLOT)
+    if not direct:  # the draw pile in turn order at ids[DRAW_AT:] (else at FIRST_DRAW_SLOT)
+        for i in range(TURNED_DRAWS):
+            ids[DRAW_AT + i] = ids[slot(deal_order[FIRST_DRAW_SLOT + i])]
     hands = (hand0, hand1) if dealer == 0 else (hand1, hand0)
     pile[0] = U0
     pile[1] = U0
@@ -927,6 +940,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
     check_each_capture = params[E.P_INSTANT_CHECK] == 0
     six = params[E.P_SIX_CARD]
+    draw_at = FIRST_DRAW_SLOT if params[E.P_DIRECT_DEAL] == 1 else DRAW_AT  # see deal_round_nb
     (yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first,
      winner) = deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                              params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set,
@@ -960,7 +974,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     if rc and ro and winner < 0:
         hc, pc, ho, po, field, turn, won_by = random_turns(
             hc, pc, ho, po, (pair(cs[0], ost[0]), pair(cs[1], ost[1]), pair(cs[2], ost[2]), pair(cs[3], ost[3])),
-            field, ids, tables, choice_counts, instant_cards, six, triple_all, highest_value_first,
+            field, ids, draw_at, tables, choice_counts, instant_cards, six, triple_all, highest_value_first,
             capture_optional, check_each_capture, s)
         if won_by >= 0:
             winner = cur if won_by == 0 else oth
@@ -1003,7 +1017,7 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
                         card = c
                         best_gain = g
             hc, pc, cs, field, won = play_turn(
-                card, hc, pc, rc, True, cs, field, ids[slot(DRAW_AT + draw_position)],
+                card, hc, pc, rc, True, cs, field, ids[slot(draw_at + draw_position)],
                 choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
                 capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant,
                 card_value, (yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask))

@@ -137,6 +137,7 @@ def compile_rules(rules: RuleSet) -> CompiledTensho:
     params[E.P_SIX_CARD] = SIX_OF_CLUBS
     order = deal_order(str(rules.options["tensho.deal_procedure"]))
     params[E.P_STAGED_DEAL] = int(order[:E.SEEN_SLOTS].max() < E.SEEN_SLOTS)
+    params[E.P_DIRECT_DEAL] = int((order[:E.SEEN_SLOTS] == np.arange(E.SEEN_SLOTS)).all())
 
     deck = rules.deck
     rank = deck.rank_array()
