@@ -8,9 +8,11 @@ the same drift, the same CPU and the same memory. It prints each side's best, fi
 median time per round, their ratios, and whether the two kernels wrote identical rows for the
 same rounds (they must, unless the change is meant to alter rows and bumps ``ENGINE_VERSION``).
 
-The revision's ``simcore`` is extracted with ``git archive`` under another package name and
-compiled afresh into a temporary directory (about a minute); the working tree's kernel uses its
-usual cache.  Run with ``python -m benchmarks.kernel_ab --against REV [--policy greedy]
+The revision's ``simcore`` is extracted with ``git archive`` under another package name; both
+kernels are compiled afresh (about two minutes) into a temporary cache, in a child process with
+a fixed hash seed, which also times them: two compilations of the same source can differ by a
+few per cent in speed, and a cached kernel from another process would add that to the
+comparison.  Run with ``python -m benchmarks.kernel_ab --against REV [--policy greedy]
 [--yaku-set fixed_2] [--threads 2]``.
 """
 
@@ -29,6 +31,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+CHILD = "FUDASIM_KERNEL_AB_CHILD"  # set in the process that compiles and times both kernels
 
 
 class Side:
@@ -53,13 +57,29 @@ class Side:
         self.times.append(time.perf_counter() - start)
 
 
+def revision_hash(revision: str, root: Path) -> str | None:
+    """The short hash of ``revision`` in the git repository at ``root`` (None: git cannot give it)."""
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", f"{revision}^{{commit}}"], cwd=root,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def not_a_revision(revision: str, root: Path) -> int:
+    print(f"benchmarks.kernel_ab: --against {revision}: not a revision of the git repository "
+          f"at {root} (or git is missing)", file=sys.stderr)
+    return 2
+
+
 def extract(revision: str, root: Path, into: Path) -> tuple[str, str] | None:
     """Extract ``simcore`` of ``revision`` under ``into`` as package ``simcore_<hash>`` (its
     imports rewritten); returns the revision's short hash and the package name (None: git
     cannot give them)."""
+    short = revision_hash(revision, root)
+    if short is None:
+        return None
     try:
-        short = subprocess.run(["git", "rev-parse", "--short", f"{revision}^{{commit}}"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
         archive = subprocess.run(["git", "archive", "--format=tar", short, "simcore"], cwd=root,
                                  capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
@@ -94,6 +114,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.repeat < 1 or args.threads < 1:
         parser.error("--rounds, --repeat and --threads must be at least 1")
+    root = Path(__file__).resolve().parent.parent
+    if os.environ.get(CHILD) is None:
+        if revision_hash(args.against, root) is None:
+            return not_a_revision(args.against, root)
+        # Both kernels are compiled afresh, in the one process that times them, under a fixed
+        # hash seed: numba's code for the same source varies a little with the order it meets
+        # things in, which the hash seed sets, and a working-tree kernel cached by another
+        # process would bring that variation into the comparison.
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, PYTHONHASHSEED="0", NUMBA_CACHE_DIR=cache, **{CHILD: "1"})
+            arguments = sys.argv[1:] if argv is None else argv
+            command = [sys.executable, "-m", "benchmarks.kernel_ab", *arguments]
+            return subprocess.run(command, env=env, cwd=root).returncode
     import numba
 
     if args.threads > numba.config.NUMBA_NUM_THREADS:
@@ -102,16 +135,14 @@ def main(argv: list[str] | None = None) -> int:
         # the CPUs of a virtual machine need not be equally fast: keep both sides on one
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     numba.set_num_threads(args.threads)
-    root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
         extracted = extract(args.against, root, Path(tmp))
         if extracted is None:
-            print(f"benchmarks.kernel_ab: --against {args.against}: not a revision of the git repository "
-                  f"at {root} (or git is missing)", file=sys.stderr)
-            return 2
+            return not_a_revision(args.against, root)
         short, package = extracted
         sys.path.insert(0, tmp)
-        print(f"compiling {short}'s kernel afresh (about a minute) ...", file=sys.stderr, flush=True)
+        print(f"compiling {short}'s kernel and the working tree's afresh (about two minutes) ...",
+              file=sys.stderr, flush=True)
         old = Side(short, package, args)
         new = Side("working tree", "simcore", args)
         # one set of buffers for both, large enough for either version's columns
