@@ -71,7 +71,7 @@ IDS_SCRATCH = PAIR_B_AT + 6
 # Per-block tables (``fill_card_tables``): value planes, supersession and points by yaku, then
 # what the turns read (the same-rank masks, the yaku masks, the instant-win yaku of each set and
 # the card values) and room for a card's capture options.  The random turns, compiled apart,
-# take these as one array instead of eight: each array argument is seven words on the stack.
+# take these as one array instead of ten: each array argument is seven words on the stack.
 N_VALUE_PLANES = 32
 VALUE_PLANES_AT = 0
 SUPERSEDES_AT = VALUE_PLANES_AT + N_VALUE_PLANES
