@@ -1,5 +1,6 @@
-"""The kernels' k-th-card helpers: the branch-free steps and the ``pdep`` form (where the compile
-target has a fast ``pdep``) both against plain Python, and the choice between them."""
+"""The kernels' bit helpers: the k-th-card steps and their ``pdep`` form, and the field's rank
+counts (four of a rank, the ranks an opening claim can take from) by loop and by nibbles, each
+against plain Python where the compile target has a fast ``pdep``, and the choice between them."""
 
 from __future__ import annotations
 
@@ -66,8 +67,64 @@ def test_kth_card_matches_python(variant):
 def test_the_kernels_use_pdep_exactly_where_the_target_has_it_fast():
     assert (T.kth_bit is T.kth_bit_pdep) == T.FAST_PDEP
     assert (T.kth_id is T.kth_id_pdep) == T.FAST_PDEP
+    assert (T.rank_counts is T.rank_counts_pdep) == T.FAST_PDEP
     mask = (1 << 40) | (1 << 7) | (1 << 3)
     assert tuple(int(v) for v in _chosen(np.uint64(mask), 1)) == (1 << 7, 7)
+
+
+@nb.njit(cache=False)
+def _rank_counts(variant_pdep, field, rank, rank_mask):
+    tables = np.zeros(T.TABLES_SIZE, dtype=np.uint64)
+    T.fill_card_tables(rank, rank_mask, np.zeros(64, dtype=np.int32), np.zeros(1, dtype=np.uint64),
+                       np.zeros((2, 1), dtype=np.int32), np.zeros(1, dtype=np.uint64),
+                       np.zeros(2, dtype=np.uint64), tables)
+    if variant_pdep:
+        four, ranks = T.rank_counts_pdep(field, rank_mask, tables)
+    else:
+        four, ranks = T.rank_counts_loop(field, rank_mask, tables)
+    return four, ranks, tables[T.RANK_NIBBLES_AT + 1]
+
+
+def deck(ranks_in_id_order: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    rank = np.zeros(64, dtype=np.int8)
+    rank[: len(ranks_in_id_order)] = ranks_in_id_order
+    rank_mask = np.zeros(13, dtype=np.uint64)
+    for card, r in enumerate(ranks_in_id_order):
+        rank_mask[r] |= np.uint64(1 << card)
+    return rank, rank_mask
+
+
+def python_rank_counts(field: int, ranks_in_id_order: list[int]) -> tuple[bool, int]:
+    counts = [0] * 13
+    for card, r in enumerate(ranks_in_id_order):
+        counts[r] += field >> card & 1
+    return 4 in counts[1:], sum(1 << r for r in range(1, 13) if counts[r] >= 3)
+
+
+# the Tensho deck (rank 6 a single card), and a made-up deck whose ids do not ascend by rank
+TENSHO_RANKS = [r for r in range(1, 13) for _ in range(1 if r == 6 else 4)]
+SHUFFLED_RANKS = [r for _ in range(4) for r in range(1, 13) if r != 6] + [6]
+
+
+@pytest.mark.parametrize("ranks", [TENSHO_RANKS, SHUFFLED_RANKS], ids=["tensho", "unsorted"])
+def test_rank_counts_match_python(ranks):
+    rank, rank_mask = deck(ranks)
+    rng = np.random.default_rng(20261201)
+    fields = [0, (1 << 45) - 1, 0b1111, 0b0111 << 4, (0b1111 << 21) | 0b1110]
+    fields += [sum(1 << int(i) for i in rng.choice(45, size=n, replace=False))
+               for n in (9, 9, 12, 20, 30) for _ in range(60)]
+    variants = [False, True] if T.FAST_PDEP else [False]
+    claims = fours = 0
+    for field in fields:
+        expected = python_rank_counts(field, ranks)
+        for variant in variants:
+            four, claim_ranks, spread = _rank_counts(variant, np.uint64(field), rank, rank_mask)
+            assert (bool(four), int(claim_ranks)) == expected, (hex(field), variant)
+        claims += expected[1] != 0
+        fours += expected[0]
+    assert claims > 50 and fours > 10
+    # the nibble layout exists exactly for a deck whose card ids ascend by rank
+    assert (int(spread) != 0) == (ranks is TENSHO_RANKS)
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,8 @@ YAKU_MASK_AT = SAME_RANK_AT + 64
 INSTANT_AT = YAKU_MASK_AT + 64
 CARD_VALUE_AT = INSTANT_AT + 2
 OPTS_AT = CARD_VALUE_AT + 64
-TABLES_SIZE = OPTS_AT + 4
+RANK_NIBBLES_AT = OPTS_AT + 4  # the masks of ``rank_nibbles`` (see fill_card_tables)
+TABLES_SIZE = RANK_NIBBLES_AT + 2
 # The batches of the deal's draws for the places a round can show (``simcore.rng.batch_layout``),
 # one ``batch_steps_nb`` each in ``shuffle_seen``: the unpacking fails at import if their number
 # ever changes.
@@ -145,6 +146,21 @@ def _pdep64(typingctx, source, mask):
         i64 = ir.IntType(64)
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
                                             "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _pext64(typingctx, source, mask):
+    """BMI2 ``pext``: the bits of ``source`` at the set bits of ``mask``, packed, in order, into
+    the low bits (only compiled where ``FAST_PDEP``)."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pext.64")
         return builder.call(fn, args)
 
     return sig, codegen
@@ -296,7 +312,8 @@ def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_
       ``settle_yaku_pair`` can step through a fixed number of completed yaku without a branch;
     * from ``SAME_RANK_AT`` on, the copies the turns read through ``turn_tables``: the mask of
       the cards of card ``c``'s rank, ``yaku_mask``, ``yaku_instant`` and the card values (as
-      int64).
+      int64);
+    * at ``RANK_NIBBLES_AT``, the two masks of ``rank_counts_pdep``.
 
     Returns the number of value planes.
     """
@@ -320,6 +337,25 @@ def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_
     n_planes = 0
     while largest >> n_planes:
         n_planes += 1
+    # rank_counts_pdep's masks: the cards of ranks 1-12, and nibble r - 1 filled from its low bit
+    # with as many bits as rank r has cards; 0 (no such layout) unless the card ids ascend by rank
+    # and no rank has more than four cards
+    gather = U0
+    spread = U0
+    fits = True
+    last = 0
+    for c in range(DECK_SIZE):
+        r = np.int64(rank[c])
+        if 1 <= r <= 12:
+            fits &= r >= last
+            last = r
+            gather |= bit(c)
+    for r in range(1, 13):
+        n = popcount(rank_mask[r])
+        fits &= n <= 4
+        spread |= ((U1 << np.uint64(n)) - U1) << np.uint64(4 * (r - 1))
+    tables[RANK_NIBBLES_AT] = gather
+    tables[RANK_NIBBLES_AT + 1] = spread if fits else U0
     for i in range(65):
         known = i < supersedes.size
         tables[SUPERSEDES_AT + i] = supersedes[i] if known else U0
@@ -758,6 +794,41 @@ def shuffle_rest(states, ids):
         SHUFFLED_POSITIONS)
 
 
+@nb.njit(inline="always", cache=True)
+def rank_counts_loop(field, rank_mask, tables):
+    """Whether ``field`` holds four cards of a rank, and the ranks of which it holds three or more
+    (bit ``r`` for rank ``r``): one masked popcount a rank."""
+    four = False
+    claim_ranks = U0
+    for r in range(1, 13):
+        count = popcount(field & rank_mask[r])
+        four |= count == 4
+        claim_ranks |= np.uint64(count >= 3) << np.uint64(r)
+    return four, claim_ranks
+
+
+@nb.njit(inline="always", cache=True)
+def rank_counts_pdep(field, rank_mask, tables):
+    """``rank_counts_loop`` with all ranks counted at once where the deck allows it (see
+    ``fill_card_tables``): the field's cards gathered rank by rank into nibble ``r - 1``
+    (``pext``, then ``pdep``), the nibbles' popcounts in two SWAR steps (a count is at most
+    four), and one flag a nibble packed into rank bits (``pext``)."""
+    spread = tables[RANK_NIBBLES_AT + 1]
+    if spread == U0:  # a deck whose ranks do not fit (none shipped)
+        return rank_counts_loop(field, rank_mask, tables)
+    x = _pdep64(_pext64(field, tables[RANK_NIBBLES_AT]), spread)
+    x -= (x >> U1) & np.uint64(0x5555555555555555)
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    # a count n <= 4: n == 4 is the nibble's bit 2; n >= 3 is bit 2, or bits 0 and 1
+    four = (x & np.uint64(0x4444444444444444)) != U0
+    three = ((x >> np.uint64(2)) | (x & (x >> U1))) & np.uint64(0x1111111111111111)
+    return four, _pext64(three, np.uint64(0x111111111111)) << U1
+
+
+# the field's four-of-a-rank check and opening-claim ranks, once a deal
+rank_counts = rank_counts_pdep if FAST_PDEP else rank_counts_loop
+
+
 # --- one round -------------------------------------------------------------------------------
 
 
@@ -778,7 +849,7 @@ def dealt_cards(ids, deal_order, direct, first, end):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                   params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                  supersedes, greedy_weight, card_value, chaff_mask, states, ids, hand, pile):
+                  supersedes, greedy_weight, card_value, chaff_mask, tables, states, ids, hand, pile):
     """Steps 1-5 of a round: the yaku set, the deal, the six on the field, opening claims and
     banking the six.  Leaves the hands and piles in ``hand`` and ``pile``, the seats' streams in
     ``states`` and the draw pile's first TURNED_DRAWS cards in turn order in ``ids[DRAW_AT:]``
@@ -831,12 +902,7 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
         field = dealt_cards(ids, deal_order, direct, 0, 9)
         # four of a rank on the field; and the ranks with three or more, from which an opening
         # claim can take (a superset: the six may leave the field first)
-        four = False
-        claim_ranks = U0
-        for r in range(1, 13):
-            count = popcount(field & rank_mask[r])
-            four |= count == 4
-            claim_ranks |= np.uint64(count >= 3) << np.uint64(r)
+        four, claim_ranks = rank_counts(field, rank_mask, tables)
         if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
             if staged:
                 shuffle_rest(states, ids)
@@ -944,8 +1010,8 @@ def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     (yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first,
      winner) = deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
                              params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set,
-                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask, states,
-                             ids, hand, pile)
+                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask, tables,
+                             states, ids, hand, pile)
     s = yaku_set - 1
     instant = winner >= 0
 
