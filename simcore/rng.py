@@ -208,13 +208,47 @@ def round_hash_nb(seed, round_index):
     return _mix_nb(_mix_nb(np.uint64(seed)) ^ np.uint64(round_index))
 
 
+def _signed64(value: int) -> int:
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+@intrinsic
+def _mix_four_nb(typingctx, x):
+    """``(_mix_nb(x), _mix_nb(x + G), _mix_nb(x + 2G), _mix_nb(x + 3G))``, G the golden gamma:
+    a stream's four state words, in the four lanes of one vector (AVX2 has no 64-bit multiply,
+    but its 32-bit ones make the two a lane in fewer instructions than four scalar ones)."""
+    sig = types.UniTuple(types.uint64, 4)(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(i64, 4)
+
+        def lanes(*values):
+            return ir.Constant(vec, [ir.Constant(i64, _signed64(v)) for v in values])
+
+        def splat(value):
+            return lanes(value, value, value, value)
+
+        z = builder.insert_element(ir.Constant(vec, ir.Undefined), args[0], ir.Constant(i32, 0))
+        z = builder.shuffle_vector(z, ir.Constant(vec, ir.Undefined), ir.Constant(ir.VectorType(i32, 4), [0] * 4))
+        z = builder.add(z, lanes(*((k * GOLDEN) & MASK64 for k in (1, 2, 3, 4))))
+        z = builder.xor(z, builder.lshr(z, splat(30)))
+        z = builder.mul(z, splat(MIX1))
+        z = builder.xor(z, builder.lshr(z, splat(27)))
+        z = builder.mul(z, splat(MIX2))
+        z = builder.xor(z, builder.lshr(z, splat(31)))
+        words = [builder.extract_element(z, ir.Constant(i32, k)) for k in range(4)]
+        return context.make_tuple(builder, signature.return_type, words)
+
+    return sig, codegen
+
+
 @nb.njit(inline="always", cache=True)
 def stream_init_hashed_nb(state, round_hash, stream_id, at=0):
     """``stream_init_nb`` from ``round_hash_nb(seed, round_index)``."""
-    x = _mix_nb(round_hash ^ np.uint64(stream_id))
-    for i in range(4):
-        state[at + i] = _mix_nb(x)
-        x = x + _U_GOLDEN
+    state[at], state[at + 1], state[at + 2], state[at + 3] = _mix_four_nb(
+        _mix_nb(round_hash ^ np.uint64(stream_id)))
 
 
 @nb.njit(inline="always", cache=True)
