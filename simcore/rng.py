@@ -215,8 +215,9 @@ def _signed64(value: int) -> int:
 @intrinsic
 def _mix_four_nb(typingctx, x):
     """``(_mix_nb(x), _mix_nb(x + G), _mix_nb(x + 2G), _mix_nb(x + 3G))``, G the golden gamma:
-    a stream's four state words, in the four lanes of one vector (AVX2 has no 64-bit multiply,
-    but its 32-bit ones make the two a lane in fewer instructions than four scalar ones)."""
+    a stream's four state words, computed in the four lanes of one vector.  AVX2 has no 64-bit
+    multiply; LLVM builds each lane's from 32-bit ones, and all that still takes fewer
+    instructions than the four words one after another."""
     sig = types.UniTuple(types.uint64, 4)(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -231,7 +232,8 @@ def _mix_four_nb(typingctx, x):
             return lanes(value, value, value, value)
 
         z = builder.insert_element(ir.Constant(vec, ir.Undefined), args[0], ir.Constant(i32, 0))
-        z = builder.shuffle_vector(z, ir.Constant(vec, ir.Undefined), ir.Constant(ir.VectorType(i32, 4), [0] * 4))
+        z = builder.shuffle_vector(z, ir.Constant(vec, ir.Undefined),
+                                   ir.Constant(ir.VectorType(i32, 4), [0] * 4))  # x in every lane
         z = builder.add(z, lanes(*((k * GOLDEN) & MASK64 for k in (1, 2, 3, 4))))
         z = builder.xor(z, builder.lshr(z, splat(30)))
         z = builder.mul(z, splat(MIX1))

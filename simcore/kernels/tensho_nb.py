@@ -81,7 +81,7 @@ YAKU_MASK_AT = SAME_RANK_AT + 64
 INSTANT_AT = YAKU_MASK_AT + 64
 CARD_VALUE_AT = INSTANT_AT + 2
 OPTS_AT = CARD_VALUE_AT + 64
-RANK_NIBBLES_AT = OPTS_AT + 4  # the masks of ``rank_nibbles`` (see fill_card_tables)
+RANK_NIBBLES_AT = OPTS_AT + 4  # the two masks of ``rank_counts_pdep`` (see fill_card_tables)
 TABLES_SIZE = RANK_NIBBLES_AT + 2
 # The batches of the deal's draws for the places a round can show (``simcore.rng.batch_layout``),
 # one ``batch_steps_nb`` each in ``shuffle_seen``: the unpacking fails at import if their number
