@@ -136,34 +136,30 @@ def _target_has_fast_pdep() -> bool:
 FAST_PDEP = _target_has_fast_pdep()
 
 
-@intrinsic
-def _pdep64(typingctx, source, mask):
-    """BMI2 ``pdep``: the low bits of ``source`` deposited, in order, at the set bits of ``mask``
-    (only compiled where ``FAST_PDEP``)."""
-    sig = types.uint64(types.uint64, types.uint64)
-
+def _bmi2(name: str):
+    """The signature and code generator of BMI2 instruction ``name`` (``pdep`` or ``pext``) on
+    two uint64, for an ``@intrinsic`` (only compiled where ``FAST_PDEP``)."""
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pdep.64")
+                                            f"llvm.x86.bmi.{name}.64")
         return builder.call(fn, args)
 
-    return sig, codegen
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@intrinsic
+def _pdep64(typingctx, source, mask):
+    """BMI2 ``pdep``: the low bits of ``source`` deposited, in order, at the set bits of
+    ``mask``."""
+    return _bmi2("pdep")
 
 
 @intrinsic
 def _pext64(typingctx, source, mask):
     """BMI2 ``pext``: the bits of ``source`` at the set bits of ``mask``, packed, in order, into
-    the low bits (only compiled where ``FAST_PDEP``)."""
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
-
-    return sig, codegen
+    the low bits."""
+    return _bmi2("pext")
 
 
 @nb.njit(inline="always", cache=True)
