@@ -1,0 +1,212 @@
+"""Golden rows: sha256 digests of the rows of a fixed set of runs, pinned in ``golden_rows.json``.
+
+The parity tests prove that the kernel and the reference engine agree; they cannot see a change
+made to both alike, or to the writer. These digests can: every column of every row of each run
+below (read back from the Parquet shards the runner wrote) must hash to the pinned value. A
+refactor that moves code must leave every digest as it is; a deliberate change of the rows
+goes with a new ``ENGINE_VERSION`` and regenerated digests::
+
+    python tests/test_golden_rows.py --regenerate
+
+The runs cover every shipped rule set, every value of every choice option (each against the
+defaults, with greedy against random so that the decisions matter), match play, both policy
+mixes, one and two threads, shard sizes that do not divide the run, and the reference engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+GOLDEN_FILE = Path(__file__).with_name("golden_rows.json")
+KERNEL_ROUNDS = 1500
+REFERENCE_ROUNDS = 120
+
+
+def _base_runs() -> list[dict]:
+    runs = []
+    for rules in ("tensho-ise", "tensho-hanafuda"):
+        for policies in (("random", "random"), ("greedy", "random"), ("random", "greedy:yaku_set=2")):
+            runs.append({"rules": rules, "policies": list(policies)})
+        runs.append({"rules": rules, "matches": 120, "rounds_per_match": 12, "policies": ["greedy", "greedy"]})
+    for rules, counts in (("enshu-w", (2, 3)), ("enshu-s", (2, 3)), ("enshu-c", (2, 3, 4, 5))):
+        for players in counts:
+            greedy = ["greedy"] + ["random"] * (players - 1)
+            runs.append({"rules": rules, "options": {"enshu.players": str(players)}, "policies": greedy})
+        runs.append({"rules": rules, "matches": 60, "rounds_per_match": 12, "policies": ["random", "greedy"]
+                     + ["random"] * (max(counts) - 2), "options": {"enshu.players": str(max(counts))}})
+    return runs
+
+
+# Options that act only between the rounds of a match: pinned in match play.
+MATCH_OPTIONS = ("tensho.match_tie", "tensho.match_scoring", "enshu.next_dealer", "enshu.s.match_scoring")
+
+
+def _option_runs() -> list[dict]:
+    """Every non-default value of every choice option, one run each, greedy against random."""
+    from simcore.rules import TENSHO_OPTIONS, load_rules
+    from simcore.rules.enshu import ENSHU_OPTIONS
+    from simcore.rules.loader import RulesError
+
+    def applies(rules: str, options: dict[str, str]) -> bool:
+        try:
+            load_rules(rules, options)
+        except RulesError:
+            return False  # an option of another variant, or a player count the file refuses
+        return True
+
+    runs = []
+    for name, spec in TENSHO_OPTIONS.items():
+        for value in spec.choices or ():
+            if value != spec.default:
+                run = {"rules": "tensho-ise", "options": {name: value}, "policies": ["greedy", "random"]}
+                runs.append(_in_matches(run) if name in MATCH_OPTIONS else run)
+    for name, spec in ENSHU_OPTIONS.items():
+        if name == "enshu.players":
+            continue
+        variant = {"w": "enshu-w", "s": "enshu-s", "c": "enshu-c"}.get(name.split(".")[1], None)
+        files = [variant] if variant else ["enshu-w", "enshu-s", "enshu-c"]
+        for value in spec.choices or ():
+            if value == spec.default:
+                continue
+            for rules in files:
+                players = "2" if name == "enshu.deal_2p" else ("4" if rules == "enshu-c" else "3")
+                if not applies(rules, {name: value, "enshu.players": players}):
+                    continue
+                run = {"rules": rules, "options": {name: value, "enshu.players": players},
+                       "policies": ["greedy"] + ["random"] * (int(players) - 1)}
+                runs.append(_in_matches(run) if name in MATCH_OPTIONS else run)
+    return runs
+
+
+def _in_matches(run: dict) -> dict:
+    return dict(run, matches=100, rounds_per_match=12)
+
+
+def _machinery_runs() -> list[dict]:
+    """The same run on one and two threads and with odd shard sizes must give the same digest."""
+    return [
+        {"rules": "tensho-ise", "policies": ["greedy", "random"], "threads": 1, "units_per_shard": 377},
+        {"rules": "tensho-ise", "policies": ["greedy", "random"], "threads": 2, "units_per_shard": 1000},
+        {"rules": "enshu-c", "options": {"enshu.players": "5"}, "policies": ["greedy"] + ["random"] * 4,
+         "threads": 1, "units_per_shard": 333},
+        {"rules": "enshu-c", "options": {"enshu.players": "5"}, "policies": ["greedy"] + ["random"] * 4,
+         "threads": 2, "units_per_shard": 1000},
+    ]
+
+
+def _reference_runs() -> list[dict]:
+    runs = []
+    for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
+                           ("enshu-c", 5)):
+        options = {} if rules.startswith("tensho") else {"enshu.players": str(players)}
+        for engine in ("kernel", "reference"):
+            runs.append({"rules": rules, "options": options, "policies": ["greedy"] + ["random"] * (players - 1),
+                         "engine": engine, "rounds": REFERENCE_ROUNDS})
+    return runs
+
+
+def golden_runs() -> list[dict]:
+    """Every pinned run, each a dict of ``RunConfig`` fields (plus ``rounds`` defaults)."""
+    return _base_runs() + _option_runs() + _machinery_runs() + _reference_runs()
+
+
+def run_key(spec: dict) -> str:
+    """The run's name in ``golden_rows.json``: what changes rows (not threads, shards or engine)."""
+    parts = [spec["rules"]]
+    for name, value in sorted(spec.get("options", {}).items()):
+        parts.append(f"{name}={value}")
+    if "matches" in spec:
+        parts.append(f"matches={spec['matches']}x{spec['rounds_per_match']}")
+    else:
+        parts.append(f"rounds={spec.get('rounds', KERNEL_ROUNDS)}")
+    parts.append("policies=" + "/".join(spec["policies"]))
+    return " ".join(parts)
+
+
+def rows_digest(out: Path) -> str:
+    """sha256 over every column of every row of a dataset, in schema order, shards in name order.
+
+    Dictionary columns hash their decoded strings, so the digest names what a reader sees.
+    """
+    tables = [pq.read_table(path) for path in sorted(out.glob("part-*.parquet"))]
+    table = pa.concat_tables(tables)
+    digest = hashlib.sha256()
+    for field in table.schema:
+        column = table.column(field.name).combine_chunks()
+        digest.update(f"{field.name}:{field.type}:{len(column)}\n".encode())
+        if pa.types.is_dictionary(field.type):
+            digest.update("\x1f".join(str(v) for v in column.to_pylist()).encode())
+        else:
+            digest.update(np.ascontiguousarray(column.to_numpy(zero_copy_only=False)).tobytes())
+    return digest.hexdigest()
+
+
+def play(spec: dict, out: Path) -> str:
+    """Run one pinned run into ``out`` and return its rows' digest."""
+    from simcore.runner import RunConfig, run
+
+    config = RunConfig(
+        rules=spec["rules"], options=dict(spec.get("options", {})), seed=20261201,
+        rounds=None if "matches" in spec else spec.get("rounds", KERNEL_ROUNDS),
+        matches=spec.get("matches"), rounds_per_match=spec.get("rounds_per_match"),
+        policies=tuple(spec["policies"]), engine=spec.get("engine", "kernel"),
+        threads=spec.get("threads"), units_per_shard=spec.get("units_per_shard", 500), out=str(out),
+    )
+    run(config)
+    return rows_digest(out)
+
+
+def _pinned() -> dict[str, str]:
+    return json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
+
+
+def _id(spec: dict) -> str:
+    extra = [f"{k}={spec[k]}" for k in ("engine", "threads", "units_per_shard") if k in spec]
+    return " ".join([run_key(spec)] + extra)
+
+
+@pytest.mark.parametrize("spec", golden_runs(), ids=_id)
+def test_rows_match_the_pinned_digest(spec, tmp_path):
+    pinned = _pinned()
+    key = run_key(spec)
+    assert key in pinned, f"no pinned digest for {key!r}: regenerate golden_rows.json"
+    assert play(spec, tmp_path / "run") == pinned[key]
+
+
+def test_the_pinned_digests_tell_runs_apart():
+    """A digest that several runs share would hide a change: the options must all matter."""
+    pinned = _pinned()
+    assert set(pinned) == {run_key(spec) for spec in golden_runs()}
+    values = list(pinned.values())
+    # A few option values change no row in a short greedy run (e.g. a tie-break that never
+    # decides); most must. The count is pinned so that a collapse of the digests is noticed.
+    assert len(set(values)) >= 0.8 * len(values)
+
+
+def _regenerate() -> None:
+    import tempfile
+
+    digests: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        for number, spec in enumerate(golden_runs()):
+            digest = play(spec, Path(directory) / f"run{number}")
+            key = run_key(spec)
+            if digests.setdefault(key, digest) != digest:
+                raise SystemExit(f"{key}: runs that must agree gave different rows")
+    GOLDEN_FILE.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(digests)} digests written to {GOLDEN_FILE}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        raise SystemExit("usage: python tests/test_golden_rows.py --regenerate")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    _regenerate()
