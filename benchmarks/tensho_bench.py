@@ -95,7 +95,7 @@ def measured_code() -> str:
     import llvmlite.binding as llvm
 
     import simcore
-    from simcore.kernels.tensho_nb import FAST_PDEP
+    from simcore.kernels.bits import FAST_PDEP
 
     cpu = numba.config.CPU_NAME or llvm.get_host_cpu_name()
     return (f"simcore {simcore.__version__} (engine {simcore.ENGINE_VERSION}) from "

@@ -8,6 +8,7 @@ import numba as nb
 import numpy as np
 import pytest
 
+from simcore.kernels import bits as B
 from simcore.kernels import tensho_nb as T
 
 
@@ -28,22 +29,22 @@ def masks() -> list[int]:
 
 @nb.njit(cache=False)
 def _steps(x, k):
-    return T.kth_bit_steps(x, k, T.HAND_SIZE - 1), T.kth_id_steps(x, k)
+    return B.kth_bit_steps(x, k, T.HAND_SIZE - 1), B.kth_id_steps(x, k)
 
 
 @nb.njit(cache=False)
 def _pdep(x, k):
-    return T.kth_bit_pdep(x, k, T.HAND_SIZE - 1), T.kth_id_pdep(x, k)
+    return B.kth_bit_pdep(x, k, T.HAND_SIZE - 1), B.kth_id_pdep(x, k)
 
 
 @nb.njit(cache=False)
 def _chosen(x, k):
-    return T.kth_bit(x, k, T.HAND_SIZE - 1), T.kth_id(x, k)
+    return B.kth_bit(x, k, T.HAND_SIZE - 1), B.kth_id(x, k)
 
 
 def variants():
     out = [_steps]
-    if T.FAST_PDEP:
+    if B.FAST_PDEP:
         out.append(_pdep)
     return out
 
@@ -65,9 +66,9 @@ def test_kth_card_matches_python(variant):
 
 
 def test_the_kernels_use_pdep_exactly_where_the_target_has_it_fast():
-    assert (T.kth_bit is T.kth_bit_pdep) == T.FAST_PDEP
-    assert (T.kth_id is T.kth_id_pdep) == T.FAST_PDEP
-    assert (T.rank_counts is T.rank_counts_pdep) == T.FAST_PDEP
+    assert (B.kth_bit is B.kth_bit_pdep) == B.FAST_PDEP
+    assert (B.kth_id is B.kth_id_pdep) == B.FAST_PDEP
+    assert (T.rank_counts is T.rank_counts_pdep) == B.FAST_PDEP
     mask = (1 << 40) | (1 << 7) | (1 << 3)
     assert tuple(int(v) for v in _chosen(np.uint64(mask), 1)) == (1 << 7, 7)
 
@@ -113,7 +114,7 @@ def test_rank_counts_match_python(ranks):
     fields = [0, (1 << 45) - 1, 0b1111, 0b0111 << 4, (0b1111 << 21) | 0b1110]
     fields += [sum(1 << int(i) for i in rng.choice(45, size=n, replace=False))
                for n in (9, 9, 12, 20, 30) for _ in range(60)]
-    variants = [False, True] if T.FAST_PDEP else [False]
+    variants = [False, True] if B.FAST_PDEP else [False]
     claims = fours = 0
     for field in fields:
         expected = python_rank_counts(field, ranks)
@@ -144,4 +145,4 @@ def test_fast_pdep_is_decided_from_numbas_target(monkeypatch, name, features, fa
 
     monkeypatch.setattr(config, "CPU_NAME", name)
     monkeypatch.setattr(config, "CPU_FEATURES", features)
-    assert T._target_has_fast_pdep() is fast
+    assert B._target_has_fast_pdep() is fast

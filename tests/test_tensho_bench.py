@@ -6,7 +6,7 @@ from pathlib import Path
 
 import simcore
 from benchmarks.tensho_bench import measured_code
-from simcore.kernels.tensho_nb import FAST_PDEP
+from simcore.kernels.bits import FAST_PDEP
 
 
 def test_the_benchmark_names_the_package_it_measured():

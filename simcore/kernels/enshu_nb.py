@@ -26,7 +26,7 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import enshu_enums as EE
-from simcore.kernels.tensho_nb import bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.rng import shuffle_places_nb, stream_init_nb, uniform_below_nb
 
 U0 = np.uint64(0)
