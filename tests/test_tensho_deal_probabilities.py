@@ -19,7 +19,13 @@ import pytest
 from tensho_cards import RANKS_OF_FOUR, SIX_OF_CLUBS, rank
 
 from simcore.policies import parse_policy
-from simcore.reference.tensho import RoundSetup, _Round, _seat_policies, shuffled_deck
+from simcore.reference.tensho import (
+    RoundSetup,
+    _seat_policies,
+    ask_policy,
+    new_state,
+    shuffled_deck,
+)
 from simcore.rng import DEAL_STREAM, Stream
 from simcore.rules import compile_rules, load_rules
 
@@ -131,19 +137,21 @@ def test_engine_deals_and_opening_claims(procedure, n):
     for r in range(n):
         dealer = r % 2
         setup = RoundSetup(seed=SEED, round_index=r, dealer=dealer)
-        game = _Round(compiled, setup, _seat_policies(compiled, specs, SEED, r), False)
-        game.choose_yaku_set()
-        redeals = game.deal(None)
-        counts = Counter(rank(c) for c in range(45) if game.field >> c & 1)
-        assert game.field.bit_count() == 9 and max(counts.values()) <= 3
+        game = new_state(compiled, setup)  # dealt (and redealt), at its first decision
+        redeals = game.redeals
+        counts = Counter(rank(c) for c in range(45) if game.field_dealt >> c & 1)
+        assert game.field_dealt.bit_count() == 9 and max(counts.values()) <= 3
         redealt += redeals > 0
         redeals_total += redeals
         triple += 3 in counts.values()
         two_triples += list(counts.values()).count(3) >= 2
-        six_field += game.field >> SIX_OF_CLUBS & 1
-        six_dealer += game.hands[dealer] >> SIX_OF_CLUBS & 1
-        six_other += game.hands[1 - dealer] >> SIX_OF_CLUBS & 1
-        non_dealer_first += game.opening() != 0
+        six_field += game.field_dealt >> SIX_OF_CLUBS & 1
+        six_dealer += game.hand_dealt[dealer] >> SIX_OF_CLUBS & 1
+        six_other += game.hand_dealt[1 - dealer] >> SIX_OF_CLUBS & 1
+        policies = _seat_policies(compiled, specs, SEED, r)
+        while game.decision().kind == "opening_claim":  # the random dealer's claims, then the turns
+            game.apply(ask_policy(policies[dealer], game, game.decision()))
+        non_dealer_first += game.claimed != 0
     assert_frequency(redealt, n, P_REDEAL, "rounds with a redeal")
     # redeals are geometric: mean P / (1 - P)
     mean = P_REDEAL / (1 - P_REDEAL)

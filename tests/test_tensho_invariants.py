@@ -63,8 +63,8 @@ class Coverage:
     declined: int = 0
 
 
-class CheckedRound(tensho._Round):
-    """The engine's round with invariant checks after every step."""
+class CheckedRound(tensho.TenshoState):
+    """The engine's round with invariant checks after every step that moves a card."""
 
     coverage = Coverage()
 
@@ -81,33 +81,35 @@ class CheckedRound(tensho._Round):
         self.check("deal")
         return redeals
 
-    def opening(self):
-        claimed = super().opening()
-        assert claimed & ~self.field_dealt_mask == 0
-        if claimed:
-            type(self).coverage.claims += 1
-        self.check("opening")
-        return claimed
+    def claim(self, rank, pair):
+        super().claim(rank, pair)
+        assert self.claimed & ~self.field_dealt_mask == 0
+        assert all(tensho_rank(card) == rank for card in pair)
+        type(self).coverage.claims += 1
+        self.check("opening claim")
 
-    def bank_six(self):
-        holders = [s for s in (0, 1) if self.hands[s] >> SIX_OF_CLUBS & 1]
-        super().bank_six()
-        for seat in holders:
-            if not self.hands[seat] >> SIX_OF_CLUBS & 1:
-                self.banked_by = seat
-                assert self.piles[seat] >> SIX_OF_CLUBS & 1
+    def bank(self, seat):
+        assert self.hands[seat] >> SIX_OF_CLUBS & 1
+        super().bank(seat)
+        self.banked_by = seat
+        assert self.piles[seat] >> SIX_OF_CLUBS & 1
         self.check("bank")
 
-    def resolve(self, seat, card, source):
+    def place(self, seat, card, source, taken, choices, declined=False):
         if source == "play":
             self.plays_by_seat[seat] += 1
         else:
             self.turned += 1
         field_before, piles_before = self.field, list(self.piles)
-        super().resolve(seat, card, source)
+        super().place(seat, card, source, taken, choices, declined)
         where = f"turn {self.turn} {source} of card {card}"
         self.check(where)
         self.check_capture(where, seat, card, source, field_before, piles_before)
+
+    def apply(self, action):
+        super().apply(action)
+        if self.result is None:  # paused at a decision: every card still in exactly one place
+            self.check(f"turn {self.turn}, before {self.decision().kind}")
 
     def check_capture(self, where, seat, card, source, field_before, piles_before) -> None:
         """RULES.md section 0 "Resolve" and 2.4, with options 5, 6 and 7."""
@@ -144,13 +146,13 @@ class CheckedRound(tensho._Round):
 
     def check(self, where: str) -> None:
         parts = [self.hands[0], self.hands[1], self.field, self.piles[0], self.piles[1],
-                 mask_of(self.draw), self.dead]
+                 mask_of(self.draw), self.dead, self.in_play]
         assert sum(p.bit_count() for p in parts) == 45, f"{where}: a card is in two places"
         union = 0
         for p in parts:
             union |= p
         assert union == FULL_MASK, f"{where}: cards missing {ids_of(FULL_MASK & ~union)}"
-        assert len(self.draw) == 18 - self.turned, where
+        assert len(self.draw) == 18 - self.turned - (self.in_play != 0 and self.decision().info["source"] == "draw"), where
         assert self.dead.bit_count() == 6, where
         if self.rules.options["tensho.capture_mandatory"] == "true":
             # RULES.md section 0: two or more cards of a rank stay on the field only if dealt there
@@ -163,10 +165,9 @@ class CheckedRound(tensho._Round):
         if not self.field_dealt_mask >> SIX_OF_CLUBS & 1:
             assert not self.field >> SIX_OF_CLUBS & 1, f"{where}: the 6 of clubs reached the field"
 
-    def play(self, deck):
-        result = super().play(deck)
-        self.check_result(result)
-        return result
+    def finish(self):
+        super().finish()
+        self.check_result(self.result)
 
     def check_result(self, result) -> None:
         opts = self.rules.options
@@ -276,7 +277,7 @@ COMBINATIONS = [
 def test_invariants_hold_on_random_rounds(monkeypatch, rules_name, options, policies, units, per_match):
     compiled = compile_rules(load_rules(rules_name, {f"tensho.{k}": v for k, v in options.items()}))
     specs = [parse_policy(p) for p in policies]
-    monkeypatch.setattr(tensho, "_Round", CheckedRound)
+    monkeypatch.setattr(tensho, "TenshoState", CheckedRound)
     monkeypatch.setattr(CheckedRound, "coverage", Coverage())
     for unit in range(units):
         results = tensho.play_unit(compiled, specs, 20240601, unit, per_match)
@@ -310,7 +311,7 @@ def test_invariants_hold_for_any_option_combination(data, rules_name, seed, poli
     options = {name: data.draw(st.sampled_from(choices), label=name) for name, choices in CHOICE_OPTIONS.items()}
     compiled = compile_rules(load_rules(rules_name, options))
     specs = [parse_policy(p) for p in policies]
-    with mock.patch.object(tensho, "_Round", CheckedRound), mock.patch.object(CheckedRound, "coverage", Coverage()):
+    with mock.patch.object(tensho, "TenshoState", CheckedRound), mock.patch.object(CheckedRound, "coverage", Coverage()):
         for unit in range(3):
             tensho.play_unit(compiled, specs, seed, unit, None)
         assert CheckedRound.coverage.rounds == 3

@@ -21,6 +21,7 @@ Order of play in a round (RULES.md 2.2-2.6 with the options of section 4):
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -28,10 +29,21 @@ from typing import Any
 from simcore.cards import ids_of
 from simcore.kernels import enums as E
 from simcore.policies import TenshoObservation, make_policy
+from simcore.reference.forward import Decision, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 from simcore.rules.compile import CompiledTensho
 
-__all__ = ["RoundResult", "RoundSetup", "play_round", "play_unit", "DealError", "shuffled_deck"]
+__all__ = [
+    "DealError",
+    "RoundResult",
+    "RoundSetup",
+    "TenshoState",
+    "ask_policy",
+    "new_state",
+    "play_round",
+    "play_unit",
+    "shuffled_deck",
+]
 
 N_SEATS = 2
 DECK_SIZE = 45
@@ -94,14 +106,25 @@ def shuffled_deck(stream: Stream) -> list[int]:
     return deck
 
 
-class _Round:
-    """State and steps of one round; see the module docstring for the order."""
+class TenshoState:
+    """A Tensho round as a forward model (``simcore.reference.forward.State``).
 
-    def __init__(self, compiled: CompiledTensho, setup: RoundSetup, policies, trace: bool) -> None:
+    The round steps through the order of the module docstring and pauses at each decision a
+    player takes: ``yaku_set`` (the dealer, under ``yaku_set_choice = dealer_policy``; actions 1
+    and 2), ``opening_claim`` (the dealer, per field triple; None or a pair of card ids),
+    ``bank_six`` (the holder of the 6 of clubs, under ``six_in_hand = bank_at_deal``; False or
+    True), ``play`` (a hand card's id) and ``capture`` (a field-card mask, or None to leave a
+    played card on the field where capturing is optional). Every other step is taken by the
+    rules as soon as the decision before it is applied. The steps that move cards (``deal``,
+    ``claim``, ``bank``, ``place``) and ``finish`` are methods, so that a test may check the
+    round after each.
+    """
+
+    def __init__(self, compiled: CompiledTensho, setup: RoundSetup, *, deck: list[int] | None = None,
+                 trace: bool = False) -> None:
         self.c = compiled
         self.rules = compiled.rules
         self.setup = setup
-        self.policies = policies
         self.trace = trace
         self.events: list[dict[str, Any]] = []
         p = compiled.params
@@ -128,8 +151,91 @@ class _Round:
         self.field = 0
         self.seen = 0
         self.draw: list[int] = []
+        self.dead = 0
         self.turn = 0
         self.known_yaku = [0, 0]
+        self.redeals = 0
+        self.field_dealt = 0
+        self.hand_dealt = [0, 0]
+        self.claimed = 0
+        self.first = setup.dealer
+        self.seat = setup.dealer  # the seat whose turn it is
+        self.winner = -1
+        self.reason = -1
+        self.in_play = 0  # a played or turned card waiting for its seat's capture decision
+        self.pending: Decision | None = None
+        self.result: RoundResult | None = None
+        self._deck = deck
+        self._begin()
+
+    # --- the forward model ------------------------------------------------------------------
+
+    def clone(self) -> TenshoState:
+        other = copy.copy(self)
+        other.hands = list(self.hands)
+        other.piles = list(self.piles)
+        other.draw = list(self.draw)
+        other.known_yaku = list(self.known_yaku)
+        other.hand_dealt = list(self.hand_dealt)
+        other.events = list(self.events)
+        return other
+
+    def decision(self) -> Decision | None:
+        return self.pending
+
+    def current_seat(self) -> int:
+        return -1 if self.pending is None else self.pending.seat
+
+    def legal_actions(self) -> list[Any]:
+        return [] if self.pending is None else list(self.pending.actions)
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        if self.result is None:
+            raise ValueError("the round is not over: it has no returns yet")
+        return [float(p) for p in self.result.payoff]
+
+    def observation(self, seat: int | None = None) -> TenshoObservation:
+        if seat is None:
+            seat = self.current_seat()
+        return self.observe(seat)
+
+    def sample_hidden(self, seat: int, stream: Stream) -> TenshoState:
+        """A copy in which the cards ``seat`` has not seen (the other hand, the draw pile and the
+        dead cards) are shuffled anew from ``stream`` and dealt back to those places, each place
+        keeping its size: every deal consistent with what ``seat`` has seen is equally likely.
+        The copy keeps no trace and no record of the other hand as dealt."""
+        other = self.clone()
+        other.trace = False
+        other.events = []
+        opponent = 1 - seat
+        unseen = ids_of(self.hands[opponent] | self.dead) + list(self.draw)
+        unseen.sort()
+        stream.shuffle_places(unseen, 0, max(len(unseen) - 1, 0))
+        n_hand = self.hands[opponent].bit_count()
+        other.hands[opponent] = sum(1 << card for card in unseen[:n_hand])
+        other.draw = unseen[n_hand:n_hand + len(self.draw)]
+        other.dead = sum(1 << card for card in unseen[n_hand + len(self.draw):])
+        other.hand_dealt[opponent] = 0
+        return other
+
+    def apply(self, action: Any) -> None:
+        decision = self.pending
+        if decision is None:
+            raise ValueError("the round is over: no decision to apply an action to")
+        self.pending = None
+        if decision.kind == "play":
+            self._apply_play(decision, action)
+        elif decision.kind == "capture":
+            self._apply_capture(decision, action)
+        elif decision.kind == "opening_claim":
+            self._apply_claim(decision, action)
+        elif decision.kind == "bank_six":
+            self._apply_bank(decision, action)
+        else:
+            self._apply_yaku_set(decision, action)
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -190,23 +296,39 @@ class _Round:
         self.piles[seat] |= cards
         self.note_new_yaku(seat)
 
-    # --- the round ------------------------------------------------------------------------------
+    # --- 1. the yaku set ----------------------------------------------------------------------
 
-    def choose_yaku_set(self) -> None:
+    def _begin(self) -> None:
         choice = int(self.c.params[E.P_YAKU_SET_CHOICE])
         if choice == E.SET_FIXED_1:
-            self.yaku_set = 1
+            self._set_chosen(1)
         elif choice == E.SET_FIXED_2:
-            self.yaku_set = 2
+            self._set_chosen(2)
         elif choice == E.SET_RANDOM:
-            self.yaku_set = 1 + Stream(self.setup.seed, self.setup.round_index, RULES_STREAM).uniform_below(2)
+            self._set_chosen(1 + Stream(self.setup.seed, self.setup.round_index, RULES_STREAM).uniform_below(2))
         elif choice == E.SET_ALTERNATE:
-            self.yaku_set = 1 + self.setup.alternate_index % 2
+            self._set_chosen(1 + self.setup.alternate_index % 2)
         else:
-            self.yaku_set = int(self.policies[self.dealer].choose_yaku_set(self.observe(self.dealer)))
-            if self.yaku_set not in (1, 2):
-                raise ValueError(f"policy chose yaku set {self.yaku_set}")
+            self.pending = Decision("yaku_set", self.dealer, (1, 2))
+
+    def _apply_yaku_set(self, decision: Decision, action: Any) -> None:
+        if action not in (1, 2):
+            raise ValueError(f"policy chose yaku set {action}")
+        self._set_chosen(int(action))
+
+    def _set_chosen(self, yaku_set: int) -> None:
+        self.yaku_set = yaku_set
         self.emit("yaku_set", set=self.yaku_set, how=str(self.rules.options["tensho.yaku_set_choice"]))
+        self.redeals = self.deal(self._deck)
+        self.field_dealt = self.field
+        self.hand_dealt = list(self.hands)
+        if self.six_to_dealer and (self.field >> self.six) & 1:
+            self.field &= ~(1 << self.six)
+            self.capture(self.dealer, 1 << self.six)
+            self.emit("six_to_dealer", seat=self.dealer, card=self.six)
+        self._opening_from(1)
+
+    # --- 2. the deal ----------------------------------------------------------------------------
 
     def deal(self, deck: list[int] | None) -> int:
         """Deal (and redeal); returns the number of redeals."""
@@ -253,59 +375,131 @@ class _Round:
                 return rank
         return 0
 
-    def opening(self) -> int:
-        """Six on the field and the dealer's opening claims; returns the claimed mask."""
-        dealer = self.dealer
-        if self.six_to_dealer and (self.field >> self.six) & 1:
-            self.field &= ~(1 << self.six)
-            self.capture(dealer, 1 << self.six)
-            self.emit("six_to_dealer", seat=dealer, card=self.six)
-        claimed = 0
-        for rank in range(1, 13):
+    # --- 3.-5. the dealer's opening claims and banking the 6 of clubs ------------------------
+
+    def _opening_from(self, first_rank: int) -> None:
+        for rank in range(first_rank, 13):
             on_field = self.field & self.rank_mask[rank]
             count = on_field.bit_count()
             if count == 3 or (count == 4 and self.field_four == E.FIELD_FOUR_OPENING):
-                pairs = list(combinations(ids_of(on_field), 2))
-                pair = self.policies[dealer].opening_claim(self.observe(dealer), rank, pairs)
-                if pair is None:
-                    self.emit("opening_decline", seat=dealer, rank=rank, cards=ids_of(on_field))
-                    continue
-                pair = tuple(sorted(int(x) for x in pair))
-                if pair not in pairs:
-                    raise ValueError(f"opening claim {pair} is not a pair of the rank-{rank} field cards")
-                mask = (1 << pair[0]) | (1 << pair[1])
-                self.field &= ~mask
-                claimed |= mask
-                self.emit("opening_claim", seat=dealer, rank=rank, cards=list(pair))
-                self.capture(dealer, mask)
-                if self.one_triple:
-                    break
-        return claimed
+                pairs = tuple(combinations(ids_of(on_field), 2))
+                self.pending = Decision("opening_claim", self.dealer, (None,) + pairs,
+                                        {"rank": rank, "pairs": pairs})
+                return
+        self._after_opening()
 
-    def bank_six(self) -> None:
-        for seat in (self.dealer, 1 - self.dealer):
-            if (self.hands[seat] >> self.six) & 1:
-                if self.policies[seat].bank_six(self.observe(seat)):
-                    self.hands[seat] &= ~(1 << self.six)
-                    self.seen |= 1 << self.six
-                    self.emit("bank_six", seat=seat, card=self.six)
-                    self.capture(seat, 1 << self.six)
-                else:
-                    self.emit("keep_six", seat=seat)
+    def _apply_claim(self, decision: Decision, action: Any) -> None:
+        rank, pairs = decision.info["rank"], decision.info["pairs"]
+        if action is None:
+            self.emit("opening_decline", seat=self.dealer, rank=rank,
+                      cards=ids_of(self.field & self.rank_mask[rank]))
+            self._opening_from(rank + 1)
+            return
+        pair = tuple(sorted(int(x) for x in action))
+        if pair not in pairs:
+            raise ValueError(f"opening claim {pair} is not a pair of the rank-{rank} field cards")
+        self.claim(rank, pair)
+        if self.one_triple:
+            self._after_opening()
+        else:
+            self._opening_from(rank + 1)
 
-    def resolve(self, seat: int, card: int, source: str) -> None:
-        """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field."""
+    def claim(self, rank: int, pair: tuple[int, ...]) -> None:
+        """The dealer takes ``pair`` of a field triple of ``rank``."""
+        mask = (1 << pair[0]) | (1 << pair[1])
+        self.field &= ~mask
+        self.claimed |= mask
+        self.emit("opening_claim", seat=self.dealer, rank=rank, cards=list(pair))
+        self.capture(self.dealer, mask)
+
+    def _after_opening(self) -> None:
+        dealer = self.dealer
+        self.first = 1 - dealer if self.claimed else dealer
+        if self.has_instant(dealer):  # cannot happen with the shipped yaku; kept for custom files
+            self.winner, self.reason = dealer, E.END_INSTANT_WIN
+        if self.winner < 0 and self.bank_at_deal:
+            self._bank_from(0)
+        else:
+            self._start_turns()
+
+    def _bank_from(self, index: int) -> None:
+        order = (self.dealer, 1 - self.dealer)
+        for i in range(index, len(order)):
+            if (self.hands[order[i]] >> self.six) & 1:
+                self.pending = Decision("bank_six", order[i], (False, True), {"index": i})
+                return
+        for seat in order:
+            if self.winner < 0 and self.has_instant(seat):
+                self.winner, self.reason = seat, E.END_INSTANT_WIN
+        self._start_turns()
+
+    def _apply_bank(self, decision: Decision, action: Any) -> None:
+        if action:
+            self.bank(decision.seat)
+        else:
+            self.emit("keep_six", seat=decision.seat)
+        self._bank_from(decision.info["index"] + 1)
+
+    def bank(self, seat: int) -> None:
+        """``seat`` banks the 6 of clubs from its hand."""
+        self.hands[seat] &= ~(1 << self.six)
+        self.seen |= 1 << self.six
+        self.emit("bank_six", seat=seat, card=self.six)
+        self.capture(seat, 1 << self.six)
+
+    # --- 6. the turns -------------------------------------------------------------------------
+
+    def _start_turns(self) -> None:
+        self.seat = self.first
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        if self.winner >= 0 or not (self.hands[0] or self.hands[1]):
+            self.finish()
+            return
+        if not self.hands[self.seat]:
+            self.seat = 1 - self.seat  # only after the 6 of clubs was banked at the deal
+        self.turn += 1
+        self.pending = Decision("play", self.seat, tuple(ids_of(self.hands[self.seat])))
+
+    def _apply_play(self, decision: Decision, action: Any) -> None:
+        seat, card = decision.seat, int(action)
+        if not (self.hands[seat] >> card) & 1:
+            raise ValueError(f"seat {seat} cannot play card {card}: not in hand")
+        self.hands[seat] &= ~(1 << card)
+        if self._resolve(seat, card, "play"):
+            self._after_play()
+
+    def _after_play(self) -> None:
+        seat = self.seat
+        if self.check_each_capture and self.has_instant(seat):
+            self.winner, self.reason = seat, E.END_INSTANT_WIN
+            self.finish()
+            return
+        drawn = self.draw.pop(0)
+        if self._resolve(seat, drawn, "draw"):
+            self._after_draw()
+
+    def _after_draw(self) -> None:
+        if self.has_instant(self.seat):
+            self.winner, self.reason = self.seat, E.END_INSTANT_WIN
+            self.finish()
+            return
+        self.seat = 1 - self.seat
+        self._next_turn()
+
+    def _resolve(self, seat: int, card: int, source: str) -> bool:
+        """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field;
+        False when the seat must first choose what it takes (a ``capture`` decision)."""
         self.seen |= 1 << card
         if card == self.six:
-            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[card], to="pile")
-            self.capture(seat, 1 << card)
-            return
+            self.place(seat, card, source, 1 << card, 0)
+            return True
         matches = self.field & self.rank_mask[self.rank[card]]
         n = matches.bit_count()
         if n == 0:
-            self.field |= 1 << card
-            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field")
-            return
+            self.place(seat, card, source, None, 0)
+            return True
         if n == 1:
             options = [matches]
         elif n == 2 and self.highest_value_first:
@@ -320,70 +514,66 @@ class _Round:
             options = [1 << x for x in ids_of(matches)]
         allow_decline = self.capture_optional and source == "play"
         if len(options) == 1 and not allow_decline:
-            taken = options[0]
+            self.place(seat, card, source, options[0], 1)
+            return True
+        actions = tuple(options) + ((None,) if allow_decline else ())
+        self.in_play = 1 << card
+        self.pending = Decision("capture", seat, actions, {"card": card, "source": source, "options": tuple(options),
+                                                           "allow_decline": allow_decline})
+        return False
+
+    def _apply_capture(self, decision: Decision, action: Any) -> None:
+        seat, card = decision.seat, decision.info["card"]
+        options, allow_decline = decision.info["options"], decision.info["allow_decline"]
+        if action is None and not allow_decline:
+            raise ValueError(f"seat {seat} must capture with card {card}")
+        if action is not None and action not in options:
+            raise ValueError(f"seat {seat} cannot take {ids_of(action)} with card {card}")
+        self.place(seat, card, decision.info["source"], None if action is None else int(action),
+                   len(options) + int(allow_decline), declined=action is None)
+        if decision.info["source"] == "play":
+            self._after_play()
         else:
-            taken = self.policies[seat].choose_capture(self.observe(seat), card, options, allow_decline)
-            if taken is None and not allow_decline:
-                raise ValueError(f"seat {seat} must capture with card {card}")
-            if taken is not None and taken not in options:
-                raise ValueError(f"seat {seat} cannot take {ids_of(taken)} with card {card}")
+            self._after_draw()
+
+    def place(self, seat: int, card: int, source: str, taken: int | None, choices: int,
+              declined: bool = False) -> None:
+        """Move a resolved card: to ``seat``'s pile with the field cards ``taken`` (the 6 of
+        clubs: ``taken`` is the card itself, alone), or to the field (``taken`` None)."""
+        self.in_play = 0
+        if card == self.six and taken == 1 << card:
+            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[card], to="pile")
+            self.capture(seat, 1 << card)
+            return
         if taken is None:
             self.field |= 1 << card
-            self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field",
-                      declined=True)
+            if declined:
+                self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field",
+                          declined=True)
+            else:
+                self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field")
             return
         self.field &= ~taken
         self.emit(source, seat=seat, turn=self.turn, card=card,
-                  captured=[card] + ids_of(taken), to="pile", choices=len(options) + int(allow_decline))
+                  captured=[card] + ids_of(taken), to="pile", choices=choices)
         self.capture(seat, (1 << card) | taken)
 
-    def play(self, deck: list[int] | None) -> RoundResult:
+    # --- 7. scoring ---------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Score the ended round into ``self.result``."""
         setup = self.setup
-        self.choose_yaku_set()
-        redeals = self.deal(deck)
-        field_dealt = self.field
-        hand_dealt = list(self.hands)
-        dealer, other = self.dealer, 1 - self.dealer
-        claimed = self.opening()
-        first = other if claimed else dealer
-        winner, reason = -1, -1
-        if self.has_instant(dealer):  # cannot happen with the shipped yaku; kept for custom files
-            winner, reason = dealer, E.END_INSTANT_WIN
-        if winner < 0 and self.bank_at_deal:
-            self.bank_six()
-            for seat in (dealer, other):
-                if winner < 0 and self.has_instant(seat):
-                    winner, reason = seat, E.END_INSTANT_WIN
-        seat = first
-        while winner < 0 and (self.hands[0] or self.hands[1]):
-            if not self.hands[seat]:
-                seat = 1 - seat  # only after the 6 of clubs was banked at the deal
-            self.turn += 1
-            card = int(self.policies[seat].play(self.observe(seat)))
-            if not (self.hands[seat] >> card) & 1:
-                raise ValueError(f"seat {seat} cannot play card {card}: not in hand")
-            self.hands[seat] &= ~(1 << card)
-            self.resolve(seat, card, "play")
-            if self.check_each_capture and self.has_instant(seat):
-                winner, reason = seat, E.END_INSTANT_WIN
-                break
-            drawn = self.draw.pop(0)
-            self.resolve(seat, drawn, "draw")
-            if self.has_instant(seat):
-                winner, reason = seat, E.END_INSTANT_WIN
-                break
-            seat = 1 - seat
-        result = self.score(winner, reason)
-        result.redeals = redeals
-        result.field_dealt = field_dealt
-        result.hand_dealt = hand_dealt
-        result.opening_claim = claimed
-        result.first_player = first
+        result = self.score(self.winner, self.reason)
+        result.redeals = self.redeals
+        result.field_dealt = self.field_dealt
+        result.hand_dealt = list(self.hand_dealt)
+        result.opening_claim = self.claimed
+        result.first_player = self.first
         result.round_index = setup.round_index
         result.match = setup.match
         result.round_in_match = setup.round_in_match
         result.events = self.events
-        return result
+        self.result = result
 
     def score(self, winner: int, reason: int) -> RoundResult:
         yaku = [self.completed_yaku(self.piles[s]) for s in range(N_SEATS)]
@@ -426,10 +616,34 @@ class _Round:
         )
 
 
+def ask_policy(policy, state: TenshoState, decision: Decision) -> Any:
+    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies``)."""
+    obs = state.observe(decision.seat)
+    info = decision.info
+    if decision.kind == "play":
+        return policy.play(obs)
+    if decision.kind == "capture":
+        return policy.choose_capture(obs, info["card"], list(info["options"]), info["allow_decline"])
+    if decision.kind == "opening_claim":
+        return policy.opening_claim(obs, info["rank"], list(info["pairs"]))
+    if decision.kind == "bank_six":
+        return bool(policy.bank_six(obs))
+    return int(policy.choose_yaku_set(obs))
+
+
 def play_round(compiled: CompiledTensho, setup: RoundSetup, policies, *, deck: list[int] | None = None,
                trace: bool = False) -> RoundResult:
     """Play one round with policy objects already bound to their seats' streams."""
-    return _Round(compiled, setup, policies, trace).play(deck)
+    state = play_through(new_state(compiled, setup, deck=deck, trace=trace), policies, ask_policy)
+    assert state.result is not None
+    return state.result
+
+
+def new_state(compiled: CompiledTensho, setup: RoundSetup, *, deck: list[int] | None = None,
+              trace: bool = False) -> TenshoState:
+    """The round of ``setup`` at its first decision (``TenshoState`` may be replaced in tests)."""
+    return TenshoState(compiled, setup, deck=deck, trace=trace)
+
 
 
 def _seat_policies(compiled: CompiledTensho, specs, seed: int, round_index: int):

@@ -1,0 +1,86 @@
+"""The forward model every game's reference engine offers: a round as a state one steps through.
+
+A game's round ``State`` is paused at each decision a player takes (``decision()``: who decides
+what, among which ``legal_actions()``), moves on with ``apply(action)`` through every step the
+rules take by themselves (deals, forced captures, scoring) to the next decision, and ends in a
+terminal state whose ``returns()`` are the seats' payoffs. ``clone()`` copies a state;
+``sample_hidden(seat, stream)`` copies it with the cards ``seat`` cannot see dealt anew,
+uniformly among the deals consistent with what that seat has seen (DESIGN.md invariant 6), so
+a search player can play a position forward in worlds it cannot tell apart from the real one.
+
+The reference engines play every round through their ``State`` (``play_through``), asking each
+seat's policy object at each decision, so every parity test exercises the forward model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["Decision", "State", "play_through"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision a seat takes: its kind, the seat, the legal actions in a fixed order.
+
+    ``info`` holds what the policy call for this kind needs besides the observation (for
+    example the rank of an opening claim, or the card a capture choice is made with).
+    """
+
+    kind: str
+    seat: int
+    actions: tuple[Any, ...]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class State(Protocol):
+    """A round of a game, paused at a decision or ended."""
+
+    def clone(self) -> State:
+        """An independent copy: applying actions to it leaves this state unchanged."""
+        ...
+
+    def decision(self) -> Decision | None:
+        """The pending decision, or None once the round is over."""
+        ...
+
+    def current_seat(self) -> int:
+        """The seat that decides next (-1 once the round is over)."""
+        ...
+
+    def legal_actions(self) -> list[Any]:
+        """The actions of the pending decision, in the order the policies index them."""
+        ...
+
+    def apply(self, action: Any) -> None:
+        """Take ``action`` for the pending decision and step on to the next one (or the end)."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Whether the round is over."""
+        ...
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff for the round (only once it is over)."""
+        ...
+
+    def observation(self, seat: int | None = None) -> Any:
+        """What ``seat`` (by default the deciding seat) may see."""
+        ...
+
+    def sample_hidden(self, seat: int, stream: Any) -> State:
+        """A copy with the cards ``seat`` cannot see dealt anew from ``stream`` (a ``Stream``)."""
+        ...
+
+
+def play_through(state: State, policies: Sequence[Any],
+                 ask: Callable[[Any, State, Decision], Any]) -> State:
+    """Play ``state`` to the end, each decision answered by ``ask(policies[seat], state, decision)``."""
+    while True:
+        decision = state.decision()
+        if decision is None:
+            return state
+        state.apply(ask(policies[decision.seat], state, decision))
