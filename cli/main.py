@@ -148,8 +148,9 @@ def main() -> None:
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True,
               help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Dataset directory (default fudasim-out/RULES-seedS).")
+@click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Dataset directory (default fudasim-out/RULES-seedS). Every command that writes spells "
+                   "this -o/--out; --output is accepted too.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing dataset in --out.")
 @click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
@@ -237,10 +238,12 @@ def _summary_text(summary) -> str:
 @policy_options
 @option_overrides
 @players_option
-@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable trace.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: the readable trace; json: the machine-readable trace.")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @reports_user_errors
 def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, players,
-           as_json):
+           output_format, as_json):
     """Play one round again and print its trace.
 
     \b
@@ -250,6 +253,7 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
                                               --option, --players, --rounds-per-match too)
     fudasim replay RULES --deck IDS [--decisions FILE]   an explicit deal (docs/replay.md)
     """
+    as_json = as_json or output_format == "json"
     if _is_dataset_path(source):
         _replay_dataset(Path(source), round_index, as_json, seed=seed, rounds_per_match=rounds_per_match,
                         deck=deck, decisions=decisions, policies=policies, options=options, players=players)
@@ -313,7 +317,7 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
     for key, flag in flags.items():
         if given[key] not in (None, ()):
             raise UserError(f"{flag}: {path} is a dataset, which sets its own seed, rules, options, policies, "
-                            f"players and match settings; give only --round (and --json)")
+                            f"players and match settings; give only --round (and --format)")
     if round_index is None:
         raise UserError(f"{path} is a dataset: give --round R, the round to replay")
     try:
