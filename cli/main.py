@@ -423,14 +423,14 @@ def _describe_rules(rule_set) -> str:
 @rules.command("validate", context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True)
 @option_overrides
+@players_option
 @reports_user_errors
-def rules_validate(files, options):
+def rules_validate(files, options, players):
     """Check rule files; one line per file, exit status 2 on the first invalid one."""
     from simcore.rules import load_rules
 
-    overrides = _parse_overrides(options)
     for path in files:
-        rule_set = load_rules(path, overrides)
+        rule_set = load_rules(path, _rule_overrides(path, options, players))
         click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
 
 

@@ -91,3 +91,14 @@ def test_replay_format_json_is_the_json_flag():
     by_flag = runner.invoke(main, [*args, "--json"], catch_exceptions=False)
     assert by_format.exit_code == 0 and by_format.output == by_flag.output
     assert by_format.output.lstrip().startswith("{")
+
+
+def test_rules_validate_takes_players_like_run_replay_and_show():
+    runner = CliRunner()
+    ok = runner.invoke(main, ["rules", "validate", "enshu-c", "--players", "5"], catch_exceptions=False)
+    assert ok.exit_code == 0 and "5 players" in ok.output
+    refused = runner.invoke(main, ["rules", "validate", "enshu-w", "--players", "5"], catch_exceptions=False)
+    assert refused.exit_code == 2 and "not 5" in refused.output
+    players_flags = {name for name, command in commands()
+                     if any("--players" in option.opts for option in options_of(command))}
+    assert {"run", "replay", "rules show", "rules validate"} <= players_flags
