@@ -231,8 +231,8 @@ def _summary_text(summary) -> str:
 @click.option("--deck", default=None, metavar="IDS",
               help="Replay an explicit deal: every card id (45 Tensho, 48 Enshu-bana), comma-separated, "
                    "in deal order (docs/replay.md).")
-@click.option("--dealer", type=click.IntRange(0, 4), default=0, show_default=True,
-              help="Dealer seat of an explicit deal.")
+@click.option("--dealer", type=click.IntRange(0, 4), default=None,
+              help="Dealer seat of an explicit deal (default 0).")
 @click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="JSON list of decisions for an explicit deal (docs/replay.md).")
 @policy_options
@@ -256,7 +256,8 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
     as_json = as_json or output_format == "json"
     if _is_dataset_path(source):
         _replay_dataset(Path(source), round_index, as_json, seed=seed, rounds_per_match=rounds_per_match,
-                        deck=deck, decisions=decisions, policies=policies, options=options, players=players)
+                        deck=deck, dealer=dealer, decisions=decisions, policies=policies, options=options,
+                        players=players)
         return
     compiled, game, specs = _compiled_with_specs(source, options, players, policies)
     replay_module = _replay_module(game)
@@ -274,7 +275,7 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
         from simcore.reference.replay import parse_deck
 
         cards = parse_deck(deck, compiled.rules.deck.size)
-        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer)
+        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer or 0)
     else:
         if seed is None or round_index is None:
             raise UserError("give --seed and --round (a round of a run), or --deck (an explicit deal), "
@@ -312,7 +313,7 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
         row_differences,
     )
 
-    flags = {"seed": "--seed", "rounds_per_match": "--rounds-per-match", "deck": "--deck",
+    flags = {"seed": "--seed", "rounds_per_match": "--rounds-per-match", "deck": "--deck", "dealer": "--dealer",
              "decisions": "--decisions", "policies": "--policy", "options": "--option", "players": "--players"}
     for key, flag in flags.items():
         if given[key] not in (None, ()):

@@ -119,6 +119,7 @@ def test_a_round_outside_the_dataset_and_conflicting_flags_are_one_line_errors(t
         (["replay", str(out), "--round", "1", "--policy", "0=greedy"], "--policy:"),
         (["replay", str(out), "--round", "1", "--option", "tensho.triple_match=one"], "--option:"),
         (["replay", str(out), "--round", "1", "--deck", "1,2"], "--deck:"),
+        (["replay", str(out), "--round", "1", "--dealer", "1"], "--dealer:"),
         (["replay", str(tmp_path / "empty"), "--round", "1"], "not a fudasim dataset"),
         (["replay", str(out / "part-000000.parquet"), "--round", "10"], "round 10 is not in the dataset"),
     ]
