@@ -6,6 +6,9 @@ Their per-round outcomes can then be compared *paired*: each metric's per-round 
 ``d_r = y_r - x_r`` has a far smaller variance than the two runs' variances added, because the
 deal -- the largest source of variation -- cancels.  ``compare_runs`` reports
 
+* what differs between the runs: every fact their metadata records (rules, each option, seed,
+  the policy of each seat, engine version, unit kind and match settings, rounds) that is not the
+  same in all of them;
 * each run's estimates side by side (each over all of its rounds);
 * for paired runs, per other run against the first (the baseline): the mean difference with its
   interval and a test of "no difference" (McNemar's test for rates, the paired z test for
@@ -42,7 +45,8 @@ from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.render import Figure, Report
 from analysis.tables import Table
 
-__all__ = ["Metric", "compare_runs", "comparison_metrics", "aligned_batches", "MetricSums"]
+__all__ = ["Metric", "compare_runs", "comparison_metrics", "aligned_batches", "MetricSums", "run_facts",
+           "run_differences"]
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,66 @@ def _labels(datasets: list[RunDataset]) -> list[str]:
     return out
 
 
+def run_facts(dataset: RunDataset) -> dict[str, str]:
+    """What a run's metadata says about how it was played, as ``{what: value}`` text.
+
+    Every option is listed as ``option NAME``; the policy of each seat as ``policy of seat S``;
+    ``rounds`` counts the rows in the dataset, ``units`` the rounds or matches the run planned.
+    """
+    info = dataset.run_info
+
+    def text(value) -> str:
+        return "-" if value is None else str(value)
+
+    facts = {"game": dataset.game}
+    if "variant" in info:
+        facts["variant"] = text(info.get("variant"))
+    facts["rules"] = dataset.rules_name
+    facts["rules file sha256"] = text(info.get("rules_sha256"))[:16]
+    for key, value in sorted(dataset.options.items()):
+        facts[f"option {key}"] = text(value)
+    facts["players"] = text(info.get("players", dataset.seats))
+    facts["seed"] = text(dataset.seed)
+    for seat, policy in enumerate(dataset.policies):
+        facts[f"policy of seat {seat}"] = policy
+    facts["engine version"] = text(info.get("engine_version"))
+    facts["unit kind"] = text(info.get("unit_kind", "round" if dataset.rounds_per_match is None else "match"))
+    facts["rounds per match"] = text(dataset.rounds_per_match)
+    facts["units"] = text(info.get("units"))
+    facts["rounds"] = f"{dataset.n_rows}"
+    return facts
+
+
+def run_differences(datasets: list[RunDataset], labels: list[str]) -> pd.DataFrame:
+    """Everything the runs' metadata records that is not the same in every run.
+
+    One row per difference (``what``: rules, each option, seed, the policy of each seat, engine
+    version, unit kind and match settings, rounds, ...), one column per run with its value
+    (``-`` where a run does not record it).
+    """
+    facts = [run_facts(d) for d in datasets]
+    keys: list[str] = []
+    for run in facts:
+        keys += [key for key in run if key not in keys]
+    rows = []
+    for key in keys:
+        values = [run.get(key, "-") for run in facts]
+        if len(set(values)) > 1:
+            rows.append({"what": key, **dict(zip(labels, values, strict=True))})
+    return pd.DataFrame(rows, columns=["what", *labels])
+
+
+def _differences_table(datasets: list[RunDataset], labels: list[str]) -> Table:
+    frame = run_differences(datasets, labels)
+    if len(frame):
+        note = (f"Every difference the runs' metadata records ({len(frame)}); whatever is not listed "
+                f"is the same in every run.")
+    else:
+        frame = pd.DataFrame([{"what": "nothing", **{label: "same" for label in labels}}])
+        note = "The runs' metadata records no difference: the same rules, options, seed, policies and size."
+    return Table("differences", "What differs", frame, note)
+
+
 def _runs_table(datasets: list[RunDataset], labels: list[str], paired: bool) -> Table:
     options = [d.options for d in datasets]
     keys = sorted({k for o in options for k in o})
@@ -204,9 +268,10 @@ def _runs_table(datasets: list[RunDataset], labels: list[str], paired: bool) -> 
     shas = {str(d.run_info.get("rules_sha256", "")) for d in datasets}
     note = ("Paired: the runs share a seed, so round r was dealt the same cards in every run."
             if paired else "Unpaired: the runs do not share a seed, so their deals are independent.")
-    if differing:
-        note += " Options that differ: " + ", ".join(differing) + "."
-    elif len(shas) > 1:
+    what = list(run_differences(datasets, labels)["what"])
+    if what:
+        note += " What differs (table below): " + ", ".join(what) + "."
+    if not differing and len(shas) > 1:
         note += " The runs' rules files differ (different sha256) but their resolved options agree."
     return Table("runs", "Runs compared", frame, note)
 
@@ -391,7 +456,8 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
     Returns
     -------
     Report
-        Tables ``runs``, ``side_by_side``, then for paired runs ``winner_changes`` and, per other
+        Tables ``runs``, ``differences`` (every difference the runs' metadata records),
+        ``side_by_side``, then for paired runs ``winner_changes`` and, per other
         run, ``paired_<run>`` and ``pairing_gain_<run>``; for unpaired runs ``unpaired_differences``.
     """
     if len(paths) < 2:
@@ -419,7 +485,8 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
 
     # A yaku that no run ever completed (e.g. outside the yaku set played) is only noise here.
     metrics = [m for m in metrics if not m.name.startswith("yaku_") or any(s[m.name].total for s in sums)]
-    tables = [_runs_table(datasets, labels, paired), _side_by_side(metrics, sums, labels, confidence)]
+    tables = [_runs_table(datasets, labels, paired), _differences_table(datasets, labels),
+              _side_by_side(metrics, sums, labels, confidence)]
     warnings: list[str] = []
     figures_out: list[Figure] = []
     if paired:

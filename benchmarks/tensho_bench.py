@@ -14,7 +14,7 @@ Every figure is measured in one run so that ratios are comparable on a shared, n
 * Enshu-bana's kernel rounds/s per variant, its reference engine and speed-up
   (``benchmarks.enshu_bench``), with metrics prefixed ``enshu_``.
 
-Output: an aligned table on stdout, and with ``--csv FILE`` the same rows as CSV
+Output: an aligned table on stdout, and with ``-o/--out FILE`` (or ``--csv FILE``) the same rows as CSV
 (``metric,policies,yaku_set,threads,value,unit``).  Rerun with ``python -m benchmarks.tensho_bench``.
 """
 
@@ -117,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--skip-compile", action="store_true", help="skip the cold-compile measurement")
     parser.add_argument("--skip-enshu", action="store_true", help="skip the Enshu-bana kernel figures")
-    parser.add_argument("--csv", type=Path, default=None)
+    parser.add_argument("-o", "--out", "--csv", dest="csv", metavar="FILE", type=Path, default=None,
+                        help="also write the rows as CSV to this file (-o/--out as every fudasim command that "
+                             "writes a file; --csv is accepted too)")
     args = parser.parse_args(argv)
     if args.quick:
         args.rounds, args.reference_rounds, args.run_rounds, args.memory_rounds, args.repeat = (

@@ -1,8 +1,8 @@
 """``fudasim report``, ``compare`` and ``rescore``: thin click commands over ``analysis``.
 
 Each command calls one analysis function and renders its ``Report``.  The text form goes to
-the terminal; ``--format md|html|json|csv`` writes a file (``--output FILE``, by default
-``<dataset>-<command>.<ext>`` in the current directory; ``--output -`` writes to standard
+the terminal; ``--format md|html|json|csv`` writes a file (``-o/--out FILE``, by default
+``<dataset>-<command>.<ext>`` in the current directory; ``--out -`` writes to standard
 output).  An existing file is never replaced without ``--overwrite``.  Every user error (not
 a dataset, another game's dataset, a missing column, an unknown table, an existing output) is
 one line on stderr and exit status 2.
@@ -54,14 +54,15 @@ def reports_analysis_errors(function):
 
 
 def output_options(function):
-    """``--format``, ``--output``, ``--overwrite``, ``--confidence``, spelled alike by every command."""
+    """``--format``, ``-o/--out`` (alias ``--output``), ``--overwrite``, ``--confidence``, spelled alike by every
+    command (``run`` spells its output directory ``-o/--out`` too)."""
     function = click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True,
                             help="Nominal coverage of every interval.")(function)
     function = click.option("--overwrite", is_flag=True, help="Replace an existing output file.")(function)
-    function = click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+    function = click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path),
                             default=None,
                             help="Output file (default for md/html/json/csv: <dataset>-<command>.<ext> in the "
-                                 "current directory; '-' for standard output).")(function)
+                                 "current directory; '-' for standard output). --output is accepted too.")(function)
     function = click.option("--format", "output_format", type=click.Choice(list(EXTENSIONS)), default="text",
                             show_default=True,
                             help="text: aligned tables on the terminal; md, html (self-contained, with plots), "

@@ -148,8 +148,9 @@ def main() -> None:
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True,
               help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Dataset directory (default fudasim-out/RULES-seedS).")
+@click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Dataset directory (default fudasim-out/RULES-seedS). Every command that writes spells "
+                   "this -o/--out; --output is accepted too.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing dataset in --out.")
 @click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
@@ -221,29 +222,45 @@ def _summary_text(summary) -> str:
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("rules")
-@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None, help="Seed of the run.")
+@click.argument("source", metavar="DATASET|RULES")
+@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None,
+              help="Seed of the run (with RULES; a DATASET names its own).")
 @click.option("--round", "round_index", type=click.IntRange(min=0), default=None, help="Round index in the run.")
 @click.option("--rounds-per-match", type=click.IntRange(min=1), default=None,
-              help="The run was match play with this many rounds per match.")
+              help="With RULES: the run was match play with this many rounds per match.")
 @click.option("--deck", default=None, metavar="IDS",
-              help="Replay an explicit deal: every card id (45 Tensho, 48 Enshu-bana), comma-separated, in deal order.")
-@click.option("--dealer", type=click.IntRange(0, 4), default=0, show_default=True,
-              help="Dealer seat of an explicit deal.")
+              help="Replay an explicit deal: every card id (45 Tensho, 48 Enshu-bana), comma-separated, "
+                   "in deal order (docs/replay.md).")
+@click.option("--dealer", type=click.IntRange(0, 4), default=None,
+              help="Dealer seat of an explicit deal (default 0).")
 @click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="JSON list of decisions for an explicit deal.")
+              help="JSON list of decisions for an explicit deal (docs/replay.md).")
 @policy_options
 @option_overrides
 @players_option
-@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable trace.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: the readable trace; json: the machine-readable trace.")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @reports_user_errors
-def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, players, as_json):
-    """Play one round again and print its trace: from a run (--seed, --round) or a deal (--deck)."""
-    compiled, game, specs = _compiled_with_specs(rules, options, players, policies)
-    if game.name == "tensho":
-        from simcore.reference import replay as replay_module
-    else:
-        from simcore.reference import replay_enshu as replay_module
+def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, players,
+           output_format, as_json):
+    """Play one round again and print its trace.
+
+    \b
+    fudasim replay DATASET --round R          a round of a run, with that run's rules, options,
+                                              policies, players and match settings
+    fudasim replay RULES --seed S --round R   a round of a run of RULES (give its --policy,
+                                              --option, --players, --rounds-per-match too)
+    fudasim replay RULES --deck IDS [--decisions FILE]   an explicit deal (docs/replay.md)
+    """
+    as_json = as_json or output_format == "json"
+    if _is_dataset_path(source):
+        _replay_dataset(Path(source), round_index, as_json, seed=seed, rounds_per_match=rounds_per_match,
+                        deck=deck, dealer=dealer, decisions=decisions, policies=policies, options=options,
+                        players=players)
+        return
+    compiled, game, specs = _compiled_with_specs(source, options, players, policies)
+    replay_module = _replay_module(game)
     if deck is not None:
         if seed is not None or round_index is not None:
             raise UserError("give either --deck or --seed with --round, not both")
@@ -258,10 +275,11 @@ def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, 
         from simcore.reference.replay import parse_deck
 
         cards = parse_deck(deck, compiled.rules.deck.size)
-        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer)
+        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer or 0)
     else:
         if seed is None or round_index is None:
-            raise UserError("give --seed and --round (a round of a run), or --deck (an explicit deal)")
+            raise UserError("give --seed and --round (a round of a run), or --deck (an explicit deal), "
+                            "or a DATASET directory with --round")
         if decisions is not None:
             raise UserError("--decisions goes with --deck")
         result = replay_module.replay_from_run(compiled, specs, seed, round_index, rounds_per_match)
@@ -269,6 +287,68 @@ def replay(rules, seed, round_index, rounds_per_match, deck, dealer, decisions, 
         click.echo(json.dumps(replay_module.trace_json(compiled, result), indent=2, ensure_ascii=False))
     else:
         click.echo(replay_module.format_trace(compiled, result))
+
+
+def _replay_module(game):
+    if game.name == "tensho":
+        from simcore.reference import replay as replay_module
+    else:
+        from simcore.reference import replay_enshu as replay_module
+    return replay_module
+
+
+def _is_dataset_path(source: str) -> bool:
+    """A directory, or a Parquet shard, is a dataset; anything else names rules."""
+    path = Path(source)
+    return path.is_dir() or (path.suffix == ".parquet" and path.is_file())
+
+
+def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
+    """``fudasim replay DATASET --round R``: the run's own settings; its row checked."""
+    from analysis.reader import AnalysisError, open_run
+    from simcore.reference.replay_dataset import (
+        dataset_row,
+        open_run_replay,
+        record_row,
+        row_differences,
+    )
+
+    flags = {"seed": "--seed", "rounds_per_match": "--rounds-per-match", "deck": "--deck", "dealer": "--dealer",
+             "decisions": "--decisions", "policies": "--policy", "options": "--option", "players": "--players"}
+    for key, flag in flags.items():
+        if given[key] not in (None, ()):
+            raise UserError(f"{flag}: {path} is a dataset, which sets its own seed, rules, options, policies, "
+                            f"players and match settings; give only --round (and --format)")
+    if round_index is None:
+        raise UserError(f"{path} is a dataset: give --round R, the round to replay")
+    try:
+        run = open_run(path)
+    except AnalysisError as error:
+        raise UserError(str(error)) from None
+    replayer = open_run_replay(path, run.run_info, run.rules_text)
+    result = replayer.replay(round_index)
+    replay_module = _replay_module(replayer.game)
+    replayed_row = record_row(replayer.game, replayer.compiled, result)
+    stored_row = dataset_row(run.files, round_index)
+    differences = [] if stored_row is None else row_differences(replayed_row, stored_row)
+    if as_json:
+        trace = replay_module.trace_json(replayer.compiled, result)
+        trace["dataset"] = str(path)
+        trace["row"] = replayed_row
+        trace["row_in_dataset"] = stored_row is not None
+        trace["row_differences"] = differences
+        click.echo(json.dumps(trace, indent=2, ensure_ascii=False))
+    else:
+        click.echo(replay_module.format_trace(replayer.compiled, result))
+        if stored_row is None:
+            click.echo(f"\n{path} has no row for round {round_index} (its shard is missing); "
+                       "this is the round as the run would play it.")
+        elif not differences:
+            click.echo(f"\nThe replay agrees with {path}'s row for round {round_index} in every column.")
+    if differences:
+        click.echo(f"fudasim: warning: the replay differs from {path}'s row for round {round_index} in "
+                   f"{', '.join(differences)}; check the dataset with fudasim verify", err=True)
+        sys.exit(1)
 
 
 # --- rules -------------------------------------------------------------------------------------
@@ -344,14 +424,14 @@ def _describe_rules(rule_set) -> str:
 @rules.command("validate", context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True)
 @option_overrides
+@players_option
 @reports_user_errors
-def rules_validate(files, options):
+def rules_validate(files, options, players):
     """Check rule files; one line per file, exit status 2 on the first invalid one."""
     from simcore.rules import load_rules
 
-    overrides = _parse_overrides(options)
     for path in files:
-        rule_set = load_rules(path, overrides)
+        rule_set = load_rules(path, _rule_overrides(path, options, players))
         click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
 
 
