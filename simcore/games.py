@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from simcore.kernels import enums as E
+from simcore.policies import ParamSpec, PolicySupport
 
-__all__ = ["Game", "game_of", "TENSHO", "ENSHU"]
+__all__ = ["Game", "game_of", "known_games", "TENSHO", "ENSHU"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Game:
     n_mask: int
     end_reasons: tuple[str, ...]
     rounds_option: str
+    policies: tuple[tuple[str, PolicySupport], ...] = ()  # the policies it offers, by name
 
     # --- rules -----------------------------------------------------------------------------
 
@@ -98,17 +100,28 @@ class Game:
         return shard_table(columns, info, rules_text, players)
 
 
-TENSHO = Game("tensho", E.N_INT_COLUMNS, E.N_MASK_COLUMNS, E.END_REASONS, "tensho.rounds")
+TENSHO = Game("tensho", E.N_INT_COLUMNS, E.N_MASK_COLUMNS, E.END_REASONS, "tensho.rounds", (
+    ("random", PolicySupport()),
+    ("greedy", PolicySupport(params=(
+        ParamSpec("yaku_set", 1, choices=(1, 2),
+                  help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
+))
 
 
 def _enshu() -> Game:
     from simcore.kernels import enshu_enums as EE
 
-    return Game("enshu", EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS, EE.END_REASONS, "enshu.rounds")
+    return Game("enshu", EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS, EE.END_REASONS, "enshu.rounds",
+                (("random", PolicySupport()), ("greedy", PolicySupport())))
 
 
 ENSHU = _enshu()
 
 
+def known_games() -> dict[str, Game]:
+    """Every registered game, by the name its rule files give in ``[game] name``."""
+    return {"tensho": TENSHO, "enshu": ENSHU}
+
+
 def game_of(rules) -> Game:
-    return {"tensho": TENSHO, "enshu": ENSHU}[rules.game]
+    return known_games()[rules.game]

@@ -37,87 +37,201 @@ Built-in policies
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from simcore.kernels import enums as E
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.rng import Stream
 
 __all__ = [
+    "POLICY_KINDS",
+    "ParamSpec",
+    "PolicyError",
+    "PolicyKind",
     "PolicySpec",
+    "PolicySupport",
+    "check_engine",
     "parse_policy",
+    "register_policy",
     "TenshoObservation",
     "RandomPolicy",
     "GreedyPolicy",
     "make_policy",
-    "POLICY_PARAMS",
 ]
-
-# Parameters each policy accepts, with defaults and allowed values.
-POLICY_PARAMS: dict[str, dict[str, tuple[int, ...]]] = {
-    "random": {},
-    "greedy": {"yaku_set": (1, 2)},
-}
-POLICY_DEFAULTS: dict[str, dict[str, int]] = {"random": {}, "greedy": {"yaku_set": 1}}
-N_POLICY_PARAMS = 4  # width of the kernel's policy-parameter rows
-GREEDY_PARAM_YAKU_SET = 0
 
 
 class PolicyError(ValueError):
-    """A policy name or parameter is invalid."""
+    """A policy name or parameter is invalid, or a game or engine does not offer the policy."""
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One parameter of a policy: its name, default and allowed values.
+
+    ``kind`` is ``int``, ``float`` or ``str``; ``choices`` (if given) lists every allowed value,
+    otherwise a number must lie in ``minimum .. maximum`` (either bound may be None).
+    """
+
+    name: str
+    default: int | float | str
+    kind: type = int
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
+
+    def parse(self, policy: str, text: str) -> int | float | str:
+        """The value of ``text`` for this parameter; ``PolicyError`` naming it if not allowed."""
+        if self.kind is str:
+            value: int | float | str = text
+        else:
+            try:
+                value = self.kind(text)
+            except ValueError:
+                kind = "an integer" if self.kind is int else "a number"
+                raise PolicyError(f"policy {policy}: parameter {self.name} must be {kind}, got {text!r}") from None
+        if self.choices is not None and value not in self.choices:
+            raise PolicyError(f"policy {policy}: {self.name}={value} is not one of {self.choices}")
+        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+            raise PolicyError(f"policy {policy}: {self.name}={value} is outside {self.minimum}..{self.maximum}")
+        return value
+
+    def describe(self) -> str:
+        """``name=default`` and what it may be, for help texts."""
+        if self.choices is not None:
+            allowed = "|".join(str(c) for c in self.choices)
+        else:
+            allowed = f"{'' if self.minimum is None else self.minimum}..{'' if self.maximum is None else self.maximum}"
+        return f"{self.name}={self.default} ({allowed})"
+
+
+@dataclass(frozen=True)
+class PolicyKind:
+    """A policy of the registry: its name, the id the kernels dispatch on, its parameters.
+
+    The parameters here are those it takes in every game; a game adds its own through its
+    ``PolicySupport`` (e.g. Tensho's ``greedy`` takes the yaku set it prefers).
+    """
+
+    name: str
+    policy_id: int
+    help: str
+    params: tuple[ParamSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class PolicySupport:
+    """How a game offers a policy: the engines that implement it and the game's own parameters."""
+
+    engines: tuple[str, ...] = ("kernel", "reference")
+    params: tuple[ParamSpec, ...] = ()
+
+
+POLICY_KINDS: dict[str, PolicyKind] = {}
+
+
+def register_policy(kind: PolicyKind) -> PolicyKind:
+    """Add ``kind`` to the registry (its name and kernel id must be new)."""
+    if kind.name in POLICY_KINDS:
+        raise ValueError(f"policy {kind.name!r} is registered already")
+    if any(other.policy_id == kind.policy_id for other in POLICY_KINDS.values()):
+        raise ValueError(f"policy id {kind.policy_id} of {kind.name!r} is taken")
+    POLICY_KINDS[kind.name] = kind
+    return kind
+
+
+register_policy(PolicyKind("random", POLICY_RANDOM, "every decision uniform over its legal options"))
+register_policy(PolicyKind("greedy", POLICY_GREEDY,
+                           "one ply: the move that adds most yaku progress and card value now"))
 
 
 @dataclass(frozen=True)
 class PolicySpec:
+    """A seat's policy: the registry name and every parameter's value (defaults filled in)."""
+
     name: str
-    params: dict[str, int] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def policy_id(self) -> int:
-        return E.POLICY_NAMES.index(self.name)
-
-    def param_row(self) -> list[int]:
-        row = [0] * N_POLICY_PARAMS
-        if self.name == "greedy":
-            row[GREEDY_PARAM_YAKU_SET] = self.params["yaku_set"]
-        return row
+        """The id the kernels dispatch on."""
+        return POLICY_KINDS[self.name].policy_id
 
     def __str__(self) -> str:
         """``NAME`` or ``NAME:k=v,...`` naming only the parameters that differ from the defaults."""
-        changed = {k: v for k, v in sorted(self.params.items()) if POLICY_DEFAULTS[self.name].get(k) != v}
+        changed = {k: v for k, v in sorted(self.params.items()) if self.defaults.get(k) != v}
         if not changed:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in changed.items())
 
 
-# Parameters that only one game's rules give a meaning to.
-GAME_PARAMS: dict[str, str] = {"yaku_set": "tensho"}
+def _game_support(game: str | None) -> dict[str, dict[str, PolicySupport]]:
+    """Each registered game's policies (all games when ``game`` is None), by game name."""
+    from simcore.games import known_games
+
+    games = known_games()
+    if game is None:
+        return {name: dict(g.policies) for name, g in games.items()}
+    if game not in games:
+        raise PolicyError(f"unknown game {game!r} (known: {', '.join(games)})")
+    return {game: dict(games[game].policies)}
 
 
 def parse_policy(text: str, game: str | None = None) -> PolicySpec:
-    """Parse ``NAME[:k=v,...]`` (e.g. ``greedy:yaku_set=2``); with ``game`` (``tensho`` or
-    ``enshu``), a parameter that game has no use for is refused rather than ignored."""
+    """Parse ``NAME[:k=v,...]`` (e.g. ``greedy:yaku_set=2``) against the registry.
+
+    With ``game`` (a registered game's name), the policy must be one that game offers and a
+    parameter that game has no use for is refused rather than ignored; without it, the
+    parameters of every game are accepted.
+    """
     name, _, rest = text.strip().partition(":")
-    if name not in POLICY_PARAMS:
-        raise PolicyError(f"unknown policy {name!r} (known: {', '.join(POLICY_PARAMS)})")
-    params = dict(POLICY_DEFAULTS[name])
+    if name not in POLICY_KINDS:
+        raise PolicyError(f"unknown policy {name!r} (known: {', '.join(POLICY_KINDS)})")
+    support = _game_support(game)
+    if game is not None and name not in support[game]:
+        raise PolicyError(f"policy {name}: not offered for {game} (offered: {', '.join(support[game])})")
+    specs = {p.name: p for p in POLICY_KINDS[name].params}
+    for offers in support.values():
+        if name in offers:
+            for param in offers[name].params:
+                specs.setdefault(param.name, param)
+    params = {key: spec.default for key, spec in specs.items()}
+    defaults = dict(params)
     if rest:
         for item in rest.split(","):
             key, sep, value = item.partition("=")
             key = key.strip()
-            if not sep or key not in POLICY_PARAMS[name]:
-                allowed = ", ".join(POLICY_PARAMS[name]) or "none"
+            if not sep or key not in specs:
+                others = [g for g, offers in _game_support(None).items()
+                          if name in offers and key in {p.name for p in offers[name].params}]
+                if sep and game is not None and others:
+                    raise PolicyError(f"policy {name}: parameter {key} applies to {' and '.join(others)} only, "
+                                      f"not to {game}")
+                allowed = ", ".join(specs) or "none"
                 raise PolicyError(f"policy {name}: unknown parameter {item!r} (parameters: {allowed})")
-            try:
-                number = int(value)
-            except ValueError:
-                raise PolicyError(f"policy {name}: parameter {key} must be an integer, got {value!r}") from None
-            if number not in POLICY_PARAMS[name][key]:
-                raise PolicyError(f"policy {name}: {key}={number} is not one of {POLICY_PARAMS[name][key]}")
-            if game is not None and GAME_PARAMS.get(key, game) != game:
-                raise PolicyError(f"policy {name}: parameter {key} applies to {GAME_PARAMS[key]} only, "
-                                  f"not to {game}")
-            params[key] = number
-    return PolicySpec(name, params)
+            params[key] = specs[key].parse(name, value.strip())
+    return PolicySpec(name, params, defaults)
+
+
+def check_engine(spec: PolicySpec, game: str, engine: str) -> None:
+    """Refuse, before a run starts, a policy that ``engine`` does not implement for ``game``."""
+    support = _game_support(game)[game].get(spec.name)
+    if support is None:
+        raise PolicyError(f"policy {spec.name}: not offered for {game}")
+    if engine not in support.engines:
+        raise PolicyError(f"policy {spec.name}: the {engine} engine does not implement it for {game} "
+                          f"(engines: {', '.join(support.engines)})")
+
+
+def policy_table(game: str | None = None) -> Mapping[str, PolicyKind]:
+    """The registry, or the policies ``game`` offers, by name."""
+    if game is None:
+        return dict(POLICY_KINDS)
+    offered = _game_support(game)[game]
+    return {name: kind for name, kind in POLICY_KINDS.items() if name in offered}
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import numpy as np
 import simcore
 from simcore import dataset as ds
 from simcore.games import Game, game_of
-from simcore.policies import parse_policy
+from simcore.policies import check_engine, parse_policy
 from simcore.rules import load_rules
 
 __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
@@ -133,6 +133,8 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
             raise RunError(f"--policy {seat}=...: seat {seat} is outside 0..{players - 1} "
                            f"({rules.name} is played by {players} players here)")
     specs = [parse_policy(chosen.get(seat, "random"), game.name) for seat in range(players)]
+    for spec in specs:
+        check_engine(spec, game.name, config.engine)  # never play a policy as another
     if not 0 <= config.seed < 2**64:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if config.matches is not None:

@@ -13,6 +13,8 @@ import numpy as np
 from simcore.dataset import output_matrices
 from simcore.kernels import enshu_enums as EE
 from simcore.kernels.enshu_nb import play_units_nb
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
+from simcore.policies import PolicyError
 
 __all__ = ["play_units", "policy_arrays"]
 
@@ -31,6 +33,9 @@ def policy_arrays(specs, players: int) -> np.ndarray:
     """``int32[players]`` policy ids (``EE.POLICY_*``) of the seats' policy specs."""
     if len(specs) != players:
         raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
+    for spec in specs:
+        if spec.policy_id not in (POLICY_RANDOM, POLICY_GREEDY):
+            raise PolicyError(f"policy {spec.name}: the Enshu-bana kernel does not implement it")
     return np.ascontiguousarray([spec.policy_id for spec in specs], dtype=np.int32)
 
 

@@ -60,9 +60,8 @@ P_BRIGHT_POINTS = 32
 P_TRIPLET_UPGRADE = 33  # 1: a declared triplet upgrades the four-of-its-month yaku
 N_PARAMS = 34
 
-# Policy ids as ``simcore.policies.PolicySpec.policy_id`` gives them (shared with Tensho).
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
+# Policy ids as ``simcore.policies.PolicySpec.policy_id`` gives them (one definition).
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM  # noqa: E402, F401 (re-exported)
 
 HAND_FOUR_NEVER = 0
 HAND_FOUR_AT_DEAL = 1  # every dealt hand, right after the deal

@@ -56,10 +56,8 @@ END_DRAW = 3
 END_INSTANT_WIN = 4
 END_FINAL_TIE_RULE = 5
 
-# --- policies ------------------------------------------------------------------------------
-POLICY_NAMES = ("random", "greedy")
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
+# --- policies (ids from the registry's single definition) ----------------------------------
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM  # noqa: E402, F401 (re-exported)
 
 # Redeals are capped so that a rule file that always redeals cannot loop forever; a round
 # that reaches the cap is played as dealt (the cap is never reached with shipped rules:

@@ -9,16 +9,34 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.dataset import output_matrices
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.kernels.tensho_nb import play_units_nb
+from simcore.policies import PolicyError
 
 __all__ = ["play_units", "policy_arrays"]
 
 
+N_POLICY_PARAMS = 4  # width of the kernel's policy-parameter rows
+GREEDY_PARAM_YAKU_SET = 0  # greedy's row: its preferred yaku set
+KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY)
+
+
 def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
-    """``int32[2]`` policy ids and ``int32[2, 4]`` parameter rows of the seats' policy specs."""
+    """``int32[2]`` policy ids and ``int32[2, 4]`` parameter rows of the seats' policy specs.
+
+    Raises ``PolicyError`` for a policy this kernel does not implement (the runner refuses it
+    before a run starts; this guards every other caller).
+    """
+    rows = []
+    for spec in specs:
+        if spec.policy_id not in KERNEL_POLICIES:
+            raise PolicyError(f"policy {spec.name}: the Tensho kernel does not implement it")
+        row = [0] * N_POLICY_PARAMS
+        if spec.policy_id == POLICY_GREEDY:
+            row[GREEDY_PARAM_YAKU_SET] = int(spec.params["yaku_set"])
+        rows.append(row)
     ids = np.ascontiguousarray([spec.policy_id for spec in specs], dtype=np.int32)
-    params = np.ascontiguousarray([spec.param_row() for spec in specs], dtype=np.int32)
-    return ids, params
+    return ids, np.ascontiguousarray(rows, dtype=np.int32)
 
 
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
