@@ -27,7 +27,7 @@ __all__ = ["Report", "Figure", "display_frame", "render", "render_text", "render
 
 FORMATS = ("text", "md", "html", "json", "csv")
 TEXT_WIDTH = 100
-SIZE_COLUMNS = ("n", "rounds", "seat_rounds", "matches", "paired_rounds")
+SIZE_COLUMNS = ("n", "rounds", "rounds_played", "seat_rounds", "matches", "paired_rounds")
 VALUE_SUFFIXES = ("_rate", "_mean", "_diff", "")
 
 

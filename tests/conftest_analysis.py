@@ -8,6 +8,7 @@ pytest's session temporary directory.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,23 @@ from simcore.rules import compile_rules, load_rules
 
 SEED = 20240611
 ROUNDS = 2000
+
+# Expected values in the analysis tests are computed here, independently of ``analysis.intervals``:
+# the textbook constant and formula, in plain floating point.
+Z95 = 1.959963984540054  # the 0.975 quantile of the standard normal distribution
+
+
+def wilson_by_hand(successes: int, trials: int, z: float = Z95) -> tuple[float, float, float]:
+    """Wilson (1927) score interval, written out from the formula (Newcombe 1998, method 3).
+
+    ``(p + z^2 / 2n -+ z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n)`` with ``p = k / n``.
+    """
+    k, n = float(successes), float(trials)
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return p, max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
 def run_info_for(rules, policies: list[str], seed: int, units: int, rounds: int,
