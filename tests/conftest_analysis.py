@@ -41,6 +41,26 @@ def wilson_by_hand(successes: int, trials: int, z: float = Z95) -> tuple[float, 
     return p, max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
+def mcnemar_exact_by_hand(only_first: int, only_second: int) -> float:
+    """Exact McNemar test: twice the smaller binomial(b + c, 1/2) tail, at most 1 (integer arithmetic)."""
+    total = only_first + only_second
+    if total == 0:
+        return 1.0
+    tail = sum(math.comb(total, k) for k in range(min(only_first, only_second) + 1))
+    return min(1.0, 2 * tail / 2**total)
+
+
+def holm_by_hand(p_values) -> list[float]:
+    """Holm (1979) step-down adjusted p-values, straight from the definition (finite values only)."""
+    p = [float(v) for v in p_values]
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    out = [0.0] * m
+    for position, index in enumerate(order):
+        out[index] = max(min(1.0, (m - j) * p[order[j]]) for j in range(position + 1))
+    return out
+
+
 def run_info_for(rules, policies: list[str], seed: int, units: int, rounds: int,
                  rounds_per_match: int | None) -> dict[str, Any]:
     """Run metadata in the shape ``fudasim run`` writes."""
