@@ -496,7 +496,8 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
                     from analysis.plots import pairing_plot
 
                     figures_out.append(Figure(f"pairing_{other}", f"{other} - {labels[0]}: paired (thick) and "
-                                              f"unpaired (thin) {confidence:.0%} intervals", pairing_plot(frame)))
+                                              f"unpaired (thin) {confidence:.0%} intervals", pairing_plot(frame),
+                                              table=f"pairing_gain_{other}"))
             n_paired = changes[other][0]
             for dataset, label in ((datasets[0], labels[0]), (datasets[j + 1], other)):
                 if dataset.n_rows > n_paired:

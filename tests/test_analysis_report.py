@@ -195,6 +195,42 @@ def test_html_report_is_self_contained_with_plots(ise):
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
 
 
+def test_html_plots_sit_directly_under_their_tables(ise):
+    _, _, report = ise
+    page = render(report, "html")
+    assert 'id="plots"' not in page  # no separate plot section: every plot has its table
+    sections = re.split(r'(?=<h2 id=")', page)
+    figures_in = {re.match(r'<h2 id="([^"]+)"', section).group(1): re.findall(r'<figure id="([^"]+)"', section)
+                  for section in sections[1:]}
+    expected = {"outcomes_by_seat": ["seat_plot"], "yaku_frequencies": ["yaku_plot"],
+                "score_distribution": ["score_plot"], "convergence": ["convergence_plot"]}
+    assert {name: found for name, found in figures_in.items() if found} == expected
+    for name, (figure,) in expected.items():
+        section = next(s for s in sections if s.startswith(f'<h2 id="{name}"'))
+        assert section.index("</table>") < section.index(f'<figure id="{figure}"')  # under the table
+
+
+def test_plot_legends_name_each_seats_policy(analysis_datasets):  # noqa: F811
+    from analysis import plots
+    from analysis.report import build_report as build
+    from analysis.tables import convergence
+
+    report = build(analysis_datasets["greedy"])
+    summary, tables = report.summary, {t.name: t for t in report.tables}
+    policies = summary.dataset.policies
+    assert policies[0].startswith("greedy") and policies[1] == "random"
+    wanted = [f"seat 0 ({policies[0]})", "seat 1 (random)"]
+
+    def legend(figure):
+        return [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+
+    assert legend(plots.yaku_bars_figure(tables["yaku_frequencies"], 2, policies)) == wanted
+    assert legend(plots.score_histograms_figure(summary)) == wanted
+    assert legend(plots.convergence_plot_figure(convergence(summary), policies))[0] == f"{wanted[0]} win rate"
+    ticks = [t.get_text() for t in plots.seat_win_bars_figure(tables["outcomes_by_seat"]).axes[0].get_xticklabels()]
+    assert ticks == [f"seat 0\n{policies[0]}", "seat 1\nrandom"]
+
+
 def test_json_csv_and_markdown(ise):
     _, rounds, report = ise
     data = json.loads(render(report, "json"))
