@@ -138,6 +138,8 @@ def _columns_for(dataset: RunDataset) -> dict[str, bool]:
         "yaku": all(has(f"yaku_{s}") for s in seats),
         "payoff": all(has(f"payoff_{s}") for s in seats),
         "active": all(has(f"active_{s}") for s in seats),
+        # Enshu-bana records the yaku that stopped the round; Tensho's come from the rules.
+        "stopping_yaku": has("stopping_yaku"),
         "matches": dataset.rounds_per_match is not None
         and has("match", "round_in_match", "match_end", "dealer")
         and all(has(f"match_points_{s}") for s in seats),
@@ -232,6 +234,8 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
         columns += [f"payoff_{s}" for s in range(seats)]
     if wants["active"]:
         columns += [f"active_{s}" for s in range(seats)]
+    if wants["stopping_yaku"]:
+        columns.append("stopping_yaku")
     if wants["matches"]:
         columns += ["match", "round_in_match", "match_end"] + [f"match_points_{s}" for s in range(seats)]
 
@@ -312,7 +316,9 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
                 for reason, counter in instant.items():
                     if reason in dataset.end_reason_names:
                         stopped = (codes == dataset.end_reason_names.index(reason)) & (winner >= 0)
-                        if stopped.any():
+                        if stopped.any() and wants["stopping_yaku"]:
+                            counter.add(batch["stopping_yaku"][stopped])
+                        elif stopped.any():
                             counter.add(_stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits,
                                                        wants["yaku_set"]))
         if wants["yaku_set"]:
@@ -347,7 +353,7 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     if instant is not None:
         summary.stopping_yaku = {reason: counter.bit_counts() for reason, counter in instant.items()
                                  if reason in summary.end_reasons}
-    summary.stopping_bits_known = bool(instant_yaku_bits)
+    summary.stopping_bits_known = bool(instant_yaku_bits) or wants["stopping_yaku"]
     summary.yaku_set_rounds = dict(sorted(yaku_sets.counts.items()))
     summary.seat_yaku_set_rounds = [dict(sorted(h.counts.items())) for h in seat_yaku_sets]
     summary.scores = scores

@@ -228,3 +228,20 @@ def test_enshu_c5_compare_counts_rounds_played(enshu5, tmp_path):
     y = (other_rows.winner.to_numpy() == 1)[both].astype(int)
     assert paired.loc["seat 1 wins", "paired_rounds"] == both.sum()
     assert paired.loc["seat 1 wins", "difference_diff"] == pytest.approx((y - x).mean())
+
+
+def test_enshu_stopping_yaku_from_the_recorded_column(enshu5):
+    """Uchikiri rounds by the yaku that stopped them (the ``stopping_yaku`` column), not every yaku held."""
+    _, rows, report = enshu5
+    stopped = rows[rows.end_reason.astype(str) == "uchikiri"]
+    table = report.table("stopping_yaku")
+    assert "not known" not in table.note
+    frame = table.frame.set_index("key")
+    masks = stopped.stopping_yaku.to_numpy(np.uint64)
+    keys = list(report.table("yaku_frequencies").frame["key"])  # Enshu yaku in bit order
+    for bit, key in enumerate(keys):
+        count = int(((masks >> np.uint64(bit)) & np.uint64(1)).sum())
+        assert (frame.loc[key, "count"] if key in frame.index else 0) == count
+        if count:
+            _assert_rate(frame.loc[key], "of_stopped", count, len(stopped))
+            _assert_rate(frame.loc[key], "of_rounds", count, len(rows))
