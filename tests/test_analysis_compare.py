@@ -112,6 +112,10 @@ def test_compare_html_has_the_pairing_plot(card_value_comparison):
     _, _, report = card_value_comparison
     page = render(report, "html")
     assert page.count("data:image/png;base64,") == 1
+    # The plot sits directly under the variance-reduction table it illustrates.
+    section = page.split('<h2 id="pairing_gain_ise_t3">')[1].split("<h2")[0]
+    assert section.index("</table>") < section.index('<figure id="pairing_ise_t3">')
+    assert 'id="plots"' not in page
 
 
 def test_compare_refuses_different_games_and_single_runs(analysis_datasets, tmp_path):  # noqa: F811
