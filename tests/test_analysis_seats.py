@@ -10,11 +10,15 @@ is over the rounds the dealer played.  The expected values here come from the ro
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest_analysis import Z95, wilson_by_hand
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis import build_report, render
 from analysis.compare import compare_runs
@@ -49,13 +53,10 @@ HAND_ROUNDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def hand_built(tmp_path_factory, enshu5):
-    """Eight rounds written by hand, with the metadata of a real Enshu-bana C five-seat run."""
-    source, _, _ = enshu5
-    info = json.loads((source / "_run.json").read_text())
-    info.update(rounds=len(HAND_ROUNDS), units=len(HAND_ROUNDS), shards=1, policies=["random"] * PLAYERS)
-    n = len(HAND_ROUNDS)
+def _write_rounds(directory, info: dict, rounds) -> None:
+    """Write ``(dealer, seats that played, winner)`` rounds as a five-seat Enshu-bana dataset."""
+    info = {**info, "rounds": len(rounds), "units": len(rounds), "shards": 1, "policies": ["random"] * PLAYERS}
+    n = len(rounds)
     columns = {f.name: np.zeros(n, dtype=f.type.to_pandas_dtype()) for f in schema(PLAYERS)
                if f.name != "end_reason"}
     columns["end_reason"] = np.zeros(n, dtype=np.int8)
@@ -64,7 +65,7 @@ def hand_built(tmp_path_factory, enshu5):
     columns["players"] = np.full(n, PLAYERS)
     columns["match_end"] = np.ones(n, dtype=bool)
     columns["end_turn"] = np.full(n, 10)
-    for row, (dealer, active, winner) in enumerate(HAND_ROUNDS):
+    for row, (dealer, active, winner) in enumerate(rounds):
         columns["dealer"][row] = dealer
         columns["winner"][row] = winner
         columns["end_reason"][row] = 3 if winner < 0 else 0  # fuke / score
@@ -75,10 +76,23 @@ def hand_built(tmp_path_factory, enshu5):
             columns[f"payoff_{seat}"][row] = 6 if winner == seat else -3
         if winner >= 0:
             columns[f"yaku_{winner}"][row] = 1  # the winner completed yaku bit 0
-    directory = tmp_path_factory.mktemp("hand") / "hand"
     directory.mkdir()
     write_shard(directory, 0, shard_table(columns, info, "", PLAYERS))
     (directory / "_run.json").write_text(json.dumps(info), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def run_info(enshu5):
+    """The metadata of a real Enshu-bana C five-seat run, for hand-written rows."""
+    source, _, _ = enshu5
+    return json.loads((source / "_run.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def hand_built(tmp_path_factory, run_info):
+    """Eight rounds written by hand."""
+    directory = tmp_path_factory.mktemp("hand") / "hand"
+    _write_rounds(directory, run_info, HAND_ROUNDS)
     return directory, build_report(directory)
 
 
@@ -156,6 +170,7 @@ def test_enshu_c5_dealer_rate_over_the_rounds_the_dealer_played(enshu5):
     dealer_wins = int((winner[dealer_played] == dealer[dealer_played]).sum())
     assert roles.loc["dealer", "rounds_played"] == dealer_played.sum()
     _assert_rate(roles.loc["dealer"], "win", dealer_wins, int(dealer_played.sum()))
+    _assert_rate(roles.loc["dealer"], "draw", int((winner[dealer_played] < 0).sum()), int(dealer_played.sum()))
     others = active.sum(axis=1) - dealer_played
     other_won = (winner >= 0) & (winner != dealer)
     assert roles.loc["non-dealer", "rounds_played"] == others.sum()
@@ -245,3 +260,50 @@ def test_enshu_stopping_yaku_from_the_recorded_column(enshu5):
         if count:
             _assert_rate(frame.loc[key], "of_stopped", count, len(stopped))
             _assert_rate(frame.loc[key], "of_rounds", count, len(rows))
+
+
+@st.composite
+def enshu_rounds(draw):
+    """Rounds of five seats, three of them playing, the dealer any seat, a winner among the players."""
+    rounds = []
+    for _ in range(draw(st.integers(1, 40))):
+        dealer = draw(st.integers(0, PLAYERS - 1))
+        active = tuple(sorted(draw(st.sets(st.integers(0, PLAYERS - 1), min_size=3, max_size=3))))
+        winner = draw(st.sampled_from((-1, *active)))
+        rounds.append((dealer, active, winner))
+    return rounds
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(rounds=enshu_rounds())
+def test_seat_and_role_counts_match_a_direct_count(run_info, rounds):
+    """Any pattern of sat-out seats: the report's counts equal a count over the rows in plain Python."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "run"
+        _write_rounds(path, run_info, rounds)
+        report = build_report(path)
+    by_seat = report.table("outcomes_by_seat").frame.set_index("seat")
+    for seat in SEATS:
+        played = [r for r in rounds if seat in r[1]]
+        assert by_seat.loc[seat, "rounds_played"] == len(played)
+        if played:
+            _assert_rate(by_seat.loc[seat], "win", sum(r[2] == seat for r in played), len(played))
+            _assert_rate(by_seat.loc[seat], "draw", sum(r[2] < 0 for r in played), len(played))
+    dealer_rounds = [r for r in rounds if r[0] in r[1]]
+    if not dealer_rounds:
+        return
+    roles = report.table("outcomes_by_role").frame.set_index("role")
+    assert roles.loc["dealer", "rounds_played"] == len(dealer_rounds)
+    _assert_rate(roles.loc["dealer"], "win", sum(r[2] == r[0] for r in dealer_rounds), len(dealer_rounds))
+    _assert_rate(roles.loc["dealer"], "draw", sum(r[2] < 0 for r in dealer_rounds), len(dealer_rounds))
+    _assert_rate(roles.loc["dealer"], "loss", sum(r[2] >= 0 and r[2] != r[0] for r in dealer_rounds),
+                 len(dealer_rounds))
+    non_dealer = sum(len(r[1]) - (r[0] in r[1]) for r in rounds)
+    assert roles.loc["non-dealer", "rounds_played"] == non_dealer
+    _assert_rate(roles.loc["non-dealer"], "win", sum(r[2] >= 0 and r[2] != r[0] for r in rounds), non_dealer)
+    _assert_rate(roles.loc["non-dealer"], "draw", sum(len(r[1]) - (r[0] in r[1]) for r in rounds if r[2] < 0),
+                 non_dealer)
+    advantage = [(r[2] == r[0]) - (r[2] >= 0 and r[2] != r[0]) / 2 for r in dealer_rounds]
+    row = report.table("dealer_advantage").frame.iloc[0]
+    assert row["n"] == len(dealer_rounds)
+    assert row["advantage_diff"] == pytest.approx(sum(advantage) / len(advantage))
