@@ -83,8 +83,9 @@ class RunSummary:
     seat_yaku_set_rounds : list of dict int -> int
         Per seat, the rounds it played per yaku set (empty lists without ``yaku_set``).
     stopping_yaku : dict end_reason -> int64[64]
-        Rounds stopped at once (``STOPPING_REASONS``) whose winner holds yaku bit ``b`` (only
-        the stopping yaku when ``stopping_bits_known``).
+        Rounds stopped at once (``STOPPING_REASONS``) by yaku bit ``b``: the dataset's
+        ``stopping_yaku`` column where it has one (Enshu-bana), else the winner's yaku (only the
+        stopping yaku when ``stopping_bits_known``).
     scores, payoffs : list of IntegerHistogram or None
         Per seat, over the rounds the seat played.
     round_length : IntegerHistogram or None
