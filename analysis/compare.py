@@ -54,7 +54,9 @@ class Metric:
     """A per-round quantity compared across runs.
 
     ``kind`` is ``"rate"`` (a 0/1 indicator; its mean is a rate) or ``"mean"``; ``value`` maps a
-    batch (dict of column arrays) of one run to int64 per-round values.
+    batch (dict of column arrays) of one run to int64 per-round values.  ``played``, when given,
+    maps a batch to a bool array: the rounds the metric's seat (or the dealer) played; a per-seat
+    metric is taken over those rounds only (and, paired, over the rounds it played in both runs).
     """
 
     name: str
@@ -63,6 +65,11 @@ class Metric:
     columns: tuple[str, ...]
     value: Callable[[dict[str, np.ndarray], RunDataset], np.ndarray]
     headline: bool = False
+    played: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None
+
+    def rows(self, batch: dict[str, np.ndarray]) -> np.ndarray | None:
+        """Bool mask of the rounds this metric counts (None: every round)."""
+        return None if self.played is None else self.played(batch)
 
 
 def _reason_metric(reason: str) -> Metric:
@@ -92,15 +99,30 @@ def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
     """The metrics every run can provide: outcomes, end reasons, yaku (either seat), scores, length."""
     seats = datasets[0].seats
     every = lambda *names: all(d.has_columns(*names) for d in datasets)  # noqa: E731
+    # Seats that may sit a round out (Enshu-bana C, 4-5 players) are counted over the rounds they played.
+    active = every(*(f"active_{s}" for s in range(seats)))
+    active_columns = tuple(f"active_{s}" for s in range(seats)) if active else ()
+
+    def seat_played(seat: int):
+        if not active:
+            return None
+        return lambda b: b[f"active_{seat}"].astype(bool)
+
+    def dealer_played(b: dict[str, np.ndarray]) -> np.ndarray:
+        flags = np.stack([b[f"active_{s}"].astype(bool) for s in range(seats)], axis=1)
+        return flags[np.arange(len(flags)), b["dealer"].astype(np.int64)]
+
     metrics = []
     for seat in range(seats):
-        metrics.append(Metric(f"win_{seat}", f"seat {seat} wins", "rate", ("winner",),
-                              lambda b, d, s=seat: (b["winner"] == s).astype(np.int64), headline=True))
+        metrics.append(Metric(f"win_{seat}", f"seat {seat} wins", "rate", ("winner", *active_columns),
+                              lambda b, d, s=seat: (b["winner"] == s).astype(np.int64), headline=True,
+                              played=seat_played(seat)))
     metrics.append(Metric("draw", "drawn", "rate", ("winner",),
                           lambda b, d: (b["winner"] < 0).astype(np.int64), headline=True))
     if every("dealer"):
-        metrics.append(Metric("dealer_win", "dealer wins", "rate", ("winner", "dealer"),
-                              lambda b, d: (b["winner"] == b["dealer"]).astype(np.int64), headline=True))
+        metrics.append(Metric("dealer_win", "dealer wins", "rate", ("winner", "dealer", *active_columns),
+                              lambda b, d: (b["winner"] == b["dealer"]).astype(np.int64), headline=True,
+                              played=dealer_played if active else None))
     if every("end_reason"):
         reasons: list[str] = []
         for dataset in datasets:
@@ -115,12 +137,15 @@ def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
                 seen.setdefault(yaku.key, yaku.name)
         metrics += [_yaku_metric(key, name, seats) for key, name in seen.items()]
     for seat in range(seats):
-        metrics.append(Metric(f"score_{seat}", f"seat {seat} score", "mean", (f"score_{seat}",),
-                              lambda b, d, s=seat: b[f"score_{s}"].astype(np.int64), headline=True))
+        metrics.append(Metric(f"score_{seat}", f"seat {seat} score", "mean", (f"score_{seat}", *active_columns),
+                              lambda b, d, s=seat: b[f"score_{s}"].astype(np.int64), headline=True,
+                              played=seat_played(seat)))
     if every(*(f"payoff_{s}" for s in range(seats))):
         for seat in range(seats):
-            metrics.append(Metric(f"payoff_{seat}", f"seat {seat} payoff", "mean", (f"payoff_{seat}",),
-                                  lambda b, d, s=seat: b[f"payoff_{s}"].astype(np.int64)))
+            metrics.append(Metric(f"payoff_{seat}", f"seat {seat} payoff", "mean",
+                                  (f"payoff_{seat}", *active_columns),
+                                  lambda b, d, s=seat: b[f"payoff_{s}"].astype(np.int64),
+                                  played=seat_played(seat)))
     if every("end_turn"):
         metrics.append(Metric("end_turn", "turns begun", "mean", ("end_turn",),
                               lambda b, d: b["end_turn"].astype(np.int64)))
@@ -299,8 +324,12 @@ def _side_by_side(metrics: list[Metric], sums: list[dict[str, MetricSums]], labe
         frame[f"{label}_low"] = lows
         frame[f"{label}_high"] = highs
         frame[f"{label}_small"] = smalls
-    note = (f"Each run over all its rounds (see Runs for n): rates with {confidence:.0%} Wilson "
-            f"intervals, means with normal intervals.")
+        played = [run_sums[m.name].n for m in metrics]
+        if len(set(played)) > 1:  # some seat sat rounds out: name each row's denominator
+            frame[f"{label}_rounds_played"] = played
+    note = (f"Each run over all its rounds (see Runs for n), per-seat and dealer metrics over the rounds "
+            f"that seat (or the dealer) played: rates with {confidence:.0%} Wilson intervals, means with "
+            f"normal intervals.")
     return Table("side_by_side", "Side by side", frame, note)
 
 
@@ -366,7 +395,8 @@ def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str,
     shown = frame[["metric", "kind", "paired_rounds", "difference_diff", "difference_low", "difference_high",
                    "difference_small", "p_value", "p_value_holm", "test", base, other]].copy()
     shown = shown.drop(columns=[base, other])
-    note = (f"{other} minus {base}, round by round over the rounds both runs have, with a {confidence:.0%} "
+    note = (f"{other} minus {base}, round by round over the rounds both runs have (per-seat and dealer "
+            f"metrics: the rounds that seat or the dealer played in both; paired rounds), with a {confidence:.0%} "
             f"normal interval; p-value of 'no difference' (McNemar's test for rates, paired z test for means). "
             f"Rates in percent points. {HOLM_NOTE.format(n=len(frame))}")
     return Table(f"paired_{other}", f"Paired differences: {other} - {base}", shown, note), frame
@@ -480,7 +510,9 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
         run_sums = {m.name: MetricSums() for m in metrics}
         for batch in dataset.iter_batches(columns):
             for metric in metrics:
-                run_sums[metric.name].add(metric.value(batch, dataset))
+                values = metric.value(batch, dataset)
+                played = metric.rows(batch)
+                run_sums[metric.name].add(values if played is None else values[played])
         sums.append(run_sums)
 
     # A yaku that no run ever completed (e.g. outside the yaku set played) is only noise here.
@@ -497,9 +529,16 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
         for batches in aligned_batches(datasets, columns + deal_columns):
             base_batch = batches[0]
             base_values = {m.name: m.value(base_batch, datasets[0]) for m in metrics}
+            base_played = {m.name: m.rows(base_batch) for m in metrics}
             for j, batch in enumerate(batches[1:]):
                 for metric in metrics:
-                    pair_sums[j][metric.name].add(base_values[metric.name], metric.value(batch, datasets[j + 1]))
+                    x, y = base_values[metric.name], metric.value(batch, datasets[j + 1])
+                    played = base_played[metric.name]
+                    if played is not None:
+                        # Paired over the rounds the seat (or dealer) played in both runs.
+                        played = played & metric.rows(batch)
+                        x, y = x[played], y[played]
+                    pair_sums[j][metric.name].add(x, y)
                 change = changes[labels[j + 1]]
                 change[0] += len(batch["round"])
                 change[1] += int((batch["winner"] != base_batch["winner"]).sum())
@@ -524,7 +563,8 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
                     from analysis.plots import pairing_plot
 
                     figures_out.append(Figure(f"pairing_{other}", f"{other} - {labels[0]}: paired (thick) and "
-                                              f"unpaired (thin) {confidence:.0%} intervals", pairing_plot(frame)))
+                                              f"unpaired (thin) {confidence:.0%} intervals", pairing_plot(frame),
+                                              table=f"pairing_gain_{other}"))
             n_paired = changes[other][0]
             for dataset, label in ((datasets[0], labels[0]), (datasets[j + 1], other)):
                 if dataset.n_rows > n_paired:

@@ -17,7 +17,7 @@ from analysis.render import Figure
 from analysis.summary import RunSummary
 from analysis.tables import Table
 
-__all__ = ["report_figures", "yaku_bars", "score_histograms", "seat_win_bars", "convergence_plot", "to_png"]
+__all__ = ["report_figures", "seat_label", "yaku_bars", "score_histograms", "seat_win_bars", "convergence_plot", "to_png"]
 
 DPI = 110
 
@@ -36,8 +36,20 @@ def _errors(frame: pd.DataFrame, name: str, scale: float = 100.0) -> tuple[np.nd
     return rate, np.vstack([np.maximum(rate - low, 0), np.maximum(high - rate, 0)])
 
 
-def yaku_bars(table: Table, seats: int) -> bytes:
+def seat_label(seat: int, policies: list[str] | None) -> str:
+    """A legend entry naming the seat's policy, e.g. ``seat 0 (greedy)``."""
+    if policies is None or seat >= len(policies):
+        return f"seat {seat}"
+    return f"seat {seat} ({policies[seat]})"
+
+
+def yaku_bars(table: Table, seats: int, policies: list[str] | None = None) -> bytes:
     """Horizontal bars of each yaku's frequency per seat, with Wilson interval whiskers."""
+    return to_png(yaku_bars_figure(table, seats, policies))
+
+
+def yaku_bars_figure(table: Table, seats: int, policies: list[str] | None = None) -> MatplotlibFigure:
+    """The matplotlib figure of ``yaku_bars``."""
     frame = table.frame
     labels = [f"{y} ({e})" for y, e in zip(frame["yaku"], frame["english"], strict=True)]
     figure = MatplotlibFigure(figsize=(8.5, 0.28 * len(frame) * max(1, seats) / 1.6 + 1.5))
@@ -47,17 +59,22 @@ def yaku_bars(table: Table, seats: int) -> bytes:
     for seat in range(seats):
         rate, error = _errors(frame, f"seat{seat}")
         axes.barh(positions + (seat - (seats - 1) / 2) * height, rate, height=height, xerr=error,
-                  label=f"seat {seat}", capsize=1.5, error_kw={"elinewidth": 0.8})
+                  label=seat_label(seat, policies), capsize=1.5, error_kw={"elinewidth": 0.8})
     axes.set_yticks(positions, labels, fontsize=7)
     axes.invert_yaxis()
-    axes.set_xlabel("rounds in which the seat completed the yaku (%)")
+    axes.set_xlabel("rounds played in which the seat completed the yaku (%)")
     axes.legend(fontsize=8, loc="lower right")
     axes.grid(axis="x", alpha=0.3)
-    return to_png(figure)
+    return figure
 
 
 def score_histograms(summary: RunSummary) -> bytes:
-    """Score distribution of each seat (share of rounds at each score)."""
+    """Score distribution of each seat (share of the rounds it played at each score)."""
+    return to_png(score_histograms_figure(summary))
+
+
+def score_histograms_figure(summary: RunSummary) -> MatplotlibFigure:
+    """The matplotlib figure of ``score_histograms``."""
     figure = MatplotlibFigure(figsize=(8.5, 3.5))
     axes = figure.add_subplot()
     seats = len(summary.scores)
@@ -67,17 +84,23 @@ def score_histograms(summary: RunSummary) -> bytes:
         values = series.index.to_numpy(dtype=float)
         span = np.diff(values).min() if len(values) > 1 else 1.0
         width = span * 0.8 / seats
-        axes.bar(values + (seat - (seats - 1) / 2) * width, shares.to_numpy(), width=width, label=f"seat {seat}")
+        axes.bar(values + (seat - (seats - 1) / 2) * width, shares.to_numpy(), width=width,
+                 label=seat_label(seat, summary.dataset.policies))
     axes.set_yscale("log")
     axes.set_xlabel("score")
-    axes.set_ylabel("share of rounds (%, log scale)")
+    axes.set_ylabel("share of rounds played (%, log scale)")
     axes.legend(fontsize=8)
     axes.grid(axis="y", alpha=0.3)
-    return to_png(figure)
+    return figure
 
 
 def seat_win_bars(table: Table) -> bytes:
     """Win, loss and draw rate of each seat with Wilson intervals."""
+    return to_png(seat_win_bars_figure(table))
+
+
+def seat_win_bars_figure(table: Table) -> MatplotlibFigure:
+    """The matplotlib figure of ``seat_win_bars``."""
     frame = table.frame
     figure = MatplotlibFigure(figsize=(6.5, 3.2))
     axes = figure.add_subplot()
@@ -86,19 +109,24 @@ def seat_win_bars(table: Table) -> bytes:
         rate, error = _errors(frame, outcome)
         axes.bar(positions + (k - 1) * 0.27, rate, width=0.27, yerr=error, capsize=3, label=outcome)
     axes.set_xticks(positions, [f"seat {s}\n{p}" for s, p in zip(frame["seat"], frame["policy"], strict=True)])
-    axes.set_ylabel("share of rounds (%)")
+    axes.set_ylabel("share of rounds played (%)")
     axes.axhline(50, color="grey", lw=0.8, ls=":")
     axes.legend(fontsize=8)
-    return to_png(figure)
+    return figure
 
 
-def convergence_plot(table: Table) -> bytes:
+def convergence_plot(table: Table, policies: list[str] | None = None) -> bytes:
     """Running win-rate estimates with their Wilson bands, against rounds on a log axis."""
+    return to_png(convergence_plot_figure(table, policies))
+
+
+def convergence_plot_figure(table: Table, policies: list[str] | None = None) -> MatplotlibFigure:
+    """The matplotlib figure of ``convergence_plot``."""
     frame = table.frame
     figure = MatplotlibFigure(figsize=(8.5, 3.5))
     axes = figure.add_subplot()
     rounds = frame["rounds"].to_numpy(dtype=float)
-    for name, label in (("seat0_win", "seat 0 win rate"), ("dealer_win", "dealer win rate")):
+    for name, label in (("seat0_win", f"{seat_label(0, policies)} win rate"), ("dealer_win", "dealer win rate")):
         if f"{name}_rate" not in frame.columns:
             continue
         rate = frame[f"{name}_rate"].to_numpy(dtype=float) * 100
@@ -110,20 +138,24 @@ def convergence_plot(table: Table) -> bytes:
     axes.set_ylabel("estimate (%)")
     axes.legend(fontsize=8)
     axes.grid(alpha=0.3)
-    return to_png(figure)
+    return figure
 
 
 def report_figures(summary: RunSummary, tables: dict[str, Table], confidence: float = 0.95) -> list[Figure]:
-    """The four plots of a run report (those whose tables exist)."""
-    out = []
+    """The plots of a run report, each tied to the table it sits under in the HTML report."""
+    policies = summary.dataset.policies
+    out = [Figure("seat_plot", f"Win, loss and draw rate by seat over the rounds it played, with "
+                               f"{confidence:.0%} Wilson intervals",
+                  seat_win_bars(tables["outcomes_by_seat"]), table="outcomes_by_seat")]
     if "yaku_frequencies" in tables and len(tables["yaku_frequencies"].frame):
         out.append(Figure("yaku_plot", f"Yaku frequency per seat, with {confidence:.0%} Wilson intervals",
-                          yaku_bars(tables["yaku_frequencies"], len(summary.seats))))
-    out.append(Figure("score_plot", "Score distribution per seat", score_histograms(summary)))
-    out.append(Figure("seat_plot", f"Win, loss and draw rate by seat, with {confidence:.0%} Wilson intervals",
-                      seat_win_bars(tables["outcomes_by_seat"])))
-    out.append(Figure("convergence_plot", f"Running estimates as rounds accumulate (shaded: {confidence:.0%} Wilson interval)",
-                      convergence_plot(tables["convergence_full"])))
+                          yaku_bars(tables["yaku_frequencies"], len(summary.seats), policies),
+                          table="yaku_frequencies"))
+    out.append(Figure("score_plot", "Score distribution per seat", score_histograms(summary),
+                      table="score_distribution"))
+    out.append(Figure("convergence_plot", f"Running estimates as rounds accumulate (shaded: {confidence:.0%} "
+                                          f"Wilson interval)",
+                      convergence_plot(tables["convergence_full"], policies), table="convergence"))
     return out
 
 

@@ -27,17 +27,22 @@ __all__ = ["Report", "Figure", "display_frame", "render", "render_text", "render
 
 FORMATS = ("text", "md", "html", "json", "csv")
 TEXT_WIDTH = 100
-SIZE_COLUMNS = ("n", "rounds", "seat_rounds", "matches", "paired_rounds")
+SIZE_COLUMNS = ("n", "rounds", "rounds_played", "seat_rounds", "matches", "paired_rounds")
 VALUE_SUFFIXES = ("_rate", "_mean", "_diff", "")
 
 
 @dataclass
 class Figure:
-    """A plot as PNG bytes, with its caption."""
+    """A plot as PNG bytes, with its caption.
+
+    ``table`` names the table the plot illustrates: the HTML report shows the plot directly under
+    it (plots of no table shown come at the end).
+    """
 
     name: str
     caption: str
     png: bytes
+    table: str | None = None
 
 
 @dataclass
@@ -352,8 +357,18 @@ img { max-width: 100%; height: auto; }
 """
 
 
+def _html_figure(figure: Figure) -> str:
+    esc = html.escape
+    data = base64.b64encode(figure.png).decode("ascii")
+    return (f'<figure id="{esc(figure.name)}"><img alt="{esc(figure.caption)}" '
+            f'src="data:image/png;base64,{data}"><figcaption>{esc(figure.caption)}</figcaption></figure>')
+
+
 def render_html(report: Report) -> str:
-    """One self-contained HTML page: inline CSS, tables, and plots as embedded PNGs."""
+    """One self-contained HTML page: inline CSS, tables, and plots as embedded PNGs.
+
+    Each plot sits directly under the table it illustrates (``Figure.table``).
+    """
     esc = html.escape
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              f"<title>{esc(report.title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
@@ -362,6 +377,7 @@ def render_html(report: Report) -> str:
         parts.append('<div class="warnings"><strong>Warnings</strong><ul>')
         parts += [f"<li>{esc(w)}</li>" for w in report.warnings]
         parts.append("</ul></div>")
+    shown_tables = {table.name for table in report.tables}
     for table in report.tables:
         shown, caption = display_frame(table)
         parts.append(f'<h2 id="{esc(table.name)}">{esc(table.title)}</h2>')
@@ -375,12 +391,11 @@ def render_html(report: Report) -> str:
                             for v, n in zip(shown.iloc[i].tolist(), numeric, strict=True))
             parts.append(f"<tr>{cells}</tr>")
         parts.append("</tbody></table>")
-    if report.figures:
+        parts += [_html_figure(figure) for figure in report.figures if figure.table == table.name]
+    loose = [figure for figure in report.figures if figure.table not in shown_tables]
+    if loose:
         parts.append('<h2 id="plots">Plots</h2>')
-        for figure in report.figures:
-            data = base64.b64encode(figure.png).decode("ascii")
-            parts.append(f'<figure id="{esc(figure.name)}"><img alt="{esc(figure.caption)}" '
-                         f'src="data:image/png;base64,{data}"><figcaption>{esc(figure.caption)}</figcaption></figure>')
+        parts += [_html_figure(figure) for figure in loose]
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
 

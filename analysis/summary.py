@@ -24,6 +24,7 @@ __all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_run", "converge
 # Enshu-bana uchikiri); the report breaks them down by the yaku that did it.
 STOPPING_REASONS = ("instant_win", "uchikiri")
 CONVERGENCE_POINTS = 60
+CONVERGENCE_COLUMNS = ("rounds", "seat0_wins", "seat0_rounds", "dealer_wins", "dealer_rounds", "draws")
 
 
 @dataclass
@@ -63,30 +64,36 @@ class RunSummary:
     rounds : int
         Rows read.
     seats : list of SeatCounts
-        Per seat.
+        Per seat, over the rounds the seat played (``active_s``; every round when a game has no
+        such columns).
     dealer, non_dealer : SeatCounts
-        Outcomes of the dealer and of the non-dealer seats (seat-rounds).
+        Outcomes of the dealer over the rounds the dealer played, and of the non-dealer seats
+        over the seat-rounds they played.
     dealer_advantage_sums : (float, float)
-        Sum and sum of squares over rounds of ``1{dealer wins} - 1{non-dealer wins} / (a - 1)``
-        with ``a`` the number of seats in the round.
+        Sum and sum of squares, over the rounds the dealer played, of
+        ``1{dealer wins} - 1{non-dealer wins} / (a - 1)`` with ``a`` the seats playing the round.
     end_reasons : dict str -> int
         Rounds per end reason (every reason the dataset declares, also those with no rounds).
     yaku_seat : list of int64[64] or None
-        Rounds in which each seat completed yaku bit ``b``.
+        Rounds (played by the seat) in which each seat completed yaku bit ``b``.
     yaku_any : int64[64] or None
         Rounds in which at least one seat completed yaku bit ``b``.
     yaku_set_rounds : dict int -> int
         Rounds per yaku set (empty when the dataset has no ``yaku_set`` column).
+    seat_yaku_set_rounds : list of dict int -> int
+        Per seat, the rounds it played per yaku set (empty lists without ``yaku_set``).
     stopping_yaku : dict end_reason -> int64[64]
-        Rounds stopped at once (``STOPPING_REASONS``) whose winner holds yaku bit ``b`` (only
-        the stopping yaku when ``stopping_bits_known``).
+        Rounds stopped at once (``STOPPING_REASONS``) by yaku bit ``b``: the dataset's
+        ``stopping_yaku`` column where it has one (Enshu-bana), else the winner's yaku (only the
+        stopping yaku when ``stopping_bits_known``).
     scores, payoffs : list of IntegerHistogram or None
-        Per seat.
+        Per seat, over the rounds the seat played.
     round_length : IntegerHistogram or None
         ``end_turn``.
     matches : MatchCounts or None
     convergence : pandas.DataFrame
-        ``rounds``, ``seat0_wins``, ``dealer_wins``, ``draws`` at checkpoints as rounds accumulate.
+        ``CONVERGENCE_COLUMNS`` at checkpoints as rounds accumulate: rows read, seat 0's wins and
+        rounds played, the dealer's wins and rounds played, drawn rounds.
     """
 
     dataset: RunDataset
@@ -99,6 +106,7 @@ class RunSummary:
     yaku_seat: list[np.ndarray] | None = None
     yaku_any: np.ndarray | None = None
     yaku_set_rounds: dict[int, int] = field(default_factory=dict)
+    seat_yaku_set_rounds: list[dict[int, int]] = field(default_factory=list)
     stopping_yaku: dict[str, np.ndarray] = field(default_factory=dict)
     stopping_bits_known: bool = False
     scores: list[IntegerHistogram] | None = None
@@ -131,6 +139,8 @@ def _columns_for(dataset: RunDataset) -> dict[str, bool]:
         "yaku": all(has(f"yaku_{s}") for s in seats),
         "payoff": all(has(f"payoff_{s}") for s in seats),
         "active": all(has(f"active_{s}") for s in seats),
+        # Enshu-bana records the yaku that stopped the round; Tensho's come from the rules.
+        "stopping_yaku": has("stopping_yaku"),
         "matches": dataset.rounds_per_match is not None
         and has("match", "round_in_match", "match_end", "dealer")
         and all(has(f"match_points_{s}") for s in seats),
@@ -225,6 +235,8 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
         columns += [f"payoff_{s}" for s in range(seats)]
     if wants["active"]:
         columns += [f"active_{s}" for s in range(seats)]
+    if wants["stopping_yaku"]:
+        columns.append("stopping_yaku")
     if wants["matches"]:
         columns += ["match", "round_in_match", "match_end"] + [f"match_points_{s}" for s in range(seats)]
 
@@ -241,11 +253,12 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     payoffs = [IntegerHistogram() for _ in range(seats)] if wants["payoff"] else None
     round_length = IntegerHistogram() if wants["end_turn"] else None
     yaku_sets = IntegerHistogram()
+    seat_yaku_sets = [IntegerHistogram() for _ in range(seats)]
     matches = _MatchJoiner(seats) if wants["matches"] else None
     advantage_sum = advantage_squares = 0.0
     checkpoints = convergence_checkpoints(dataset.n_rows)
-    trace = {"rounds": [], "seat0_wins": [], "dealer_wins": [], "draws": []}
-    running = {"seat0_wins": 0, "dealer_wins": 0, "draws": 0}
+    trace: dict[str, list[int]] = {key: [] for key in CONVERGENCE_COLUMNS}
+    running = dict.fromkeys(CONVERGENCE_COLUMNS[1:], 0)
 
     for batch in dataset.iter_batches(columns):
         winner = batch["winner"].astype(np.int64)
@@ -259,27 +272,33 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
             counts = summary.seats[seat]
             present = active[:, seat]
             counts.rounds += int(present.sum())
-            counts.wins += int((winner == seat).sum())
+            counts.wins += int((winner == seat).sum())  # only a seat that played can win
             counts.draws += int((drawn & present).sum())
             scores[seat].add(batch[f"score_{seat}"][present])
             if payoffs is not None:
                 payoffs[seat].add(batch[f"payoff_{seat}"][present])
         if wants["dealer"]:
             dealer = batch["dealer"].astype(np.int64)
+            # The dealer's role counts only in the rounds the dealer played (in Enshu-bana C with
+            # 4-5 players the dealer may drop out; the round is then played without them).
+            dealer_played = active[np.arange(n), dealer]
             dealer_won = winner == dealer
             other_won = (winner >= 0) & ~dealer_won
-            others = active.sum(axis=1) - active[np.arange(n), dealer]
-            summary.dealer.rounds += n
+            others = active.sum(axis=1) - dealer_played
+            summary.dealer.rounds += int(dealer_played.sum())
             summary.dealer.wins += int(dealer_won.sum())
-            summary.dealer.draws += int(drawn.sum())
+            summary.dealer.draws += int((drawn & dealer_played).sum())
             summary.non_dealer.rounds += int(others.sum())
             summary.non_dealer.wins += int(other_won.sum())
             summary.non_dealer.draws += int(others[drawn].sum())
-            with np.errstate(divide="ignore", invalid="ignore"):
-                difference = dealer_won.astype(np.float64) - np.where(others > 0, other_won / np.maximum(others, 1), 0.0)
+            # Per round the dealer played: 1{dealer wins} - 1{a non-dealer wins} / (a - 1).
+            played_others = others[dealer_played]
+            difference = (dealer_won[dealer_played].astype(np.float64)
+                          - other_won[dealer_played] / np.maximum(played_others, 1))
             advantage_sum += float(difference.sum())
             advantage_squares += float((difference * difference).sum())
         else:
+            dealer_played = np.zeros(n, dtype=bool)
             dealer_won = np.zeros(n, dtype=bool)
         if wants["end_reason"]:
             codes = batch["end_reason"].astype(np.int64)
@@ -290,32 +309,38 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
             any_seat = np.zeros(n, dtype=np.uint64)
             for seat in range(seats):
                 masks = batch[f"yaku_{seat}"].astype(np.uint64, copy=False)
-                yaku_seat[seat].add(masks)
-                any_seat |= masks
+                present = active[:, seat]
+                yaku_seat[seat].add(masks[present])
+                any_seat |= np.where(present, masks, np.uint64(0))
             yaku_any.add(any_seat)
             if instant is not None:
                 for reason, counter in instant.items():
                     if reason in dataset.end_reason_names:
                         stopped = (codes == dataset.end_reason_names.index(reason)) & (winner >= 0)
-                        if stopped.any():
+                        if stopped.any() and wants["stopping_yaku"]:
+                            counter.add(batch["stopping_yaku"][stopped])
+                        elif stopped.any():
                             counter.add(_stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits,
                                                        wants["yaku_set"]))
         if wants["yaku_set"]:
             yaku_sets.add(batch["yaku_set"])
+            for seat in range(seats):
+                seat_yaku_sets[seat].add(batch["yaku_set"][active[:, seat]])
         if round_length is not None:
             round_length.add(batch["end_turn"])
         if matches is not None:
             matches.add(batch)
+        flag_columns = {"seat0_wins": winner == 0, "seat0_rounds": active[:, 0], "dealer_wins": dealer_won,
+                        "dealer_rounds": dealer_played, "draws": drawn}
         inside = checkpoints[(checkpoints > offset) & (checkpoints <= offset + n)]
         if len(inside):
             at = inside - offset - 1
-            for key, flags in (("seat0_wins", winner == 0), ("dealer_wins", dealer_won), ("draws", drawn)):
+            for key, flags in flag_columns.items():
                 cumulative = np.cumsum(flags, dtype=np.int64)
                 trace[key].extend((running[key] + cumulative[at]).tolist())
             trace["rounds"].extend(inside.tolist())
-        running["seat0_wins"] += int((winner == 0).sum())
-        running["dealer_wins"] += int(dealer_won.sum())
-        running["draws"] += int(drawn.sum())
+        for key, flags in flag_columns.items():
+            running[key] += int(flags.sum())
 
     if summary.rounds == 0:
         raise AnalysisError(f"{dataset.path}: the dataset has no rounds")
@@ -329,15 +354,16 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     if instant is not None:
         summary.stopping_yaku = {reason: counter.bit_counts() for reason, counter in instant.items()
                                  if reason in summary.end_reasons}
-    summary.stopping_bits_known = bool(instant_yaku_bits)
+    summary.stopping_bits_known = bool(instant_yaku_bits) or wants["stopping_yaku"]
     summary.yaku_set_rounds = dict(sorted(yaku_sets.counts.items()))
+    summary.seat_yaku_set_rounds = [dict(sorted(h.counts.items())) for h in seat_yaku_sets]
     summary.scores = scores
     summary.payoffs = payoffs
     summary.round_length = round_length
     summary.matches = matches.finish() if matches is not None else None
     import pandas as pd
 
-    summary.convergence = pd.DataFrame(trace, columns=["rounds", "seat0_wins", "dealer_wins", "draws"])
+    summary.convergence = pd.DataFrame(trace, columns=list(CONVERGENCE_COLUMNS))
     return summary
 
 

@@ -9,7 +9,11 @@ Column conventions (the renderers rely on them, and they read well in a notebook
   deviation) and, where useful, ``X_sd``;
 * a difference is ``X_diff``, ``X_low``, ``X_high``;
 * the sample size of a row is in a column named ``n`` or ``rounds`` (``matches``,
-  ``seat_rounds`` where that is the unit).
+  ``rounds_played`` where that is the unit).
+
+Per-seat and per-role numbers are over the rounds that seat (or role) played: in Enshu-bana C
+with 4-5 players a seat that dropped out of a round (``active_s`` false) is not in that round's
+denominator.  Games without ``active_s`` columns play every seat in every round.
 """
 
 from __future__ import annotations
@@ -163,13 +167,22 @@ def outcomes_by_seat(summary: RunSummary, confidence: float = 0.95) -> Table:
     frame = pd.DataFrame({
         "seat": np.arange(len(summary.seats)),
         "policy": policies,
-        "rounds": [c.rounds for c in summary.seats],
+        "rounds_played": [c.rounds for c in summary.seats],
     })
     for outcome in ("win", "loss", "draw"):
         attribute = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
-        add_rate(frame, outcome, [getattr(c, attribute) for c in summary.seats], frame["rounds"], confidence)
-    return _warn(Table("outcomes_by_seat", "Outcomes by seat", frame,
-                       f"Share of rounds each seat won, lost or drew; {confidence:.0%} Wilson intervals."))
+        add_rate(frame, outcome, [getattr(c, attribute) for c in summary.seats], frame["rounds_played"],
+                 confidence)
+    note = (f"Share of the rounds each seat played that it won, lost or drew (denominator: rounds played"
+            f"{_of_rounds(summary)}); {confidence:.0%} Wilson intervals.")
+    return _warn(Table("outcomes_by_seat", "Outcomes by seat", frame, note))
+
+
+def _of_rounds(summary: RunSummary) -> str:
+    """A remark for notes: whether seats sat out rounds (Enshu-bana dropout) or played them all."""
+    if all(c.rounds == summary.rounds for c in summary.seats):
+        return f", every seat played all {summary.rounds:,} rounds"
+    return f", of {summary.rounds:,} rounds; a seat that sat a round out is not counted in it"
 
 
 def outcomes_by_role(summary: RunSummary, confidence: float = 0.95) -> Table | None:
@@ -177,11 +190,12 @@ def outcomes_by_role(summary: RunSummary, confidence: float = 0.95) -> Table | N
     if summary.dealer.rounds == 0:
         return None
     roles = [("dealer", summary.dealer), ("non-dealer", summary.non_dealer)]
-    frame = pd.DataFrame({"role": [r for r, _ in roles], "seat_rounds": [c.rounds for _, c in roles]})
-    add_rate(frame, "win", [c.wins for _, c in roles], frame["seat_rounds"], confidence)
-    add_rate(frame, "loss", [c.losses for _, c in roles], frame["seat_rounds"], confidence)
-    add_rate(frame, "draw", [c.draws for _, c in roles], frame["seat_rounds"], confidence)
-    note = "Each round counts once for the dealer and once for each non-dealer seat in it."
+    frame = pd.DataFrame({"role": [r for r, _ in roles], "rounds_played": [c.rounds for _, c in roles]})
+    add_rate(frame, "win", [c.wins for _, c in roles], frame["rounds_played"], confidence)
+    add_rate(frame, "loss", [c.losses for _, c in roles], frame["rounds_played"], confidence)
+    add_rate(frame, "draw", [c.draws for _, c in roles], frame["rounds_played"], confidence)
+    note = ("Denominator: rounds played in the role. Each round counts once for the dealer, if the dealer "
+            "played it, and once for each non-dealer seat that played it (seat-rounds).")
     return _warn(Table("outcomes_by_role", "Outcomes by role: dealer versus non-dealer", frame, note))
 
 
@@ -195,12 +209,13 @@ def outcomes_by_policy(summary: RunSummary, confidence: float = 0.95) -> Table:
         counts = [summary.seats[s] for s in seats]
         rows.append((policy, ", ".join(map(str, seats)), sum(c.rounds for c in counts),
                      sum(c.wins for c in counts), sum(c.losses for c in counts), sum(c.draws for c in counts)))
-    raw = pd.DataFrame(rows, columns=["policy", "seats", "seat_rounds", "wins", "losses", "draws"])
-    frame = raw[["policy", "seats", "seat_rounds"]].copy()
+    raw = pd.DataFrame(rows, columns=["policy", "seats", "rounds_played", "wins", "losses", "draws"])
+    frame = raw[["policy", "seats", "rounds_played"]].copy()
     for outcome, column in (("win", "wins"), ("loss", "losses"), ("draw", "draws")):
-        add_rate(frame, outcome, raw[column], raw["seat_rounds"], confidence)
-    note = ("Pooled over the seats that played the policy; when one policy holds both seats its win "
-            "and loss rates are equal by construction.")
+        add_rate(frame, outcome, raw[column], raw["rounds_played"], confidence)
+    note = ("Pooled over the seats that played the policy; denominator: the seat-rounds those seats "
+            "played. When one policy holds both seats of a two-seat game its win and loss rates are "
+            "equal by construction.")
     return _warn(Table("outcomes_by_policy", "Outcomes by policy", frame, note))
 
 
@@ -213,7 +228,7 @@ def dealer_advantage(summary: RunSummary, confidence: float = 0.95) -> Table | N
     n = summary.dealer.rounds
     total, squares = summary.dealer_advantage_sums
     mean, low, high, sd = mean_interval(n, total, squares, confidence)
-    rows.append(("round", "dealer of the round", n, mean, low, high, _p_from(mean, sd, n)))
+    rows.append(("round", "dealer, rounds the dealer played", n, mean, low, high, _p_from(mean, sd, n)))
     matches = summary.matches
     if matches is not None and matches.first_dealer_matches and len(summary.seats) == 2:
         m = matches.first_dealer_matches
@@ -227,8 +242,9 @@ def dealer_advantage(summary: RunSummary, confidence: float = 0.95) -> Table | N
                                         "advantage_high", "p_value"])
     frame["advantage_small"] = frame["n"] < SMALL_SAMPLE_ROUNDS
     frame.insert(2, "kind", "rate")
-    note = (f"Win rate of the dealer minus that of one non-dealer seat, with a {confidence:.0%} normal "
-            f"interval (z = {z:.2f}) and the p-value of 'no advantage'.")
+    note = (f"Win rate of the dealer minus that of one non-dealer seat, over the rounds the dealer played "
+            f"(n; per round 1{{dealer wins}} - 1{{a non-dealer wins}} / (a - 1), a = seats playing), with a "
+            f"{confidence:.0%} normal interval (z = {z:.2f}) and the p-value of 'no advantage'.")
     return _warn(Table("dealer_advantage", "Dealer's advantage", frame, note))
 
 
@@ -315,37 +331,51 @@ def stopping_yaku(summary: RunSummary, confidence: float = 0.95) -> Table | None
 
 
 def yaku_frequencies(summary: RunSummary, confidence: float = 0.95) -> Table | None:
-    """Each yaku's frequency per seat and for either seat, over the rounds in which it could be made."""
+    """Each yaku's frequency per seat and for any seat, over the rounds in which it could be made.
+
+    A seat's rate is over the rounds that seat played (and whose yaku set contains the yaku);
+    the ``any`` rate is over all such rounds.
+    """
     if summary.yaku_seat is None:
         return None
     yaku = summary.dataset.yaku
+    seats = len(summary.yaku_seat)
     members = yaku_in_set(summary.dataset) if summary.yaku_set_rounds else None
+
+    def in_play(rounds_by_set: dict[int, int], bit: int) -> int:
+        return sum(count for yaku_set, count in rounds_by_set.items() if (members.get(yaku_set, 0) >> bit) & 1)
+
     rows = []
     for info in yaku:
         if members is not None:
-            in_play = sum(count for yaku_set, count in summary.yaku_set_rounds.items()
-                          if (members.get(yaku_set, 0) >> info.bit) & 1)
-            if in_play == 0:
+            rounds = in_play(summary.yaku_set_rounds, info.bit)
+            if rounds == 0:
                 continue
+            played = [in_play(summary.seat_yaku_set_rounds[s], info.bit) for s in range(seats)]
         else:
-            in_play = summary.rounds
-        row = [info.key, info.name, info.english, in_play]
+            rounds = summary.rounds
+            played = [c.rounds for c in summary.seats]
+        row = [info.key, info.name, info.english, rounds, *played]
         row += [int(counts[info.bit]) for counts in summary.yaku_seat]
         row.append(int(summary.yaku_any[info.bit]))
         rows.append(row)
-    seats = len(summary.yaku_seat)
+    played_columns = [f"seat{s}_rounds_played" for s in range(seats)]
     count_columns = [f"seat{s}_count" for s in range(seats)] + ["any_count"]
-    raw = pd.DataFrame(rows, columns=["key", "yaku", "english", "rounds"] + count_columns)
+    raw = pd.DataFrame(rows, columns=["key", "yaku", "english", "rounds", *played_columns, *count_columns])
     frame = raw[["key", "yaku", "english", "rounds"]].copy()
     for s in range(seats):
-        add_rate(frame, f"seat{s}", raw[f"seat{s}_count"], raw["rounds"], confidence)
+        add_rate(frame, f"seat{s}", raw[f"seat{s}_count"], raw[f"seat{s}_rounds_played"], confidence)
     add_rate(frame, "any", raw["any_count"], raw["rounds"], confidence)
-    for column in count_columns:
+    for column in played_columns + count_columns:
         frame[column] = raw[column]
-    note = ("Share of rounds in which the seat completed the yaku (after supersession), and in which "
-            "either seat did; 'rounds' counts the rounds whose yaku set contains it. Instant-win "
-            "yaku count whenever completed.")
-    return _warn(Table("yaku_frequencies", "Yaku frequencies", frame, note, hidden=["key", *count_columns]))
+    note = ("Share of the rounds a seat played in which it completed the yaku (after supersession), and "
+            "of all rounds in which any seat did; 'rounds' counts the rounds whose yaku set contains it. "
+            "Instant-win yaku count whenever completed.")
+    if any(c.rounds != summary.rounds for c in summary.seats):
+        note += " Rounds played per seat: " + ", ".join(
+            f"seat {s} {c.rounds:,}" for s, c in enumerate(summary.seats)) + f" of {summary.rounds:,}."
+    return _warn(Table("yaku_frequencies", "Yaku frequencies", frame, note,
+                       hidden=["key", *played_columns, *count_columns]))
 
 
 def score_distribution(summary: RunSummary, confidence: float = 0.95) -> Table:
@@ -359,13 +389,14 @@ def score_distribution(summary: RunSummary, confidence: float = 0.95) -> Table:
             n, total, squares = histogram.sums()
             quantiles = histogram.quantiles((0.0, *QUANTILES, 1.0))
             rows.append((measure, seat, n, total, squares, *quantiles))
-    raw = pd.DataFrame(rows, columns=["measure", "seat", "n", "total", "squares", "min", *QUANTILE_NAMES, "max"])
-    frame = raw[["measure", "seat", "n"]].copy()
-    add_mean(frame, "value", raw["n"], raw["total"], raw["squares"], confidence)
+    raw = pd.DataFrame(rows, columns=["measure", "seat", "rounds_played", "total", "squares", "min",
+                                      *QUANTILE_NAMES, "max"])
+    frame = raw[["measure", "seat", "rounds_played"]].copy()
+    add_mean(frame, "value", raw["rounds_played"], raw["total"], raw["squares"], confidence)
     for column in ("min", *QUANTILE_NAMES, "max"):
         frame[column] = raw[column]
-    note = (f"Mean with a {confidence:.0%} normal interval (sample standard deviation); quantiles are "
-            f"exact (inverted CDF) from integer histograms.")
+    note = (f"Each seat over the rounds it played{_of_rounds(summary)}. Mean with a {confidence:.0%} normal "
+            f"interval (sample standard deviation); quantiles are exact (inverted CDF) from integer histograms.")
     return _warn(Table("score_distribution", "Scores and payoffs", frame, note))
 
 
@@ -429,8 +460,16 @@ def convergence(summary: RunSummary, confidence: float = 0.95, rows: int | None 
         keep = trace["rounds"].isin(wanted) | (trace.index == len(trace) - 1)
         trace = trace[keep]
     frame = pd.DataFrame({"rounds": trace["rounds"].to_numpy()})
-    add_rate(frame, "seat0_win", trace["seat0_wins"], trace["rounds"], confidence)
+    frame["seat0_rounds_played"] = trace["seat0_rounds"].to_numpy()
+    add_rate(frame, "seat0_win", trace["seat0_wins"], trace["seat0_rounds"], confidence)
+    hidden = []
     if summary.dealer.rounds:
-        add_rate(frame, "dealer_win", trace["dealer_wins"], trace["rounds"], confidence)
-    note = "Running estimates in dataset order: the interval narrows as 1/sqrt(rounds)."
-    return Table("convergence", "How the estimates converge", frame, note)
+        frame["dealer_rounds_played"] = trace["dealer_rounds"].to_numpy()
+        add_rate(frame, "dealer_win", trace["dealer_wins"], trace["dealer_rounds"], confidence)
+    if (frame["seat0_rounds_played"] == frame["rounds"]).all():
+        hidden.append("seat0_rounds_played")
+    if "dealer_rounds_played" in frame and (frame["dealer_rounds_played"] == frame["rounds"]).all():
+        hidden.append("dealer_rounds_played")
+    note = ("Running estimates in dataset order after the first 'rounds' rounds; each rate over the rounds "
+            "seat 0 (or the dealer) played among them. The interval narrows as 1/sqrt(rounds).")
+    return Table("convergence", "How the estimates converge", frame, note, hidden=hidden)

@@ -8,6 +8,7 @@ pytest's session temporary directory.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,43 @@ from simcore.rules import compile_rules, load_rules
 
 SEED = 20240611
 ROUNDS = 2000
+
+# Expected values in the analysis tests are computed here, independently of ``analysis.intervals``:
+# the textbook constant and formula, in plain floating point.
+Z95 = 1.959963984540054  # the 0.975 quantile of the standard normal distribution
+
+
+def wilson_by_hand(successes: int, trials: int, z: float = Z95) -> tuple[float, float, float]:
+    """Wilson (1927) score interval, written out from the formula (Newcombe 1998, method 3).
+
+    ``(p + z^2 / 2n -+ z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n)`` with ``p = k / n``.
+    """
+    k, n = float(successes), float(trials)
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return p, max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def mcnemar_exact_by_hand(only_first: int, only_second: int) -> float:
+    """Exact McNemar test: twice the smaller binomial(b + c, 1/2) tail, at most 1 (integer arithmetic)."""
+    total = only_first + only_second
+    if total == 0:
+        return 1.0
+    tail = sum(math.comb(total, k) for k in range(min(only_first, only_second) + 1))
+    return min(1.0, 2 * tail / 2**total)
+
+
+def holm_by_hand(p_values) -> list[float]:
+    """Holm (1979) step-down adjusted p-values, straight from the definition (finite values only)."""
+    p = [float(v) for v in p_values]
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    out = [0.0] * m
+    for position, index in enumerate(order):
+        out[index] = max(min(1.0, (m - j) * p[order[j]]) for j in range(position + 1))
+    return out
 
 
 def run_info_for(rules, policies: list[str], seed: int, units: int, rounds: int,

@@ -10,10 +10,9 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from conftest_analysis import analysis_datasets  # noqa: F401  (session fixture)
+from conftest_analysis import Z95, analysis_datasets, wilson_by_hand  # noqa: F401  (session fixture)
 
 from analysis import build_report, render
-from analysis.intervals import wilson_interval
 from analysis.reader import open_run
 from simcore.dataset import read_dataset
 
@@ -33,10 +32,11 @@ def matches(analysis_datasets):  # noqa: F811
 
 
 def _check_rate(row, prefix, successes, trials):
-    rate, low, high = wilson_interval(successes, trials)
-    assert row[f"{prefix}_rate"] == pytest.approx(successes / trials)
-    assert row[f"{prefix}_low"] == pytest.approx(low)
-    assert row[f"{prefix}_high"] == pytest.approx(high)
+    """The table's rate and 95 % Wilson bounds against the formula worked out in the test module."""
+    rate, low, high = wilson_by_hand(successes, trials)
+    assert row[f"{prefix}_rate"] == pytest.approx(rate)
+    assert row[f"{prefix}_low"] == pytest.approx(low, abs=1e-9)
+    assert row[f"{prefix}_high"] == pytest.approx(high, abs=1e-9)
 
 
 def test_outcomes_by_seat_and_role(ise):
@@ -45,19 +45,21 @@ def test_outcomes_by_seat_and_role(ise):
     table = report.table("outcomes_by_seat").frame
     for seat in (0, 1):
         row = table.iloc[seat]
-        assert row["rounds"] == n
+        assert row["rounds_played"] == n  # Tensho: both seats play every round
         _check_rate(row, "win", int((rounds.winner == seat).sum()), n)
         _check_rate(row, "loss", int(((rounds.winner >= 0) & (rounds.winner != seat)).sum()), n)
         _check_rate(row, "draw", int((rounds.winner < 0).sum()), n)
     roles = report.table("outcomes_by_role").frame.set_index("role")
+    assert roles.loc["dealer", "rounds_played"] == roles.loc["non-dealer", "rounds_played"] == n
     _check_rate(roles.loc["dealer"], "win", int((rounds.winner == rounds.dealer).sum()), n)
     non_dealer_wins = int(((rounds.winner >= 0) & (rounds.winner != rounds.dealer)).sum())
     _check_rate(roles.loc["non-dealer"], "win", non_dealer_wins, n)
     advantage = report.table("dealer_advantage").frame.iloc[0]
     per_round = (rounds.winner == rounds.dealer).astype(int) - ((rounds.winner >= 0) & (rounds.winner != rounds.dealer))
     assert advantage["advantage_diff"] == pytest.approx(per_round.mean())
-    half = 1.959964 * per_round.std(ddof=1) / np.sqrt(n)
-    assert advantage["advantage_high"] - advantage["advantage_diff"] == pytest.approx(half, rel=1e-5)
+    half = Z95 * per_round.std(ddof=1) / np.sqrt(n)
+    assert advantage["advantage_high"] - advantage["advantage_diff"] == pytest.approx(half, rel=1e-9)
+    assert advantage["advantage_diff"] - advantage["advantage_low"] == pytest.approx(half, rel=1e-9)
 
 
 def test_outcomes_by_policy_pool_seats(analysis_datasets):  # noqa: F811
@@ -127,16 +129,19 @@ def test_scores_payoffs_and_round_length(ise):
     frame = report.table("score_distribution").frame
     for _, row in frame.iterrows():
         values = rounds[f"{row['measure']}_{row['seat']}"].to_numpy()
-        assert row["n"] == len(values)
+        assert row["rounds_played"] == len(values)
         assert row["value_mean"] == pytest.approx(values.mean())
         assert row["value_sd"] == pytest.approx(values.std(ddof=1))
-        half = 1.959964 * values.std(ddof=1) / np.sqrt(len(values))
-        assert row["value_high"] - row["value_mean"] == pytest.approx(half, rel=1e-5)
+        half = Z95 * values.std(ddof=1) / np.sqrt(len(values))
+        assert row["value_high"] - row["value_mean"] == pytest.approx(half, rel=1e-9)
+        assert row["value_mean"] - row["value_low"] == pytest.approx(half, rel=1e-9)
         for name, q in (("min", 0), ("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75),
                         ("p95", 0.95), ("max", 1)):
             assert row[name] == np.quantile(values, q, method="inverted_cdf")
     length = report.table("round_length").frame.iloc[0]
     assert length["turns_mean"] == pytest.approx(rounds.end_turn.mean())
+    half = Z95 * rounds.end_turn.std(ddof=1) / np.sqrt(len(rounds))
+    assert length["turns_high"] - length["turns_mean"] == pytest.approx(half, rel=1e-9)
     assert length["median"] == np.quantile(rounds.end_turn, 0.5, method="inverted_cdf")
     by_turn = report.table("round_length_distribution").frame.set_index("end_turn")["count"]
     assert by_turn.to_dict() == rounds.end_turn.value_counts().sort_index().to_dict()
@@ -162,8 +167,11 @@ def test_convergence_ends_at_the_full_estimate(ise):
     last = frame.iloc[-1]
     assert last["rounds"] == len(rounds)
     assert last["seat0_win_rate"] == pytest.approx((rounds.winner == 0).mean())
+    _check_rate(last, "seat0_win", int((rounds.winner == 0).sum()), len(rounds))
     row = frame.set_index("rounds").loc[100]
-    assert row["seat0_win_rate"] == pytest.approx((rounds.winner.iloc[:100] == 0).mean())
+    _check_rate(row, "seat0_win", int((rounds.winner.iloc[:100] == 0).sum()), 100)
+    first = rounds.iloc[:100]
+    _check_rate(row, "dealer_win", int((first.winner == first.dealer).sum()), 100)
 
 
 def test_text_report_fits_100_columns_and_shows_sample_sizes(ise):
@@ -185,6 +193,42 @@ def test_html_report_is_self_contained_with_plots(ise):
     for data in images:
         png = base64.b64decode(data)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+
+
+def test_html_plots_sit_directly_under_their_tables(ise):
+    _, _, report = ise
+    page = render(report, "html")
+    assert 'id="plots"' not in page  # no separate plot section: every plot has its table
+    sections = re.split(r'(?=<h2 id=")', page)
+    figures_in = {re.match(r'<h2 id="([^"]+)"', section).group(1): re.findall(r'<figure id="([^"]+)"', section)
+                  for section in sections[1:]}
+    expected = {"outcomes_by_seat": ["seat_plot"], "yaku_frequencies": ["yaku_plot"],
+                "score_distribution": ["score_plot"], "convergence": ["convergence_plot"]}
+    assert {name: found for name, found in figures_in.items() if found} == expected
+    for name, (figure,) in expected.items():
+        section = next(s for s in sections if s.startswith(f'<h2 id="{name}"'))
+        assert section.index("</table>") < section.index(f'<figure id="{figure}"')  # under the table
+
+
+def test_plot_legends_name_each_seats_policy(analysis_datasets):  # noqa: F811
+    from analysis import plots
+    from analysis.report import build_report as build
+    from analysis.tables import convergence
+
+    report = build(analysis_datasets["greedy"])
+    summary, tables = report.summary, {t.name: t for t in report.tables}
+    policies = summary.dataset.policies
+    assert policies[0].startswith("greedy") and policies[1] == "random"
+    wanted = [f"seat 0 ({policies[0]})", "seat 1 (random)"]
+
+    def legend(figure):
+        return [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+
+    assert legend(plots.yaku_bars_figure(tables["yaku_frequencies"], 2, policies)) == wanted
+    assert legend(plots.score_histograms_figure(summary)) == wanted
+    assert legend(plots.convergence_plot_figure(convergence(summary), policies))[0] == f"{wanted[0]} win rate"
+    ticks = [t.get_text() for t in plots.seat_win_bars_figure(tables["outcomes_by_seat"]).axes[0].get_xticklabels()]
+    assert ticks == [f"seat 0\n{policies[0]}", "seat 1\nrandom"]
 
 
 def test_json_csv_and_markdown(ise):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest_analysis import SEED, analysis_datasets  # noqa: F401  (session fixture)
+from conftest_analysis import (  # noqa: F401  (analysis_datasets: session fixture)
+    SEED,
+    Z95,
+    analysis_datasets,
+    mcnemar_exact_by_hand,
+    wilson_by_hand,
+)
 
 from analysis import AnalysisError
 from analysis.rescore import rescore_rounds, rescore_run
@@ -55,6 +61,18 @@ def test_rescore_report_counts(analysis_datasets):  # noqa: F811
     assert row["original_rate"] == pytest.approx((base.winner == 0).mean())
     assert row["rescored_rate"] == pytest.approx((rerun.winner == 0).mean())
     assert row["shift_diff"] == pytest.approx((rerun.winner == 0).mean() - (base.winner == 0).mean())
+    # Intervals and test from independent computations: Wilson by formula, the paired normal
+    # interval with numpy, the exact McNemar test in integers.
+    n = len(base)
+    x, y = (base.winner == 0).to_numpy(int), (rerun.winner == 0).to_numpy(int)
+    half = Z95 * (y - x).std(ddof=1) / np.sqrt(n)
+    assert (row["shift_low"], row["shift_high"]) == pytest.approx((row["shift_diff"] - half, row["shift_diff"] + half))
+    discordant = int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 1)).sum())
+    assert row["p_value"] == pytest.approx(mcnemar_exact_by_hand(*discordant), rel=1e-9)
+    assert (row["original_low"], row["original_high"]) == pytest.approx(wilson_by_hand(int(x.sum()), n)[1:], abs=1e-9)
+    changed = int((base.winner != rerun.winner).sum())
+    change = changes.loc["T3_hanafuda / chaff B"]
+    assert (change["changed_low"], change["changed_high"]) == pytest.approx(wilson_by_hand(changed, n)[1:], abs=1e-9)
     instant = base.end_reason.astype(str) == "instant_win"
     assert (base.winner[instant] == rerun.winner[instant]).all()
     transitions = report.table("winner_transitions").frame
