@@ -745,8 +745,9 @@ def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep:
     Returns
     -------
     DatasetCheck
-        ``problems`` lists every problem as ``(kind, line)``; kinds: incomplete, missing, extra,
-        foreign, temporary, size, checksum, rows, other-run, duplicate, unlisted, unreadable.
+        ``problems`` lists every problem as ``(kind, line)``; kinds: incomplete, missing, extra
+        (a shard-named file), stray (any other file), foreign, temporary, size, checksum, rows,
+        other-run, duplicate, unlisted, unreadable.
 
     Raises
     ------
@@ -782,10 +783,9 @@ def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep:
             continue
         what = "directory" if path.is_dir() else "file"
         if match and path.is_file():
-            why = f"the run has shards 0..{n_shards - 1}"
+            check.problems.append(("extra", f"{name}: extra shard file (the run has shards 0..{n_shards - 1})"))
         else:
-            why = "not part of this dataset"
-        check.problems.append(("extra", f"{name}: extra {what} ({why})"))
+            check.problems.append(("stray", f"{name}: extra {what} (not part of this dataset)"))
     for index in range(n_shards):
         if index in check.shards:
             continue
