@@ -304,6 +304,10 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
         out.mkdir(parents=True, exist_ok=True)
     if lock is None:
         lock = ds.lock_dataset(out)
+        if not config.overwrite and [name for name in os.listdir(out) if name != ds.LOCK_FILE]:
+            lock.release()  # another run filled the folder between our look and our lock
+            raise RunError(f"--out {out}: already exists and is not empty; use --resume to finish "
+                           f"that run or --overwrite to replace it")
     try:
         plan = dict(plan, command=config.command, complete=False)
         plan[ds.SHARD_FILES] = []
