@@ -297,9 +297,10 @@ def _checked_files(path: Path, allow_incomplete: bool) -> tuple[list[Path], dict
     if problems:
         kind = "matches" if manifest.get("unit_kind") == "match" else "rounds"
         units_read = sum(check.unit_range(shard.index)[1] for shard in good)
+        others = ("the others are missing or damaged" if len(good) < check.expected_shards
+                  else "the folder also holds files that are not this run's")
         note = (f"INCOMPLETE: {len(good):,} of {check.expected_shards:,} shards ({units_read:,} of "
-                f"{int(manifest['units']):,} {kind}) read; the others are missing or damaged "
-                f"(see `fudasim verify {path}`)")
+                f"{int(manifest['units']):,} {kind}) read; {others} (see `fudasim verify {path}`)")
     return [shard.path for shard in good], manifest, note
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "existing_shards",
     "LOCK_FILE",
     "DatasetLock",
+    "lock_holder",
     "lock_dataset",
     "read_manifest",
     "is_manifest",
@@ -422,6 +423,22 @@ class DatasetLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+def lock_holder(directory: str | os.PathLike) -> str | None:
+    """The pid (as text) of the process writing a dataset now, or None if no one holds its lock."""
+    path = Path(directory) / LOCK_FILE
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return os.pread(descriptor, 32, 0).decode("ascii", "replace").strip() or "unknown"
+    finally:
+        os.close(descriptor)  # also drops a shared lock just taken
+    return None
 
 
 def lock_dataset(directory: str | os.PathLike) -> DatasetLock:
@@ -797,6 +814,9 @@ def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep:
         present = len(check.good_shards())
         check.problems.insert(0, ("incomplete", f"the run is not complete: {present} of {n_shards} shards "
                                                 f"present and intact"))
+        holder = lock_holder(directory)
+        if holder is not None:
+            check.notes.append(f"a fudasim run (pid {holder}) is writing this dataset now")
     return check
 
 

@@ -168,7 +168,9 @@ def test_a_running_writer_keeps_its_folder_and_finishes_with_the_uninterrupted_r
         _, stderr = other.communicate(timeout=120)
         assert other.returncode == 2, stderr
         assert f"pid {first.pid}" in stderr and len(stderr.strip().splitlines()) == 1, stderr
+    checked = invoke("verify", str(out))  # verify reads without locking, and says who writes
     assert first.poll() is None, "the first run ended before the others were refused"
+    assert checked.exit_code == 1 and f"a fudasim run (pid {first.pid}) is writing this dataset now" in checked.output
     stdout, stderr = first.communicate(timeout=600)
     assert first.returncode == 0, stderr
     assert verify_dataset(out) == []
@@ -292,6 +294,9 @@ def test_verify_finds_the_damage_and_report_refuses_it_unless_allowed(case, whol
     else:
         assert allowed.output.startswith("INCOMPLETE: 5 of 6 shards (5,000 of 6,000 rounds) read")
         assert "(tensho, 5,000 rounds)" in allowed.output
+    for command in (["compare", str(whole), str(out)], ["rescore", str(out), "--card-values", "T3_hanafuda"]):
+        result = invoke(*command, "--allow-incomplete")
+        assert result.exit_code == 0 and "INCOMPLETE: " in result.output.splitlines()[0], result.output
     assert listing(out) == before  # readers change nothing
 
 
