@@ -526,9 +526,35 @@ def dataset_files(path: str | os.PathLike) -> list[Path]:
     return [shards[k] for k in sorted(shards)]
 
 
-def read_dataset(path: str | os.PathLike, columns: list[str] | None = None):
-    """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order."""
-    files = dataset_files(path)
+def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allow_incomplete: bool = False):
+    """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order.
+
+    Parameters
+    ----------
+    path : path
+        A dataset directory written by ``fudasim run``, or one shard file.
+    columns : list of str, optional
+        Columns to read (default: all).
+    allow_incomplete : bool
+        Read only the intact shards of a directory that fails the manifest's cheap checks
+        (see ``check_dataset``) instead of raising.
+
+    Raises
+    ------
+    DatasetError
+        Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
+    """
+    path = Path(path)
+    if path.is_dir() and (path / RUN_FILE).is_file() and is_manifest(read_run_info(path)):
+        check = check_dataset(path, checksums=False)
+        problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
+        if problems and not allow_incomplete:
+            raise DatasetError(f"{path}: incomplete or damaged dataset: {problems[0]} (see `fudasim verify {path}`)")
+        files = [shard.path for shard in check.good_shards()]
+        if not files:
+            raise DatasetError(f"{path}: no intact shard to read")
+    else:
+        files = dataset_files(path)
     try:
         tables = [pq.read_table(f, columns=columns) for f in files]
     except (OSError, pa.ArrowInvalid, KeyError) as error:
@@ -639,7 +665,7 @@ class DatasetCheck:
 
     @property
     def listed(self) -> bool:
-        """Whether the manifest lists its shards (written by fudasim 0.x with checksums)."""
+        """Whether the manifest lists its shards (those of older fudasim versions do not)."""
         return isinstance(self.manifest.get(SHARD_FILES), list)
 
     @property

@@ -297,6 +297,9 @@ def test_verify_finds_the_damage_and_report_refuses_it_unless_allowed(case, whol
     for command in (["compare", str(whole), str(out)], ["rescore", str(out), "--card-values", "T3_hanafuda"]):
         result = invoke(*command, "--allow-incomplete")
         assert result.exit_code == 0 and "INCOMPLETE: " in result.output.splitlines()[0], result.output
+    with pytest.raises(DatasetError, match="fudasim verify"):
+        read_dataset(out)
+    assert len(read_dataset(out, ["round"], allow_incomplete=True)) == (6000 if case == "extra" else 5000)
     assert listing(out) == before  # readers change nothing
 
 
