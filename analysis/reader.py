@@ -30,8 +30,8 @@ from simcore.dataset import (
     SHARD_FILES,
     DatasetError,
     check_dataset,
+    claims_manifest,
     dataset_files,
-    is_manifest,
     read_run_info,
     run_difference,
 )
@@ -341,7 +341,7 @@ def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunData
         run_info = read_run_info(path)
     except DatasetError as error:
         raise AnalysisError(_one_line(error)) from None
-    managed = path.is_dir() and (path / RUN_FILE).is_file() and is_manifest(run_info)
+    managed = path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(run_info)
     if managed:
         files, run_info, incomplete = _checked_files(path, allow_incomplete)
     else:

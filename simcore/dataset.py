@@ -56,6 +56,7 @@ __all__ = [
     "lock_dataset",
     "read_manifest",
     "is_manifest",
+    "claims_manifest",
     "file_digest",
     "commit_shard_with_digest",
     "shard_entry",
@@ -545,7 +546,7 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
         Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
     """
     path = Path(path)
-    if path.is_dir() and (path / RUN_FILE).is_file() and is_manifest(read_run_info(path)):
+    if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
         check = check_dataset(path, checksums=False)
         problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
         if problems and not allow_incomplete:
@@ -569,9 +570,30 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
 # --- the manifest and the checks that use it -------------------------------------------------------
 
 
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def is_manifest(data: Any) -> bool:
-    """Whether ``data`` (a parsed ``_run.json``) is a fudasim run manifest."""
-    return isinstance(data, dict) and all(key in data for key in MANIFEST_KEYS)
+    """Whether ``data`` (a parsed ``_run.json``) is a fudasim run manifest.
+
+    It must have every key of ``MANIFEST_KEYS``, with whole-number ``units``, ``units_per_shard``
+    and ``shards``, and a list for ``shard_files`` if it has one.
+    """
+    return (isinstance(data, dict) and all(key in data for key in MANIFEST_KEYS)
+            and all(_count(data[key]) for key in ("units", "units_per_shard", "shards"))
+            and data["units_per_shard"] > 0
+            and isinstance(data.get(SHARD_FILES, []), list))
+
+
+def claims_manifest(data: Any) -> bool:
+    """Whether a parsed ``_run.json`` was written as a fudasim manifest (valid or not).
+
+    Readers check such a dataset against it (and refuse a damaged one); a ``_run.json`` of other
+    tools, with none of the manifest's own keys, is only run metadata.
+    """
+    return isinstance(data, dict) and any(key in data for key in ("engine_version", "units_per_shard", "shards",
+                                                                  SHARD_FILES))
 
 
 def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
@@ -593,7 +615,8 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DatasetError(f"{run_file}: not a fudasim manifest: {_why(error)}") from None
     if not is_manifest(data):
-        raise DatasetError(f"{run_file}: not a fudasim manifest (no {', '.join(MANIFEST_KEYS)})")
+        raise DatasetError(f"{run_file}: not a fudasim manifest (it needs {', '.join(MANIFEST_KEYS)}; "
+                           f"units, units_per_shard and shards whole numbers)")
     return data
 
 

@@ -501,3 +501,12 @@ def test_check_dataset_reports_every_kind_on_one_dataset(whole, other_seed, tmp_
     (out / "README.txt").write_text("notes")
     kinds = [kind for kind, _ in check_dataset(out).problems]
     assert sorted(kinds) == ["missing", "size", "stray", "temporary"]
+
+
+def test_a_damaged_manifest_is_refused_by_readers_and_verify(whole, tmp_path):
+    out = copy_of(whole, tmp_path / "ds")
+    edit_manifest(out, lambda m: m.update(shards="six"))
+    assert "_run.json: not a fudasim manifest" in one_error_line(invoke("verify", str(out)))
+    assert "_run.json: not a fudasim manifest" in one_error_line(invoke("report", str(out)))
+    with pytest.raises(DatasetError, match="not a fudasim manifest"):
+        read_dataset(out)
