@@ -190,10 +190,11 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units",
                 "rounds_per_match", "units_per_shard")
-# The manifest is rewritten after a shard commits unless it was rewritten less than this long ago
-# (so a run of many small shards does not spend its time rewriting a growing file); a shard
-# committed but not yet listed when a run is killed is checked and adopted by --resume.
-MANIFEST_INTERVAL = 0.2
+# The manifest is rewritten after each shard commits, unless rewriting it would take more than
+# this share of the time (a run of very many small shards, whose manifest grows with each one):
+# then as often as keeps it under that share.  A shard committed but not yet listed when a run
+# is killed is checked and listed by --resume.
+MANIFEST_SHARE = 0.05
 
 
 def _default_out(config: RunConfig, plan: dict[str, Any]) -> Path:
@@ -416,12 +417,13 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
     summary_lock = threading.Lock()
     commits: queue.Queue = queue.Queue()
     entries = dict(present)  # the manifest's shard entries; only the committer adds to them
-    last_manifest = [time.monotonic()]
+    manifest_clock = [time.monotonic(), 0.0]  # when the manifest was last written, and how long it took
 
     def write_manifest() -> None:
+        began = time.monotonic()
         plan[ds.SHARD_FILES] = [entries[k] for k in sorted(entries)]
         ds.write_manifest(out, plan)
-        last_manifest[0] = time.monotonic()
+        manifest_clock[:] = [time.monotonic(), time.monotonic() - began]
 
     def committer() -> None:
         # fsync, hash and rename off the writers' path: a writer goes on to the next shard while the
@@ -435,7 +437,8 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
             try:
                 _, size, sha256 = ds.commit_shard_with_digest(temporary, final)
                 entries[shard_index] = ds.shard_entry(shard_index, info, rows, size, sha256)
-                if time.monotonic() - last_manifest[0] >= MANIFEST_INTERVAL:
+                last_written, took = manifest_clock
+                if took <= MANIFEST_SHARE * (time.monotonic() - last_written):
                     write_manifest()
             except BaseException as error:  # surfaced in the main thread
                 errors.append(error)

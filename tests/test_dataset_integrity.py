@@ -169,7 +169,9 @@ def test_a_running_writer_keeps_its_folder_and_finishes_with_the_uninterrupted_r
         assert other.returncode == 2, stderr
         assert f"pid {first.pid}" in stderr and len(stderr.strip().splitlines()) == 1, stderr
     checked = invoke("verify", str(out))  # verify reads without locking, and says who writes
+    listed = manifest(out)["shard_files"]  # the manifest lists shards as they commit
     assert first.poll() is None, "the first run ended before the others were refused"
+    assert listed and all(ds.file_digest(out / e["file"]) == (e["bytes"], e["sha256"]) for e in listed)
     assert checked.exit_code == 1 and f"a fudasim run (pid {first.pid}) is writing this dataset now" in checked.output
     stdout, stderr = first.communicate(timeout=600)
     assert first.returncode == 0, stderr
