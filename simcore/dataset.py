@@ -335,6 +335,17 @@ def commit_shard_with_digest(temporary: Path, final: Path) -> tuple[Path, int, s
 
     The bytes are hashed while still in the page cache, just before the fsync, from the same
     open file: one read of a file just written costs little next to writing it.
+
+    Parameters
+    ----------
+    temporary, final : Path
+        As returned by ``write_shard_file``.
+
+    Returns
+    -------
+    (Path, int, str)
+        The final path, its size in bytes and its sha256 (hex).  On failure the temporary file
+        is removed and ``DatasetError`` names the shard.
     """
     digest = hashlib.sha256()
     size = 0
@@ -355,7 +366,16 @@ def commit_shard_with_digest(temporary: Path, final: Path) -> tuple[Path, int, s
 
 
 def file_digest(path: Path) -> tuple[int, str]:
-    """Size in bytes and sha256 (hex) of a file."""
+    """Size in bytes and sha256 (hex) of a file.
+
+    Parameters
+    ----------
+    path : Path
+
+    Returns
+    -------
+    (int, str)
+    """
     digest = hashlib.sha256()
     size = 0
     with open(path, "rb") as handle:
@@ -393,7 +413,24 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
 
 
 def shard_entry(shard_index: int, info: dict[str, Any], rows: int, size: int, sha256: str) -> dict[str, Any]:
-    """The manifest's entry for one committed shard (``info``: the shard's ``fudasim.run``)."""
+    """The manifest's entry for one committed shard.
+
+    Parameters
+    ----------
+    shard_index : int
+    info : dict
+        The shard's ``fudasim.run`` metadata (its unit and round range).
+    rows, size : int
+        Rows in the shard; bytes in its file.
+    sha256 : str
+        Hex digest of the file's bytes.
+
+    Returns
+    -------
+    dict
+        ``shard``, ``file``, ``rows``, ``first_unit``, ``n_units``, ``first_round``,
+        ``last_round``, ``bytes``, ``sha256``.
+    """
     return {"shard": shard_index, "file": SHARD_PATTERN.format(shard_index), "rows": int(rows),
             "first_unit": info.get("first_unit"), "n_units": info.get("n_units"),
             "first_round": info.get("first_round"), "last_round": info.get("last_round"),
@@ -427,7 +464,18 @@ class DatasetLock:
 
 
 def lock_holder(directory: str | os.PathLike) -> str | None:
-    """The pid (as text) of the process writing a dataset now, or None if no one holds its lock."""
+    """The pid of the process writing a dataset now, or None if no one holds its lock.
+
+    Parameters
+    ----------
+    directory : path
+        A dataset directory.
+
+    Returns
+    -------
+    str or None
+        The pid as the lock file holds it (``"unknown"`` if the holder has not written it yet).
+    """
     path = Path(directory) / LOCK_FILE
     try:
         descriptor = os.open(path, os.O_RDONLY)
@@ -890,6 +938,17 @@ def own_files(directory: str | os.PathLike) -> tuple[list[Path], str | None]:
     Own: the manifest, the lock file, the shards the manifest lists, fudasim temporary files,
     and shard-named Parquet files whose ``fudasim.run`` belongs to the manifest's run.  Anything
     else (a ``_run.json`` that is not a fudasim manifest, a sub-directory, another file) is foreign.
+
+    Parameters
+    ----------
+    directory : path
+        An existing directory.
+
+    Returns
+    -------
+    (list of Path, str or None)
+        Every own file, and the name of the first foreign entry in name order; when there is a
+        foreign entry the list is empty (``--overwrite`` deletes nothing then).
     """
     directory = Path(directory)
     names = sorted(os.listdir(directory))
