@@ -1,7 +1,10 @@
 """Open a fudasim dataset for analysis and stream its columns in bounded memory.
 
 ``open_run(path)`` checks that ``path`` is a fudasim dataset (a directory of ``part-*.parquet``
-shards, or one shard), reads its run metadata and schema, and returns a ``RunDataset``.
+shards, or one shard), reads its run metadata and schema, and returns a ``RunDataset``.  A
+directory with a manifest (``_run.json``) is checked against it first, cheaply: the run is
+complete, every listed shard is present with its listed size, no shard file is unlisted, and
+every shard's footer metadata belongs to this run (checksums are ``fudasim verify``'s job).
 ``RunDataset.iter_batches(columns)`` then yields the requested columns as NumPy arrays, one
 Parquet batch at a time (at most ``BATCH_ROWS`` rows), shard after shard in shard order, which
 is round order for datasets written by ``fudasim run``.  Nothing here holds more than one batch.
@@ -22,7 +25,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.dataset import DatasetError, dataset_files, read_run_info
+from simcore.dataset import (
+    RUN_FILE,
+    SHARD_FILES,
+    DatasetError,
+    check_dataset,
+    claims_manifest,
+    dataset_files,
+    read_run_info,
+    run_difference,
+)
 
 __all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_run"]
 
@@ -65,6 +77,8 @@ class RunDataset:
         Schema of the first shard.
     n_rows : int
         Rows in all shards, from the Parquet footers.
+    incomplete : str or None
+        Opened with ``allow_incomplete`` and some shards left out: a line saying how much is read.
     seats : int
         Number of seats, from the per-seat columns (``winner``-relative ``score_0``, ``score_1``, ...).
     """
@@ -77,6 +91,7 @@ class RunDataset:
     n_rows: int
     seats: int
     end_reason_names: list[str] = field(default_factory=list)
+    incomplete: str | None = None  # set when opened with allow_incomplete and shards are left out
     _rules: Any = None
 
     # --- metadata, read defensively ---------------------------------------------------------
@@ -261,23 +276,81 @@ def _count_seats(schema: pa.Schema, path: Path) -> int:
     return seats
 
 
-def open_run(path: str | os.PathLike) -> RunDataset:
+def _checked_files(path: Path, allow_incomplete: bool) -> tuple[list[Path], dict[str, Any], str | None]:
+    """The shards to read from a directory with a manifest, the manifest, and a note if incomplete."""
+    try:
+        check = check_dataset(path, checksums=False)
+    except DatasetError as error:
+        raise AnalysisError(_one_line(error)) from None
+    # Temporary files and stray non-shard files do not change what is read.
+    problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
+    good = check.good_shards()
+    if problems and not allow_incomplete:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise AnalysisError(f"{path}: incomplete or damaged dataset: {problems[0]}{more}; see `fudasim verify "
+                            f"{path}`, finish or repair it with `fudasim run ... --out {path} --resume`, or read "
+                            f"its intact shards with --allow-incomplete")
+    if not good:
+        raise AnalysisError(f"{path}: no intact shard to read (see `fudasim verify {path}`)")
+    manifest = {k: v for k, v in check.manifest.items() if k != SHARD_FILES}
+    note = None
+    if problems:
+        kind = "matches" if manifest.get("unit_kind") == "match" else "rounds"
+        units_read = sum(check.unit_range(shard.index)[1] for shard in good)
+        others = ("the others are missing or damaged" if len(good) < check.expected_shards
+                  else "the folder also holds files that are not this run's")
+        note = (f"INCOMPLETE: {len(good):,} of {check.expected_shards:,} shards ({units_read:,} of "
+                f"{int(manifest['units']):,} {kind}) read; {others} (see `fudasim verify {path}`)")
+    return [shard.path for shard in good], manifest, note
+
+
+def _same_run(path: Path, run_info: dict[str, Any], metadata: dict[bytes, bytes]) -> None:
+    try:
+        info = json.loads(metadata[b"fudasim.run"])
+    except (KeyError, ValueError, UnicodeDecodeError):
+        raise AnalysisError(f"{path}: Parquet file without fudasim run metadata (not a shard of this run)") from None
+    difference = run_difference(run_info, info) if isinstance(info, dict) else "metadata not a JSON object"
+    if difference is not None:
+        raise AnalysisError(f"{path}: a shard of another run ({difference}); this directory mixes runs "
+                            f"(see `fudasim verify`)")
+
+
+def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunDataset:
     """Open a dataset directory (or a single shard) for analysis.
+
+    Parameters
+    ----------
+    path : path
+        A directory written by ``fudasim run``, or one of its shard files.
+    allow_incomplete : bool
+        Read only the intact shards of an incomplete or damaged dataset instead of refusing it;
+        ``RunDataset.incomplete`` then says how much is read.
 
     Raises
     ------
     AnalysisError
-        One line naming the path and the problem: not a dataset, unreadable, no run metadata,
-        an unknown game, no per-seat columns, or a ``winner`` column missing.
+        One line naming the path and the problem: not a dataset, incomplete, damaged or mixed
+        (unless ``allow_incomplete``), unreadable, no run metadata, an unknown game, no per-seat
+        columns, or a ``winner`` column missing.
     """
     path = Path(path)
     if not path.exists():
         raise AnalysisError(f"{path}: no such dataset (expected a directory written by fudasim run)")
+    incomplete = None
     try:
-        files = dataset_files(path)
         run_info = read_run_info(path)
     except DatasetError as error:
         raise AnalysisError(_one_line(error)) from None
+    managed = path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(run_info)
+    if managed:
+        files, run_info, incomplete = _checked_files(path, allow_incomplete)
+    else:
+        # One shard, or a directory without a fudasim manifest (shards copied by hand, or written
+        # by other tools): its shards must at least all belong to one run.
+        try:
+            files = dataset_files(path)
+        except DatasetError as error:
+            raise AnalysisError(_one_line(error)) from None
     if not isinstance(run_info, dict):
         raise AnalysisError(f"{path}: run metadata is not a JSON object")
     try:
@@ -286,7 +359,10 @@ def open_run(path: str | os.PathLike) -> RunDataset:
         metadata = schema.metadata or {}
         n_rows = first.metadata.num_rows
         for other in files[1:]:
-            n_rows += pq.ParquetFile(other).metadata.num_rows
+            footer = pq.read_metadata(other)
+            n_rows += footer.num_rows
+            if not managed and isinstance(run_info, dict):
+                _same_run(other, run_info, footer.metadata or {})
     except (OSError, pa.ArrowException) as error:
         raise AnalysisError(f"{path}: not a readable Parquet dataset: {_one_line(error)}") from None
     if b"fudasim.run" not in metadata:
@@ -310,6 +386,7 @@ def open_run(path: str | os.PathLike) -> RunDataset:
         schema=schema,
         n_rows=int(n_rows),
         seats=_count_seats(schema, path),
+        incomplete=incomplete,
     )
     dataset.require(["winner"], "every report")
     return dataset

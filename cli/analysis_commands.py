@@ -3,7 +3,10 @@
 Each command calls one analysis function and renders its ``Report``.  The text form goes to
 the terminal; ``--format md|html|json|csv`` writes a file (``-o/--out FILE``, by default
 ``<dataset>-<command>.<ext>`` in the current directory; ``--out -`` writes to standard
-output).  An existing file is never replaced without ``--overwrite``.  Every user error (not
+output).  An existing file is never replaced without ``--overwrite``, and no output goes inside a
+dataset directory.  An incomplete, damaged or mixed dataset is refused unless
+``--allow-incomplete`` is given, which reads its intact shards and says so at the report's top.
+Every user error (not
 a dataset, another game's dataset, a missing column, an unknown table, an existing output) is
 one line on stderr and exit status 2.
 """
@@ -67,16 +70,43 @@ def output_options(function):
                             show_default=True,
                             help="text: aligned tables on the terminal; md, html (self-contained, with plots), "
                                  "json, csv: a file.")(function)
+    function = click.option("--allow-incomplete", is_flag=True,
+                            help="Read only the intact shards of an incomplete or damaged dataset (the report "
+                                 "says so at its top) instead of refusing it.")(function)
     return function
 
 
-def _target(output_format: str, output: Path | None, overwrite: bool, default_stem: str) -> Path | None:
+def _dataset_holding(target: Path, inputs: tuple[Path, ...]) -> Path | None:
+    """The dataset directory (an input, or any directory with a manifest or shards) that ``target``
+    would be written inside, or None."""
+    from simcore.dataset import RUN_FILE, SHARD_NAME
+
+    resolved = target.resolve()
+    for source in inputs:
+        source = source.resolve()
+        if resolved == source or source in resolved.parents:
+            return source
+    for folder in resolved.parents:
+        try:
+            if (folder / RUN_FILE).is_file() or any(SHARD_NAME.fullmatch(p.name) for p in folder.iterdir()):
+                return folder
+        except OSError:
+            continue
+    return None
+
+
+def _target(output_format: str, output: Path | None, overwrite: bool, default_stem: str,
+            inputs: tuple[Path, ...] = ()) -> Path | None:
     """Where the report goes (None: standard output), checked before any work is done."""
     if output is None and output_format == "text":
         return None
     if output is not None and str(output) == "-":
         return None
     target = output if output is not None else Path(f"{default_stem}.{EXTENSIONS[output_format]}")
+    inside = _dataset_holding(target, inputs)
+    if inside is not None:
+        raise AnalysisUserError(f"{target}: is inside the dataset directory {inside}; write the report "
+                                f"somewhere else")
     if target.exists() and not overwrite:
         raise AnalysisUserError(f"{target}: already exists (use --overwrite to replace it)")
     if not target.parent.exists():
@@ -101,6 +131,22 @@ def _emit(report, output_format: str, target: Path | None) -> None:
     click.echo(f"wrote {target}")
 
 
+def _open(path: Path, allow_incomplete: bool):
+    from analysis.reader import open_run
+
+    return open_run(path, allow_incomplete=allow_incomplete)
+
+
+def _mark_incomplete(built, datasets) -> None:
+    """Put each incomplete dataset's note at the top of the report (title and first warnings)."""
+    notes = [f"{d.label}: {d.incomplete}" if len(datasets) > 1 else d.incomplete
+             for d in datasets if d.incomplete]
+    if notes:
+        built.title = f"{'; '.join(notes)}. {built.title}"
+        built.warnings[:0] = notes
+        built.metadata["incomplete"] = notes
+
+
 def _stem(dataset: Path, command: str) -> str:
     name = dataset.resolve().name or "dataset"
     if name.endswith(".parquet"):
@@ -112,7 +158,8 @@ def _stem(dataset: Path, command: str) -> str:
 @click.argument("dataset", type=click.Path(path_type=Path))
 @output_options
 @reports_analysis_errors
-def report(dataset: Path, output_format: str, output: Path | None, overwrite: bool, confidence: float) -> None:
+def report(dataset: Path, output_format: str, output: Path | None, overwrite: bool, confidence: float,
+           allow_incomplete: bool) -> None:
     """Tables of one run: outcomes by seat, role and policy, how rounds end, yaku frequencies,
     scores, round length and matches, every rate with its interval and sample size.
 
@@ -120,8 +167,10 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
     """
     from analysis.report import build_report
 
-    target = _target(output_format, output, overwrite, _stem(dataset, "report"))
-    built = build_report(dataset, confidence=confidence, figures=output_format == "html")
+    target = _target(output_format, output, overwrite, _stem(dataset, "report"), (dataset,))
+    opened = _open(dataset, allow_incomplete)
+    built = build_report(opened, confidence=confidence, figures=output_format == "html")
+    _mark_incomplete(built, [opened])
     _emit(built, output_format, target)
 
 
@@ -130,7 +179,7 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
 @output_options
 @reports_analysis_errors
 def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None, overwrite: bool,
-            confidence: float) -> None:
+            confidence: float, allow_incomplete: bool) -> None:
     """Runs side by side; paired per-round differences when they share a seed.
 
     The first DATASET is the baseline.  Runs with one seed were dealt identical cards round by
@@ -141,8 +190,10 @@ def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None,
 
     if len(datasets) < 2:
         raise AnalysisUserError("compare needs at least two datasets")
-    target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"))
-    built = compare_runs(list(datasets), confidence=confidence, figures=output_format == "html")
+    target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"), datasets)
+    opened = [_open(path, allow_incomplete) for path in datasets]
+    built = compare_runs(opened, confidence=confidence, figures=output_format == "html")
+    _mark_incomplete(built, opened)
     _emit(built, output_format, target)
 
 
@@ -155,7 +206,7 @@ def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None,
 @output_options
 @reports_analysis_errors
 def rescore(dataset: Path, card_values: tuple[str, ...], chaff_sets: tuple[str, ...], output_format: str,
-            output: Path | None, overwrite: bool, confidence: float) -> None:
+            output: Path | None, overwrite: bool, confidence: float, allow_incomplete: bool) -> None:
     """Decide every Tensho round again under another card-value table or chaff set.
 
     Uses the stored capture masks, without simulating again, and reports how many rounds change
@@ -163,6 +214,8 @@ def rescore(dataset: Path, card_values: tuple[str, ...], chaff_sets: tuple[str, 
     """
     from analysis.rescore import rescore_run
 
-    target = _target(output_format, output, overwrite, _stem(dataset, "rescore"))
-    built = rescore_run(dataset, list(card_values), list(chaff_sets), confidence=confidence)
+    target = _target(output_format, output, overwrite, _stem(dataset, "rescore"), (dataset,))
+    opened = _open(dataset, allow_incomplete)
+    built = rescore_run(opened, list(card_values), list(chaff_sets), confidence=confidence)
+    _mark_incomplete(built, [opened])
     _emit(built, output_format, target)

@@ -185,15 +185,27 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, playe
     click.echo(_summary_text(summary))
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def _summary_text(summary) -> str:
-    lines = [f"Wrote {summary.out}  ({summary.shards_written} shards"
-             + (f", {summary.shards_skipped} already present" if summary.shards_skipped else "") + ")"]
+    """The table printed after a run; after a resume it covers the whole dataset."""
+    shards = _plural(summary.shards_written, "shard")
+    if summary.shards_skipped:
+        shards += f" computed now, {summary.shards_skipped:,} already present"
+    lines = [f"Wrote {summary.out}  ({shards})"]
     n = summary.rounds
-    if not n:
+    computed = summary.rounds - summary.rounds_present
+    if computed:
+        rate = computed / summary.seconds if summary.seconds > 0 else float("inf")
+        lines.append(f"{computed:,} rounds in {summary.seconds:.2f} s ({rate:,.0f} rounds/s)")
+    else:
         lines.append("Nothing left to play.")
+    if summary.rounds_present:
+        lines.append(f"The whole dataset: {n:,} rounds (the tables below count them all)")
+    if not n:
         return "\n".join(lines)
-    rate = n / summary.seconds if summary.seconds > 0 else float("inf")
-    lines.append(f"{n:,} rounds in {summary.seconds:.2f} s ({rate:,.0f} rounds/s)")
     lines.append("")
     lines.append(f"{'winner':<28}{'rounds':>12}{'share':>9}")
     for seat in range(summary.seats):
@@ -216,6 +228,41 @@ def _summary_text(summary) -> str:
             for bit in order:
                 lines.append(f"{summary.yaku_names[bit][:33]:<34}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
     return "\n".join(lines)
+
+
+# --- verify ------------------------------------------------------------------------------------
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("dataset", type=click.Path(path_type=Path))
+@click.option("--deep", is_flag=True, help="Also decode every shard and check its rows against its unit range.")
+def verify(dataset, deep):
+    """Check a dataset against its manifest: missing, extra, foreign, truncated or changed shards,
+    shards of another run, duplicate or missing units, an unfinished run.
+
+    Prints one line per problem, then a verdict.  Exit status 0: intact; 1: problems found;
+    2: DATASET is not a fudasim dataset.
+    """
+    from simcore.dataset import DatasetError, check_dataset
+
+    try:
+        check = check_dataset(dataset, checksums=True, deep=deep)
+    except DatasetError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"{error.filename or dataset}: {error.strerror or error}") from None
+    for note in check.notes:
+        click.echo(f"note: {note}")
+    for _, line in check.problems:
+        click.echo(line)
+    shards = _plural(check.expected_shards, "shard")
+    if check.problems:
+        click.echo(f"{dataset}: {_plural(len(check.problems), 'problem')} found "
+                   f"(a damaged shard is recomputed by `fudasim run ... --out {dataset} --resume`)")
+        sys.exit(1)
+    checked = ("sizes, checksums and rows" if deep else "sizes and checksums") if check.listed else "shard metadata"
+    rows = sum(shard.rows for shard in check.shards.values())
+    click.echo(f"{dataset}: OK, complete: {shards}, {rows:,} rounds ({checked} checked)")
 
 
 # --- replay ------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 A run writes a directory::
 
-    OUT/_run.json               the run plan (written first; resume reads it)
+    OUT/_run.json               the manifest: the run plan (written first; resume reads it) and
+                                one entry per committed shard (rows, units, size, sha256)
+    OUT/.fudasim.lock           the writer's lock (an flock; holds the writer's pid)
     OUT/part-000000.parquet     shards, one per chunk of units, each complete or absent
     OUT/part-000001.parquet
     ...
@@ -15,8 +17,14 @@ The columns are documented in ``docs/dataset.md``.
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
 import json
 import os
+import re
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +50,38 @@ __all__ = [
     "read_run_info",
     "read_dataset",
     "existing_shards",
+    "LOCK_FILE",
+    "DatasetLock",
+    "lock_holder",
+    "lock_dataset",
+    "read_manifest",
+    "is_manifest",
+    "claims_manifest",
+    "file_digest",
+    "commit_shard_with_digest",
+    "shard_entry",
+    "ShardCheck",
+    "DatasetCheck",
+    "check_dataset",
+    "verify_dataset",
+    "foreign_file",
+    "own_files",
+    "write_manifest",
+    "decode_problem",
+    "run_difference",
 ]
 
 SHARD_PATTERN = "part-{:06d}.parquet"
 RUN_FILE = "_run.json"
+LOCK_FILE = ".fudasim.lock"
+SHARD_FILES = "shard_files"  # the manifest's per-shard entries
+SHARD_NAME = re.compile(r"part-(\d{6,})\.parquet")
+TEMPORARY_NAME = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp-\d+")
+# Keys of the plan that every fudasim manifest has (the first version of the plan had them all).
+MANIFEST_KEYS = ("engine_version", "game", "seed", "rules_sha256", "policies", "units", "units_per_shard",
+                 "shards")
+# Keys whose values make a shard's rows: a shard belongs to a run when they all agree.
+RUN_IDENTITY = ("seed", "rules_sha256", "options", "policies", "engine_version")
 N_SEATS = 2
 
 
@@ -232,11 +268,25 @@ def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
     return commit_shard(*write_shard_file(out_dir, shard_index, table))
 
 
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _why(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return " ".join(str(error).split())
+
+
 def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table) -> tuple[Path, Path]:
     """Write a shard under its temporary name; returns (temporary, final) for ``commit_shard``.
 
     Until committed the shard is a hidden ``.part-*.tmp-*`` file, which readers ignore and
-    ``--resume`` deletes.
+    ``--resume`` deletes.  A failed write (a full disk, ...) removes its temporary file and
+    raises ``DatasetError`` naming the shard.
     """
     final = shard_path(out_dir, shard_index)
     temporary = final.with_name(f".{final.name}.tmp-{os.getpid()}")
@@ -255,23 +305,228 @@ def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table) -> tuple[
         elif pa.types.is_integer(f.type):
             encodings[f.name] = "BYTE_STREAM_SPLIT"
     dictionary_columns = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
-    pq.write_table(table, temporary, compression="zstd", compression_level=1, use_dictionary=dictionary_columns,
-                   column_encoding=encodings, write_statistics=sequential, row_group_size=1 << 20)
+    try:
+        pq.write_table(table, temporary, compression="zstd", compression_level=1,
+                       use_dictionary=dictionary_columns, column_encoding=encodings,
+                       write_statistics=sequential, row_group_size=1 << 20)
+    except (OSError, pa.ArrowException) as error:
+        _unlink_quietly(temporary)
+        raise DatasetError(f"{final}: cannot write shard: {_why(error)}") from None
     return temporary, final
 
 
 def commit_shard(temporary: Path, final: Path) -> Path:
     """Make a written shard durable (fsync) and give it its final name (atomic rename)."""
-    with open(temporary, "rb") as handle:
-        os.fsync(handle.fileno())
-    os.replace(temporary, final)
+    try:
+        with open(temporary, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, final)
+    except OSError as error:
+        _unlink_quietly(temporary)
+        raise DatasetError(f"{final}: cannot commit shard: {_why(error)}") from None
     return final
 
 
+_HASH_BLOCK = 1 << 20
+
+
+def commit_shard_with_digest(temporary: Path, final: Path) -> tuple[Path, int, str]:
+    """``commit_shard``, also returning the shard's size and the sha256 of its bytes.
+
+    The bytes are hashed while still in the page cache, just before the fsync, from the same
+    open file: one read of a file just written costs little next to writing it.
+
+    Parameters
+    ----------
+    temporary, final : Path
+        As returned by ``write_shard_file``.
+
+    Returns
+    -------
+    (Path, int, str)
+        The final path, its size in bytes and its sha256 (hex).  On failure the temporary file
+        is removed and ``DatasetError`` names the shard.
+    """
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with open(temporary, "rb") as handle:
+            while True:
+                block = handle.read(_HASH_BLOCK)
+                if not block:
+                    break
+                digest.update(block)
+                size += len(block)
+            os.fsync(handle.fileno())
+        os.replace(temporary, final)
+    except OSError as error:
+        _unlink_quietly(temporary)
+        raise DatasetError(f"{final}: cannot commit shard: {_why(error)}") from None
+    return final, size, digest.hexdigest()
+
+
+def file_digest(path: Path) -> tuple[int, str]:
+    """Size in bytes and sha256 (hex) of a file.
+
+    Parameters
+    ----------
+    path : Path
+
+    Returns
+    -------
+    (int, str)
+    """
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(_HASH_BLOCK)
+            if not block:
+                break
+            digest.update(block)
+            size += len(block)
+    return size, digest.hexdigest()
+
+
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    """Write JSON atomically (temporary file, fsync, rename); a failure leaves no temporary file.
+
+    Raises ``DatasetError`` naming ``path`` when the file system refuses (a full disk, ...).
+    """
+    path = Path(path)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        _unlink_quietly(temporary)
+        raise DatasetError(f"{path}: cannot write: {_why(error)}") from None
+
+
+def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
+    """Write ``directory/_run.json`` atomically."""
+    write_json_atomic(Path(directory) / RUN_FILE, manifest)
+
+
+def shard_entry(shard_index: int, info: dict[str, Any], rows: int, size: int, sha256: str) -> dict[str, Any]:
+    """The manifest's entry for one committed shard.
+
+    Parameters
+    ----------
+    shard_index : int
+    info : dict
+        The shard's ``fudasim.run`` metadata (its unit and round range).
+    rows, size : int
+        Rows in the shard; bytes in its file.
+    sha256 : str
+        Hex digest of the file's bytes.
+
+    Returns
+    -------
+    dict
+        ``shard``, ``file``, ``rows``, ``first_unit``, ``n_units``, ``first_round``,
+        ``last_round``, ``bytes``, ``sha256``.
+    """
+    return {"shard": shard_index, "file": SHARD_PATTERN.format(shard_index), "rows": int(rows),
+            "first_unit": info.get("first_unit"), "n_units": info.get("n_units"),
+            "first_round": info.get("first_round"), "last_round": info.get("last_round"),
+            "bytes": int(size), "sha256": sha256}
+
+
+# --- the writer's lock ---------------------------------------------------------------------------
+
+
+class DatasetLock:
+    """An exclusive ``flock`` on ``OUT/.fudasim.lock``, held by one writer until ``release()``.
+
+    The kernel drops the lock when its process ends however it ends, so a killed run never
+    leaves a stale lock; the file itself stays (deleting it would let two writers lock two files).
+    """
+
+    def __init__(self, path: Path, descriptor: int) -> None:
+        self.path = path
+        self._descriptor: int | None = descriptor
+
+    def release(self) -> None:
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
+
+    def __enter__(self) -> DatasetLock:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def lock_holder(directory: str | os.PathLike) -> str | None:
+    """The pid of the process writing a dataset now, or None if no one holds its lock.
+
+    Parameters
+    ----------
+    directory : path
+        A dataset directory.
+
+    Returns
+    -------
+    str or None
+        The pid as the lock file holds it (``"unknown"`` if the holder has not written it yet).
+    """
+    path = Path(directory) / LOCK_FILE
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return os.pread(descriptor, 32, 0).decode("ascii", "replace").strip() or "unknown"
+    finally:
+        os.close(descriptor)  # also drops a shared lock just taken
+    return None
+
+
+def lock_dataset(directory: str | os.PathLike) -> DatasetLock:
+    """Take the writer's lock of a dataset directory (which must exist), or refuse.
+
+    Raises
+    ------
+    DatasetError
+        Another process holds the lock (the message names its pid), or the lock file cannot be
+        created (the message names it).
+    """
+    directory = Path(directory)
+    path = directory / LOCK_FILE
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise DatasetError(f"{path}: cannot create the lock file: {_why(error)}") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        if error.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+            os.close(descriptor)
+            raise DatasetError(f"{path}: cannot lock: {_why(error)}") from None
+        holder = ""
+        for _ in range(20):  # the holder writes its pid just after locking
+            holder = os.pread(descriptor, 32, 0).decode("ascii", "replace").strip()
+            if holder:
+                break
+            time.sleep(0.01)
+        os.close(descriptor)
+        raise DatasetError(f"{directory}: another fudasim process (pid {holder or 'unknown'}) is writing "
+                           f"this dataset; wait for it to end, or stop it and finish with --resume") from None
+    try:
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"{os.getpid()}\n".encode("ascii"), 0)
+    except OSError as error:
+        os.close(descriptor)
+        raise DatasetError(f"{path}: cannot write the lock file: {_why(error)}") from None
+    return DatasetLock(path, descriptor)
 
 
 def existing_shards(out_dir: Path) -> dict[int, Path]:
@@ -320,9 +575,35 @@ def dataset_files(path: str | os.PathLike) -> list[Path]:
     return [shards[k] for k in sorted(shards)]
 
 
-def read_dataset(path: str | os.PathLike, columns: list[str] | None = None):
-    """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order."""
-    files = dataset_files(path)
+def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allow_incomplete: bool = False):
+    """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order.
+
+    Parameters
+    ----------
+    path : path
+        A dataset directory written by ``fudasim run``, or one shard file.
+    columns : list of str, optional
+        Columns to read (default: all).
+    allow_incomplete : bool
+        Read only the intact shards of a directory that fails the manifest's cheap checks
+        (see ``check_dataset``) instead of raising.
+
+    Raises
+    ------
+    DatasetError
+        Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
+    """
+    path = Path(path)
+    if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
+        check = check_dataset(path, checksums=False)
+        problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
+        if problems and not allow_incomplete:
+            raise DatasetError(f"{path}: incomplete or damaged dataset: {problems[0]} (see `fudasim verify {path}`)")
+        files = [shard.path for shard in check.good_shards()]
+        if not files:
+            raise DatasetError(f"{path}: no intact shard to read")
+    else:
+        files = dataset_files(path)
     try:
         tables = [pq.read_table(f, columns=columns) for f in files]
     except (OSError, pa.ArrowInvalid, KeyError) as error:
@@ -332,3 +613,372 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None):
     if "round" in frame.columns:
         frame = frame.sort_values("round", kind="stable").reset_index(drop=True)
     return frame
+
+
+# --- the manifest and the checks that use it -------------------------------------------------------
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def is_manifest(data: Any) -> bool:
+    """Whether ``data`` (a parsed ``_run.json``) is a fudasim run manifest.
+
+    It must have every key of ``MANIFEST_KEYS``, with whole-number ``units``, ``units_per_shard``
+    and ``shards``, and a list for ``shard_files`` if it has one.
+    """
+    return (isinstance(data, dict) and all(key in data for key in MANIFEST_KEYS)
+            and all(_count(data[key]) for key in ("units", "units_per_shard", "shards"))
+            and data["units_per_shard"] > 0
+            and isinstance(data.get(SHARD_FILES, []), list))
+
+
+def claims_manifest(data: Any) -> bool:
+    """Whether a parsed ``_run.json`` was written as a fudasim manifest (valid or not).
+
+    Readers check such a dataset against it (and refuse a damaged one); a ``_run.json`` of other
+    tools, with none of the manifest's own keys, is only run metadata.
+    """
+    return isinstance(data, dict) and any(key in data for key in ("engine_version", "units_per_shard", "shards",
+                                                                  SHARD_FILES))
+
+
+def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
+    """The manifest (``_run.json``) of a dataset directory.
+
+    Raises
+    ------
+    DatasetError
+        The directory holds no ``_run.json``, or one that is not a fudasim manifest.
+    """
+    directory = Path(directory)
+    run_file = directory / RUN_FILE
+    if not directory.is_dir():
+        raise DatasetError(f"{directory}: not a dataset directory")
+    if not run_file.is_file():
+        raise DatasetError(f"{directory}: not a fudasim dataset (no {RUN_FILE})")
+    try:
+        data = json.loads(run_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DatasetError(f"{run_file}: not a fudasim manifest: {_why(error)}") from None
+    if not is_manifest(data):
+        raise DatasetError(f"{run_file}: not a fudasim manifest (it needs {', '.join(MANIFEST_KEYS)}; "
+                           f"units, units_per_shard and shards whole numbers)")
+    return data
+
+
+def _first_difference(expected: Any, found: Any, key: str) -> str:
+    """``key``, or ``key.sub``, with the two values, at the first place they differ."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for sub in sorted(set(expected) | set(found)):
+            if expected.get(sub) != found.get(sub):
+                return _first_difference(expected.get(sub), found.get(sub), sub)
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        for index, (a, b) in enumerate(zip(expected, found, strict=True)):
+            if a != b:
+                return _first_difference(a, b, f"{key}[{index}]")
+    return f"{key} {found!r}, not {expected!r}"
+
+
+def run_difference(manifest: dict[str, Any], info: dict[str, Any]) -> str | None:
+    """None if a shard's ``fudasim.run`` belongs to the manifest's run, else the first difference."""
+    for key in RUN_IDENTITY:
+        if key in manifest and info.get(key) != manifest[key]:
+            return _first_difference(manifest[key], info.get(key), key)
+    return None
+
+
+def _shard_run_info(path: Path) -> tuple[dict[str, Any] | None, int, str | None]:
+    """(``fudasim.run``, rows) from a shard's footer, or (None, 0, why it is not a fudasim shard)."""
+    try:
+        metadata = pq.read_metadata(path)
+    except (OSError, pa.ArrowException) as error:
+        return None, 0, f"not a readable Parquet file ({_why(error)})"
+    raw = (metadata.metadata or {}).get(b"fudasim.run")
+    if raw is None:
+        return None, 0, "a Parquet file without fudasim run metadata"
+    try:
+        info = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None, 0, "fudasim run metadata that is not JSON"
+    if not isinstance(info, dict):
+        return None, 0, "fudasim run metadata that is not a JSON object"
+    return info, int(metadata.num_rows), None
+
+
+@dataclass
+class ShardCheck:
+    """What the checks found about one shard-named file of a dataset."""
+
+    index: int
+    path: Path
+    entry: dict[str, Any] | None  # the manifest's entry, if listed
+    info: dict[str, Any] | None = None  # its fudasim.run, if readable
+    rows: int = 0
+    problem: str | None = None
+    kind: str | None = None  # of the problem: size, checksum, foreign, other-run, duplicate, rows, unlisted
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass
+class DatasetCheck:
+    """The result of ``check_dataset``: the manifest, every shard-named file, every problem."""
+
+    directory: Path
+    manifest: dict[str, Any]
+    shards: dict[int, ShardCheck] = field(default_factory=dict)  # index < manifest["shards"]
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (kind, one line)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def listed(self) -> bool:
+        """Whether the manifest lists its shards (those of older fudasim versions do not)."""
+        return isinstance(self.manifest.get(SHARD_FILES), list)
+
+    @property
+    def complete(self) -> bool:
+        return self.manifest.get("complete") is True
+
+    @property
+    def expected_shards(self) -> int:
+        return int(self.manifest["shards"])
+
+    def good_shards(self) -> list[ShardCheck]:
+        """Shards that passed every check made, in shard order."""
+        return [self.shards[k] for k in sorted(self.shards) if self.shards[k].ok]
+
+    def unit_range(self, index: int) -> tuple[int, int]:
+        per_shard = int(self.manifest["units_per_shard"])
+        first = index * per_shard
+        return first, min(per_shard, int(self.manifest["units"]) - first)
+
+
+def _entries(manifest: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    out = {}
+    raw = manifest.get(SHARD_FILES)
+    if isinstance(raw, list):
+        for entry in raw:
+            if isinstance(entry, dict) and isinstance(entry.get("shard"), int):
+                out[entry["shard"]] = entry
+    return out
+
+
+def decode_problem(path: Path, info: dict[str, Any], rows: int, manifest: dict[str, Any]) -> str | None:
+    """Decode a whole shard; None if its rows are what its unit range says, else the problem.
+
+    ``info`` is the shard's ``fudasim.run`` and ``rows`` its footer's row count.
+    """
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException) as error:
+        return f"cannot be decoded ({_why(error)})"
+    if table.num_rows != rows:
+        return f"decodes to {table.num_rows:,} rows, its footer says {rows:,}"
+    if "round" not in table.column_names:
+        return "has no round column"
+    rounds = table.column("round").to_numpy()
+    first_unit, n_units = int(info.get("first_unit", 0)), int(info.get("n_units", 0))
+    stride = int(manifest.get("round_stride") or 1)
+    if manifest.get("unit_kind", "round") == "round" and stride == 1:
+        if not np.array_equal(rounds, np.arange(first_unit, first_unit + n_units)):
+            return f"round column is not rounds {first_unit:,}..{first_unit + n_units - 1:,}"
+    else:
+        units = rounds // stride
+        if (len(rounds) and np.any(np.diff(rounds) <= 0)) or not np.array_equal(
+                np.unique(units), np.arange(first_unit, first_unit + n_units)):
+            return f"round column does not cover matches {first_unit:,}..{first_unit + n_units - 1:,} once each"
+    if rounds.size and (int(rounds[0]) != info.get("first_round") or int(rounds[-1]) != info.get("last_round")):
+        return "round column disagrees with its first_round/last_round metadata"
+    return None
+
+
+def _check_shard(check: DatasetCheck, index: int, path: Path, entry: dict[str, Any] | None,
+                 checksums: bool, deep: bool) -> ShardCheck:
+    shard = ShardCheck(index, path, entry)
+
+    def bad(kind: str, text: str) -> ShardCheck:
+        shard.kind, shard.problem = kind, f"{path.name}: {text}"
+        return shard
+
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        return bad("unreadable", f"cannot be read ({_why(error)})")
+    if entry is not None:
+        if size != entry.get("bytes"):
+            listed = entry.get("bytes")
+            listed = f"{listed:,}" if isinstance(listed, int) else repr(listed)
+            return bad("size", f"{size:,} bytes, the manifest lists {listed} (truncated or changed)")
+        if checksums:
+            try:
+                _, sha = file_digest(path)
+            except OSError as error:
+                return bad("unreadable", f"cannot be read ({_why(error)})")
+            if sha != entry.get("sha256"):
+                return bad("checksum", "checksum mismatch (the bytes changed since the run wrote them)")
+    info, rows, why = _shard_run_info(path)
+    if info is None:
+        return bad("foreign", f"{why}; not a shard of this run")
+    shard.info, shard.rows = info, rows
+    difference = run_difference(check.manifest, info)
+    if difference is not None:
+        return bad("other-run", f"a shard of another run ({difference})")
+    first_unit, n_units = check.unit_range(index)
+    if info.get("first_unit", first_unit) != first_unit or info.get("n_units", n_units) != n_units:
+        other = info.get("first_unit")
+        return bad("duplicate", f"holds units {other}..{other + int(info.get('n_units', 1)) - 1} (shard "
+                                f"{info.get('shard')}'s), not {first_unit}..{first_unit + n_units - 1}: "
+                                f"duplicate units, and this shard's are missing")
+    if entry is not None and entry.get("rows") != rows:
+        return bad("rows", f"{rows:,} rows, the manifest lists {entry.get('rows')!r}")
+    if deep:
+        problem = decode_problem(path, info, rows, check.manifest)
+        if problem is not None:
+            return bad("rows", problem)
+    if entry is None and check.listed:
+        return bad("unlisted", "not listed in the manifest (committed after its last update?)")
+    return shard
+
+
+def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep: bool = False) -> DatasetCheck:
+    """Check a dataset directory against its manifest.
+
+    Parameters
+    ----------
+    directory : path
+        A directory written by ``fudasim run``.
+    checksums : bool
+        Also hash every listed shard and compare with the manifest (reads every byte).
+    deep : bool
+        Also decode every shard and check its rows against its unit range.
+
+    Returns
+    -------
+    DatasetCheck
+        ``problems`` lists every problem as ``(kind, line)``; kinds: incomplete, missing, extra
+        (a shard-named file), stray (any other file), foreign, temporary, size, checksum, rows,
+        other-run, duplicate, unlisted, unreadable.
+
+    Raises
+    ------
+    DatasetError
+        ``directory`` is not a fudasim dataset (no manifest, or not a fudasim one).
+    """
+    directory = Path(directory)
+    check = DatasetCheck(directory, read_manifest(directory))
+    entries = _entries(check.manifest)
+    n_shards = check.expected_shards
+    if not check.listed:
+        check.notes.append(f"{RUN_FILE} lists no shard files (written by an older fudasim): "
+                           f"sizes and checksums unavailable")
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as error:
+        raise DatasetError(f"{directory}: cannot list: {_why(error)}") from None
+    for name in names:
+        path = directory / name
+        if name in (RUN_FILE, LOCK_FILE):
+            continue
+        if TEMPORARY_NAME.fullmatch(name):
+            check.problems.append(("temporary", f"{name}: a temporary file left by an interrupted write "
+                                                f"(`fudasim run ... --resume` removes it)"))
+            continue
+        match = SHARD_NAME.fullmatch(name)
+        if match and path.is_file() and int(match.group(1)) < n_shards:
+            shard = _check_shard(check, int(match.group(1)), path, entries.get(int(match.group(1))),
+                                 checksums, deep)
+            check.shards[shard.index] = shard
+            if shard.problem:
+                check.problems.append((shard.kind or "foreign", shard.problem))
+            continue
+        what = "directory" if path.is_dir() else "file"
+        if match and path.is_file():
+            check.problems.append(("extra", f"{name}: extra shard file (the run has shards 0..{n_shards - 1})"))
+        else:
+            check.problems.append(("stray", f"{name}: extra {what} (not part of this dataset)"))
+    for index in range(n_shards):
+        if index in check.shards:
+            continue
+        if index in entries:
+            check.problems.append(("missing", f"{SHARD_PATTERN.format(index)}: missing (listed in the manifest)"))
+        elif check.complete:
+            check.problems.append(("missing", f"{SHARD_PATTERN.format(index)}: missing"))
+    if not check.complete:
+        present = len(check.good_shards())
+        check.problems.insert(0, ("incomplete", f"the run is not complete: {present} of {n_shards} shards "
+                                                f"present and intact"))
+        holder = lock_holder(directory)
+        if holder is not None:
+            check.notes.append(f"a fudasim run (pid {holder}) is writing this dataset now")
+    return check
+
+
+def verify_dataset(path: str | os.PathLike, deep: bool = False) -> list[str]:
+    """Every problem of a dataset directory, one line each (empty: the dataset is intact).
+
+    Checks the manifest against the files: missing, extra, foreign and unlisted files, sizes,
+    checksums, shards of another run, duplicate or missing units, completeness; with ``deep``
+    also decodes every shard and checks its rows against its unit range.
+
+    Raises
+    ------
+    DatasetError
+        ``path`` is not a fudasim dataset.
+    """
+    return [line for _, line in check_dataset(path, checksums=True, deep=deep).problems]
+
+
+def own_files(directory: str | os.PathLike) -> tuple[list[Path], str | None]:
+    """Files of ``directory`` that its dataset owns, and the first foreign one (or None).
+
+    Own: the manifest, the lock file, the shards the manifest lists, fudasim temporary files,
+    and shard-named Parquet files whose ``fudasim.run`` belongs to the manifest's run.  Anything
+    else (a ``_run.json`` that is not a fudasim manifest, a sub-directory, another file) is foreign.
+
+    Parameters
+    ----------
+    directory : path
+        An existing directory.
+
+    Returns
+    -------
+    (list of Path, str or None)
+        Every own file, and the name of the first foreign entry in name order; when there is a
+        foreign entry the list is empty (``--overwrite`` deletes nothing then).
+    """
+    directory = Path(directory)
+    names = sorted(os.listdir(directory))
+    manifest = None
+    if RUN_FILE in names:
+        try:
+            manifest = read_manifest(directory)
+        except DatasetError:
+            return [], RUN_FILE
+    listed = {entry.get("file") for entry in _entries(manifest or {}).values()}
+    own = []
+    for name in names:
+        path = directory / name
+        if path.is_symlink() or path.is_dir():
+            return [], name
+        if name in (RUN_FILE, LOCK_FILE) or TEMPORARY_NAME.fullmatch(name):
+            own.append(path)
+            continue
+        if manifest is not None and SHARD_NAME.fullmatch(name):
+            if name in listed:
+                own.append(path)
+                continue
+            info, _, _ = _shard_run_info(path)
+            if info is not None and run_difference(manifest, info) is None:
+                own.append(path)
+                continue
+        return [], name
+    return own, None
+
+
+def foreign_file(directory: str | os.PathLike) -> str | None:
+    """The first file of ``directory`` that its dataset does not own (see ``own_files``), or None."""
+    return own_files(directory)[1]

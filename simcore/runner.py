@@ -13,8 +13,8 @@ produces exactly the rows of an uninterrupted run.
 
 from __future__ import annotations
 
+import os
 import queue
-import shutil
 import sys
 import threading
 import time
@@ -63,7 +63,11 @@ class RunConfig:
 
 @dataclass
 class RunSummary:
-    """Counts gathered while the shards stream past (the CLI prints them)."""
+    """Counts over the whole dataset (the CLI prints them).
+
+    Gathered while the shards stream past, plus, after a resume, from the shards already
+    present; ``rounds - rounds_present`` rounds were computed in ``seconds``.
+    """
 
     out: Path
     end_reason_names: tuple[str, ...]
@@ -71,6 +75,7 @@ class RunSummary:
     policies: list[str]
     rounds: int = 0
     units: int = 0
+    rounds_present: int = 0  # of ``rounds``, those in shards already present (a resumed run)
     shards_written: int = 0
     shards_skipped: int = 0
     seconds: float = 0.0
@@ -187,55 +192,153 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units",
                 "rounds_per_match", "units_per_shard")
+# The manifest is rewritten after each shard commits, unless rewriting it would take more than
+# this share of the time (a run of very many small shards, whose manifest grows with each one):
+# then as often as keeps it under that share.  A shard committed but not yet listed when a run
+# is killed is checked and listed by --resume.
+MANIFEST_SHARE = 0.05
 
 
 def _default_out(config: RunConfig, plan: dict[str, Any]) -> Path:
     return Path("fudasim-out") / f"{plan['rules_name']}-seed{config.seed}"
 
 
-def _is_fudasim_file(path: Path) -> bool:
-    name = path.name
-    return (name == ds.RUN_FILE or (name.startswith("part-") and name.endswith(".parquet"))
-            or (name.startswith(".") and ".tmp-" in name))
+def _difference(key: str, then: Any, now: Any) -> str:
+    """The first place two plan values differ, e.g. ``tensho.card_values: 'T1_ise' then, 'T3' now``."""
+    if isinstance(then, dict) and isinstance(now, dict):
+        for sub in sorted(set(then) | set(now), key=str):
+            if then.get(sub) != now.get(sub):
+                return _difference(str(sub), then.get(sub), now.get(sub))
+    if key == "policies" and isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
+        for seat, (a, b) in enumerate(zip(then, now, strict=True)):
+            if a != b:
+                return f"policy of seat {seat}: {a!r} then, {b!r} now"
+    return f"{key}: {then!r} then, {now!r} now"
 
 
-def _prepare_out(config: RunConfig, plan: dict[str, Any], out: Path) -> dict[str, Any]:
-    """Check the output directory against --resume/--overwrite; return the plan to follow."""
+def _resume_shards(out: Path, stored: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Check the shards a resumed run finds; return the manifest entries of the good ones.
+
+    A listed shard must have its listed size and checksum; an unlisted one (committed after the
+    manifest's last update, or written by an older fudasim) is decoded and its metadata checked,
+    then listed.  A shard that fails is deleted (one line on stderr) and computed again.
+    """
+    check = ds.check_dataset(out, checksums=True)
+    present: dict[int, dict[str, Any]] = {}
+    for index, shard in sorted(check.shards.items()):
+        reason = shard.problem
+        if shard.ok and shard.entry is not None:
+            present[index] = shard.entry
+            continue
+        if shard.info is not None and shard.kind in (None, "unlisted"):
+            reason = ds.decode_problem(shard.path, shard.info, shard.rows, stored)
+            if reason is None:
+                size, sha256 = ds.file_digest(shard.path)
+                present[index] = ds.shard_entry(index, shard.info, shard.rows, size, sha256)
+                continue
+            reason = f"{shard.path.name}: {reason}"
+        sys.stderr.write(f"fudasim: {reason}; computing it again\n")
+        shard.path.unlink()
+    return present
+
+
+def _lock_existing(out: Path) -> ds.DatasetLock | None:
+    """Take the lock now if a lock file exists (so a live writer is named before anything else)."""
+    return ds.lock_dataset(out) if (out / ds.LOCK_FILE).exists() else None
+
+
+def _prepare_out(config: RunConfig, plan: dict[str, Any],
+                 out: Path) -> tuple[dict[str, Any], ds.DatasetLock, dict[int, dict[str, Any]]]:
+    """Check the output directory against --resume/--overwrite and lock it.
+
+    Returns the plan to follow, the writer's lock (held until the caller releases it), and the
+    manifest entries of the shards already present.  Nothing in the directory changes before the
+    lock is held.
+    """
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a directory")
-    entries = list(out.iterdir()) if out.is_dir() else []
     if config.resume:
-        run_file = out / ds.RUN_FILE
-        if not run_file.is_file():
+        if not (out / ds.RUN_FILE).is_file():
             raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")
-        stored = ds.read_run_info(out)
-        for key in _RESUME_KEYS:
-            if stored.get(key) != plan.get(key):
-                raise RunError(f"--resume: {out} was started with a different {key} "
-                               f"({stored.get(key)!r}, now {plan.get(key)!r})")
-        for entry in entries:
-            if entry.name.startswith(".") and ".tmp-" in entry.name:
-                entry.unlink()  # an interrupted shard write; it is recomputed
-        stored.setdefault("resumed_by", []).append(config.command)
-        ds.write_json_atomic(run_file, stored)
-        return stored
-    if entries:
-        if not config.overwrite:
+        ds.read_manifest(out)  # not a fudasim manifest: refused before the lock file is made
+        lock = ds.lock_dataset(out)
+        try:
+            stored = ds.read_manifest(out)
+            for key in _RESUME_KEYS:
+                if stored.get(key) != plan.get(key):
+                    raise RunError(f"--resume: {out} was started with a different "
+                                   f"{_difference(key, stored.get(key), plan.get(key))}")
+            for name in os.listdir(out):
+                if ds.TEMPORARY_NAME.fullmatch(name):
+                    (out / name).unlink()  # an interrupted write; its shard is recomputed
+            present = _resume_shards(out, stored)
+            stored[ds.SHARD_FILES] = [present[k] for k in sorted(present)]
+            stored.setdefault("resumed_by", []).append(config.command)
+            ds.write_manifest(out, stored)
+        except BaseException:
+            lock.release()
+            raise
+        return stored, lock, present
+    lock = None
+    if out.is_dir():
+        lock = _lock_existing(out)
+        try:
+            if [name for name in os.listdir(out) if name != ds.LOCK_FILE]:
+                if not config.overwrite:
+                    raise RunError(f"--out {out}: already exists and is not empty; use --resume to finish "
+                                   f"that run or --overwrite to replace it")
+                _, foreign = ds.own_files(out)
+                if foreign is None and lock is None:
+                    lock = ds.lock_dataset(out)
+                    _, foreign = ds.own_files(out)  # again, now that no one else writes
+                if foreign is not None:
+                    raise RunError(f"--overwrite: {out} holds {foreign}, which is not part of its fudasim "
+                                   f"dataset; refusing to delete anything")
+                own, _ = ds.own_files(out)
+                # Shards first and the manifest last: an overwrite cut short still lists what is left.
+                for path in sorted(own, key=lambda p: (p.name == ds.RUN_FILE, p.name)):
+                    if path.name != ds.LOCK_FILE:
+                        path.unlink()
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+    if lock is None:
+        lock = ds.lock_dataset(out)
+        if not config.overwrite and [name for name in os.listdir(out) if name != ds.LOCK_FILE]:
+            lock.release()  # another run filled the folder between our look and our lock
             raise RunError(f"--out {out}: already exists and is not empty; use --resume to finish "
                            f"that run or --overwrite to replace it")
-        foreign = [e.name for e in entries if not _is_fudasim_file(e)]
-        if foreign:
-            raise RunError(f"--overwrite: {out} holds files that are not part of a fudasim dataset "
-                           f"(e.g. {foreign[0]}); refusing to delete them")
-        for entry in entries:
-            if entry.is_dir():
-                shutil.rmtree(entry)
-            else:
-                entry.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    plan = dict(plan, command=config.command, complete=False)
-    ds.write_json_atomic(out / ds.RUN_FILE, plan)
-    return plan
+    try:
+        plan = dict(plan, command=config.command, complete=False)
+        plan[ds.SHARD_FILES] = []
+        ds.write_manifest(out, plan)
+    except BaseException:
+        lock.release()
+        raise
+    return plan, lock, {}
+
+
+def _add_present_shards(summary: RunSummary, out: Path, present: dict[int, dict[str, Any]]) -> None:
+    """Count the shards already present into the summary (the few columns it needs)."""
+    codes = {name: code for code, name in enumerate(summary.end_reason_names)}
+    columns = ["winner", "dealer", "end_reason", *[f"yaku_{seat}" for seat in range(summary.seats)]]
+    for index in sorted(present):
+        path = ds.shard_path(out, index)
+        try:
+            table = ds.pq.read_table(path, columns=columns)
+        except (OSError, ds.pa.ArrowException) as error:
+            raise ds.DatasetError(f"{path}: cannot read shard: {error}") from None
+        data = {name: table.column(name).to_numpy() for name in columns if name != "end_reason"}
+        reasons = table.column("end_reason").combine_chunks()
+        if ds.pa.types.is_dictionary(reasons.type):
+            lookup = np.array([codes.get(str(n), 0) for n in reasons.dictionary.to_pylist()] or [0], dtype=np.int64)
+            data["end_reason"] = lookup[reasons.indices.to_numpy(zero_copy_only=False)]
+        else:
+            data["end_reason"] = np.array([codes.get(str(n), 0) for n in reasons.to_pylist()], dtype=np.int64)
+        summary.add(data)
 
 
 class _Progress:
@@ -267,27 +370,40 @@ class _Progress:
 
 
 def run(config: RunConfig) -> RunSummary:
-    """Plan and execute a run; returns the summary.  Raises RulesError/RunError/PolicyError."""
+    """Plan and execute a run; returns the summary.  Raises RulesError/RunError/PolicyError/DatasetError.
+
+    The output directory is locked for the whole run (``simcore.dataset.lock_dataset``): a
+    second writer is refused, naming this process.
+    """
     plan, game, compiled, specs = _plan(config)
     out = Path(config.out) if config.out else _default_out(config, plan)
-    plan = _prepare_out(config, plan, out)
-    units = int(plan["units"])
-    per_shard = int(plan["units_per_shard"])
-    rounds_per_match = plan["rounds_per_match"]
-    existing = ds.existing_shards(out)
-    todo = [k for k in range(int(plan["shards"])) if k not in existing]
-    summary = RunSummary(out=out, end_reason_names=tuple(plan["end_reasons"]),
-                         yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
-                         policies=list(plan["policies"]))
-    players = int(plan["players"])
-    summary.shards_skipped = int(plan["shards"]) - len(todo)
     if config.threads is not None:
         import numba
 
         if not 1 <= config.threads <= numba.config.NUMBA_NUM_THREADS:
             raise RunError(f"--threads {config.threads}: must be 1..{numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(config.threads)
-    shard_info = {k: v for k, v in plan.items() if k not in ("complete", "resumed_by")}
+    plan, lock, present = _prepare_out(config, plan, out)
+    try:
+        return _execute(config, plan, game, compiled, specs, out, present)
+    finally:
+        lock.release()
+
+
+def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: Path,
+             present: dict[int, dict[str, Any]]) -> RunSummary:
+    units = int(plan["units"])
+    per_shard = int(plan["units_per_shard"])
+    rounds_per_match = plan["rounds_per_match"]
+    todo = [k for k in range(int(plan["shards"])) if k not in present]
+    summary = RunSummary(out=out, end_reason_names=tuple(plan["end_reasons"]),
+                         yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
+                         policies=list(plan["policies"]))
+    players = int(plan["players"])
+    summary.shards_skipped = int(plan["shards"]) - len(todo)
+    _add_present_shards(summary, out, present)
+    summary.rounds_present = summary.rounds
+    shard_info = {k: v for k, v in plan.items() if k not in ("complete", "resumed_by", ds.SHARD_FILES)}
     shard_info["engine"] = config.engine
     rules_text = compiled.rules.text
 
@@ -302,16 +418,30 @@ def run(config: RunConfig) -> RunSummary:
 
     summary_lock = threading.Lock()
     commits: queue.Queue = queue.Queue()
+    entries = dict(present)  # the manifest's shard entries; only the committer adds to them
+    manifest_clock = [time.monotonic(), 0.0]  # when the manifest was last written, and how long it took
+
+    def write_manifest() -> None:
+        began = time.monotonic()
+        plan[ds.SHARD_FILES] = [entries[k] for k in sorted(entries)]
+        ds.write_manifest(out, plan)
+        manifest_clock[:] = [time.monotonic(), time.monotonic() - began]
 
     def committer() -> None:
-        # fsync and rename off the writers' path: a writer goes on to the next shard while the
-        # last one reaches the disk (fsync waits on I/O, not on the CPU).
+        # fsync, hash and rename off the writers' path: a writer goes on to the next shard while the
+        # last one reaches the disk (fsync waits on I/O, not on the CPU).  This thread alone writes
+        # the manifest while the run goes on.
         while True:
             item = commits.get()
             if item is None:
                 return
+            temporary, final, shard_index, info, rows = item
             try:
-                ds.commit_shard(*item)
+                _, size, sha256 = ds.commit_shard_with_digest(temporary, final)
+                entries[shard_index] = ds.shard_entry(shard_index, info, rows, size, sha256)
+                last_written, took = manifest_clock
+                if took <= MANIFEST_SHARE * (time.monotonic() - last_written):
+                    write_manifest()
             except BaseException as error:  # surfaced in the main thread
                 errors.append(error)
                 return
@@ -326,10 +456,13 @@ def run(config: RunConfig) -> RunSummary:
             try:
                 columns = game.columns(ints, masks, players, store)  # copies: the buffers go back
                 free_buffers.put(buffers)
+                rows = len(columns["round"])
                 info = dict(shard_info, shard=shard_index, first_unit=first_unit, n_units=n_units,
-                            first_round=int(columns["round"][0]) if len(columns["round"]) else None,
-                            last_round=int(columns["round"][-1]) if len(columns["round"]) else None)
-                commits.put(ds.write_shard_file(out, shard_index, game.table(columns, info, rules_text, players)))
+                            first_round=int(columns["round"][0]) if rows else None,
+                            last_round=int(columns["round"][-1]) if rows else None)
+                temporary, final = ds.write_shard_file(out, shard_index,
+                                                       game.table(columns, info, rules_text, players))
+                commits.put((temporary, final, shard_index, info, rows))
                 with summary_lock:
                     summary.add(columns)
                     summary.shards_written += 1
@@ -340,11 +473,11 @@ def run(config: RunConfig) -> RunSummary:
     rows_per_unit = int(plan["round_stride"])
     progress = _Progress(units, rows_per_unit if rounds_per_match is None else rounds_per_match,
                          config.progress)
-    already_done = sum(min(per_shard, units - k * per_shard) for k in existing if k < int(plan["shards"]))
+    already_done = sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"]))
     progress.update(already_done)
     # Writers encode and compress shards while the engine computes the next ones: two of them,
     # since Parquet encoding releases the GIL, so that the engine never waits long for a free
-    # buffer; a committer thread then fsyncs and renames each written shard.
+    # buffer; a committer thread then fsyncs, hashes and renames each written shard.
     writers = [threading.Thread(target=writer, name=f"fudasim-writer-{k}", daemon=True)
                for k in range(min(WRITERS, max(1, len(todo))))]
     for thread in writers:
@@ -378,12 +511,17 @@ def run(config: RunConfig) -> RunSummary:
             thread.join()
         commits.put(None)  # after the writers: every written shard is committed first
         commit_thread.join()
+        if errors or len(entries) < int(plan["shards"]):
+            # Interrupted or failed: list every shard committed so far, if the disk allows.
+            try:
+                write_manifest()
+            except ds.DatasetError:
+                pass
     if errors:
         raise errors[0]
     progress.update(0, final=True)
     summary.seconds = time.perf_counter() - start
     summary.units = units
     plan["complete"] = True
-    ds.write_json_atomic(out / ds.RUN_FILE, plan)
+    write_manifest()
     return summary
-

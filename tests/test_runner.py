@@ -111,7 +111,7 @@ def test_resume_refuses_a_run_of_another_engine_version(tmp_path):
     stored["engine_version"] = "1"
     run_file.write_text(json.dumps(stored))
     before = sorted(p.name for p in out.iterdir())
-    with pytest.raises(RunError, match=re.escape(f"different engine_version ('1', now '{ENGINE_VERSION}')")):
+    with pytest.raises(RunError, match=re.escape(f"different engine_version: '1' then, '{ENGINE_VERSION}' now")):
         run(RunConfig(out=str(out), rounds=500, seed=1, resume=True))
     assert sorted(p.name for p in out.iterdir()) == before
 
