@@ -369,7 +369,9 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
     if round_index is None:
         raise UserError(f"{path} is a dataset: give --round R, the round to replay")
     try:
-        run = open_run(path)
+        # The replay needs only the run's metadata; the row it is checked against comes from an
+        # intact shard only (a missing or damaged one is left out, and the output says so).
+        run = open_run(path, allow_incomplete=True)
     except AnalysisError as error:
         raise UserError(str(error)) from None
     replayer = open_run_replay(path, run.run_info, run.rules_text)
@@ -388,7 +390,8 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
     else:
         click.echo(replay_module.format_trace(replayer.compiled, result))
         if stored_row is None:
-            click.echo(f"\n{path} has no row for round {round_index} (its shard is missing); "
+            click.echo(f"\n{path} has no row for round {round_index} (its shard is missing or damaged: "
+                       f"see fudasim verify {path}); "
                        "this is the round as the run would play it.")
         elif not differences:
             click.echo(f"\nThe replay agrees with {path}'s row for round {round_index} in every column.")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from dataset_edits import rewrite_run_metadata
 
 from analysis.compare import compare_runs
 from cli.main import main
@@ -27,10 +27,7 @@ def test_policies_options_rounds_and_engine_version_are_listed(tmp_path):
     base = run(tmp_path / "base", "tensho-ise", "--rounds", "50", "--seed", "7")
     other = run(tmp_path / "other", "tensho-ise", "--rounds", "60", "--seed", "7", "--policy", "1=greedy:yaku_set=2",
                 "--option", "tensho.card_values=T3_hanafuda")
-    info_path = Path(other) / "_run.json"
-    info = json.loads(info_path.read_text())
-    info["engine_version"] = "1"  # as if written by an older engine
-    info_path.write_text(json.dumps(info))
+    rewrite_run_metadata(Path(other), engine_version="1")  # as if written by an older engine
     report = compare_runs([base, other])
     assert differences(report) == {
         "option tensho.card_values": ["T1_ise", "T3_hanafuda"],
