@@ -207,12 +207,21 @@ def _summary_text(summary) -> str:
     if not n:
         return "\n".join(lines)
     lines.append("")
-    lines.append(f"{'winner':<28}{'rounds':>12}{'share':>9}")
+    sat_out = bool((summary.seat_rounds < n).any() or summary.dealer_rounds < n)
+    header = f"{'winner':<28}{'rounds':>12}{'share':>9}"
+    lines.append(header + (f"{'rounds played':>16}" if sat_out else ""))
+
+    def row(label: str, wins: int, played: int) -> str:
+        share = f"{wins / played:>9.2%}" if played else f"{'-':>9}"
+        return f"{label:<28}{wins:>12,}{share}" + (f"{played:>16,}" if sat_out else "")
+
     for seat in range(summary.seats):
-        label = f"seat {seat} ({summary.policies[seat]})"
-        lines.append(f"{label:<28}{summary.wins[seat]:>12,}{summary.wins[seat] / n:>9.2%}")
+        lines.append(row(f"seat {seat} ({summary.policies[seat]})", int(summary.wins[seat]),
+                         int(summary.seat_rounds[seat])))
+    lines.append(row("the dealer", summary.dealer_wins, summary.dealer_rounds))
     lines.append(f"{'no winner (draw or void)':<28}{summary.draws:>12,}{summary.draws / n:>9.2%}")
-    lines.append(f"{'the dealer':<28}{summary.dealer_wins:>12,}{summary.dealer_wins / n:>9.2%}")
+    if sat_out:
+        lines.append("(a seat's share is of the rounds it played; seats sit rounds out here)")
     lines.append("")
     lines.append(f"{'end reason':<28}{'rounds':>12}{'share':>9}")
     for code, name in enumerate(summary.end_reason_names):

@@ -80,13 +80,16 @@ class RunSummary:
     shards_skipped: int = 0
     seconds: float = 0.0
     dealer_wins: int = 0
+    dealer_rounds: int = 0  # rounds the dealer played (Enshu-bana's dealer may sit a round out)
     draws: int = 0
     wins: np.ndarray = field(init=False)
+    seat_rounds: np.ndarray = field(init=False)  # rounds each seat played
     end_reasons: np.ndarray = field(init=False)
     yaku_counts: np.ndarray = field(init=False)  # [seat, bit]
 
     def __post_init__(self) -> None:
         self.wins = np.zeros(len(self.policies), dtype=np.int64)
+        self.seat_rounds = np.zeros(len(self.policies), dtype=np.int64)
         self.end_reasons = np.zeros(len(self.end_reason_names), dtype=np.int64)
         self.yaku_counts = np.zeros((len(self.policies), len(self.yaku_names)), dtype=np.int64)
 
@@ -95,12 +98,25 @@ class RunSummary:
         return len(self.policies)
 
     def add(self, columns: dict[str, np.ndarray]) -> None:
+        """Count a batch of rows (``winner``, ``dealer``, ``end_reason``, ``yaku_*`` and, where
+        seats may sit a round out, ``active_*``)."""
         winner = columns["winner"]
+        dealer = columns["dealer"]
         self.rounds += len(winner)
+        dealer_played = np.zeros(len(winner), dtype=bool)
         for seat in range(self.seats):
             self.wins[seat] += int(np.count_nonzero(winner == seat))
+            played = columns.get(f"active_{seat}")
+            if played is None:
+                self.seat_rounds[seat] += len(winner)
+                dealer_played |= dealer == seat
+            else:
+                played = played.astype(bool)
+                self.seat_rounds[seat] += int(np.count_nonzero(played))
+                dealer_played |= (dealer == seat) & played
         self.draws += int(np.count_nonzero(winner < 0))
-        self.dealer_wins += int(np.count_nonzero(winner == columns["dealer"]))
+        self.dealer_wins += int(np.count_nonzero(winner == dealer))
+        self.dealer_rounds += int(np.count_nonzero(dealer_played))
         n_reasons = len(self.end_reason_names)
         self.end_reasons += np.bincount(columns["end_reason"], minlength=n_reasons)[:n_reasons]
         for seat in range(self.seats):
@@ -328,6 +344,9 @@ def _add_present_shards(summary: RunSummary, out: Path, present: dict[int, dict[
     for index in sorted(present):
         path = ds.shard_path(out, index)
         try:
+            names = ds.pq.read_schema(path).names
+            columns += [f"active_{seat}" for seat in range(summary.seats)
+                        if f"active_{seat}" in names and f"active_{seat}" not in columns]
             table = ds.pq.read_table(path, columns=columns)
         except (OSError, ds.pa.ArrowException) as error:
             raise ds.DatasetError(f"{path}: cannot read shard: {error}") from None

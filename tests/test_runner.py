@@ -146,3 +146,21 @@ def test_a_killed_run_leaves_complete_shards_and_resume_completes_it_exactly(tmp
     assert whole.returncode == 0, whole.stderr
     columns = ["round", "winner", "end_reason", "captured_0", "captured_1", "yaku_0", "hand_dealt_1"]
     pd.testing.assert_frame_equal(read_dataset(out, columns), read_dataset(uninterrupted, columns))
+
+
+def test_the_summary_counts_each_seat_and_the_dealer_over_the_rounds_they_played(tmp_path):
+    """Enshu-bana C with five players: two seats sit each round out, the dealer among them in
+    about two rounds of five; the summary's shares are over the rounds played, also after a
+    resume that reads the shards already present."""
+    config = dict(rules="enshu-c", options={"enshu.players": "5"}, rounds=3000, units_per_shard=1000)
+    summary = run(RunConfig(**config, out=str(tmp_path / "a")))
+    rows = read_dataset(tmp_path / "a")
+    active = rows[[f"active_{seat}" for seat in range(5)]].to_numpy(dtype=bool)
+    dealer_active = active[range(len(rows)), rows["dealer"].to_numpy()]
+    assert summary.seat_rounds.tolist() == active.sum(axis=0).tolist()
+    assert summary.dealer_rounds == int(dealer_active.sum()) < len(rows)
+    assert summary.dealer_wins == int((rows["winner"] == rows["dealer"]).sum())
+    (tmp_path / "a" / "part-000001.parquet").unlink()
+    resumed = run(RunConfig(**config, out=str(tmp_path / "a"), resume=True))
+    assert (resumed.seat_rounds.tolist(), resumed.dealer_rounds, resumed.rounds) == \
+        (summary.seat_rounds.tolist(), summary.dealer_rounds, 3000)
