@@ -20,6 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_enshu_invariants import check_cards, rule_sets
 
 from simcore.cards import ids_of, mask_of
 from simcore.policies import parse_policy
@@ -166,6 +169,18 @@ def test_a_clone_is_independent(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_a_clone_at_any_pause_plays_on_to_the_same_round(game):
+    for r in range(10):
+        state, steps = _played(game, r)
+        for k, (before, _, _) in enumerate(steps):
+            copy = before.clone()
+            for _, decision, action in steps[k:]:
+                assert copy.decision() == decision
+                copy.apply(action)
+            assert copy.is_terminal() and copy.result == state.result
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_sample_hidden_moves_only_what_the_seat_cannot_see(game):
     for r in range(40):
         _, steps = _played(game, r)
@@ -289,6 +304,40 @@ def test_enshu_worlds_keep_no_hidden_record_and_deal_from_their_own_streams():
     for s in range(5):
         if s != seat:
             assert world.hand_dealt[s] == state.hand_dealt[s] & state.exposed[s]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule_sets(), st.integers(min_value=0, max_value=2**63 - 1), st.sampled_from(["random", "greedy"]))
+def test_enshu_forward_model_under_any_options(rule_set, seed, policy):
+    """Any Enshu-bana rule set: at every decision a world sampled for the deciding seat keeps
+    its observation and plays to the end with every card in one place after every step (the
+    invariant harness's check rides along in clones and worlds), and a clone taken there plays
+    on to the round ``play_round`` plays."""
+    name, options = rule_set
+    compiled = compile_enshu(load_rules(name, options))
+    players = compiled.players
+    specs = [parse_policy(policy if s % 2 == 0 else "random") for s in range(players)]
+    for r in range(2):
+        setup = enshu.EnshuRoundSetup(seed=seed, round_index=r, dealer=r % players)
+        state = enshu.new_state(compiled, setup, on_step=check_cards)
+        policies = enshu.seat_policies(compiled, specs, seed, r)
+        steps = []
+        while not state.is_terminal():
+            decision = state.decision()
+            world = state.sample_hidden(decision.seat, Stream(seed, r, 900 + len(steps)))
+            assert world.observation(decision.seat) == state.observation(decision.seat)
+            assert world.decision() == decision
+            play_through(world, enshu.seat_policies(compiled, specs, seed, r), enshu.ask_policy)
+            assert world.is_terminal()
+            action = enshu.ask_policy(policies[decision.seat], state, decision)
+            steps.append((state.clone(), action))
+            state.apply(action)
+        expected = enshu.play_round(compiled, setup, enshu.seat_policies(compiled, specs, seed, r))
+        assert state.result == expected
+        for k, (before, _) in enumerate(steps):
+            for _, action in steps[k:]:
+                before.apply(action)
+            assert before.result == expected
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
