@@ -30,7 +30,7 @@ from simcore.reference import enshu, tensho
 from simcore.reference.forward import State, play_through
 from simcore.rng import Stream
 from simcore.rules import compile_rules, load_rules
-from simcore.rules.enshu import compile_enshu
+from simcore.rules.enshu import compile_enshu, teyaku_options
 
 SEED = 4242
 
@@ -279,6 +279,37 @@ def test_enshu_sample_hidden_for_a_dropped_seat():
         assert own.bit_count() == 7 and own & ~mask_of(state.draw) == 0 and state.hands[seat] == 0
         sizes = _check_uniform(ENSHU_C5, state, seat, n=4000)
         assert sizes["draw"] == len(state.draw) - 7 and sizes["set_aside"] == 0
+
+
+@pytest.mark.parametrize("game", [ENSHU_W, ENSHU_C5_ASIDE], ids=lambda g: g.name)
+def test_enshu_world_for_another_seat_asks_the_decider_afresh(game):
+    """A world sampled for a seat that is not deciding deals the decider a new hand: its
+    pending play or teyaku decision is asked of that hand (a teyaku decision it no longer
+    qualifies for is skipped: the world steps on to the next decision, no card moving), and the
+    world plays to the end."""
+    kinds = set()
+    for r in range(12):
+        _, steps = _played(game, r)
+        for k, (before, decision, _) in enumerate(steps):
+            for seat in range(len(before.hands)):
+                if seat == decision.seat or not before.active[seat]:
+                    continue
+                world = before.sample_hidden(seat, Stream(SEED, r, 3000 + k))
+                assert game.seen_by(world, seat) == game.seen_by(before, seat)
+                pending = world.decision()
+                if pending.kind == decision.kind:
+                    assert world.observation(seat) == before.observation(seat)
+                if decision.kind == "play":
+                    assert pending.actions == tuple(ids_of(world.hands[decision.seat]))
+                elif pending.kind == "declare_teyaku":
+                    options = [o for o in teyaku_options(world.c, world.hands[pending.seat], pending.info["group"])
+                               if not o.stops]
+                    assert pending.actions == (*options, None)
+                if pending != decision:
+                    kinds.add(decision.kind)
+                play_through(world, game.policies(r), game.ask)
+                assert world.is_terminal()
+    assert {"play", "declare_teyaku"} <= kinds
 
 
 def test_enshu_worlds_keep_no_hidden_record_and_deal_from_their_own_streams():

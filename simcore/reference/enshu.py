@@ -372,6 +372,10 @@ class EnshuState:
         on what the rules would have revealed by a card's absence (that no hand was dealt a
         misdeal or a stopping teyaku, that a seat declined a teyaku it held).
 
+        A pending decision of another seat that depends on that seat's hand (``play``,
+        ``declare_teyaku``) is asked afresh of the hand it holds in the copy (a teyaku decision
+        the new hand does not qualify for is skipped, as the rules would).
+
         The random steps still to come are the copy's own: its deal stream (a redeal, or the
         deal itself before it) and its draw-pile reshuffle after the dropout are new streams
         seeded from ``stream``, never the round's.  The copy keeps no trace and no explicit
@@ -409,6 +413,14 @@ class EnshuState:
             other.teyaku_dealt[s] = self.teyaku_dealt[s] & self.declared_bits(s)
         other.deal_stream = Stream(stream.next_u64(), self.setup.round_index, DEAL_STREAM)
         other.rules_stream = Stream(stream.next_u64(), self.setup.round_index, RULES_STREAM)
+        pending = self.pending
+        if pending is not None and pending.seat != seat and other.hands[pending.seat] != self.hands[pending.seat]:
+            # another seat's decision that depends on its hand, now dealt anew: ask it afresh
+            if pending.kind == "play":
+                other.pending = Decision("play", pending.seat, tuple(ids_of(other.hands[pending.seat])))
+            elif pending.kind == "declare_teyaku":
+                other.pending = None  # its options, if it has any, are those of the new hand
+                other._advance()
         return other
 
     def apply(self, action: Any) -> None:
@@ -819,7 +831,7 @@ class EnshuState:
             self.take(seat, card, source, matches)
             return
         self.in_play = 1 << card
-        self._ask("capture", seat, tuple(1 << x for x in ids_of(matches)), {"card": card, "source": source})
+        self._ask("capture", seat, tuple([1 << x for x in ids_of(matches)]), {"card": card, "source": source})
 
     def _apply_capture(self, decision: Decision, action: Any) -> None:
         seat, card = decision.seat, decision.info["card"]
