@@ -369,8 +369,11 @@ class EnshuState:
         cards, each place keeping its size, so every placement of them is equally likely.  (For
         a dropped seat whose hand went into the draw pile, the new draw pile is shuffled once
         more, so its own cards lie at uniform places in it.)  The placement is not conditioned
-        on what the rules would have revealed by a card's absence (that no hand was dealt a
-        misdeal or a stopping teyaku, that a seat declined a teyaku it held).
+        on what the rules reveal without showing a card: that no hand was dealt a misdeal
+        (four I/C/P cards, variant C), that no hand holds a stopping teyaku (variant W exposes
+        them all) or an undeclared Triplet (``enshu.w.triplet_declare = always``), that the
+        unexposed card of a Lone Animal or Lone Ribbon declared with ``junk_only_for_group_B``
+        is an Animal or a Ribbon.  A copy may hold such a hand.
 
         A pending decision of another seat that depends on that seat's hand (``play``,
         ``declare_teyaku``) is asked afresh of the hand it holds in the copy (a teyaku decision
@@ -381,6 +384,17 @@ class EnshuState:
         seeded from ``stream``, never the round's.  The copy keeps no trace and no explicit
         deck or redraw, and of the other seats' dealt hands it keeps only the exposed cards
         (scoring's triplet bonus needs those) and of their dealt teyaku only those declared.
+
+        Parameters
+        ----------
+        seat : the seat whose view the copy keeps (any seat, deciding or not)
+        stream : the ``Stream`` the new deal is drawn from
+
+        Returns
+        -------
+        EnshuState
+            An independent state, paused at the same decision (or, for a decision of another
+            seat that its new hand changes, at that decision asked afresh).
         """
         other = self.clone()
         other.trace = False
@@ -444,20 +458,25 @@ class EnshuState:
     # --- helpers -----------------------------------------------------------------------------
 
     def emit(self, event_type: str, /, **data: Any) -> None:
+        """Record a trace event (only when tracing)."""
         if self.trace:
             self.events.append({"type": event_type, **data})
 
     def step(self) -> None:
+        """Call the ``on_step`` hook, if any, with this state."""
         if self.on_step is not None:
             self.on_step(self)
 
     def seats_from(self, start: int) -> list[int]:
+        """Every seat in turn order from ``start``."""
         return [(start + k) % self.n for k in range(self.n)]
 
     def active_from(self, start: int) -> list[int]:
+        """The active seats in turn order from ``start``."""
         return [s for s in self.seats_from(start) if self.active[s]]
 
     def observe(self, seat: int) -> EnshuObservation:
+        """What ``seat`` may see now (DESIGN.md invariant 6)."""
         n = self.n
         return EnshuObservation(
             seat=seat,
@@ -485,6 +504,7 @@ class EnshuState:
         )
 
     def declared_bits(self, seat: int) -> int:
+        """The bitset of the teyaku ``seat`` declared."""
         return _index_bits(self.declared[seat])
 
     def completed_yaku(self, pile: int) -> int:
@@ -499,6 +519,7 @@ class EnshuState:
         return completed & ~cancelled
 
     def note_new_yaku(self, seat: int) -> None:
+        """Trace the yaku ``seat``'s pile completed since the last call (only when tracing)."""
         if not self.trace:
             return
         now = self.completed_yaku(self.piles[seat])
@@ -509,11 +530,13 @@ class EnshuState:
         self.known_yaku[seat] = now
 
     def hand_points(self, mask: int) -> int:
+        """The card points of the cards in ``mask``."""
         return sum(self.card_points[x] for x in ids_of(mask))
 
     # --- 1. (C) mizu-kotsu --------------------------------------------------------------------
 
     def raises_allowed(self) -> bool:
+        """(C) Whether mizu-kotsu and kotsu are played (4-5 players, or ``kotsu_small_games``)."""
         return self.n >= 4 or int(self.p[EE.P_C_KOTSU_SMALL_GAMES]) == 0
 
     def _phase_mizu_kotsu(self) -> None:
@@ -704,6 +727,7 @@ class EnshuState:
     # --- 5. teyaku ----------------------------------------------------------------------------
 
     def declare(self, seat: int, option: TeyakuOption) -> None:
+        """``seat`` declares the teyaku ``option``, exposing its cards."""
         self.declared[seat].append(option)
         self.exposed[seat] |= option.cards
         self.seen |= option.cards
@@ -849,6 +873,7 @@ class EnshuState:
         self.step()
 
     def stopping_yaku(self, seat: int) -> int:
+        """The round-stopping yaku in ``seat``'s pile (bitset)."""
         return self.completed_yaku(self.piles[seat]) & self.stopping_mask
 
     def stop(self, seat: int) -> None:
@@ -871,6 +896,7 @@ class EnshuState:
         return months
 
     def bonus_earned(self, seat: int, month: int, hand_dealt: int) -> bool:
+        """Whether ``seat`` earned the triplet bonus of ``month`` (``triplet_bonus_condition``)."""
         month_mask = self.month_mask[month]
         pile = self.piles[seat]
         if int(self.p[EE.P_C_TRIPLET_BONUS_CONDITION]) == 1:
@@ -1058,6 +1084,7 @@ class EnshuState:
         self.step()
 
     def top_score(self, score: list[int], start: int) -> int:
+        """The active seat with the highest score, ties in ``tie_order(start)``."""
         order = self.tie_order(start)
         best = order[0]
         for s in order[1:]:
@@ -1157,8 +1184,21 @@ def _best_option(options: list[TeyakuOption]) -> TeyakuOption:
 
 
 def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
-    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies_enshu``),
-    called with the same arguments as ever."""
+    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies_enshu``).
+
+    Parameters
+    ----------
+    policy : the deciding seat's policy object (``mizu_kotsu``, ``kotsu``, ``join``,
+        ``declare_teyaku``, ``play``, ``choose_capture``, ``fuke``)
+    state : the round, paused at ``decision``
+    decision : the pending decision
+
+    Returns
+    -------
+    The action: a bool (yes/no kinds), a ``TeyakuOption`` or None, a card id, or a field-card
+    mask.  The method is called with the seat's observation and the same other arguments as
+    the closed round loop called it with, so the seat's stream is drawn from identically.
+    """
     obs = state.observe(decision.seat)
     kind = decision.kind
     if kind == "play":
