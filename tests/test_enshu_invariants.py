@@ -1,8 +1,10 @@
 """One invariant harness for every Enshu-bana variant and player count (STYLE.md, pgx-style).
 
-After every step of the reference engine: the hands, the field, the capture piles, the draw pile
-and any set-aside cards are disjoint and cover the 48 cards.  After every round: termination
-within the deal's turns, payments that sum to zero (W, C), dropped seats untouched, the winner
+After every step of the reference engine that moves a card, and at every decision it pauses at:
+the hands, the field, the capture piles, the draw pile, any set-aside cards and the card in play
+(played or turned, awaiting its seat's capture choice) are disjoint and cover the 48 cards (before
+the deal, at the mizu-kotsu decisions, every place is empty).  After every round: termination within
+the deal's turns, payments that sum to zero (W, C), dropped seats untouched, the winner
 consistent with the end reason, declared teyaku a subset of the dealt ones, and every policy
 observation limited to what its seat may see.
 """
@@ -23,13 +25,22 @@ FULL = (1 << 48) - 1
 
 
 def check_cards(state) -> None:
-    parts = [*state.hands, state.field, *state.piles, sum(1 << c for c in state.draw), state.set_aside]
+    parts = [*state.hands, state.field, *state.piles, sum(1 << c for c in state.draw), state.set_aside,
+             state.in_play]
+    decision = state.decision()
+    if decision is not None and decision.kind == "mizu_kotsu":
+        assert not any(parts), "cards dealt before the mizu-kotsu decisions"
+        return
     union = 0
     for part in parts:
         assert union & part == 0, "a card is in two places"
         union |= part
     assert union == FULL, f"cards missing: {ids_of(FULL & ~union)}"
     assert len(state.draw) == len(set(state.draw))
+    if state.in_play:
+        assert decision is not None and decision.kind == "capture" and state.in_play == 1 << decision.info["card"]
+    if decision is not None:
+        assert decision.actions and decision.seat == state.current_seat()
 
 
 class Watch:

@@ -19,8 +19,9 @@ Order of a round
    or four of one in any hand) reshuffles from the same stream.
 3. (C) field multiplier ``M = 1 + Brights on the field + mizu-kotsu``; **kotsu** in seat order
    from the dealer (``M += 1`` each).
-4. (C, 4-5 players) **dropout** passes in seat order from the dealer (see ``_dropout``); the
-   acting dealer is the first active seat from the dealer.  (C with ``icp_four_check =
+4. (C, 4-5 players) **dropout** passes in seat order from the dealer (see
+   ``EnshuState._phase_dropout_pass``); the acting dealer is the first active seat from the
+   dealer.  (C with ``icp_four_check =
    at_teyaku_active_hands``: an active hand holding four I/C/P cards now redeals, back to step 2
    with the mizu-kotsu kept.)  The dropped hands, each ascending, in seat order from the dealer,
    are appended to the draw pile, which is then shuffled with Fisher-Yates from ``RULES_STREAM``.
@@ -36,10 +37,16 @@ Order of a round
 
 Random streams: ``DEAL_STREAM`` (deals and redeals), ``RULES_STREAM`` (the draw-pile shuffle
 after a dropout), ``seat_stream(seat)`` (every decision of that seat, in the order above).
+
+The round is a forward model (``simcore.reference.forward.State``): ``EnshuState`` steps through
+this order and pauses at each decision a seat takes (``mizu_kotsu``, ``kotsu``, ``join``,
+``declare_teyaku``, ``play``, ``capture``, ``fuke``); ``play_round`` plays it through, asking each
+seat's policy object (``ask_policy``) in the same order and with the same arguments as ever.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +57,7 @@ from simcore.cards import ids_of, mask_of
 from simcore.dataset import output_matrices
 from simcore.kernels import enshu_enums as EE
 from simcore.policies_enshu import EnshuObservation, make_enshu_policy
+from simcore.reference.forward import Decision, play_through
 from simcore.reference.tensho import DealError  # one error type for unplayable explicit decks
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 from simcore.rules.enshu import CompiledEnshu, TeyakuOption, teyaku_options
@@ -58,6 +66,9 @@ __all__ = [
     "DealError",
     "EnshuRoundResult",
     "EnshuRoundSetup",
+    "EnshuState",
+    "ask_policy",
+    "new_state",
     "shuffle_in_place",
     "deal_slots",
     "misdeal_at_deal",
@@ -186,15 +197,37 @@ def _combine(values: list[int], mode: int) -> int:
     return out
 
 
-class _Round:
-    """State and steps of one round; see the module docstring for the order."""
+class EnshuState:
+    """An Enshu-bana round as a forward model (``simcore.reference.forward.State``).
 
-    def __init__(self, compiled: CompiledEnshu, setup: EnshuRoundSetup, policies, trace: bool,
-                 on_step: Callable[[_Round], None] | None = None, redraw: list[int] | None = None) -> None:
+    The round steps through the order of the module docstring and pauses at each decision a
+    seat's policy takes.  A decision's ``kind`` is the policy method that answers it, its
+    ``actions`` the legal answers in the order the policies index them, its ``info`` the other
+    arguments of that method:
+
+    - ``mizu_kotsu``, ``kotsu``, ``join``, ``fuke``: actions ``(False, True)``;
+    - ``declare_teyaku``: the seat's options of one group, then None (decline);
+      info ``group`` ("A" or "B") and ``options``;
+    - ``play``: the hand's card ids, ascending;
+    - ``capture``: the field cards the resolved card may take (one-card masks); info ``card``
+      and ``source`` (``"play"`` or ``"draw"``).
+
+    Every other step is taken by the rules as soon as the decision before it is applied.  Where
+    the round is between decisions is kept in ``phase`` and in the position of the loop that
+    phase runs (``mizu_index``, ``kotsu_index``; the dropout pass's ``pool``, ``pool_index``
+    and ``joined``; ``teyaku_index``; the turn's ``seat``; ``fuke_index``), so that a clone
+    carries on from any pause.  A played or turned card that waits for its seat's capture
+    choice is in ``in_play`` (it has left the hand or the draw pile and is on neither the field
+    nor a pile).  ``on_step(state)``, if given, is called after every step that moves a card
+    and at every pause (the invariant harness checks the cards there).
+    """
+
+    def __init__(self, compiled: CompiledEnshu, setup: EnshuRoundSetup, *, deck: list[int] | None = None,
+                 redraw: list[int] | None = None, trace: bool = False,
+                 on_step: Callable[[EnshuState], None] | None = None) -> None:
         self.c = compiled
         self.rules = compiled.rules
         self.setup = setup
-        self.policies = policies
         self.trace = trace
         self.on_step = on_step
         self.redraw = redraw
@@ -202,7 +235,10 @@ class _Round:
         p = compiled.params
         self.p = p
         self.variant = int(p[EE.P_VARIANT])
+        self.c_variant = self.variant == EE.VARIANT_C
         self.n = int(p[EE.P_PLAYERS])
+        self.capture_three_all = int(p[EE.P_CAPTURE_THREE]) == 0
+        self.each_capture = int(p[EE.P_UCHIKIRI_CHECK]) == 1
         self.month = [int(m) for m in compiled.month]
         self.month_mask = [int(m) for m in compiled.month_mask]
         self.card_points = [int(v) for v in compiled.card_points]
@@ -233,24 +269,214 @@ class _Round:
         self.winner = -1
         self.field_dealt = 0
         self.hand_dealt = [0] * n
+        self.teyaku_dealt = [0] * n
+        self.redeals = 0
+        self.gathered = False  # the dropped hands have gone into the draw pile (or aside)
+        self._deck = deck
+        self.deal_stream = None if deck is not None else Stream(setup.seed, setup.round_index, DEAL_STREAM)
+        self.rules_stream: Stream | None = None  # None: RULES_STREAM of the round, made when needed
+        # where the round is: the phase and the position of the loop it runs
+        self.phase = "mizu_kotsu" if self.c_variant and self.raises_allowed() else "deal"
+        self.mizu_index = 0
+        self.mizu_count = 0
+        self.kotsu_index = 0
+        self.pool: tuple[int, ...] = ()
+        self.pool_index = 0
+        self.remaining = n
+        self.joined: list[int] = []
+        self.teyaku_seats: tuple[int, ...] = ()
+        self.teyaku_index = 0  # 2 * (position in teyaku_seats) + (0: group A, 1: group B)
+        self.teyaku_policy_decides = True
+        self.stop_teyaku: TeyakuOption | None = None
+        self.stopping = 0
+        self.seat = setup.dealer  # the seat whose turn it is
+        self.in_play = 0
+        self.count: _Count | None = None
+        self.fuke_seats: tuple[int, ...] = ()
+        self.fuke_index = 0
+        self.pending: Decision | None = None
+        self.result: EnshuRoundResult | None = None
+        self._advance()
+
+    # --- the forward model ------------------------------------------------------------------
+
+    def clone(self) -> EnshuState:
+        """An independent copy (every mutable list and the streams copied)."""
+        other = copy.copy(self)
+        other.hands = list(self.hands)
+        other.piles = list(self.piles)
+        other.draw = list(self.draw)
+        other.active = list(self.active)
+        other.mizu = list(self.mizu)
+        other.kotsu = list(self.kotsu)
+        other.declared = [list(options) for options in self.declared]
+        other.exposed = list(self.exposed)
+        other.known_yaku = list(self.known_yaku)
+        other.hand_dealt = list(self.hand_dealt)
+        other.teyaku_dealt = list(self.teyaku_dealt)
+        other.joined = list(self.joined)
+        other.events = list(self.events)
+        other.deal_stream = _copy_stream(self.deal_stream)
+        other.rules_stream = _copy_stream(self.rules_stream)
+        if self.count is not None:
+            other.count = copy.deepcopy(self.count)
+        return other
+
+    def decision(self) -> Decision | None:
+        """The pending decision, or None once the round is over."""
+        return self.pending
+
+    def current_seat(self) -> int:
+        """The seat that decides next (-1 once the round is over)."""
+        return -1 if self.pending is None else self.pending.seat
+
+    def legal_actions(self) -> list[Any]:
+        """The actions of the pending decision (see the class docstring)."""
+        return [] if self.pending is None else list(self.pending.actions)
+
+    def is_terminal(self) -> bool:
+        """Whether the round is over."""
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff for the round (``EnshuRoundResult.payoff``; 0 for dropped seats)."""
+        if self.result is None:
+            raise ValueError("the round is not over: it has no returns yet")
+        return [float(p) for p in self.result.payoff]
+
+    def observation(self, seat: int | None = None) -> EnshuObservation:
+        """The ``EnshuObservation`` the policies get, for ``seat`` (default: the deciding seat)."""
+        if seat is None:
+            seat = self.current_seat()
+        return self.observe(seat)
+
+    def sample_hidden(self, seat: int, stream: Stream) -> EnshuState:
+        """A copy in which the cards ``seat`` has not seen are dealt anew from ``stream``.
+
+        What ``seat`` has seen, and keeps in place in the copy: its own hand; the field; every
+        capture pile; the cards exposed by a declared teyaku while they are still in their
+        holder's hand (RULES.md 3.1 step 3, 3.3 step 7; with ``enshu.c.exposure =
+        junk_only_for_group_B`` only the junk of a group-B teyaku is exposed); every card played
+        or turned (it is on the field or in a pile, or is the card in play awaiting a capture
+        choice).  A seat that dropped out (variant C, 4-5 players) has also seen its own
+        dropped hand: set aside (``enshu.c.dropped_hands = set_aside``) those cards stay where
+        they are; shuffled into the draw pile they stay in it, at places it does not know.
+
+        What it has not seen, and is dealt anew: the other seats' unexposed hand cards, the
+        draw pile (its order too) and the set-aside cards of the other dropped seats.  Those
+        card ids, sorted, are shuffled with ``stream.shuffle_places`` and dealt back to the
+        other hands in seat order, then to the draw pile from the top, then to the set-aside
+        cards, each place keeping its size, so every placement of them is equally likely.  (For
+        a dropped seat whose hand went into the draw pile, the new draw pile is shuffled once
+        more, so its own cards lie at uniform places in it.)  The placement is not conditioned
+        on what the rules reveal without showing a card: that no hand was dealt a misdeal
+        (four I/C/P cards, variant C), that no hand holds a stopping teyaku (variant W exposes
+        them all) or an undeclared Triplet (``enshu.w.triplet_declare = always``), that the
+        unexposed card of a Lone Animal or Lone Ribbon declared with ``junk_only_for_group_B``
+        is an Animal or a Ribbon.  A copy may hold such a hand.
+
+        A pending decision of another seat that depends on that seat's hand (``play``,
+        ``declare_teyaku``) is asked afresh of the hand it holds in the copy (a teyaku decision
+        the new hand does not qualify for is skipped, as the rules would).
+
+        The random steps still to come are the copy's own: its deal stream (a redeal, or the
+        deal itself before it) and its draw-pile reshuffle after the dropout are new streams
+        seeded from ``stream``, never the round's.  The copy keeps no trace and no explicit
+        deck or redraw, and of the other seats' dealt hands it keeps only the exposed cards
+        (scoring's triplet bonus needs those) and of their dealt teyaku only those declared.
+
+        Parameters
+        ----------
+        seat : the seat whose view the copy keeps (any seat, deciding or not)
+        stream : the ``Stream`` the new deal is drawn from
+
+        Returns
+        -------
+        EnshuState
+            An independent state, paused at the same decision (or, for a decision of another
+            seat that its new hand changes, at that decision asked afresh).
+        """
+        other = self.clone()
+        other.trace = False
+        other.events = []
+        other._deck = None
+        other.redraw = None
+        n = self.n
+        own_former = self.hand_dealt[seat] if self.gathered and not self.active[seat] else 0
+        others = [s for s in range(n) if s != seat]
+        hidden_hands = [self.hands[s] & ~self.exposed[s] for s in others]
+        hidden_aside = self.set_aside & ~own_former
+        hidden_draw = [card for card in self.draw if not (own_former >> card) & 1]
+        unseen = ids_of(sum(hidden_hands) | hidden_aside) + hidden_draw
+        unseen.sort()
+        stream.shuffle_places(unseen, 0, max(len(unseen) - 1, 0))
+        at = 0
+        for s, hidden in zip(others, hidden_hands, strict=True):
+            size = hidden.bit_count()
+            other.hands[s] = (self.hands[s] & ~hidden) | mask_of(unseen[at:at + size])
+            at += size
+        draw = unseen[at:at + len(hidden_draw)]
+        at += len(hidden_draw)
+        if len(draw) < len(self.draw):  # the dropped seat's own cards are in it, at unknown places
+            draw += [card for card in self.draw if (own_former >> card) & 1]
+            stream.shuffle_places(draw, 0, len(draw) - 1)
+        other.draw = draw
+        other.set_aside = (self.set_aside & own_former) | mask_of(unseen[at:])
+        for s in others:
+            other.hand_dealt[s] = self.hand_dealt[s] & self.exposed[s]
+            other.teyaku_dealt[s] = self.teyaku_dealt[s] & self.declared_bits(s)
+        other.deal_stream = Stream(stream.next_u64(), self.setup.round_index, DEAL_STREAM)
+        other.rules_stream = Stream(stream.next_u64(), self.setup.round_index, RULES_STREAM)
+        pending = self.pending
+        if pending is not None and pending.seat != seat and other.hands[pending.seat] != self.hands[pending.seat]:
+            # another seat's decision that depends on its hand, now dealt anew: ask it afresh
+            if pending.kind == "play":
+                other.pending = Decision("play", pending.seat, tuple(ids_of(other.hands[pending.seat])))
+            elif pending.kind == "declare_teyaku":
+                other.pending = None  # its options, if it has any, are those of the new hand
+                other._advance()
+        return other
+
+    def apply(self, action: Any) -> None:
+        """Take ``action`` for the pending decision and step on to the next one (or the end)."""
+        decision = self.pending
+        if decision is None:
+            raise ValueError("the round is over: no decision to apply an action to")
+        self.pending = None
+        _APPLY[decision.kind](self, decision, action)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Take the rules' own steps, phase by phase, until a decision or the end."""
+        while self.pending is None and self.result is None:
+            _PHASES[self.phase](self)
+
+    def _ask(self, kind: str, seat: int, actions: tuple[Any, ...], info: dict[str, Any] | None = None) -> None:
+        self.pending = Decision(kind, seat, actions, {} if info is None else info)
+        self.step()
 
     # --- helpers -----------------------------------------------------------------------------
 
     def emit(self, event_type: str, /, **data: Any) -> None:
+        """Record a trace event (only when tracing)."""
         if self.trace:
             self.events.append({"type": event_type, **data})
 
     def step(self) -> None:
+        """Call the ``on_step`` hook, if any, with this state."""
         if self.on_step is not None:
             self.on_step(self)
 
     def seats_from(self, start: int) -> list[int]:
+        """Every seat in turn order from ``start``."""
         return [(start + k) % self.n for k in range(self.n)]
 
     def active_from(self, start: int) -> list[int]:
+        """The active seats in turn order from ``start``."""
         return [s for s in self.seats_from(start) if self.active[s]]
 
     def observe(self, seat: int) -> EnshuObservation:
+        """What ``seat`` may see now (DESIGN.md invariant 6)."""
         n = self.n
         return EnshuObservation(
             seat=seat,
@@ -278,6 +504,7 @@ class _Round:
         )
 
     def declared_bits(self, seat: int) -> int:
+        """The bitset of the teyaku ``seat`` declared."""
         return _index_bits(self.declared[seat])
 
     def completed_yaku(self, pile: int) -> int:
@@ -292,6 +519,7 @@ class _Round:
         return completed & ~cancelled
 
     def note_new_yaku(self, seat: int) -> None:
+        """Trace the yaku ``seat``'s pile completed since the last call (only when tracing)."""
         if not self.trace:
             return
         now = self.completed_yaku(self.piles[seat])
@@ -302,9 +530,30 @@ class _Round:
         self.known_yaku[seat] = now
 
     def hand_points(self, mask: int) -> int:
+        """The card points of the cards in ``mask``."""
         return sum(self.card_points[x] for x in ids_of(mask))
 
-    # --- deal ----------------------------------------------------------------------------------
+    # --- 1. (C) mizu-kotsu --------------------------------------------------------------------
+
+    def raises_allowed(self) -> bool:
+        """(C) Whether mizu-kotsu and kotsu are played (4-5 players, or ``kotsu_small_games``)."""
+        return self.n >= 4 or int(self.p[EE.P_C_KOTSU_SMALL_GAMES]) == 0
+
+    def _phase_mizu_kotsu(self) -> None:
+        if self.mizu_index < self.n and self.mizu_count < EE.MAX_MIZU_KOTSU:
+            self._ask("mizu_kotsu", (self.dealer + self.mizu_index) % self.n, YES_NO)
+        else:
+            self.phase = "deal"
+
+    def _apply_mizu_kotsu(self, decision: Decision, action: Any) -> None:
+        seat = decision.seat
+        if action:
+            self.mizu[seat] = True
+            self.mizu_count += 1
+        self.emit("mizu_kotsu", seat=seat, declared=self.mizu[seat])
+        self.mizu_index += 1
+
+    # --- 2. the deal ----------------------------------------------------------------------------
 
     def deal(self, deck: list[int] | None, stream: Stream | None, redeals: int) -> int:
         """Deal until the deal stands (misdeals redeal); returns the updated redeal count."""
@@ -335,37 +584,48 @@ class _Round:
         self.step()
         return redeals
 
-    # --- variant C before play ----------------------------------------------------------------------
-
-    def raises_allowed(self) -> bool:
-        return self.n >= 4 or int(self.p[EE.P_C_KOTSU_SMALL_GAMES]) == 0
-
-    def mizu_kotsu_phase(self) -> None:
-        if not self.raises_allowed():
+    def _phase_deal(self) -> None:
+        self.redeals = self.deal(self._deck, self.deal_stream, self.redeals)
+        if not self.c_variant:
+            self.phase = "teyaku_start"
             return
-        count = 0
-        for seat in self.seats_from(self.dealer):
-            if count == EE.MAX_MIZU_KOTSU:
-                break
-            if self.policies[seat].mizu_kotsu(self.observe(seat)):
-                self.mizu[seat] = True
-                count += 1
-            self.emit("mizu_kotsu", seat=seat, declared=self.mizu[seat])
+        n = self.n
+        self.active = [True] * n
+        self.kotsu = [False] * n
+        self.dropout_passes = 0
+        # --- 3. (C) the field multiplier and kotsu
+        brights = (self.field & int(self.c.bright_mask)).bit_count()
+        self.multiplier = 1 + brights + sum(self.mizu)
+        self.emit("multiplier", multiplier=self.multiplier, field_brights=brights, mizu_kotsu=sum(self.mizu))
+        self.kotsu_index = 0
+        self.phase = "kotsu" if self.raises_allowed() else "dropout_start"
 
-    def kotsu_phase(self) -> None:
-        self.multiplier = 1 + (self.field & int(self.c.bright_mask)).bit_count() + sum(self.mizu)
-        self.emit("multiplier", multiplier=self.multiplier,
-                  field_brights=(self.field & int(self.c.bright_mask)).bit_count(), mizu_kotsu=sum(self.mizu))
-        if not self.raises_allowed():
-            return
-        for seat in self.seats_from(self.dealer):
-            self.kotsu[seat] = bool(self.policies[seat].kotsu(self.observe(seat)))
-            if self.kotsu[seat]:
-                self.multiplier += 1
-            self.emit("kotsu", seat=seat, declared=self.kotsu[seat], multiplier=self.multiplier)
+    def _phase_kotsu(self) -> None:
+        if self.kotsu_index < self.n:
+            self._ask("kotsu", (self.dealer + self.kotsu_index) % self.n, YES_NO)
+        else:
+            self.phase = "dropout_start"
 
-    def dropout(self) -> None:
-        """The dropout phase (RULES.md 3.3 step 6) for 4-5 players; leaves exactly three active.
+    def _apply_kotsu(self, decision: Decision, action: Any) -> None:
+        seat = decision.seat
+        self.kotsu[seat] = bool(action)
+        if self.kotsu[seat]:
+            self.multiplier += 1
+        self.emit("kotsu", seat=seat, declared=self.kotsu[seat], multiplier=self.multiplier)
+        self.kotsu_index += 1
+
+    # --- 4. (C, 4-5 players) the dropout ---------------------------------------------------------
+
+    def _phase_dropout_start(self) -> None:
+        if self.n >= 4:
+            self.pool = tuple(self.seats_from(self.dealer))
+            self.remaining = self.n
+            self.phase = "dropout_pass"
+        else:
+            self.phase = "acting_dealer"
+
+    def _phase_dropout_pass(self) -> None:
+        """A dropout pass (RULES.md 3.3 step 6) over ``pool``; the dropout leaves three active.
 
         Each pass asks the pool in seat order from the dealer: a mizu-kotsu seat joins without
         a decision, and once only three seats are not dropped the rest join without a decision.
@@ -373,41 +633,71 @@ class _Round:
         ``enshu.c.dropout_pass_cap`` passes the joiners who are not mizu-kotsu are forced out in
         reverse seat order until three remain (no further raise).
         """
-        n = self.n
-        cap = int(self.p[EE.P_C_DROPOUT_PASS_CAP])
-        pool = self.seats_from(self.dealer)
-        remaining = n
-        while True:
-            self.dropout_passes += 1
-            joined = []
-            for seat in pool:
-                if remaining == 3 or self.mizu[seat]:
-                    joined.append(seat)
-                    self.emit("join", seat=seat, forced=True, dropout_pass=self.dropout_passes)
-                elif self.policies[seat].join(self.observe(seat)):
-                    joined.append(seat)
-                    self.emit("join", seat=seat, forced=False, dropout_pass=self.dropout_passes)
-                else:
+        self.dropout_passes += 1
+        self.joined = []
+        self.pool_index = 0
+        self.phase = "dropout_ask"
+
+    def _phase_dropout_ask(self) -> None:
+        while self.pool_index < len(self.pool):
+            seat = self.pool[self.pool_index]
+            if self.remaining == 3 or self.mizu[seat]:
+                self.joined.append(seat)
+                self.emit("join", seat=seat, forced=True, dropout_pass=self.dropout_passes)
+                self.pool_index += 1
+                continue
+            self._ask("join", seat, YES_NO)
+            return
+        joined = self.joined
+        if len(joined) <= 3:
+            self.phase = "acting_dealer"
+            return
+        if self.dropout_passes >= int(self.p[EE.P_C_DROPOUT_PASS_CAP]):
+            for seat in reversed(joined):
+                if self.remaining == 3:
+                    break
+                if not self.mizu[seat]:
                     self.active[seat] = False
-                    remaining -= 1
-                    self.emit("drop", seat=seat, forced=False, dropout_pass=self.dropout_passes)
-            if len(joined) <= 3:
-                break
-            if self.dropout_passes >= cap:
-                for seat in reversed(joined):
-                    if remaining == 3:
-                        break
-                    if not self.mizu[seat]:
-                        self.active[seat] = False
-                        remaining -= 1
-                        self.emit("drop", seat=seat, forced=True, dropout_pass=self.dropout_passes)
-                break
-            self.multiplier += 1
-            self.emit("dropout_raise", joined=joined, multiplier=self.multiplier)
-            pool = joined
+                    self.remaining -= 1
+                    self.emit("drop", seat=seat, forced=True, dropout_pass=self.dropout_passes)
+            self.phase = "acting_dealer"
+            return
+        self.multiplier += 1
+        self.emit("dropout_raise", joined=joined, multiplier=self.multiplier)
+        self.pool = tuple(joined)
+        self.phase = "dropout_pass"
+
+    def _apply_join(self, decision: Decision, action: Any) -> None:
+        seat = decision.seat
+        if action:
+            self.joined.append(seat)
+            self.emit("join", seat=seat, forced=False, dropout_pass=self.dropout_passes)
+        else:
+            self.active[seat] = False
+            self.remaining -= 1
+            self.emit("drop", seat=seat, forced=False, dropout_pass=self.dropout_passes)
+        self.pool_index += 1
+
+    def _phase_acting_dealer(self) -> None:
+        self.acting_dealer = self.active_from(self.dealer)[0]
+        if int(self.p[EE.P_MISDEAL_HAND_ICP_FOUR]) == EE.HAND_FOUR_AT_TEYAKU and self.redeals < EE.MAX_REDEALS:
+            four = [(s, _icp_four(self.c, self.hands[s])) for s in self.active_from(self.dealer)]
+            four = [(s, m) for s, m in four if m]
+            if four:
+                reason = f"seat {four[0][0]} holds the four cards of month {four[0][1]}"
+                if self._deck is not None:
+                    raise DealError(f"the rules redeal this deck: {reason}")
+                self.redeals += 1
+                self.emit("redeal", reason=reason, field=ids_of(self.field))
+                self.phase = "deal"
+                return
+        self.emit("acting_dealer", seat=self.acting_dealer, active=list(self.active))
+        self.gather_dropped_hands()
+        self.phase = "teyaku_start"
 
     def gather_dropped_hands(self) -> None:
         """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
+        self.gathered = True
         dropped = [s for s in self.seats_from(self.dealer) if not self.active[s]]
         if not dropped:
             return
@@ -426,37 +716,74 @@ class _Round:
                                     f"the given order holds {sorted(self.redraw)}")
                 pile = list(self.redraw)
             else:
-                shuffle_in_place(pile, Stream(self.setup.seed, self.setup.round_index, RULES_STREAM))
+                stream = self.rules_stream
+                if stream is None:
+                    stream = Stream(self.setup.seed, self.setup.round_index, RULES_STREAM)
+                shuffle_in_place(pile, stream)
             self.draw = pile
             self.emit("reshuffle", added=cards, draw=list(pile))
         self.step()
 
-    # --- teyaku ---------------------------------------------------------------------------------------
+    # --- 5. teyaku ----------------------------------------------------------------------------
 
     def declare(self, seat: int, option: TeyakuOption) -> None:
+        """``seat`` declares the teyaku ``option``, exposing its cards."""
         self.declared[seat].append(option)
         self.exposed[seat] |= option.cards
         self.seen |= option.cards
         self.emit("teyaku", seat=seat, teyaku=option.key, label=option.label(), value=option.value,
                   stops=option.stops, exposed=ids_of(option.cards))
 
-    def decide_teyaku(self, seats: list[int], policy_decides: bool = True) -> None:
-        for seat in seats:
-            for group in ("A", "B"):
-                options = [o for o in teyaku_options(self.c, self.hands[seat], group) if not o.stops]
-                if not options:
-                    continue
-                if policy_decides:
-                    chosen = self.policies[seat].declare_teyaku(self.observe(seat), group, options)
-                    if chosen is not None and chosen not in options:
-                        raise ValueError(f"seat {seat} cannot declare {chosen!r}")
-                else:
-                    chosen = _best_option(options)
-                if chosen is None:
-                    self.emit("teyaku_declined", seat=seat, group=group,
-                              options=[o.label() for o in options])
-                else:
-                    self.declare(seat, chosen)
+    def _phase_teyaku_start(self) -> None:
+        self.teyaku_dealt = [_index_bits(teyaku_options(self.c, h, None)) for h in self.hand_dealt]
+        self.phase = "turns_start"
+        if self.variant == EE.VARIANT_W:
+            self.stop_teyaku = self.stopping_teyaku_w()
+            if self.stop_teyaku is not None:
+                self.phase = "score"
+                return
+            mode = int(self.p[EE.P_W_TRIPLET_DECLARE])
+            if mode != 2:
+                self._start_teyaku(self.seats_from(self.dealer), policy_decides=mode == 0)
+        elif self.variant == EE.VARIANT_S:
+            if int(self.p[EE.P_S_TEYAKU]) == 0:
+                self._start_teyaku(self.seats_from(self.dealer))
+        else:
+            self._start_teyaku(self.active_from(self.acting_dealer))
+
+    def _start_teyaku(self, seats: list[int], policy_decides: bool = True) -> None:
+        self.teyaku_seats = tuple(seats)
+        self.teyaku_index = 0
+        self.teyaku_policy_decides = policy_decides
+        self.phase = "teyaku"
+
+    def _phase_teyaku(self) -> None:
+        """Each seat of ``teyaku_seats`` decides group A, then group B (if it holds options)."""
+        while self.teyaku_index < 2 * len(self.teyaku_seats):
+            seat = self.teyaku_seats[self.teyaku_index >> 1]
+            group = "B" if self.teyaku_index & 1 else "A"
+            options = [o for o in teyaku_options(self.c, self.hands[seat], group) if not o.stops]
+            if options:
+                if self.teyaku_policy_decides:
+                    self._ask("declare_teyaku", seat, (*options, None), {"group": group, "options": tuple(options)})
+                    return
+                self._teyaku_chosen(seat, group, options, _best_option(options))
+            self.teyaku_index += 1
+        self.phase = "turns_start"
+
+    def _apply_declare_teyaku(self, decision: Decision, action: Any) -> None:
+        seat, options = decision.seat, list(decision.info["options"])
+        if action is not None and action not in options:
+            raise ValueError(f"seat {seat} cannot declare {action!r}")
+        self._teyaku_chosen(seat, decision.info["group"], options, action)
+        self.teyaku_index += 1
+
+    def _teyaku_chosen(self, seat: int, group: str, options: list[TeyakuOption],
+                       chosen: TeyakuOption | None) -> None:
+        if chosen is None:
+            self.emit("teyaku_declined", seat=seat, group=group, options=[o.label() for o in options])
+        else:
+            self.declare(seat, chosen)
 
     def stopping_teyaku_w(self) -> TeyakuOption | None:
         """Variant W: every stopping teyaku is exposed; returns the one that ends the round."""
@@ -472,10 +799,50 @@ class _Round:
         self.winner = best_seat
         return best
 
-    # --- play ------------------------------------------------------------------------------------------
+    # --- 6. the turns -----------------------------------------------------------------------------
+
+    def _phase_turns_start(self) -> None:
+        self.seat = self.acting_dealer
+        self.phase = "turn"
+
+    def _phase_turn(self) -> None:
+        if not any(self.hands[s] for s in range(self.n) if self.active[s]):
+            self.phase = "score"
+            return
+        self.turn += 1
+        self._ask("play", self.seat, tuple(ids_of(self.hands[self.seat])))
+
+    def _apply_play(self, decision: Decision, action: Any) -> None:
+        seat, card = decision.seat, int(action)
+        if not (self.hands[seat] >> card) & 1:
+            raise ValueError(f"seat {seat} cannot play card {card}: not in hand")
+        self.hands[seat] &= ~(1 << card)
+        self.phase = "after_play"
+        self.resolve(seat, card, "play")
+
+    def _phase_after_play(self) -> None:
+        seat = self.seat
+        if self.each_capture and self.stopping_yaku(seat):
+            self.stop(seat)
+            return
+        self.phase = "after_draw"
+        if self.draw:
+            self.resolve(seat, self.draw.pop(0), "draw")
+
+    def _phase_after_draw(self) -> None:
+        seat = self.seat
+        if self.stopping_yaku(seat):
+            self.stop(seat)
+            return
+        seat = (seat + 1) % self.n
+        while not self.active[seat]:
+            seat = (seat + 1) % self.n
+        self.seat = seat
+        self.phase = "turn"
 
     def resolve(self, seat: int, card: int, source: str) -> None:
-        """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field."""
+        """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field;
+        a choice between matching field cards pauses the round at a ``capture`` decision."""
         self.seen |= 1 << card
         matches = self.field & self.month_mask[self.month[card]]
         count = matches.bit_count()
@@ -484,13 +851,21 @@ class _Round:
             self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field")
             self.step()
             return
-        if count == 1 or (count == 3 and int(self.p[EE.P_CAPTURE_THREE]) == 0):
-            taken = matches
-        else:
-            options = [1 << x for x in ids_of(matches)]
-            taken = self.policies[seat].choose_capture(self.observe(seat), card, options)
-            if taken not in options:
-                raise ValueError(f"seat {seat} cannot take {ids_of(taken)} with card {card}")
+        if count == 1 or (count == 3 and self.capture_three_all):
+            self.take(seat, card, source, matches)
+            return
+        self.in_play = 1 << card
+        self._ask("capture", seat, tuple([1 << x for x in ids_of(matches)]), {"card": card, "source": source})
+
+    def _apply_capture(self, decision: Decision, action: Any) -> None:
+        seat, card = decision.seat, decision.info["card"]
+        if action not in decision.actions:
+            raise ValueError(f"seat {seat} cannot take {ids_of(action)} with card {card}")
+        self.take(seat, card, decision.info["source"], action)
+
+    def take(self, seat: int, card: int, source: str, taken: int) -> None:
+        """``seat`` captures ``card`` with the field cards ``taken``."""
+        self.in_play = 0
         self.field &= ~taken
         self.piles[seat] |= (1 << card) | taken
         self.emit(source, seat=seat, turn=self.turn, card=card, captured=[card] + ids_of(taken), to="pile")
@@ -498,105 +873,18 @@ class _Round:
         self.step()
 
     def stopping_yaku(self, seat: int) -> int:
+        """The round-stopping yaku in ``seat``'s pile (bitset)."""
         return self.completed_yaku(self.piles[seat]) & self.stopping_mask
 
-    def play_turns(self) -> int:
-        """Turns until every active hand is empty or a stopping yaku; returns the stopping bitset."""
-        each_capture = int(self.p[EE.P_UCHIKIRI_CHECK]) == 1
-        seat = self.acting_dealer
-        while any(self.hands[s] for s in range(self.n) if self.active[s]):
-            self.turn += 1
-            card = int(self.policies[seat].play(self.observe(seat)))
-            if not (self.hands[seat] >> card) & 1:
-                raise ValueError(f"seat {seat} cannot play card {card}: not in hand")
-            self.hands[seat] &= ~(1 << card)
-            self.resolve(seat, card, "play")
-            if each_capture and self.stopping_yaku(seat):
-                return self.stop(seat)
-            if self.draw:
-                self.resolve(seat, self.draw.pop(0), "draw")
-            if self.stopping_yaku(seat):
-                return self.stop(seat)
-            seat = (seat + 1) % self.n
-            while not self.active[seat]:
-                seat = (seat + 1) % self.n
-        return 0
-
-    def stop(self, seat: int) -> int:
+    def stop(self, seat: int) -> None:
+        """``seat`` made a round-stopping yaku: the round ends at once."""
         self.winner = seat
         bits = self.stopping_yaku(seat)
         self.emit("uchikiri", seat=seat, turn=self.turn, yaku=[self.rules.yaku[i].key for i in ids_of(bits)])
-        return bits
+        self.stopping = bits
+        self.phase = "score"
 
-    # --- the round -----------------------------------------------------------------------------------
-
-    def play(self, deck: list[int] | None) -> EnshuRoundResult:
-        c_variant = self.variant == EE.VARIANT_C
-        stream = None if deck is not None else Stream(self.setup.seed, self.setup.round_index, DEAL_STREAM)
-        if c_variant:
-            self.mizu_kotsu_phase()
-        redeals = 0
-        while True:
-            redeals = self.deal(deck, stream, redeals)
-            if not c_variant:
-                break
-            self.active = [True] * self.n
-            self.kotsu = [False] * self.n
-            self.dropout_passes = 0
-            self.kotsu_phase()
-            if self.n >= 4:
-                self.dropout()
-            self.acting_dealer = self.active_from(self.dealer)[0]
-            if int(self.p[EE.P_MISDEAL_HAND_ICP_FOUR]) == EE.HAND_FOUR_AT_TEYAKU and redeals < EE.MAX_REDEALS:
-                four = [(s, _icp_four(self.c, self.hands[s])) for s in self.active_from(self.dealer)]
-                four = [(s, m) for s, m in four if m]
-                if four:
-                    reason = f"seat {four[0][0]} holds the four cards of month {four[0][1]}"
-                    if deck is not None:
-                        raise DealError(f"the rules redeal this deck: {reason}")
-                    redeals += 1
-                    self.emit("redeal", reason=reason, field=ids_of(self.field))
-                    continue
-            self.emit("acting_dealer", seat=self.acting_dealer, active=list(self.active))
-            self.gather_dropped_hands()
-            break
-        teyaku_dealt = [_index_bits(teyaku_options(self.c, h, None)) for h in self.hand_dealt]
-
-        stop_teyaku: TeyakuOption | None = None
-        if self.variant == EE.VARIANT_W:
-            stop_teyaku = self.stopping_teyaku_w()
-            if stop_teyaku is None:
-                mode = int(self.p[EE.P_W_TRIPLET_DECLARE])
-                if mode != 2:
-                    self.decide_teyaku(self.seats_from(self.dealer), policy_decides=mode == 0)
-        elif self.variant == EE.VARIANT_S:
-            if int(self.p[EE.P_S_TEYAKU]) == 0:
-                self.decide_teyaku(self.seats_from(self.dealer))
-        else:
-            self.decide_teyaku(self.active_from(self.acting_dealer))
-
-        stopping = 0
-        if stop_teyaku is None:
-            stopping = self.play_turns()
-        if stop_teyaku is not None:
-            reason = EE.END_TEYAKU_STOP
-        elif stopping:
-            reason = EE.END_UCHIKIRI
-        else:
-            reason = EE.END_SCORE
-        result = self.score(reason, stopping, stop_teyaku)
-        result.redeals = redeals
-        result.field_dealt = self.field_dealt
-        result.hand_dealt = list(self.hand_dealt)
-        result.teyaku_dealt = teyaku_dealt
-        result.round_index = self.setup.round_index
-        result.match = self.setup.match
-        result.round_in_match = self.setup.round_in_match
-        result.events = self.events
-        self.step()
-        return result
-
-    # --- scoring -------------------------------------------------------------------------------------
+    # --- 7. scoring -------------------------------------------------------------------------------
 
     def triplet_months(self, seat: int) -> set[int]:
         """Months of the triplets ``seat`` declared that upgrade a four-of-a-month yaku."""
@@ -608,6 +896,7 @@ class _Round:
         return months
 
     def bonus_earned(self, seat: int, month: int, hand_dealt: int) -> bool:
+        """Whether ``seat`` earned the triplet bonus of ``month`` (``triplet_bonus_condition``)."""
         month_mask = self.month_mask[month]
         pile = self.piles[seat]
         if int(self.p[EE.P_C_TRIPLET_BONUS_CONDITION]) == 1:
@@ -653,7 +942,14 @@ class _Round:
             order = self.seats_from(start)
         return [s for s in order if self.active[s]]
 
-    def score(self, reason: int, stopping: int, stop_teyaku: TeyakuOption | None) -> EnshuRoundResult:
+    def _phase_score(self) -> None:
+        """Score the ended round; variant C then offers Fuke (``fuke``) before the payments."""
+        if self.stop_teyaku is not None:
+            reason = EE.END_TEYAKU_STOP
+        elif self.stopping:
+            reason = EE.END_UCHIKIRI
+        else:
+            reason = EE.END_SCORE
         n = self.n
         p = self.p
         hand_dealt = self.hand_dealt
@@ -665,26 +961,27 @@ class _Round:
         for s in range(n):
             if self.active[s]:
                 yaku[s], cards[s], yaku_points[s], teyaku_points[s], multipliers[s] = self.tally(s, hand_dealt[s])
-        yaku_multiplier = [1] * n
-        score = [0] * n
-        payoff = [0] * n
-        fuke = -1
-        winner = self.winner
+        count = _Count(reason=reason, yaku=yaku, cards=cards, yaku_points=yaku_points, teyaku_points=teyaku_points,
+                       yaku_multiplier=[1] * n, score=[0] * n, payoff=[0] * n, winner=self.winner)
+        self.count = count
+        self.phase = "finish"
         if self.variant == EE.VARIANT_W:
             stake = int(p[EE.P_W_STAKE])
             if reason == EE.END_SCORE:
-                score = [cards[s] + yaku_points[s] + teyaku_points[s] for s in range(n)]
-                payoff, winner = self.pot_w(score, stake)
+                count.score = [cards[s] + yaku_points[s] + teyaku_points[s] for s in range(n)]
+                count.payoff, count.winner = self.pot_w(count.score, stake)
             else:
                 if reason == EE.END_TEYAKU_STOP:
-                    k = stop_teyaku.value
+                    assert self.stop_teyaku is not None
+                    k = self.stop_teyaku.value
                 else:
-                    k = _combine([self.yaku_value[i] for i in ids_of(stopping)], int(p[EE.P_W_UCHIKIRI_COMBO]))
+                    k = _combine([self.yaku_value[i] for i in ids_of(self.stopping)], int(p[EE.P_W_UCHIKIRI_COMBO]))
                 per_loser = (k + int(p[EE.P_W_UCHIKIRI_PAYMENT])) * stake  # total_k: k; ante_plus_k: k + 1
-                payoff = [-per_loser] * n
-                payoff[winner] = per_loser * (n - 1)
+                count.payoff = [-per_loser] * n
+                count.payoff[count.winner] = per_loser * (n - 1)
         elif self.variant == EE.VARIANT_S:
             combination = int(p[EE.P_S_COMBINATION])
+            score, yaku_multiplier = count.score, count.yaku_multiplier
             for s in range(n):
                 total = cards[s] + yaku_points[s] + teyaku_points[s]
                 if combination == 2:
@@ -696,50 +993,98 @@ class _Round:
                         score[s] = total * yaku_multiplier[s]
                     else:
                         score[s] = cards[s] * yaku_multiplier[s] + yaku_points[s] + teyaku_points[s]
-            winner = self.top_score(score, self.dealer)
-            payoff = list(score)
+            count.winner = self.top_score(score, self.dealer)
+            count.payoff = list(score)
         else:
             active = [s for s in range(n) if self.active[s]]
             own = [yaku_points[s] + teyaku_points[s] for s in range(n)]
             zero_sum = int(p[EE.P_C_SCORE_FORMULA]) == 1
             combo = EE.COMBO_PRODUCT if int(p[EE.P_C_UCHIKIRI_COMBO]) == 0 else EE.COMBO_MAX
+            score, yaku_multiplier = count.score, count.yaku_multiplier
             for s in active:
                 opponents = sum(own[q] for q in active if q != s)
                 base = cards[s] - opponents + ((len(active) - 1) * own[s] if zero_sum else 0)
                 yaku_multiplier[s] = _combine(multipliers[s], combo) if multipliers[s] else 1
                 score[s] = base * self.multiplier * yaku_multiplier[s]
             if reason != EE.END_UCHIKIRI:
-                winner = self.top_score(score, self.acting_dealer)
-            self.scores, self.winner = tuple(score), winner
-            self.emit("count", scores=list(score), winner=winner, multiplier=self.multiplier)
+                count.winner = self.top_score(score, self.acting_dealer)
+            self.scores, self.winner = tuple(score), count.winner
+            self.emit("count", scores=list(score), winner=count.winner, multiplier=self.multiplier)
+            self.phase = "settle"
             if reason != EE.END_UCHIKIRI or int(p[EE.P_C_FUKE_ON_UCHIKIRI]) == 1:
-                fuke = self.offer_fuke()
-            if fuke >= 0:
-                reason, winner, score = EE.END_FUKE, -1, [0] * n
-            else:
-                paid = score[winner]
-                if int(p[EE.P_C_NEGATIVE_SCORE]) == 0:
-                    paid = max(paid, 0)
-                for s in active:
-                    payoff[s] = -paid
-                payoff[winner] = paid * (len(active) - 1)
-        self.emit("score", winner=winner, end_reason=EE.END_REASONS[reason], card_points=cards,
-                  yaku_points=yaku_points, teyaku_points=teyaku_points, score=score, payoff=payoff)
-        return EnshuRoundResult(
-            round_index=0, match=0, round_in_match=0, dealer=self.dealer, first_player=self.acting_dealer,
-            players=n, winner=winner, end_reason=reason, end_turn=self.turn, redeals=0,
+                self.fuke_seats = tuple(self.active_from(self.acting_dealer))
+                self.fuke_index = 0
+                self.phase = "fuke"
+
+    def _phase_fuke(self) -> None:
+        """(C) Fuke offered to the eligible active seats in turn order from the acting dealer."""
+        willow = int(self.c.willow_mask)
+        while self.fuke_index < len(self.fuke_seats):
+            seat = self.fuke_seats[self.fuke_index]
+            if not self.declared[seat] and self.hand_points(self.piles[seat] & ~willow) <= EE.FUKE_LIMIT:
+                self._ask("fuke", seat, YES_NO)
+                return
+            self.fuke_index += 1
+        self.phase = "settle"
+
+    def _apply_fuke(self, decision: Decision, action: Any) -> None:
+        seat = decision.seat
+        declared = bool(action)
+        self.emit("fuke", seat=seat, declared=declared)
+        if declared:
+            assert self.count is not None
+            self.count.fuke = seat
+            self.phase = "settle"
+        else:
+            self.fuke_index += 1
+
+    def _phase_settle(self) -> None:
+        """(C) The payments, or nothing after a Fuke."""
+        count = self.count
+        assert count is not None
+        n = self.n
+        if count.fuke >= 0:
+            count.reason, count.winner, count.score = EE.END_FUKE, -1, [0] * n
+        else:
+            paid = count.score[count.winner]
+            if int(self.p[EE.P_C_NEGATIVE_SCORE]) == 0:
+                paid = max(paid, 0)
+            for s in range(n):
+                if self.active[s]:
+                    count.payoff[s] = -paid
+            count.payoff[count.winner] = paid * (sum(self.active) - 1)
+        self.phase = "finish"
+
+    def _phase_finish(self) -> None:
+        """The round's result (``self.result``): the round is over."""
+        count = self.count
+        assert count is not None
+        n = self.n
+        stop_teyaku = self.stop_teyaku
+        self.emit("score", winner=count.winner, end_reason=EE.END_REASONS[count.reason], card_points=count.cards,
+                  yaku_points=count.yaku_points, teyaku_points=count.teyaku_points, score=count.score,
+                  payoff=count.payoff)
+        result = EnshuRoundResult(
+            round_index=self.setup.round_index, match=self.setup.match, round_in_match=self.setup.round_in_match,
+            dealer=self.dealer, first_player=self.acting_dealer,
+            players=n, winner=count.winner, end_reason=count.reason, end_turn=self.turn, redeals=self.redeals,
             multiplier=self.multiplier, field_brights=(self.field_dealt & int(self.c.bright_mask)).bit_count(),
             mizu_kotsu_count=sum(self.mizu), kotsu_count=sum(self.kotsu), dropout_passes=self.dropout_passes,
-            fuke=fuke, field_dealt=0, stopping_yaku=stopping,
+            fuke=count.fuke, field_dealt=self.field_dealt, stopping_yaku=self.stopping,
             stopping_teyaku=(1 << stop_teyaku.index) if stop_teyaku is not None else 0,
             active=list(self.active), mizu_kotsu=list(self.mizu), kotsu=list(self.kotsu),
-            hand_dealt=[0] * n, captured=list(self.piles), yaku=yaku, teyaku_dealt=[0] * n,
+            hand_dealt=list(self.hand_dealt), captured=list(self.piles), yaku=list(count.yaku),
+            teyaku_dealt=list(self.teyaku_dealt),
             teyaku_declared=[self.declared_bits(s) for s in range(n)], exposed=list(self.exposed),
-            yaku_points=yaku_points, teyaku_points=teyaku_points, card_points=cards,
-            yaku_multiplier=yaku_multiplier, score=score, payoff=payoff,
+            yaku_points=list(count.yaku_points), teyaku_points=list(count.teyaku_points),
+            card_points=list(count.cards), yaku_multiplier=list(count.yaku_multiplier), score=list(count.score),
+            payoff=list(count.payoff), events=self.events,
         )
+        self.result = result
+        self.step()
 
     def top_score(self, score: list[int], start: int) -> int:
+        """The active seat with the highest score, ties in ``tie_order(start)``."""
         order = self.tie_order(start)
         best = order[0]
         for s in order[1:]:
@@ -762,18 +1107,63 @@ class _Round:
             payoff[s] = won // len(tied) + (1 if k < won % len(tied) else 0)
         return payoff, tied[0]
 
-    def offer_fuke(self) -> int:
-        willow = int(self.c.willow_mask)
-        for seat in self.active_from(self.acting_dealer):
-            if self.declared[seat]:
-                continue
-            if self.hand_points(self.piles[seat] & ~willow) > EE.FUKE_LIMIT:
-                continue
-            declared = bool(self.policies[seat].fuke(self.observe(seat)))
-            self.emit("fuke", seat=seat, declared=declared)
-            if declared:
-                return seat
-        return -1
+
+@dataclass
+class _Count:
+    """The count of an ended round (``EnshuState`` phases ``score``, ``fuke``, ``settle``)."""
+
+    reason: int
+    yaku: list[int]
+    cards: list[int]
+    yaku_points: list[int]
+    teyaku_points: list[int]
+    yaku_multiplier: list[int]
+    score: list[int]
+    payoff: list[int]
+    winner: int
+    fuke: int = -1
+
+
+YES_NO = (False, True)
+
+_PHASES: dict[str, Callable[[EnshuState], None]] = {
+    "mizu_kotsu": EnshuState._phase_mizu_kotsu,
+    "deal": EnshuState._phase_deal,
+    "kotsu": EnshuState._phase_kotsu,
+    "dropout_start": EnshuState._phase_dropout_start,
+    "dropout_pass": EnshuState._phase_dropout_pass,
+    "dropout_ask": EnshuState._phase_dropout_ask,
+    "acting_dealer": EnshuState._phase_acting_dealer,
+    "teyaku_start": EnshuState._phase_teyaku_start,
+    "teyaku": EnshuState._phase_teyaku,
+    "turns_start": EnshuState._phase_turns_start,
+    "turn": EnshuState._phase_turn,
+    "after_play": EnshuState._phase_after_play,
+    "after_draw": EnshuState._phase_after_draw,
+    "score": EnshuState._phase_score,
+    "fuke": EnshuState._phase_fuke,
+    "settle": EnshuState._phase_settle,
+    "finish": EnshuState._phase_finish,
+}
+
+_APPLY: dict[str, Callable[[EnshuState, Decision, Any], None]] = {
+    "mizu_kotsu": EnshuState._apply_mizu_kotsu,
+    "kotsu": EnshuState._apply_kotsu,
+    "join": EnshuState._apply_join,
+    "declare_teyaku": EnshuState._apply_declare_teyaku,
+    "play": EnshuState._apply_play,
+    "capture": EnshuState._apply_capture,
+    "fuke": EnshuState._apply_fuke,
+}
+
+
+def _copy_stream(stream: Stream | None) -> Stream | None:
+    if stream is None:
+        return None
+    other = Stream.__new__(Stream)
+    other.s = list(stream.s)
+    other.draws = stream.draws
+    return other
 
 
 def _index_bits(options: list[TeyakuOption]) -> int:
@@ -793,6 +1183,57 @@ def _best_option(options: list[TeyakuOption]) -> TeyakuOption:
     return best
 
 
+def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
+    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies_enshu``).
+
+    Parameters
+    ----------
+    policy : the deciding seat's policy object (``mizu_kotsu``, ``kotsu``, ``join``,
+        ``declare_teyaku``, ``play``, ``choose_capture``, ``fuke``)
+    state : the round, paused at ``decision``
+    decision : the pending decision
+
+    Returns
+    -------
+    The action: a bool (yes/no kinds), a ``TeyakuOption`` or None, a card id, or a field-card
+    mask.  The method is called with the seat's observation and the same other arguments as
+    the closed round loop called it with, so the seat's stream is drawn from identically.
+    """
+    obs = state.observe(decision.seat)
+    kind = decision.kind
+    if kind == "play":
+        return int(policy.play(obs))
+    if kind == "capture":
+        return policy.choose_capture(obs, decision.info["card"], list(decision.actions))
+    if kind == "declare_teyaku":
+        return policy.declare_teyaku(obs, decision.info["group"], list(decision.info["options"]))
+    if kind == "join":
+        return bool(policy.join(obs))
+    if kind == "kotsu":
+        return bool(policy.kotsu(obs))
+    if kind == "mizu_kotsu":
+        return bool(policy.mizu_kotsu(obs))
+    return bool(policy.fuke(obs))
+
+
+def new_state(compiled: CompiledEnshu, setup: EnshuRoundSetup, *, deck: list[int] | None = None,
+              redraw: list[int] | None = None, trace: bool = False,
+              on_step: Callable[[EnshuState], None] | None = None) -> EnshuState:
+    """The round of ``setup`` at its first decision (``EnshuState`` may be replaced in tests).
+
+    Parameters
+    ----------
+    compiled : the compiled rule set
+    setup : the round's seed, index, dealer and match state
+    deck : an explicit 48-card order (field, hands from the dealer in turn order, draw pile top
+        first) instead of the deal stream's shuffle
+    redraw : the draw pile's order after a dropout instead of the rules stream's shuffle
+    trace : whether to record the trace events
+    on_step : called with the state after every step that moves a card and at every pause
+    """
+    return EnshuState(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step)
+
+
 def play_round(compiled: CompiledEnshu, setup: EnshuRoundSetup, policies, *, deck: list[int] | None = None,
                redraw: list[int] | None = None, trace: bool = False,
                on_step: Callable[[Any], None] | None = None) -> EnshuRoundResult:
@@ -800,9 +1241,14 @@ def play_round(compiled: CompiledEnshu, setup: EnshuRoundSetup, policies, *, dec
 
     ``deck`` replays an explicit 48-card order (field, hands from the dealer in turn order,
     draw pile top first); ``redraw`` gives the draw pile's order after a dropout instead of the
-    shuffle; ``on_step(state)`` is called after every step (for invariant checks).
+    shuffle; ``on_step(state)`` is called after every step that moves a card and at every
+    decision (for invariant checks).  The round is played through ``EnshuState``, each decision
+    answered by ``ask_policy``.
     """
-    return _Round(compiled, setup, policies, trace, on_step, redraw).play(deck)
+    state = play_through(new_state(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step),
+                         policies, ask_policy)
+    assert state.result is not None
+    return state.result
 
 
 def seat_policies(compiled: CompiledEnshu, specs, seed: int, round_index: int):
