@@ -374,3 +374,31 @@ def test_enshu_forward_model_under_any_options(rule_set, seed, policy):
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_the_forward_model_is_a_state(game):
     assert isinstance(game.new_state(0), State)
+
+
+@pytest.mark.parametrize("game", GAMES[:2], ids=lambda g: g.name)
+def test_tensho_world_for_the_other_seat_asks_the_decider_afresh(game):
+    """Sampled for the seat that is not deciding, a world deals the decider a new hand: a
+    pending play lists that hand, a pending banking of the 6 of clubs goes to whoever holds it
+    in the world (or to nobody), and the world plays to the end."""
+    kinds = set()
+    for r in range(40):
+        _, steps = _played(game, r)
+        for k, (before, decision, _) in enumerate(steps):
+            seat = 1 - decision.seat
+            world = before.sample_hidden(seat, Stream(SEED, r, 7000 + k))
+            assert game.seen_by(world, seat) == game.seen_by(before, seat)
+            pending = world.decision()
+            if decision.kind == "play":
+                assert pending.actions == tuple(ids_of(world.hands[decision.seat]))
+            if pending is not None and pending.kind == "bank_six":
+                assert world.hands[pending.seat] >> world.six & 1
+            if decision.kind == "bank_six" and pending != decision:
+                assert not world.hands[decision.seat] >> world.six & 1
+            if pending != decision:
+                kinds.add(decision.kind)
+            play_through(world, game.policies(r), game.ask)
+            assert world.is_terminal()
+    assert "play" in kinds
+    if game is GAMES[1]:  # six_in_hand = bank_at_deal
+        assert "bank_six" in kinds

@@ -206,7 +206,10 @@ class TenshoState:
         """A copy in which the cards ``seat`` has not seen (the other hand, the draw pile and the
         dead cards) are shuffled anew from ``stream`` and dealt back to those places, each place
         keeping its size: every deal consistent with what ``seat`` has seen is equally likely.
-        The copy keeps no trace and no record of the other hand as dealt."""
+        The copy keeps no trace and no record of the other hand as dealt. A pending decision of
+        the other seat that depends on its hand is asked afresh of the hand it holds in the copy:
+        a ``play`` lists that hand, and the banking of the 6 of clubs is offered to whoever holds
+        it there (or to nobody)."""
         other = self.clone()
         other.trace = False
         other.events = []
@@ -219,6 +222,13 @@ class TenshoState:
         other.draw = unseen[n_hand:n_hand + len(self.draw)]
         other.dead = sum(1 << card for card in unseen[n_hand + len(self.draw):])
         other.hand_dealt[opponent] = 0
+        pending = self.pending
+        if pending is not None and pending.seat == opponent:
+            if pending.kind == "play":
+                other.pending = Decision("play", opponent, tuple(ids_of(other.hands[opponent])))
+            elif pending.kind == "bank_six":
+                other.pending = None
+                other._bank_from(pending.info["index"])
         return other
 
     def apply(self, action: Any) -> None:
