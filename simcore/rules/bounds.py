@@ -64,17 +64,19 @@ def check_bounds(source: str, numbers: Sequence[Number],
     ------
     RulesError
         ``SOURCE: KEY: VALUE is out of range MIN..MAX (...)``, naming the largest number that
-        drives the first quantity over its limit and the range that keeps it within, the others
-        unchanged.
+        drives the first quantity over its limit and the range that keeps that quantity, and
+        every quantity already within its limit, within, the others unchanged.
     """
     values = {number.key: number.value for number in numbers}
-    for position, reach in enumerate(reaches(values)):
-        if reach.value <= reach.limit:
+    worst = reaches(values)
+    within = {position for position, reach in enumerate(worst) if reach.value <= reach.limit}
+    for position, reach in enumerate(worst):
+        if position in within:
             continue
         culprit = _culprit(numbers, values, reaches, position, reach.value)
         if culprit is None:  # a quantity no number of the file drives (cannot happen for our games)
             raise RulesError(f"{source}: {reach.what} can reach {reach.value:,}, more than {reach.limit:,}")
-        highest = _highest_fitting(culprit, values, reaches, position)
+        highest = _highest_fitting(culprit, values, reaches, within | {position})
         problem = (f"{reach.what} can reach {reach.value:,}, more than {reach.limit:,}")
         if highest is None:
             raise RulesError(f"{source}: {culprit.key}: {culprit.value} is too large: {problem} "
@@ -95,12 +97,12 @@ def _culprit(numbers, values, reaches, position, worst) -> Number | None:
     return best
 
 
-def _highest_fitting(number: Number, values, reaches, position) -> int | None:
-    """The largest value of ``number`` (others unchanged) keeping quantity ``position`` in range."""
+def _highest_fitting(number: Number, values, reaches, positions: set[int]) -> int | None:
+    """The largest value of ``number`` (others unchanged) keeping the quantities ``positions`` in range."""
 
     def fits(value: int) -> bool:
-        reach = reaches({**values, number.key: value})[position]
-        return reach.value <= reach.limit
+        worst = reaches({**values, number.key: value})
+        return all(worst[i].value <= worst[i].limit for i in positions)
 
     low, high = number.minimum, number.value
     if not fits(low):
