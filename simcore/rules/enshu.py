@@ -364,7 +364,8 @@ def _options(check: _Checker, data: dict, overrides: dict[str, Any], variant: st
             if key.upper() != variant:
                 raise check.fail(sub, f"options of variant {key.upper()} do not apply to variant {variant}")
             for subkey, subraw in raw.items():
-                values[_file_option(check, f"{sub}.{subkey}", own, variant)] = _parse(check, f"{sub}.{subkey}", subraw)
+                name = _file_option(check, f"{sub}.{subkey}", own, variant)  # before parsing its value
+                values[name] = _parse(check, name, subraw)
             continue
         name = _file_option(check, f"enshu.{key}", own, variant)
         values[name] = _parse(check, name, raw)
