@@ -13,16 +13,22 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 import tomllib
 from importlib import resources
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simcore import dataset, dataset_enshu
 from simcore.games import game_of
+from simcore.kernels import enshu_enums as EE
+from simcore.kernels import enums as E
 from simcore.policies import parse_policy
-from simcore.rules import RulesError, load_rules, shipped_rules
+from simcore.rules import TENSHO_OPTIONS, RulesError, load_rules, shipped_rules
+from simcore.rules.enshu import ENSHU_OPTIONS
 
 SHIPPED = sorted(shipped_rules())
 TEXTS = {name: (resources.files("simcore.rules") / f"{name}.toml").read_text(encoding="utf-8") for name in SHIPPED}
@@ -85,6 +91,7 @@ def _parent(data, path):
 
 HUGE_AND_NEGATIVE = [0, -1, -7, 1, 2, 12, 45, 48, 64, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64, 10**30,
                      -(2**31), -(2**63), 150_000_000, 800_000_000, 3_000_000_000]
+HUGE_NUMBERS = [n for n in HUGE_AND_NEGATIVE if n > 100]
 WRONG_TYPES = st.one_of(
     st.text(max_size=6), st.booleans(), st.floats(allow_nan=True, allow_infinity=True),
     st.just([]), st.just({}), st.lists(st.integers(-3, 50), max_size=3),
@@ -180,6 +187,7 @@ def assert_loads_or_fails_cleanly(path, overrides=None):
 
 
 def play_both(rules, units: int = 3) -> None:
+    """Both engines on a few independent rounds and a few short matches: identical rows."""
     game = game_of(rules)
     compiled = game.compile(rules)
     specs = [parse_policy("greedy" if seat == 0 else "random", game.name) for seat in range(rules.players)]
@@ -188,8 +196,20 @@ def play_both(rules, units: int = 3) -> None:
         reference = game.play_units("reference", compiled, specs, 11, 0, units, rounds_per_match)
         assert np.array_equal(kernel[0], reference[0]) and np.array_equal(kernel[1], reference[1])
         columns = game.columns(kernel[0], kernel[1], rules.players)
-        table = game.table(columns, {}, rules.text, rules.players)
-        assert table.num_rows == int((kernel[0][0] != 0).sum()) or table.num_rows > 0
+        assert_columns_hold_the_engines_numbers(game, kernel[0], columns, rules.players)
+        game.table(columns, {}, rules.text, rules.players)
+
+
+def assert_columns_hold_the_engines_numbers(game, ints, columns, players) -> None:
+    """No int8/16/32 column wrapped a number the engines computed in int64."""
+    module = dataset if game.name == "tensho" else dataset_enshu
+    enums = E if game.name == "tensho" else EE
+    valid = ints[enums.C_VALID] == 1
+    for name, index, _ in module._SCALAR_INT:
+        assert np.array_equal(columns[name].astype(np.int64), ints[index, valid]), name
+    for name, index, _ in module._SEAT_INT:
+        for seat in range(players):
+            assert np.array_equal(columns[f"{name}_{seat}"].astype(np.int64), ints[index + seat, valid]), name
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
@@ -199,3 +219,99 @@ def test_mutated_rule_files_load_or_fail_with_one_line(tmp_path_factory, example
     path = tmp_path_factory.mktemp("fuzz") / f"{name}.toml"
     path.write_bytes(content)
     assert_loads_or_fails_cleanly(path)
+
+
+# --- files that validate also play ----------------------------------------------------------
+
+
+OPTION_SPECS = {**TENSHO_OPTIONS, **ENSHU_OPTIONS}
+
+
+def _numbers(data):
+    """Paths of the integer leaves a rule's numbers live in (not option or deal sizes)."""
+    for path in _paths(data):
+        value = _parent(data, path)[path[-1]]
+        if isinstance(value, int) and not isinstance(value, bool) and path[0] in (
+                "card_values", "card_points", "yaku", "teyaku"):
+            yield path
+
+
+def _path_of(data, key: str):
+    """The path of an error message's key (``yaku[Y01].set1``, ``card_values.T1_ise.default``...)."""
+    if key.startswith(("yaku[", "teyaku[")):
+        table, _, rest = key.partition("[")
+        entry_key, _, rest = rest.partition("].")
+        index = next(i for i, entry in enumerate(data[table]) if entry.get("key") == entry_key)
+        head, _, tail = rest.partition(".")
+        return (table, index, head) + ((tail,) if tail else ())
+    first, _, rest = key.partition(".")
+    if first == "card_values":
+        table, _, rest = rest.partition(".")
+        return (first, table) + tuple(rest.split(".", 1))
+    return (first, rest)
+
+
+@st.composite
+def plausible_files(draw):
+    """A shipped file with other option choices and numbers up to far beyond any real rule file."""
+    name = draw(st.sampled_from(SHIPPED))
+    data = copy.deepcopy(DATA[name])
+    section = data["tensho"] if "tensho" in data else data["enshu"]
+    prefix = "tensho" if "tensho" in data else "enshu"
+    for _ in range(draw(st.integers(0, 4))):
+        tables = [(section, prefix)] + [(v, f"{prefix}.{k}") for k, v in section.items() if isinstance(v, dict)]
+        table, where = draw(st.sampled_from(tables))
+        keys = [k for k, v in table.items() if not isinstance(v, dict) and f"{where}.{k}" in OPTION_SPECS]
+        key = draw(st.sampled_from(keys))
+        spec = OPTION_SPECS[f"{where}.{key}"]
+        if spec.choices:
+            table[key] = draw(st.sampled_from(spec.choices))
+    numbers = list(_numbers(data))
+    for path in draw(st.lists(st.sampled_from(numbers), max_size=4)):
+        _parent(data, path)[path[-1]] = draw(st.integers(1, 10**7) | st.sampled_from(HUGE_NUMBERS))
+    return name, data
+
+
+@settings(max_examples=20, suppress_health_check=[HealthCheck.too_slow])
+@given(plausible_files())
+def test_a_file_that_validates_plays_and_the_ranges_errors_give_are_honest(tmp_path_factory, example):
+    """A number out of range is set to the top of the range its error gives, which must then pass
+    (or fail on another number); the file that finally validates plays in both engines."""
+    name, data = example
+    path = tmp_path_factory.mktemp("plausible") / f"{name}.toml"
+    rules = None
+    for _ in range(12):
+        path.write_text(dumps(data), encoding="utf-8")
+        try:
+            rules = load_rules(str(path))
+            break
+        except RulesError as error:
+            message = str(error)
+            assert "\n" not in message and message.startswith(f"{path}: "), message
+            key, _, problem = message[len(f"{path}: "):].partition(": ")
+            found = re.match(r"(-?\d+) is out of range (-?\d+)\.\.(-?\d+) \(", problem)
+            if not found:
+                return  # a negative or otherwise invalid number: refused, as it should be
+            value_path = _path_of(data, key)
+            assert _parent(data, value_path)[value_path[-1]] == int(found.group(1)), (key, message)
+            _parent(data, value_path)[value_path[-1]] = int(found.group(3))
+    assert rules is not None
+    play_both(rules)
+
+
+# --- bugs the fuzzing found ---------------------------------------------------------------------
+
+
+def test_unknown_key_in_an_enshu_variant_table_is_named_not_a_key_error(tmp_path):
+    path = tmp_path / "enshu-c.toml"
+    path.write_text(TEXTS["enshu-c"].replace("[enshu.c]\n", "[enshu.c]\nkind2 = 1\n", 1), encoding="utf-8")
+    with pytest.raises(RulesError, match=rf"^{re.escape(str(path))}: enshu\.c\.kind2: unknown option "):
+        load_rules(str(path))
+
+
+@pytest.mark.parametrize("name, old", [("enshu-w", '"Pine Crane"'), ("tensho-ise", '"1S"')])
+def test_a_card_named_by_a_superscript_digit_is_an_unknown_card(tmp_path, name, old):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(TEXTS[name].replace(old, '"¹"', 1), encoding="utf-8")
+    with pytest.raises(RulesError, match="unknown card '¹'"):
+        load_rules(str(path))
