@@ -320,3 +320,25 @@ def test_stored_rules_text_larger_than_the_cap_is_refused():
     with pytest.raises(RulesError, match=r"^runs/x: fudasim.rules: \d[\d,]* bytes is larger than a rule file"):
         load_rules_text(text, "enshu-c", "runs/x: fudasim.rules")
     assert load_rules_text(shipped_text("enshu-c"), "enshu-c", "stored").variant == "C"
+
+
+@pytest.mark.parametrize("name, old, field", [
+    ("enshu-c", "bonus = 100", "bonus"),
+    ("enshu-w", "upgraded = 100", "upgraded"),
+])
+def test_enshu_bonus_and_upgraded_values_are_bounded(tmp_path, name, old, field):
+    # the points teyaku and bonuses, and the points yaku at their upgraded values, add up into
+    # the int32 columns teyaku_points_* and yaku_points_*
+    path = edited(tmp_path, name, old, f"{field} = 2147483647")
+    data = tomllib.loads(shipped_text(name))
+    if field == "bonus":
+        entries = [t for t in data["teyaku"] if t.get("bonus") == 100]
+        others = sum(t["value"] + t.get("bonus", 0) for t in data["teyaku"]) - 100
+        table = "teyaku"
+    else:
+        entries = [y for y in data["yaku"] if y.get("upgraded") == 100]
+        others = sum(max([y["value"], *y.get("value_if", {}).values(), y.get("upgraded", 0)])
+                     for y in data["yaku"] if y["kind"] == "points") - 100
+        table = "yaku"
+    low, high = refused(path, f"{table}[{entries[0]['key']}].{field}")
+    assert (low, high) == (1, INT32 - others)
