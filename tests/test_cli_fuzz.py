@@ -45,15 +45,16 @@ def places(tmp_path_factory):
     return base
 
 
-RULES = ["tensho-ise", "tensho-hanafuda", "enshu-w", "enshu-s", "enshu-c", "nope", "", "{good.toml}",
+RULES = ["tensho-ise", "tensho-hanafuda", "enshu-w", "enshu-s", "enshu-c", "nope", "", "bad\nname", "{good.toml}",
          "{garbage.toml}", "{big.toml}", "{huge-values.toml}", "{dir}", "{missing.toml}", "{tensho-ds}"]
 COUNTS = ["0", "1", "2", "3", "-1", "x", "1e3", ""]
 SEEDS = ["0", "7", "-1", "18446744073709551615", "18446744073709551616", "x"]
 POLICIES = ["0=greedy", "1=random", "4=greedy", "0=nope", "x", "=", "0=greedy:yaku_set=2", "0=greedy:yaku_set=3",
-            "1=greedy:foo=1", "0=random:yaku_set=1"]
+            "1=greedy:foo=1", "0=random:yaku_set=1", "0=gre\nedy", "0=greedy:yaku_set=\t2"]
 OPTIONS = ["tensho.triple_match=one", "tensho.rounds=0", "tensho.rounds=2", "tensho.match_scoring=yaku_points",
            "enshu.players=9", "enshu.players=5", "enshu.w.stake=1000000", "enshu.c.dropout_pass_cap=1000",
-           "tensho.instant_win_score=-1", "nope=1", "x", "=", "enshu.s.multipliers=5_3_3"]
+           "tensho.instant_win_score=-1", "nope=1", "x", "=", "enshu.s.multipliers=5_3_3", "tensho.tri\nple=one",
+           "tensho.triple_match=o\nne"]
 PLAYERS = ["2", "3", "4", "5", "6", "x"]
 ROUNDS = ["0", "3", "-1", "18446744073709551615", "99999999999999999999", "x"]
 

@@ -28,7 +28,14 @@ MAX_RULES_BYTES = 256 * 1024
 
 
 class RulesError(ValueError):
-    """A rule file or rule option is invalid; the message is one line naming file, key, problem."""
+    """A rule file or rule option is invalid; the message is one line naming file, key, problem.
+
+    Characters that are not printable (a newline in a quoted TOML key, say) are written as
+    escapes, so the message stays one line whatever the file holds.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message)))
 
 
 @dataclass(frozen=True)
