@@ -402,7 +402,19 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
 
 
 def supersession_cycle(table: dict[str, tuple[str, ...]]) -> list[str] | None:
-    """A cycle of yaku cancelling one another in a supersession table (``[a, b, ..., a]``), or None."""
+    """A cycle of yaku cancelling one another in a supersession table, or None.
+
+    Parameters
+    ----------
+    table : dict
+        ``{yaku key: keys of the yaku it cancels}``.
+
+    Returns
+    -------
+    list of str or None
+        The keys along the first cycle found, its first key repeated at the end
+        (``["Y25", "Y29", "Y25"]``; a yaku cancelling itself gives ``[key, key]``).
+    """
     state: dict[str, int] = {}  # 1: on the current path, 2: done
 
     def visit(key: str, path: list[str]) -> list[str] | None:
@@ -428,7 +440,22 @@ def supersession_cycle(table: dict[str, tuple[str, ...]]) -> list[str] | None:
 
 
 def refuse_supersession_cycle(check: _Checker, where: str, table: dict[str, tuple[str, ...]]) -> None:
-    """Refuse a supersession table in which yaku cancel one another in a cycle (none would score)."""
+    """Refuse a supersession table in which yaku cancel one another in a cycle (none would score).
+
+    Parameters
+    ----------
+    check : _Checker
+        The file's checker (names the file in the message).
+    where : str
+        The table's key, e.g. ``supersession.set_specific_subsets``.
+    table : dict
+        ``{yaku key: keys of the yaku it cancels}``.
+
+    Raises
+    ------
+    RulesError
+        ``FILE: WHERE.KEY: supersession cycle KEY -> ... -> KEY: ...``.
+    """
     cycle = supersession_cycle(table)
     if cycle:
         raise check.fail(f"{where}.{cycle[0]}", f"supersession cycle {' -> '.join(cycle)}: "
