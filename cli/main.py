@@ -99,8 +99,13 @@ def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -
     if players is not None:
         from simcore.rules import load_rules
 
-        game = load_rules(rules).game
-        if game == "enshu":
+        rule_set = load_rules(rules)
+        if rule_set.game == "enshu":
+            from simcore.rules.enshu import player_count_problem
+
+            problem = player_count_problem(rule_set.allowed_players, players)
+            if problem:
+                raise UserError(f"--players {players}: {problem}")
             overrides["enshu.players"] = str(players)
         elif players != 2:
             raise UserError(f"--players {players}: {rules} is a two-player game")
@@ -462,11 +467,20 @@ def _describe_rules(rule_set) -> str:
             cards = ", ".join(rule_set.card_label(c) for c in y.cards)
             lines.append(f"{y.key:<6}{y.name:<22}{y.english:<28}{values[0]:>8}{values[1]:>8}  {cards}")
         lines.append("")
-        lines.append("card-value tables: " + ", ".join(
-            f"{k} (total {sum(v)})" for k, v in rule_set.card_value_tables.items()))
+        lines.append("card-value tables (card: value):")
+        chosen = str(rule_set.options["tensho.card_values"])
+        for key, values in rule_set.card_value_tables.items():
+            lines.extend(_card_value_lines(rule_set, key, values, key == chosen))
+        lines.append("")
         lines.append("chaff sets: " + ", ".join(
             f"{k} ({bin(m).count('1')} cards)" for k, m in rule_set.chaff_sets.items()))
     else:
+        lines.append("")
+        kinds = ("bright", "animal", "ribbon", "chaff")
+        points = {card.kind: rule_set.card_points[card.id] for card in rule_set.deck.cards}
+        counts = {kind: sum(1 for card in rule_set.deck.cards if card.kind == kind) for kind in kinds}
+        lines.append("card points: " + ", ".join(f"{kind} {points[kind]} ({counts[kind]} cards)" for kind in kinds)
+                     + f"; total {sum(rule_set.card_points)}")
         lines.append("")
         lines.append(f"{'dekiyaku':<14}{'name':<18}{'english':<34}{'kind':<12}{'value':>6}  cards")
         for y in rule_set.yaku:
@@ -478,6 +492,18 @@ def _describe_rules(rule_set) -> str:
             for t in rule_set.teyaku:
                 lines.append(f"{t.key:<14}{t.name:<18}{t.english:<34}{t.group:<7}{t.kind:<7}{t.value:>6}")
     return "\n".join(lines)
+
+
+def _card_value_lines(rule_set, key: str, values: tuple[int, ...], in_force: bool) -> list[str]:
+    """A card-value table: the value of every card that differs from the table's most common one."""
+    common = max(set(values), key=values.count)
+    listed = [f"{rule_set.card_label(card)}: {value}" for card, value in enumerate(values) if value != common]
+    lines = [f"  {key} (total {sum(values)}){'  (in force)' if in_force else ''}"]
+    for start in range(0, len(listed), 4):
+        lines.append("    " + ", ".join(listed[start:start + 4]))
+    others = "every card" if not listed else "every other card"
+    lines.append(f"    {others}: {common}")
+    return lines
 
 
 @rules.command("validate", context_settings=CONTEXT)

@@ -105,7 +105,7 @@ class Deck:
             raise KeyError(f"card id {ref} is outside 0..{self.size - 1} of deck {self.key}")
         if isinstance(ref, str):
             key = _normalise(ref)
-            if key.isdigit() and key not in self._lookup:
+            if key.isdecimal() and key not in self._lookup:  # int() takes exactly the decimals
                 return self.card_id(int(key))
             if key in self._lookup:
                 return self._lookup[key]

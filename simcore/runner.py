@@ -29,6 +29,7 @@ from simcore import dataset as ds
 from simcore.games import Game, game_of
 from simcore.policies import check_engine, parse_policy
 from simcore.rules import load_rules
+from simcore.rules.bounds import MAX_MATCH_ROUNDS
 
 __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
 
@@ -164,8 +165,9 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         if config.matches < 1:
             raise RunError(f"--matches {config.matches}: must be at least 1")
         rounds_per_match = config.rounds_per_match or int(rules.options[game.rounds_option])
-        if rounds_per_match < 1:
-            raise RunError(f"--rounds-per-match {rounds_per_match}: must be at least 1")
+        if not 1 <= rounds_per_match <= MAX_MATCH_ROUNDS:
+            # the rules' numbers are bounded for matches of at most this many rounds
+            raise RunError(f"--rounds-per-match {rounds_per_match}: must be 1..{MAX_MATCH_ROUNDS}")
         units = config.matches
     else:
         if config.rounds_per_match is not None:

@@ -2,10 +2,12 @@
 
 from simcore.rules.compile import CompiledTensho, compile_rules
 from simcore.rules.loader import (
+    MAX_RULES_BYTES,
     RulesError,
     RuleSet,
     Yaku,
     load_rules,
+    load_rules_text,
     parse_option_overrides,
     shipped_rules,
 )
@@ -13,6 +15,7 @@ from simcore.rules.schema import TENSHO_OPTIONS, OptionSpec
 
 __all__ = [
     "CompiledTensho",
+    "MAX_RULES_BYTES",
     "OptionSpec",
     "RuleSet",
     "RulesError",
@@ -20,6 +23,7 @@ __all__ = [
     "Yaku",
     "compile_rules",
     "load_rules",
+    "load_rules_text",
     "parse_option_overrides",
     "shipped_rules",
 ]

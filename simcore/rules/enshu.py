@@ -25,7 +25,8 @@ import numpy as np
 
 from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.kernels import enshu_enums as EE
-from simcore.rules.loader import RulesError, RuleSetLookups, _Checker
+from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
+from simcore.rules.loader import RulesError, RuleSetLookups, _Checker, refuse_supersession_cycle
 from simcore.rules.schema import OptionSpec, option_code
 
 __all__ = [
@@ -264,10 +265,10 @@ def build_enshu(name: str, source: str, text: str, data: dict, overrides: dict[s
 
     options = _options(check, data, overrides, variant)
     players = int(options["enshu.players"])
-    if players not in allowed:
+    problem = player_count_problem(allowed, players)
+    if problem:
         where = "--option enshu.players" if "enshu.players" in overrides else f"{source}: enshu.players"
-        counts = ", ".join(str(n) for n in allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
-        raise RulesError(f"{where}: this rule set is played by {counts} players (game.players), not {players}")
+        raise RulesError(f"{where}: {problem}")
     if variant == "C" and options["enshu.bright_value"] != "30":
         raise check.fail("enshu.bright_value", "variant C counts Brights at 30 (RULES.md 3.3)")
 
@@ -286,6 +287,7 @@ def build_enshu(name: str, source: str, text: str, data: dict, overrides: dict[s
     teyaku = _teyaku(check, data.get("teyaku", []), variant)
     yaku = _yaku(check, deck, data.get("yaku"), options, variant)
     supersession_tables = _supersession(check, data, yaku, options)
+    _check_bounds(source, data, options, variant, allowed, deck, yaku, teyaku)
 
     return EnshuRuleSet(
         name=name,
@@ -311,6 +313,27 @@ def build_enshu(name: str, source: str, text: str, data: dict, overrides: dict[s
         teyaku=teyaku,
         supersession_tables=supersession_tables,
     )
+
+
+def player_count_problem(allowed: tuple[int, ...], players: int) -> str | None:
+    """Why ``players`` is not one of the ``allowed`` counts of a rule set (None if it is).
+
+    Parameters
+    ----------
+    allowed : tuple of int
+        The counts the rule file's ``[game] players`` allows, ascending.
+    players : int
+        The requested count.
+
+    Returns
+    -------
+    str or None
+        The problem, for a message that names where the count came from.
+    """
+    if players in allowed:
+        return None
+    counts = ", ".join(str(n) for n in allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else str(allowed[0])
+    return f"this rule set is played by {counts} players (game.players), not {players}"
 
 
 def _player_counts(check: _Checker, value: Any, variant: str) -> tuple[int, ...]:
@@ -341,7 +364,8 @@ def _options(check: _Checker, data: dict, overrides: dict[str, Any], variant: st
             if key.upper() != variant:
                 raise check.fail(sub, f"options of variant {key.upper()} do not apply to variant {variant}")
             for subkey, subraw in raw.items():
-                values[_file_option(check, f"{sub}.{subkey}", own, variant)] = _parse(check, f"{sub}.{subkey}", subraw)
+                name = _file_option(check, f"{sub}.{subkey}", own, variant)  # before parsing its value
+                values[name] = _parse(check, name, subraw)
             continue
         name = _file_option(check, f"enshu.{key}", own, variant)
         values[name] = _parse(check, name, raw)
@@ -533,14 +557,108 @@ def _supersession(check: _Checker, data: dict, yaku: tuple[EnshuYaku, ...],
                     raise check.fail(f"{where}.{key}", f"unknown yaku key {other!r}")
                 if other == key:
                     raise check.fail(f"{where}.{key}", "a yaku cannot cancel itself")
+            resolved[key] = tuple(cancelled)
+        refuse_supersession_cycle(check, where, resolved)
+        for key, cancelled in resolved.items():
+            for other in cancelled:
                 if keys[other].mask & ~keys[key].mask:
                     raise check.fail(f"{where}.{key}", f"{other} is not a subset of {key}, so it cannot be superseded")
-            resolved[key] = tuple(cancelled)
         out[mode] = resolved
     chosen = str(options["enshu.sokuyaku_stacking"])
     if chosen == "supersede" and chosen not in out:
         raise check.fail("enshu.sokuyaku_stacking", "'supersede' has no table [supersession.supersede]")
     return out
+
+
+def _check_bounds(source: str, data: dict, options: dict[str, str | int], variant: str,
+                  allowed: tuple[int, ...], deck: Deck, yaku: tuple[EnshuYaku, ...],
+                  teyaku: tuple[Teyaku, ...]) -> None:
+    """Every sum of the file's numbers fits its type (see ``simcore.rules.bounds``).
+
+    Worst cases, with every yaku at its largest value (``value``, a ``value_if`` alternative or
+    ``upgraded``) and every teyaku declared: the int32 columns ``card_points_*`` (the whole deck),
+    ``yaku_points_*``, ``teyaku_points_*`` and ``yaku_multiplier_*`` (the product of the
+    multiplier or, in C, uchikiri yaku); the greedy policy's int32 yaku weights; and the int64
+    ``score_*``, ``payoff_*`` and ``match_points_*`` over a match of ``MAX_MATCH_ROUNDS`` rounds
+    with the largest player count the file allows (W: stakes times ``enshu.w.stake``; S: points
+    times multipliers; C: points times the field multiplier times the uchikiri multiplier).
+    """
+    numbers: dict[str, Number] = {}
+
+    def add(key: str, value: int, minimum: int) -> str:
+        numbers[key] = Number(key, value, minimum)
+        return key
+
+    kind_counts = {kind: sum(1 for card in deck.cards if card.kind == kind)
+                   for kind in ("bright", "animal", "ribbon", "chaff")}
+    bright_points = int(options["enshu.bright_value"])
+    point_keys = {kind: add(f"card_points.{kind}", int(data["card_points"][kind]), 0)
+                  for kind in ("animal", "ribbon", "chaff")}
+    entries = {entry["key"]: entry for entry in data["yaku"]}
+    yaku_keys: dict[str, list[str]] = {}  # per yaku, the keys of every value it may take
+    for y in yaku:
+        entry = entries[y.key]
+        minimum = 2 if y.kind == "multiplier" or (y.kind == "uchikiri" and variant == "C") else 1
+        keys = [add(f"yaku[{y.key}].value", int(entry["value"]), minimum)]
+        for condition, alternative in entry.get("value_if", {}).items():
+            keys.append(add(f"yaku[{y.key}].value_if.{condition}", int(alternative), minimum))
+        if y.upgraded:
+            keys.append(add(f"yaku[{y.key}].upgraded", y.upgraded, 1))
+        yaku_keys[y.key] = keys
+    teyaku_keys = []
+    for t in teyaku:
+        teyaku_keys.append((t, add(f"teyaku[{t.key}].value", t.value, 1),
+                            add(f"teyaku[{t.key}].bonus", t.bonus, 1) if t.bonus else None))
+    players = max(allowed)
+    rounds = MAX_MATCH_ROUNDS
+    stake = int(options.get("enshu.w.stake", 1))
+    field_multiplier = (1 + kind_counts["bright"] + EE.MAX_MIZU_KOTSU + players
+                        + int(options.get("enshu.c.dropout_pass_cap", 0)))
+    multiplying = "multiplier" if variant == "S" else "uchikiri"
+
+    def reaches(values: dict[str, int]) -> list[Reach]:
+        def largest(key: str) -> int:
+            return max(values[k] for k in yaku_keys[key])
+
+        cards = bright_points * kind_counts["bright"] + sum(values[point_keys[k]] * kind_counts[k]
+                                                            for k in point_keys)
+        yaku_points = sum(largest(y.key) for y in yaku if y.kind == "points")
+        teyaku_points = sum(values[value_key] + (values[bonus_key] if bonus_key else 0)
+                            for t, value_key, bonus_key in teyaku_keys if t.kind == "points")
+        product = 1
+        total = 0
+        for y in yaku:
+            if y.kind == multiplying:
+                product *= largest(y.key)
+                total += largest(y.key)
+        factor = max(product, total)
+        weight = max((12 * largest(y.key) * (1 if y.kind == "points" else GREEDY_POINTS_PER_MULTIPLE)
+                      // len(y.cards) for y in yaku), default=0)
+        out = [
+            Reach("card_points_* (int32, the whole deck)", cards, INT32_MAX),
+            Reach("yaku_points_* (int32, every points yaku)", yaku_points, INT32_MAX),
+            Reach("teyaku_points_* (int32, every points teyaku and bonus)", teyaku_points, INT32_MAX),
+            Reach(f"the greedy policy's yaku weight (int32, 12 x a yaku's worth / its cards, {multiplying} "
+                  f"yaku worth {GREEDY_POINTS_PER_MULTIPLE} points a unit)", weight, INT32_MAX),
+        ]
+        if variant == "W":
+            stop_teyaku = max((values[value_key] for t, value_key, _ in teyaku_keys if t.kind == "stop"), default=0)
+            stakes = max(factor, stop_teyaku) + 1
+            out.append(Reach(f"match_points_* (int64, {rounds:,} rounds of stakes x enshu.w.stake {stake:,} "
+                             f"x {players - 1} losers)", rounds * (players - 1) * stakes * stake, INT64_MAX))
+        elif variant == "S":
+            out.append(Reach("yaku_multiplier_* (int32, every multiplier yaku)", factor, INT32_MAX))
+            out.append(Reach(f"match_points_* (int64, {rounds:,} rounds of points x multipliers)",
+                             rounds * (cards + yaku_points + teyaku_points) * factor, INT64_MAX))
+        else:
+            out.append(Reach("yaku_multiplier_* (int32, every uchikiri yaku)", factor, INT32_MAX))
+            base = cards + (players - 1) * (yaku_points + teyaku_points)
+            out.append(Reach(f"match_points_* (int64, {rounds:,} rounds of points x field multiplier "
+                             f"{field_multiplier} x uchikiri multipliers x {players - 1} payers)",
+                             rounds * (players - 1) * base * field_multiplier * factor, INT64_MAX))
+        return out
+
+    check_bounds(source, list(numbers.values()), reaches)
 
 
 # --- compiling -----------------------------------------------------------------------------------

@@ -17,14 +17,25 @@ from typing import Any
 from simcore.cards import DECKS, Deck, mask_of
 from simcore.rules.schema import SKIN_DEFAULTS, TENSHO_OPTIONS, OptionSpec
 
-__all__ = ["RulesError", "Yaku", "RuleSet", "load_rules", "shipped_rules", "parse_option_overrides"]
+__all__ = ["MAX_RULES_BYTES", "RulesError", "Yaku", "RuleSet", "load_rules", "load_rules_text", "shipped_rules",
+           "parse_option_overrides"]
 
 INSTANT = "instant"
 MAX_YAKU = 64
+# The largest rule file accepted: the shipped ones are under 10 KiB, and the text is stored with
+# every dataset, so a stray huge file is refused before it is parsed.
+MAX_RULES_BYTES = 256 * 1024
 
 
 class RulesError(ValueError):
-    """A rule file or rule option is invalid; the message is one line naming file, key, problem."""
+    """A rule file or rule option is invalid; the message is one line naming file, key, problem.
+
+    Characters that are not printable (a newline in a quoted TOML key, say) are written as
+    escapes, so the message stays one line whatever the file holds.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message)))
 
 
 @dataclass(frozen=True)
@@ -124,6 +135,12 @@ def shipped_rules() -> dict[str, str]:
     return out
 
 
+def _refuse_large(source: str, size: int) -> None:
+    if size > MAX_RULES_BYTES:
+        raise RulesError(f"{source}: {size:,} bytes is larger than a rule file may be "
+                         f"({MAX_RULES_BYTES:,} bytes)")
+
+
 def _read_source(ref: str) -> tuple[str, str, str]:
     """(name, source label, text) of a shipped name or a path."""
     path = Path(ref)
@@ -132,7 +149,11 @@ def _read_source(ref: str) -> tuple[str, str, str]:
         return ref, f"{ref}.toml", text
     if path.is_file():
         try:
-            return path.stem, str(path), path.read_text(encoding="utf-8")
+            _refuse_large(str(path), path.stat().st_size)
+            with path.open("rb") as file:  # at most one byte more than the cap, whatever the file does
+                data = file.read(MAX_RULES_BYTES + 1)
+            _refuse_large(str(path), len(data))
+            return path.stem, str(path), data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise RulesError(f"{path}: cannot read: {error}") from None
     if path.exists():
@@ -153,8 +174,49 @@ def parse_option_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]
 
 
 def load_rules(ref: str, overrides: dict[str, Any] | None = None) -> RuleSet:
-    """Load a shipped rule set (by name) or a rule file (by path) and validate it."""
+    """Load a shipped rule set (by name) or a rule file (by path) and validate it.
+
+    Parameters
+    ----------
+    ref : str
+        A shipped rule set's name (``tensho-ise``) or the path of a rule file.
+    overrides : dict, optional
+        Option values (``{"tensho.triple_match": "one"}``) that replace the file's.
+
+    Returns
+    -------
+    RuleSet or EnshuRuleSet
+        The validated rule set, with every option resolved.
+
+    Raises
+    ------
+    RulesError
+        One line naming the file, the key and the problem.
+    """
     name, source, text = _read_source(ref)
+    return load_rules_text(text, name, source, overrides)
+
+
+def load_rules_text(text: str, name: str, source: str, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """Validate the text of a rule file (e.g. as stored in a dataset), as ``load_rules`` does.
+
+    Parameters
+    ----------
+    text : str
+        The rule file's text; at most ``MAX_RULES_BYTES`` bytes of UTF-8.
+    name : str
+        The rule set's name (a file's stem).
+    source : str
+        What error messages call the text (a path, or e.g. ``DATASET: fudasim.rules``).
+    overrides : dict, optional
+        Option values that replace the file's.
+
+    Returns
+    -------
+    RuleSet or EnshuRuleSet
+        The validated rule set.
+    """
+    _refuse_large(source, len(text.encode("utf-8")))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -249,6 +311,7 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
 
     tables = check.table(data, "card_values", set())
     card_value_tables: dict[str, tuple[int, ...]] = {}
+    value_keys: dict[str, list[str]] = {}  # per table, the key each card's value comes from
     for table_key, table in tables.items():
         where = f"card_values.{table_key}"
         if not isinstance(table, dict):
@@ -258,6 +321,7 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
             raise check.fail(f"{where}.{extra[0]}", "unknown key (allowed: default, values)")
         default = check.integer(table.get("default", 0), f"{where}.default")
         values = [default] * deck.size
+        value_keys[table_key] = [f"{where}.default"] * deck.size
         listed = table.get("values", {})
         if not isinstance(listed, dict):
             raise check.fail(f"{where}.values", "expected a table of card = value")
@@ -267,6 +331,7 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
             except KeyError as error:
                 raise check.fail(f"{where}.values.{ref}", error.args[0]) from None
             values[card_id] = check.integer(value, f"{where}.values.{ref}")
+            value_keys[table_key][card_id] = f"{where}.values.{ref}"
         card_value_tables[table_key] = tuple(values)
 
     chaff_tables = check.table(data, "chaff_sets", set())
@@ -306,10 +371,12 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
                 if other == key:
                     raise check.fail(f"{where}.{key}", "a yaku cannot cancel itself")
             resolved[key] = tuple(cancelled)
+        refuse_supersession_cycle(check, where, resolved)
         supersession_tables[mode] = resolved
     chosen_mode = str(options["tensho.supersession"])
     if chosen_mode != "none" and chosen_mode not in supersession_tables:
         raise check.fail("tensho.supersession", f"{chosen_mode!r} has no table [supersession.{chosen_mode}]")
+    _check_tensho_bounds(source, value_keys, card_value_tables, yaku, options)
 
     return RuleSet(
         name=name,
@@ -332,6 +399,115 @@ def _build(name: str, source: str, text: str, data: dict, overrides: dict[str, A
         yaku=yaku,
         supersession_tables=supersession_tables,
     )
+
+
+def supersession_cycle(table: dict[str, tuple[str, ...]]) -> list[str] | None:
+    """A cycle of yaku cancelling one another in a supersession table, or None.
+
+    Parameters
+    ----------
+    table : dict
+        ``{yaku key: keys of the yaku it cancels}``.
+
+    Returns
+    -------
+    list of str or None
+        The keys along the first cycle found, its first key repeated at the end
+        (``["Y25", "Y29", "Y25"]``; a yaku cancelling itself gives ``[key, key]``).
+    """
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(key: str, path: list[str]) -> list[str] | None:
+        state[key] = 1
+        path.append(key)
+        for other in table.get(key, ()):
+            if state.get(other) == 1:
+                return path[path.index(other):] + [other]
+            if other not in state:
+                found = visit(other, path)
+                if found:
+                    return found
+        path.pop()
+        state[key] = 2
+        return None
+
+    for key in table:
+        if key not in state:
+            found = visit(key, [])
+            if found:
+                return found
+    return None
+
+
+def refuse_supersession_cycle(check: _Checker, where: str, table: dict[str, tuple[str, ...]]) -> None:
+    """Refuse a supersession table in which yaku cancel one another in a cycle (none would score).
+
+    Parameters
+    ----------
+    check : _Checker
+        The file's checker (names the file in the message).
+    where : str
+        The table's key, e.g. ``supersession.set_specific_subsets``.
+    table : dict
+        ``{yaku key: keys of the yaku it cancels}``.
+
+    Raises
+    ------
+    RulesError
+        ``FILE: WHERE.KEY: supersession cycle KEY -> ... -> KEY: ...``.
+    """
+    cycle = supersession_cycle(table)
+    if cycle:
+        raise check.fail(f"{where}.{cycle[0]}", f"supersession cycle {' -> '.join(cycle)}: "
+                                                "a yaku cannot cancel a yaku that (in turn) cancels it")
+
+
+def _check_tensho_bounds(source: str, value_keys: dict[str, list[str]],
+                         card_value_tables: dict[str, tuple[int, ...]], yaku: tuple[Yaku, ...],
+                         options: dict[str, str | int]) -> None:
+    """Every sum of the file's numbers fits its type (see ``simcore.rules.bounds``).
+
+    Card values: a pile's total (all cards at worst) is the int32 column ``card_points_*``.
+    Yaku points: a set's total is the int32 column ``yaku_points_*``; 12 times a yaku's points
+    over its cards is the greedy policy's int32 weight; with ``tensho.match_scoring = yaku_points`` a match of up to
+    ``MAX_MATCH_ROUNDS`` rounds (twice that with ``tensho.match_tie = extra_round``) sums the
+    round scores into the int32 column ``match_points_*``.
+    """
+    from simcore.rules.bounds import INT32_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
+
+    numbers: dict[str, Number] = {}
+    for table_key, keys in value_keys.items():
+        for card_id, key in enumerate(keys):
+            numbers[key] = Number(key, card_value_tables[table_key][card_id], 0)
+    set_keys: list[list[str]] = [[] for _ in range(YAKU_SETS)]
+    card_count: dict[str, int] = {}
+    for y in yaku:
+        for s in range(YAKU_SETS):
+            if isinstance(y.values[s], int):
+                key = f"yaku[{y.key}].set{s + 1}"
+                numbers[key] = Number(key, int(y.values[s]), 1)
+                set_keys[s].append(key)
+                card_count[key] = len(y.cards)
+    instant_score = int(options["tensho.instant_win_score"])
+    by_points = options["tensho.match_scoring"] == "yaku_points"
+    match_rounds = MAX_MATCH_ROUNDS * (2 if options["tensho.match_tie"] == "extra_round" else 1)
+
+    def reaches(values: dict[str, int]) -> list[Reach]:
+        out = []
+        for table_key, keys in value_keys.items():
+            out.append(Reach(f"card_points_* (int32, table {table_key} over a pile)",
+                             sum(values[k] for k in keys), INT32_MAX))
+        for s, keys in enumerate(set_keys):
+            total = sum(values[k] for k in keys)
+            out.append(Reach(f"yaku_points_* (int32, the yaku of set {s + 1})", total, INT32_MAX))
+            out.append(Reach(f"the greedy policy's yaku weight (int32, 12 x points / cards of a yaku of set {s + 1})",
+                             max((12 * values[k] // card_count[k] for k in keys), default=0), INT32_MAX))
+            if by_points:
+                out.append(Reach(f"match_points_* (int32, {match_rounds:,} rounds of set {s + 1})",
+                                 match_rounds * max(total, instant_score), INT32_MAX))
+        return out
+
+    check_bounds(source, list(numbers.values()), reaches)
 
 
 def _options(check: _Checker, data: dict, overrides: dict[str, Any]) -> dict[str, str | int]:
