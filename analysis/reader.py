@@ -389,7 +389,25 @@ def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunData
         incomplete=incomplete,
     )
     dataset.require(["winner"], "every report")
+    if game is not None:
+        _require_documented_columns(dataset, game)
     return dataset
+
+
+def _require_documented_columns(dataset: RunDataset, game: str) -> None:
+    """Refuse a dataset that lacks a column its game's schema documents (docs/dataset.md): a
+    report of it would silently leave out the tables that read the column."""
+    from simcore.games import known_games
+
+    try:
+        expected = known_games()[game].schema(dataset.seats)
+    except ValueError:
+        raise AnalysisError(f"{dataset.path}: a {game} dataset cannot have {dataset.seats} seats") from None
+    missing = [name for name in expected.names if name not in dataset.schema.names]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise AnalysisError(f"{dataset.path}: missing column {missing[0]!r}{more} of a {game} dataset "
+                            f"(see docs/dataset.md); it was not written by this version of fudasim run")
 
 
 def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "tensho"):

@@ -90,6 +90,16 @@ class Game:
 
         return columns_from_matrices(ints, masks, players, store)
 
+    def schema(self, players: int):
+        """The Arrow schema of this game's dataset with ``players`` seats (docs/dataset.md)."""
+        if self.name == "tensho":
+            from simcore.dataset import schema
+
+            return schema()
+        from simcore.dataset_enshu import schema
+
+        return schema(players)
+
     def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int):
         if self.name == "tensho":
             from simcore.dataset import shard_table

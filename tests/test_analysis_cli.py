@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from conftest_analysis import analysis_datasets  # noqa: F401  (session fixture)
 
 from cli.analysis_commands import compare, report, rescore
+from simcore.runner import RunConfig, run
 
 
 @pytest.fixture
@@ -106,9 +107,18 @@ def test_dataset_of_another_game(runner, analysis_datasets, tmp_path):  # noqa: 
     source = analysis_datasets["hanafuda"]
     unknown = _copy_with(source, tmp_path / "koikoi", game="koikoi")
     _one_line_error(runner.invoke(report, [str(unknown)]), "unknown game 'koikoi'")
-    enshu = _copy_with(source, tmp_path / "enshu", game="enshu")
+    enshu = tmp_path / "enshu"
+    run(RunConfig(rules="enshu-s", options={"enshu.players": "2"}, rounds=200, out=str(enshu)))
     _one_line_error(runner.invoke(rescore, [str(enshu), "--card-values", "T1_ise"]), "needs a tensho dataset")
     _one_line_error(runner.invoke(compare, [str(source), str(enshu)]), "different games")
+
+
+def test_a_dataset_missing_a_documented_column_is_refused(runner, analysis_datasets, tmp_path):  # noqa: F811
+    """A writer that renamed ``payoff_0`` would leave the payoff tables out of every report:
+    the report refuses such a dataset, naming the column, instead of reporting without it."""
+    source = analysis_datasets["hanafuda"]
+    renamed = _copy_with(source, tmp_path / "renamed", drop="payoff_0")
+    _one_line_error(runner.invoke(report, [str(renamed)]), "missing column 'payoff_0'", "docs/dataset.md")
 
 
 def test_missing_columns(runner, analysis_datasets, tmp_path):  # noqa: F811
