@@ -129,7 +129,30 @@ def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | No
     return compiled, game, [parse_policy(chosen.get(seat, "random"), game.name) for seat in range(seats)]
 
 
-@click.group(context_settings=CONTEXT)
+class FudasimGroup(click.Group):
+    """The command group: click's own usage errors (an unknown option, a bad value, a missing
+    argument) come out as one line too, ``fudasim: error: ...`` with exit status 2."""
+
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.Exit as done:  # --help, --version
+            sys.exit(done.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except click.UsageError as error:
+            where = f" (see '{error.ctx.command_path} -h')" if error.ctx is not None else ""
+            message = " ".join(error.format_message().split())
+            click.echo(f"fudasim: error: {message}{where}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+
+
+@click.group(cls=FudasimGroup, context_settings=CONTEXT)
 @click.version_option(simcore.__version__, "--version", prog_name="fudasim")
 def main() -> None:
     """fudasim: Monte Carlo simulation of Tensho and Enshu-bana, written to Parquet."""
