@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,7 +186,7 @@ class RunDataset:
                 raise AnalysisError(f"{self.path}: the dataset stores no rules text (shard metadata fudasim.rules)")
             return None
         try:
-            self._rules = load_rules_text(self.rules_text, self.rules_name, self.options, self.game)
+            self._rules = load_rules_text(self.rules_text, self.rules_name, self.options, self.game, str(self.path))
         except (ValueError, OSError) as error:
             if required:
                 raise AnalysisError(f"{self.path}: the stored rules cannot be loaded: {error}") from None
@@ -410,23 +408,18 @@ def _require_documented_columns(dataset: RunDataset, game: str) -> None:
                             f"(see docs/dataset.md); it was not written by this version of fudasim run")
 
 
-def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "tensho"):
+def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "tensho", source: str = "dataset"):
     """Load a rule set from its text (as stored in a dataset) with the run's resolved options.
 
-    The loader takes a path, so the text is written to a temporary file named after the run's
-    rules.  The run's resolved Tensho options are passed again as overrides, which is harmless
-    for those the text already sets and puts the run's command-line overrides in force; keys
-    the loader does not know (metadata of a newer engine) are left out.
+    The run's resolved options are passed again as overrides, which is harmless for those the
+    text already sets and puts the run's command-line overrides (the player count among them)
+    in force; keys no game knows (metadata of a newer engine) are left out. Errors name
+    ``source: fudasim.rules``.
     """
-    from simcore.rules import TENSHO_OPTIONS, load_rules
+    from simcore.rules import TENSHO_OPTIONS
+    from simcore.rules import load_rules_text as load_text
+    from simcore.rules.enshu import ENSHU_OPTIONS
 
-    if game == "tensho":
-        options = {k: v for k, v in options.items() if k in TENSHO_OPTIONS}
-    else:
-        options = {}
-
-    safe_name = re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "rules"
-    with tempfile.TemporaryDirectory(prefix="fudasim-rules-") as directory:
-        rules_path = Path(directory) / f"{safe_name}.toml"
-        rules_path.write_text(text, encoding="utf-8")
-        return load_rules(str(rules_path), overrides=dict(options))
+    known = {"tensho": TENSHO_OPTIONS, "enshu": ENSHU_OPTIONS}.get(game, {})
+    overrides = {k: v for k, v in options.items() if k in known}
+    return load_text(text, name, f"{source}: fudasim.rules", overrides)

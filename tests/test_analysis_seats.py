@@ -310,3 +310,12 @@ def test_seat_and_role_counts_match_a_direct_count(run_info, rounds):
     row = report.table("dealer_advantage").frame.iloc[0]
     assert row["n"] == len(dealer_rounds)
     assert row["advantage_diff"] == pytest.approx(sum(advantage) / len(advantage))
+
+
+def test_the_stored_rules_come_back_with_the_runs_player_count(enshu5):
+    """The rule set a report rebuilds from the dataset is the run's: five players, not the
+    file's default of three (the run's option overrides are applied again)."""
+    from analysis.reader import open_run
+
+    rules = open_run(enshu5[0]).rules()
+    assert rules.players == PLAYERS and rules.options["enshu.players"] == PLAYERS
