@@ -416,9 +416,9 @@ def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "
     in force; keys no game knows (metadata of a newer engine) are left out. Errors name
     ``source: fudasim.rules``.
     """
+    from simcore.games.enshu.rules import ENSHU_OPTIONS
     from simcore.rules import TENSHO_OPTIONS
     from simcore.rules import load_rules_text as load_text
-    from simcore.rules.enshu import ENSHU_OPTIONS
 
     known = {"tensho": TENSHO_OPTIONS, "enshu": ENSHU_OPTIONS}.get(game, {})
     overrides = {k: v for k, v in options.items() if k in known}

@@ -4,7 +4,7 @@ The dataset stores each seat's capture mask, so the tie-breaks of RULES.md 2.6 c
 again without simulating: yaku points are unchanged (yaku depend only on the captured cards),
 the chaff count becomes ``popcount(captured & chaff_mask)`` and the card-value sum the sum of the
 new table over the captured cards.  The decision then follows the reference engine
-(``simcore.reference.tensho._Round.score``) exactly:
+(``simcore.games.tensho.reference._Round.score``) exactly:
 
 1. more yaku points wins (reason ``yaku``);
 2. else, unless ``tensho.no_yaku_tiebreak = values_only`` and both have 0 points, more chaff
@@ -32,7 +32,7 @@ from analysis.intervals import mcnemar_test, moments_from_sums, z_value
 from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.render import Report
 from analysis.tables import Table, add_rate
-from simcore.kernels.enums import END_REASONS
+from simcore.games.tensho.enums import END_REASONS
 
 __all__ = ["Alternative", "rescore_run", "rescore_batch", "rescore_rounds", "sum_over_mask"]
 

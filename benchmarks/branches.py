@@ -34,7 +34,7 @@ FUNCTIONS = ("play_block_nb", "random_turns")
 def dump_code(into: Path) -> None:
     """Write the code pages holding the round's compiled functions to ``into / code.bin`` and
     their first address and the functions' entry points to ``into / code.txt`` (in the child)."""
-    from simcore.kernels import tensho_nb as T
+    from simcore.games.tensho import kernel_nb as T
 
     library = next(iter(T.play_units_nb.overloads.values())).library
     names = set()

@@ -31,12 +31,12 @@ import numpy as np
 
 from benchmarks.tensho_bench import kernel_rates
 from simcore.dataset import output_buffers
-from simcore.dataset_enshu import columns_from_matrices
-from simcore.kernels import enshu_enums as EE
-from simcore.kernels.enshu import play_units as kernel_play_units
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.kernel import play_units as kernel_play_units
+from simcore.games.enshu.record import columns_from_matrices
+from simcore.games.enshu.reference import play_units as reference_play_units
+from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
-from simcore.reference.enshu import play_units as reference_play_units
-from simcore.rules.enshu import compile_enshu
 from simcore.rules.loader import load_rules
 
 __all__ = ["CASES", "measure", "cold_compile_seconds", "main"]
@@ -102,9 +102,9 @@ def measure(rounds: int = 200_000, repeat: int = 3, reference_rounds: int | None
 
 _COLD_SCRIPT = """
 import time
-from simcore.kernels.enshu import play_units
+from simcore.games.enshu.kernel import play_units
 from simcore.policies import parse_policy
-from simcore.rules.enshu import compile_enshu
+from simcore.games.enshu.rules import compile_enshu
 from simcore.rules.loader import load_rules
 compiled = compile_enshu(load_rules("enshu-c"))
 start = time.perf_counter()

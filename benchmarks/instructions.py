@@ -33,7 +33,7 @@ def play(rounds: int, policy: str, yaku_set: str, after_warm=None) -> None:
     import numba
 
     from simcore.dataset import output_buffers
-    from simcore.kernels.tensho import play_units
+    from simcore.games.tensho.kernel import play_units
     from simcore.policies import parse_policy
     from simcore.rules import compile_rules, load_rules
 

@@ -52,8 +52,8 @@ def build_dataset(directory: Path, rounds: int, base_rounds: int, shard_rows: in
     """Write a dataset of ``rounds`` rows from tiled reference rounds; returns the shard count."""
     from simcore import ENGINE_VERSION
     from simcore.dataset import RUN_FILE, columns_from_matrices, shard_table, write_shard
+    from simcore.games.tensho.reference import play_units
     from simcore.policies import parse_policy
-    from simcore.reference.tensho import play_units
     from simcore.rules import compile_rules, load_rules
 
     rules = load_rules("tensho-ise")

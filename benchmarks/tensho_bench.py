@@ -34,9 +34,9 @@ import numba
 import numpy as np
 
 from simcore.dataset import columns_from_matrices, output_buffers
-from simcore.kernels.tensho import play_units as kernel_play_units
+from simcore.games.tensho.kernel import play_units as kernel_play_units
+from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
-from simcore.reference.tensho import play_units as reference_play_units
 from simcore.rules import compile_rules, load_rules
 
 ROWS = []

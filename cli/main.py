@@ -30,9 +30,9 @@ class UserError(click.ClickException):
 
 def _user_errors():
     from simcore.dataset import DatasetError
+    from simcore.games.tensho.reference import DealError
     from simcore.policies import PolicyError
     from simcore.reference.replay import DecisionError
-    from simcore.reference.tensho import DealError
     from simcore.rules import RulesError
     from simcore.runner import RunError
 
@@ -101,7 +101,7 @@ def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -
 
         rule_set = load_rules(rules)
         if rule_set.game == "enshu":
-            from simcore.rules.enshu import player_count_problem
+            from simcore.games.enshu.rules import player_count_problem
 
             problem = player_count_problem(rule_set.allowed_players, players)
             if problem:
@@ -377,7 +377,7 @@ def _replay_module(game):
     if game.name == "tensho":
         from simcore.reference import replay as replay_module
     else:
-        from simcore.reference import replay_enshu as replay_module
+        from simcore.games.enshu import replay as replay_module
     return replay_module
 
 

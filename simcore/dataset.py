@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
 
 __all__ = [
     "DatasetError",

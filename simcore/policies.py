@@ -3,7 +3,7 @@
 A policy sees only a ``TenshoObservation`` (DESIGN.md invariant 6): its own hand, the field,
 both capture piles, every card seen face up, the draw pile's size and the match state -- never
 the opponent's hand, the draw order or the dead cards.  The kernels implement the same policies
-(``simcore.kernels.tensho_nb``) and must decide identically.
+(``simcore.games.tensho.kernel_nb``) and must decide identically.
 
 Built-in policies
 -----------------
@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.rng import Stream
 

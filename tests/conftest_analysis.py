@@ -16,8 +16,8 @@ import pytest
 
 from simcore import ENGINE_VERSION
 from simcore.dataset import RUN_FILE, columns_from_matrices, shard_table, write_shard
+from simcore.games.tensho.reference import play_units
 from simcore.policies import parse_policy
-from simcore.reference.tensho import play_units
 from simcore.rules import compile_rules, load_rules
 
 SEED = 20240611

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from analysis import build_report, render
 from analysis.compare import compare_runs
 from simcore.dataset import file_digest, read_dataset, shard_entry, write_shard
-from simcore.dataset_enshu import schema, shard_table
+from simcore.games.enshu.record import schema, shard_table
 from simcore.runner import RunConfig, run
 
 PLAYERS = 5

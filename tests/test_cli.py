@@ -16,9 +16,9 @@ from tensho_cards import build_deck, card
 
 from cli.main import main
 from simcore.dataset import read_dataset, read_run_info
+from simcore.games.tensho.reference import DealError
 from simcore.policies import parse_policy
 from simcore.reference.replay import replay_deck, trace_json
-from simcore.reference.tensho import DealError
 from simcore.rules import compile_rules, load_rules
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,10 +14,10 @@ from math import comb, factorial, sqrt
 import pytest
 from enshu_cards import ICP_MONTHS
 
+from simcore.games.enshu.reference import deal_slots, misdeal_at_deal, play_unit, shuffle_in_place
+from simcore.games.enshu.rules import compile_enshu, teyaku_options
 from simcore.policies import parse_policy
-from simcore.reference.enshu import deal_slots, misdeal_at_deal, play_unit, shuffle_in_place
 from simcore.rng import DEAL_STREAM, Stream
-from simcore.rules.enshu import compile_enshu, teyaku_options
 from simcore.rules.loader import load_rules
 
 SEED = 424242

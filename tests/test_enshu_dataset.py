@@ -26,18 +26,18 @@ from enshu_cards import (
 )
 
 from simcore.dataset import read_dataset, write_shard
-from simcore.dataset_enshu import bit_tables, columns_from_matrices, schema, shard_table
-from simcore.kernels import enshu_enums as EE
-from simcore.policies import parse_policy
-from simcore.reference.enshu import DealError, play_unit, play_units
-from simcore.reference.replay_enshu import (
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.record import bit_tables, columns_from_matrices, schema, shard_table
+from simcore.games.enshu.reference import DealError, play_unit, play_units
+from simcore.games.enshu.replay import (
     DecisionError,
     parse_enshu_deck,
     replay_deck,
     replay_from_run,
     trace_json,
 )
-from simcore.rules.enshu import compile_enshu
+from simcore.games.enshu.rules import compile_enshu
+from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
 
 NO, YES = "no", "yes"

@@ -70,10 +70,10 @@ from enshu_cards import (
 )
 
 from simcore.cards import ids_of, mask_of
-from simcore.kernels import enshu_enums as EE
-from simcore.reference.enshu import DealError
-from simcore.reference.replay_enshu import DecisionError, replay_deck
-from simcore.rules.enshu import compile_enshu
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.reference import DealError
+from simcore.games.enshu.replay import DecisionError, replay_deck
+from simcore.games.enshu.rules import compile_enshu
 from simcore.rules.loader import load_rules
 
 NO, YES = "no", "yes"
@@ -503,7 +503,7 @@ def teyaku_decisions(c, options: list[str], label: str | None, played: int) -> l
 
 @pytest.mark.parametrize("teyaku", sorted(TEYAKU_HANDS))
 def test_c_teyaku_declared_and_counted_against_the_opponents(teyaku):
-    from simcore.rules.enshu import teyaku_options
+    from simcore.games.enshu.rules import teyaku_options
 
     hand, played, options, label, value = TEYAKU_HANDS[teyaku]
     c = compiled("enshu-c")
@@ -668,8 +668,8 @@ def test_dropout_pass_cap_forces_players_out_in_reverse_order():
     # Cap 2: everyone joins twice; after the second pass the joiners who did not declare
     # mizu-kotsu are forced out from the last seat in turn order (seat 3 is mizu-kotsu and stays,
     # seat 2 goes).  M rises once, after the first pass only.
+    from simcore.games.enshu.reference import EnshuRoundSetup, play_round, seat_policies
     from simcore.policies import parse_policy
-    from simcore.reference.enshu import EnshuRoundSetup, play_round, seat_policies
 
     c = compiled("enshu-c", enshu__players=4, enshu__c__dropout_pass_cap=2)
     for round_index in range(5):
@@ -735,8 +735,8 @@ def test_icp_four_at_teyaku_time_only_counts_active_hands():
 
 
 def test_redeals_from_a_seed_leave_valid_deals():
+    from simcore.games.enshu.reference import misdeal_at_deal, play_unit
     from simcore.policies import parse_policy
-    from simcore.reference.enshu import misdeal_at_deal, play_unit
 
     # W redeals about 0.09 % of deals (four of a month among 6 field cards), C about 1.5 %.
     for name in ("enshu-w", "enshu-c"):

@@ -1,7 +1,7 @@
 """Two engines, one truth for Enshu-bana (DESIGN.md invariant 3): kernel rows == reference rows.
 
-Each combination plays the same units through the numba kernel (``simcore.kernels.enshu``) and
-the pure-Python reference engine (``simcore.reference.enshu``) and compares every column of the
+Each combination plays the same units through the numba kernel (``simcore.games.enshu.kernel``) and
+the pure-Python reference engine (``simcore.games.enshu.reference``) and compares every column of the
 per-round record, for every variant, every player count it allows, mixes of the built-in
 policies, every option that changes play, and match play.  ``FUDASIM_PARITY_ROUNDS`` scales the
 number of rounds per combination (default 1,000 for the variant/player/policy grid; the option
@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 
 from simcore.dataset import output_buffers
-from simcore.dataset_enshu import columns_from_matrices
-from simcore.kernels import enshu_enums as EE
-from simcore.kernels.enshu import play_units as kernel_play_units
-from simcore.kernels.enshu_nb import play_round_nb, play_units_nb
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.kernel import play_units as kernel_play_units
+from simcore.games.enshu.kernel_nb import play_round_nb, play_units_nb
+from simcore.games.enshu.record import columns_from_matrices
+from simcore.games.enshu.reference import play_units as reference_play_units
+from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
-from simcore.reference.enshu import play_units as reference_play_units
-from simcore.rules.enshu import compile_enshu
 from simcore.rules.loader import load_rules
 
 ROUNDS = int(os.environ.get("FUDASIM_PARITY_ROUNDS", "1000"))

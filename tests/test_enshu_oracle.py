@@ -11,10 +11,10 @@ import pytest
 from enshu_oracle import Oracle
 
 from simcore.cards import ids_of
-from simcore.kernels import enshu_enums as EE
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.reference import play_unit
+from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
-from simcore.reference.enshu import play_unit
-from simcore.rules.enshu import compile_enshu
 from simcore.rules.loader import load_rules
 
 SEED = 90210

@@ -51,8 +51,8 @@ MATCH_OPTIONS = ("tensho.match_tie", "tensho.match_scoring", "enshu.next_dealer"
 
 def _option_runs() -> list[dict]:
     """Every non-default value of every choice option, one run each, greedy against random."""
+    from simcore.games.enshu.rules import ENSHU_OPTIONS
     from simcore.rules import TENSHO_OPTIONS, load_rules
-    from simcore.rules.enshu import ENSHU_OPTIONS
     from simcore.rules.loader import RulesError
 
     def applies(rules: str, options: dict[str, str]) -> bool:

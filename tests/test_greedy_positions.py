@@ -1,5 +1,5 @@
 """Greedy's decisions on hand-made positions, worked out by hand from the formula in docs/policies.md
-(Tensho) and docs/enshu.md / simcore/policies_enshu.py (Enshu-bana).
+(Tensho) and docs/enshu.md / simcore/games/enshu/policies.py (Enshu-bana).
 
 Each position is built so that yaku progress decides it against the card values (or the other
 way round), and the hand computation is written next to it. The values used are those of
@@ -66,10 +66,10 @@ from tensho_cards import (
 )
 
 from simcore.cards import mask_of
+from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuObservation
+from simcore.games.enshu.rules import compile_enshu, teyaku_options
 from simcore.policies import GreedyPolicy, TenshoObservation, parse_policy
-from simcore.policies_enshu import EnshuGreedyPolicy, EnshuObservation
 from simcore.rules import compile_rules, load_rules
-from simcore.rules.enshu import compile_enshu, teyaku_options
 
 # --- Tensho ------------------------------------------------------------------------------------
 

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
+from simcore.games.tensho.reference import RoundSetup, play_round
 from simcore.policies import TenshoObservation, make_policy, parse_policy
-from simcore.reference.tensho import RoundSetup, play_round
 from simcore.rng import Stream, seat_stream
 from simcore.rules import compile_rules, load_rules
 

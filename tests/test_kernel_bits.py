@@ -8,8 +8,8 @@ import numba as nb
 import numpy as np
 import pytest
 
+from simcore.games.tensho import kernel_nb as T
 from simcore.kernels import bits as B
-from simcore.kernels import tensho_nb as T
 
 
 def python_kth(mask: int, k: int) -> int | None:

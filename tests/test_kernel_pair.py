@@ -7,7 +7,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.kernels import tensho_nb as T
+from simcore.games.tensho import kernel_nb as T
 from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
 from simcore.rng import Stream
 

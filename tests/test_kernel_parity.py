@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from simcore.dataset import columns_from_matrices
-from simcore.kernels import enums as E
-from simcore.kernels.tensho import play_units as kernel_play_units
-from simcore.kernels.tensho_nb import play_units_nb
+from simcore.games.tensho import enums as E
+from simcore.games.tensho.kernel import play_units as kernel_play_units
+from simcore.games.tensho.kernel_nb import play_units_nb
+from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
-from simcore.reference.tensho import play_units as reference_play_units
 from simcore.rules import compile_rules, load_rules
 
 ROUNDS = int(os.environ.get("FUDASIM_PARITY_ROUNDS", "4000"))

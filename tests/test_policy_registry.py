@@ -11,10 +11,10 @@ import dataclasses
 import pytest
 
 import simcore.games as games
-from simcore.kernels import enshu_enums as EE
-from simcore.kernels import enums as E
-from simcore.kernels.enshu import policy_arrays as enshu_policy_arrays
-from simcore.kernels.tensho import policy_arrays as tensho_policy_arrays
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.kernel import policy_arrays as enshu_policy_arrays
+from simcore.games.tensho import enums as E
+from simcore.games.tensho.kernel import policy_arrays as tensho_policy_arrays
 from simcore.policies import (
     POLICY_KINDS,
     ParamSpec,

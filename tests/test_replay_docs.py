@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from cli.main import main
 from simcore.cards import HANAFUDA48, ISE45
-from simcore.kernels import enshu_enums as EE
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.rules import compile_enshu
 from simcore.rules import load_rules
-from simcore.rules.enshu import compile_enshu
 
 ROOT = Path(__file__).resolve().parents[1]
 REPLAY_DOC = ROOT / "docs" / "replay.md"

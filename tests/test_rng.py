@@ -6,8 +6,8 @@ import numba as nb
 import numpy as np
 import pytest
 
-from simcore.kernels import enums as E
-from simcore.kernels.tensho_nb import DEAL_STATE, DECK_SIZE, shuffle_seen
+from simcore.games.tensho import enums as E
+from simcore.games.tensho.kernel_nb import DEAL_STATE, DECK_SIZE, shuffle_seen
 from simcore.rng import (
     BATCH_LIMIT,
     MASK64,

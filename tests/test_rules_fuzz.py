@@ -22,13 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcore import dataset, dataset_enshu
+from simcore import dataset
 from simcore.games import game_of
-from simcore.kernels import enshu_enums as EE
-from simcore.kernels import enums as E
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu import record as dataset_enshu
+from simcore.games.enshu.rules import ENSHU_OPTIONS
+from simcore.games.tensho import enums as E
 from simcore.policies import parse_policy
 from simcore.rules import TENSHO_OPTIONS, RulesError, load_rules, shipped_rules
-from simcore.rules.enshu import ENSHU_OPTIONS
 
 SHIPPED = sorted(shipped_rules())
 TEXTS = {name: (resources.files("simcore.rules") / f"{name}.toml").read_text(encoding="utf-8") for name in SHIPPED}

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from simcore import dataset as tensho_dataset
-from simcore import dataset_enshu
+from simcore.games.enshu import record as dataset_enshu
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

@@ -18,14 +18,14 @@ from collections import Counter
 import pytest
 from tensho_cards import RANKS_OF_FOUR, SIX_OF_CLUBS, rank
 
-from simcore.policies import parse_policy
-from simcore.reference.tensho import (
+from simcore.games.tensho.reference import (
     RoundSetup,
     _seat_policies,
     ask_policy,
     new_state,
     shuffled_deck,
 )
+from simcore.policies import parse_policy
 from simcore.rng import DEAL_STREAM, Stream
 from simcore.rules import compile_rules, load_rules
 

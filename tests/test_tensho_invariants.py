@@ -33,9 +33,9 @@ from tensho_cards import (
     yaku_points,
 )
 
-import simcore.reference.tensho as tensho
+import simcore.games.tensho.reference as tensho
 from simcore.cards import ids_of, mask_of
-from simcore.kernels.enums import END_REASONS
+from simcore.games.tensho.enums import END_REASONS
 from simcore.policies import parse_policy
 from simcore.rules import compile_rules, load_rules
 from simcore.rules.schema import TENSHO_OPTIONS

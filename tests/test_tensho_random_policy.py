@@ -53,10 +53,10 @@ from tensho_cards import (
     build_deck,
 )
 
-from simcore.kernels.enums import END_REASONS
+from simcore.games.tensho.enums import END_REASONS
+from simcore.games.tensho.reference import play_unit
 from simcore.policies import parse_policy
 from simcore.reference.replay import replay_deck
-from simcore.reference.tensho import play_unit
 from simcore.rules import compile_rules, load_rules
 
 RANDOM = [parse_policy("random"), parse_policy("random")]

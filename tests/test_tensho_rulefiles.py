@@ -29,7 +29,7 @@ from tensho_cards import (
 )
 
 from simcore.cards import HANAFUDA48, ISE45, ISE_TO_HANAFUDA48, ids_of, mask_of
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
 from simcore.rules import RulesError, compile_rules, load_rules
 from simcore.rules.schema import TENSHO_OPTIONS
 

@@ -74,10 +74,10 @@ from tensho_cards import (
 )
 
 from simcore.cards import mask_of
-from simcore.kernels.enums import END_REASONS
+from simcore.games.tensho.enums import END_REASONS
+from simcore.games.tensho.reference import DealError
 from simcore.policies import parse_policy
 from simcore.reference.replay import DecisionError, parse_deck, replay_deck
-from simcore.reference.tensho import DealError
 from simcore.rules import compile_rules, load_rules
 
 RANDOM = [parse_policy("random"), parse_policy("random")]

@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from simcore.cards import ids_of
-from simcore.kernels import enums as E
-from simcore.policies import PolicySpec, TenshoObservation
-from simcore.reference.tensho import (
+from simcore.games.tensho import enums as E
+from simcore.games.tensho.compile import CompiledTensho
+from simcore.games.tensho.reference import (
     N_SEATS,
     DealError,
     RoundResult,
@@ -32,7 +32,7 @@ from simcore.reference.tensho import (
     play_round,
     play_unit,
 )
-from simcore.rules.compile import CompiledTensho
+from simcore.policies import PolicySpec, TenshoObservation
 
 __all__ = ["DecisionError", "ScriptedDecisions", "replay_from_run", "replay_deck", "parse_deck", "check_deck", "trace_json"]
 
@@ -180,7 +180,7 @@ def replay_from_run(compiled: CompiledTensho, specs: list[PolicySpec], seed: int
     """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
     if rounds_per_match is None:
         return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
-    from simcore.reference.tensho import unit_layout
+    from simcore.games.tensho.reference import unit_layout
 
     stride = unit_layout(compiled, rounds_per_match)
     unit, k = divmod(round_index, stride)

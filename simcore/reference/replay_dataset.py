@@ -21,8 +21,8 @@ import pyarrow.parquet as pq
 import simcore
 from simcore.dataset import DatasetError
 from simcore.games import Game, game_of
+from simcore.games.tensho.reference import DealError
 from simcore.policies import PolicyError, PolicySpec, parse_policy
-from simcore.reference.tensho import DealError
 from simcore.rules import RulesError, load_rules
 
 __all__ = ["RunReplay", "open_run_replay", "record_row", "dataset_row", "row_differences"]
@@ -79,7 +79,7 @@ class RunReplay:
         if self.game.name == "tensho":
             from simcore.reference import replay as replay_module
         else:
-            from simcore.reference import replay_enshu as replay_module
+            from simcore.games.enshu import replay as replay_module
         return replay_module.replay_from_run(self.compiled, self.specs, self.seed, round_index,
                                              self.rounds_per_match)
 
@@ -165,9 +165,9 @@ def record_row(game: Game, compiled: Any, result: Any) -> dict[str, Any]:
     from simcore.dataset import output_matrices
 
     if game.name == "tensho":
-        from simcore.reference.tensho import fill_row
+        from simcore.games.tensho.reference import fill_row
     else:
-        from simcore.reference.enshu import fill_row
+        from simcore.games.enshu.reference import fill_row
     ints, masks = output_matrices(1, n_int=game.n_int, n_mask=game.n_mask)
     fill_row(ints, masks, 0, result)
     players = game.players(compiled)

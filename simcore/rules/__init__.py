@@ -1,6 +1,6 @@
 """Rule files (TOML, shipped as package data), validation and compilation to arrays."""
 
-from simcore.rules.compile import CompiledTensho, compile_rules
+from simcore.games.tensho.compile import CompiledTensho, compile_rules
 from simcore.rules.loader import (
     MAX_RULES_BYTES,
     RulesError,

@@ -223,7 +223,9 @@ def load_rules_text(text: str, name: str, source: str, overrides: dict[str, Any]
         raise RulesError(f"{source}: not valid TOML: {error}") from None
     game = data.get("game", {}).get("name") if isinstance(data.get("game"), dict) else None
     if game == "enshu":
-        from simcore.rules.enshu import build_enshu  # Enshu-bana rule files have their own schema
+        from simcore.games.enshu.rules import (
+            build_enshu,  # Enshu-bana rule files have their own schema
+        )
 
         return build_enshu(name, source, text, data, dict(overrides or {}))
     return _build(name, source, text, data, dict(overrides or {}))

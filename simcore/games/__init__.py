@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
 from simcore.policies import ParamSpec, PolicySupport
 
 __all__ = ["Game", "game_of", "known_games", "TENSHO", "ENSHU"]
@@ -30,10 +30,10 @@ class Game:
 
     def compile(self, rules):
         if self.name == "tensho":
-            from simcore.rules.compile import compile_rules
+            from simcore.games.tensho.compile import compile_rules
 
             return compile_rules(rules)
-        from simcore.rules.enshu import compile_enshu
+        from simcore.games.enshu.rules import compile_enshu
 
         return compile_enshu(rules)
 
@@ -45,7 +45,7 @@ class Game:
         if rounds_per_match is None:
             return 1
         if self.name == "tensho":
-            from simcore.reference.tensho import unit_layout
+            from simcore.games.tensho.reference import unit_layout
 
             return unit_layout(compiled, rounds_per_match)
         return rounds_per_match
@@ -66,13 +66,13 @@ class Game:
         """Output matrices of ``n_units`` units from the chosen engine (identical for both)."""
         if self.name == "tensho":
             if engine == "reference":
-                from simcore.reference.tensho import play_units
+                from simcore.games.tensho.reference import play_units
             else:
-                from simcore.kernels.tensho import play_units
+                from simcore.games.tensho.kernel import play_units
         elif engine == "reference":
-            from simcore.reference.enshu import play_units
+            from simcore.games.enshu.reference import play_units
         else:
-            from simcore.kernels.enshu import play_units
+            from simcore.games.enshu.kernel import play_units
         return play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
 
     def output_buffers(self, rows: int):
@@ -86,7 +86,7 @@ class Game:
             from simcore.dataset import columns_from_matrices
 
             return columns_from_matrices(ints, masks, store)
-        from simcore.dataset_enshu import columns_from_matrices
+        from simcore.games.enshu.record import columns_from_matrices
 
         return columns_from_matrices(ints, masks, players, store)
 
@@ -96,7 +96,7 @@ class Game:
             from simcore.dataset import schema
 
             return schema()
-        from simcore.dataset_enshu import schema
+        from simcore.games.enshu.record import schema
 
         return schema(players)
 
@@ -105,7 +105,7 @@ class Game:
             from simcore.dataset import shard_table
 
             return shard_table(columns, info, rules_text)
-        from simcore.dataset_enshu import shard_table
+        from simcore.games.enshu.record import shard_table
 
         return shard_table(columns, info, rules_text, players)
 
@@ -119,7 +119,7 @@ TENSHO = Game("tensho", E.N_INT_COLUMNS, E.N_MASK_COLUMNS, E.END_REASONS, "tensh
 
 
 def _enshu() -> Game:
-    from simcore.kernels import enshu_enums as EE
+    from simcore.games.enshu import enums as EE
 
     return Game("enshu", EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS, EE.END_REASONS, "enshu.rounds",
                 (("random", PolicySupport()), ("greedy", PolicySupport())))

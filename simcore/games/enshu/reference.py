@@ -55,12 +55,12 @@ import numpy as np
 
 from simcore.cards import ids_of, mask_of
 from simcore.dataset import output_matrices
-from simcore.kernels import enshu_enums as EE
-from simcore.policies_enshu import EnshuObservation, make_enshu_policy
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
+from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption, teyaku_options
+from simcore.games.tensho.reference import DealError  # one error type for unplayable explicit decks
 from simcore.reference.forward import Decision, play_through
-from simcore.reference.tensho import DealError  # one error type for unplayable explicit decks
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
-from simcore.rules.enshu import CompiledEnshu, TeyakuOption, teyaku_options
 
 __all__ = [
     "DealError",
@@ -1184,7 +1184,7 @@ def _best_option(options: list[TeyakuOption]) -> TeyakuOption:
 
 
 def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
-    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies_enshu``).
+    """Answer ``decision`` with the policy object's method for its kind (``simcore.games.enshu.policies``).
 
     Parameters
     ----------
@@ -1303,7 +1303,7 @@ def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_m
 
 
 def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundResult) -> None:
-    """Write one round into the output matrices (layout in ``simcore.kernels.enshu_enums``)."""
+    """Write one round into the output matrices (layout in ``simcore.games.enshu.enums``)."""
     scalars = {
         EE.C_ROUND: result.round_index, EE.C_MATCH: result.match, EE.C_ROUND_IN_MATCH: result.round_in_match,
         EE.C_DEALER: result.dealer, EE.C_FIRST_PLAYER: result.first_player, EE.C_PLAYERS: result.players,

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.dataset import output_matrices
+from simcore.games.tensho.kernel_nb import play_units_nb
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
-from simcore.kernels.tensho_nb import play_units_nb
 from simcore.policies import PolicyError
 
 __all__ = ["play_units", "policy_arrays"]
@@ -51,7 +51,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     out : optional reusable flat buffers from ``simcore.dataset.output_buffers`` with room for
         ``n_units * stride`` rows; reusing them spares the page faults of fresh memory per chunk.
     """
-    from simcore.reference.tensho import unit_layout
+    from simcore.games.tensho.reference import unit_layout
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out)

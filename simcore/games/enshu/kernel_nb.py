@@ -2,7 +2,7 @@
 
 Contract
 --------
-``play_units_nb`` takes the compiled rule arrays of ``simcore.rules.enshu.CompiledEnshu`` in
+``play_units_nb`` takes the compiled rule arrays of ``simcore.games.enshu.rules.CompiledEnshu`` in
 ``kernel_args()`` order (dtypes: ``params`` int32, ``month`` int8, ``month_mask`` uint64,
 ``card_points`` int32, six uint64 scalars, yaku and teyaku tables int32 / uint64), the seats'
 policy ids (``int32[players]``, ``EE.POLICY_*``), and two preallocated column-major output
@@ -15,7 +15,7 @@ each parallel block allocates its scratch once.  The round and its helpers there
 without numba's reference counting (``_nrt=False``), which would otherwise count references on
 every array argument and slice with atomic operations.
 
-The kernel mirrors ``simcore.reference.enshu`` step by step (``docs/enshu.md`` gives the order)
+The kernel mirrors ``simcore.games.enshu.reference`` step by step (``docs/enshu.md`` gives the order)
 and consumes the random streams (``simcore.rng``) in exactly the same order, so both engines
 produce identical rows.
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.kernels import enshu_enums as EE
+from simcore.games.enshu import enums as EE
 from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.rng import shuffle_places_nb, stream_init_nb, uniform_below_nb
 
@@ -34,7 +34,7 @@ U1 = np.uint64(1)
 
 DECK_SIZE = EE.DECK_SIZE
 MAX_SEATS = EE.MAX_SEATS
-STOP_GAIN = 1_000_000  # greedy: a round-stopping yaku (simcore.policies_enshu.EnshuGreedyPolicy)
+STOP_GAIN = 1_000_000  # greedy: a round-stopping yaku (simcore.games.enshu.policies.EnshuGreedyPolicy)
 GREEDY_KOTSU_POINTS = 60
 GREEDY_JOIN_POINTS = 30
 DEAL_STREAM = 0
@@ -198,7 +198,7 @@ def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyak
     """Fill the option arrays with the ways ``hand`` qualifies for a teyaku; returns their number.
 
     ``group``: -1 both, 0 A, 1 B; ``stops``: -1 any kind, 0 points teyaku only, 1 stopping only.
-    Order as ``simcore.rules.enshu.teyaku_options``: file order, then months ascending.
+    Order as ``simcore.games.enshu.rules.teyaku_options``: file order, then months ascending.
     """
     count = 0
     junk = class_masks[K_JUNK]

@@ -27,11 +27,11 @@ from itertools import combinations
 from typing import Any
 
 from simcore.cards import ids_of
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
+from simcore.games.tensho.compile import CompiledTensho
 from simcore.policies import TenshoObservation, make_policy
 from simcore.reference.forward import Decision, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
-from simcore.rules.compile import CompiledTensho
 
 __all__ = [
     "DealError",
@@ -714,7 +714,7 @@ def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_
 
 
 def fill_row(ints, masks, row: int, result: RoundResult) -> None:
-    """Write one round into the engines' shared output matrices (``simcore.kernels.enums``)."""
+    """Write one round into the engines' shared output matrices (``simcore.games.tensho.enums``)."""
     ints[E.C_ROUND, row] = result.round_index
     ints[E.C_MATCH, row] = result.match
     ints[E.C_ROUND_IN_MATCH, row] = result.round_in_match

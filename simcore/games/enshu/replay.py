@@ -4,7 +4,7 @@ An explicit deck (``--deck``) is 48 card ids in dealing order: the field, then t
 dealer and of the following seats in turn order, then the draw pile from the top (RULES.md 3.0).
 
 Decisions (``--decisions FILE``) are a JSON list consumed in order as decisions arise, whoever
-makes them (the order of ``simcore.reference.enshu``):
+makes them (the order of ``simcore.games.enshu.reference``):
 
 * mizu-kotsu, kotsu, join (``"yes"`` joins, ``"no"`` drops) and Fuke: ``"yes"`` or ``"no"``;
 * a teyaku group: ``"no"`` declines; otherwise the option's label ``KEY``, ``KEY:MONTH`` or
@@ -22,10 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from simcore.cards import ids_of
-from simcore.kernels import enshu_enums as EE
-from simcore.policies import PolicySpec
-from simcore.policies_enshu import EnshuObservation
-from simcore.reference.enshu import (
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.policies import EnshuObservation
+from simcore.games.enshu.reference import (
     DealError,
     EnshuRoundResult,
     EnshuRoundSetup,
@@ -33,8 +32,9 @@ from simcore.reference.enshu import (
     play_unit,
     seat_policies,
 )
+from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption
+from simcore.policies import PolicySpec
 from simcore.reference.replay import DecisionError, ScriptedDecisions, parse_deck
-from simcore.rules.enshu import CompiledEnshu, TeyakuOption
 
 __all__ = [
     "DecisionError",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcore.cards import SIX_OF_CLUBS
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
 from simcore.rules.loader import RuleSet
 from simcore.rules.schema import TENSHO_OPTIONS, option_code
 
@@ -29,7 +29,7 @@ class CompiledTensho:
     Attributes
     ----------
     params : int32[N_PARAMS]
-        Option codes, indexed by the ``P_*`` constants of ``simcore.kernels.enums``, and values
+        Option codes, indexed by the ``P_*`` constants of ``simcore.games.tensho.enums``, and values
         derived from the rules (the six's id; whether the deal can be shuffled in stages).
     rank : int8[64]
         Rank (1..12) of each card id; 0 outside the deck.

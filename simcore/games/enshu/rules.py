@@ -12,7 +12,7 @@ W and S 2-3, C 2-5) and option ``enshu.players`` chooses one (``load_rules(name,
 ``RulesError``.  Deal sizes are those of RULES.md 3.0 (``deal_sizes``).
 
 ``compile_enshu`` lowers a rule set to the NumPy arrays of ``CompiledEnshu`` (DESIGN.md
-invariant 4); the ``params`` array is indexed by ``simcore.kernels.enshu_enums.P_*``.
+invariant 4); the ``params`` array is indexed by ``simcore.games.enshu.enums.P_*``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from simcore.cards import HANAFUDA48, Deck, mask_of
-from simcore.kernels import enshu_enums as EE
+from simcore.games.enshu import enums as EE
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
 from simcore.rules.loader import RulesError, RuleSetLookups, _Checker, refuse_supersession_cycle
 from simcore.rules.schema import OptionSpec, option_code
@@ -671,7 +671,7 @@ class CompiledEnshu:
     Attributes
     ----------
     params : int32[N_PARAMS]
-        Sizes and option codes, indexed by ``simcore.kernels.enshu_enums.P_*``.
+        Sizes and option codes, indexed by ``simcore.games.enshu.enums.P_*``.
     month : int8[64]
         Month (1..12) of each card id; 0 outside the deck.
     month_mask : uint64[13]

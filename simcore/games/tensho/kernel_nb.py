@@ -2,7 +2,7 @@
 
 Contract
 --------
-``play_units_nb`` takes the compiled rule arrays of ``simcore.rules.compile.CompiledTensho``
+``play_units_nb`` takes the compiled rule arrays of ``simcore.games.tensho.compile.CompiledTensho``
 (``kernel_args()`` order), the policies of the two seats (``int32[2]`` ids, ``int32[2, 4]``
 parameters), and two preallocated column-major output matrices: ``out_int``
 int64[N_INT_COLUMNS, n_units * stride] and ``out_mask`` uint64[N_MASK_COLUMNS, n_units * stride]
@@ -15,7 +15,7 @@ allocate nothing and take no slices, and otherwise every call would increment an
 reference counts of its two dozen array arguments with atomic operations (an eighth of the
 round's time).
 
-The kernel mirrors ``simcore.reference.tensho`` step by step and consumes the random streams
+The kernel mirrors ``simcore.games.tensho.reference`` step by step and consumes the random streams
 (``simcore.rng``) in exactly the same order, so both engines produce identical rows.
 This module imports only numpy, numba and the int constants of ``enums``.
 """
@@ -27,7 +27,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from simcore.kernels import enums as E
+from simcore.games.tensho import enums as E
 from simcore.kernels.bits import (
     FAST_PDEP,
     _pdep64,

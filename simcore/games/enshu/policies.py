@@ -46,10 +46,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simcore.cards import ids_of
-from simcore.kernels import enshu_enums as EE
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.rules import TeyakuOption, teyaku_options
 from simcore.policies import PolicyError, PolicySpec
 from simcore.rng import Stream
-from simcore.rules.enshu import TeyakuOption, teyaku_options
 
 __all__ = [
     "EnshuObservation",

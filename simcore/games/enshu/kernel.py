@@ -1,6 +1,6 @@
 """The wrapper around the Enshu-bana kernel: it owns allocation, the kernel owns the loop.
 
-``play_units`` has the contract of ``simcore.reference.enshu.play_units``: it normalises the
+``play_units`` has the contract of ``simcore.games.enshu.reference.play_units``: it normalises the
 inputs to the exact dtypes of the kernel's single signature, takes the output matrices from
 ``simcore.dataset.output_matrices`` (fresh, or views of reusable buffers) and calls
 ``enshu_nb.play_units_nb``, which writes every cell of every row.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.dataset import output_matrices
-from simcore.kernels import enshu_enums as EE
-from simcore.kernels.enshu_nb import play_units_nb
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.kernel_nb import play_units_nb
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.policies import PolicyError
 

@@ -1,7 +1,7 @@
 """The Enshu-bana per-round record: Parquet schema and columns from the engines' output matrices.
 
 Shards are written with ``simcore.dataset.write_shard`` like Tensho's; this module names the
-Enshu-bana columns (layout in ``simcore.kernels.enshu_enums``, documented in ``docs/enshu.md``).
+Enshu-bana columns (layout in ``simcore.games.enshu.enums``, documented in ``docs/enshu.md``).
 Per-seat columns carry the seat as a suffix, ``_0`` .. ``_{players-1}`` (at most ``_4``).
 """
 
@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from simcore.dataset import ColumnStore, column_reader
 from simcore.dataset import shard_table as generic_shard_table
-from simcore.kernels import enshu_enums as EE
+from simcore.games.enshu import enums as EE
 
 __all__ = ["schema", "columns_from_matrices", "shard_table", "bit_tables"]
 
