@@ -33,6 +33,7 @@ from simcore.dataset import (
     read_run_info,
     run_difference,
 )
+from simcore.errors import FudasimError
 
 __all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_run"]
 
@@ -40,7 +41,7 @@ BATCH_ROWS = 1 << 18
 KNOWN_GAMES = ("tensho", "enshu")
 
 
-class AnalysisError(ValueError):
+class AnalysisError(FudasimError):
     """A user error in analysis input (bad dataset, missing column, unknown table).
 
     The message is one line naming the path or argument and the problem.
@@ -417,7 +418,7 @@ def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "
     ``source: fudasim.rules``.
     """
     from simcore.games.enshu.rules import ENSHU_OPTIONS
-    from simcore.rules import TENSHO_OPTIONS
+    from simcore.games.tensho.options import TENSHO_OPTIONS
     from simcore.rules import load_rules_text as load_text
 
     known = {"tensho": TENSHO_OPTIONS, "enshu": ENSHU_OPTIONS}.get(game, {})

@@ -30,13 +30,13 @@ import numba
 import numpy as np
 
 from benchmarks.tensho_bench import kernel_rates
-from simcore.dataset import output_buffers
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.kernel import play_units as kernel_play_units
 from simcore.games.enshu.record import columns_from_matrices
 from simcore.games.enshu.reference import play_units as reference_play_units
 from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
+from simcore.record import output_buffers
 from simcore.rules.loader import load_rules
 
 __all__ = ["CASES", "measure", "cold_compile_seconds", "main"]

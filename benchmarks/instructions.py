@@ -32,15 +32,17 @@ def play(rounds: int, policy: str, yaku_set: str, after_warm=None) -> None:
     ``rounds`` rounds on one thread."""
     import numba
 
-    from simcore.dataset import output_buffers
+    from simcore.games.tensho import enums as E
+    from simcore.games.tensho.compile import compile_rules
     from simcore.games.tensho.kernel import play_units
     from simcore.policies import parse_policy
-    from simcore.rules import compile_rules, load_rules
+    from simcore.record import output_buffers
+    from simcore.rules import load_rules
 
     numba.set_num_threads(1)
     compiled = compile_rules(load_rules("tensho-ise", {"tensho.yaku_set_choice": yaku_set}))
     specs = [parse_policy(policy), parse_policy(policy)]
-    buffers = output_buffers(max(rounds, 1000))  # uninitialised: no per-row work outside the kernel
+    buffers = output_buffers(max(rounds, 1000), E.N_INT_COLUMNS, E.N_MASK_COLUMNS)  # uninitialised: no per-row work outside the kernel
     play_units(compiled, specs, 1, 0, 1000, None, out=buffers)
     if after_warm is not None:
         after_warm()

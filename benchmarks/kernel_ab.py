@@ -42,9 +42,21 @@ class Side:
         self.name = name
         rules = importlib.import_module(f"{package}.rules")
         policies = importlib.import_module(f"{package}.policies")
-        self.play_units = importlib.import_module(f"{package}.kernels.tensho").play_units
-        self.output_buffers = importlib.import_module(f"{package}.dataset").output_buffers
-        self.compiled = rules.compile_rules(rules.load_rules("tensho-ise", {"tensho.yaku_set_choice": args.yaku_set}))
+        overrides = {"tensho.yaku_set_choice": args.yaku_set}
+        try:  # one package per game (simcore/games/tensho/)
+            importlib.import_module(f"{package}.games.tensho")
+        except ModuleNotFoundError:  # a revision from before that layout
+            self.play_units = importlib.import_module(f"{package}.kernels.tensho").play_units
+            output_buffers = importlib.import_module(f"{package}.dataset").output_buffers
+            self.output_buffers = output_buffers
+            self.compiled = rules.compile_rules(rules.load_rules("tensho-ise", overrides))
+        else:
+            enums = importlib.import_module(f"{package}.games.tensho.enums")
+            self.play_units = importlib.import_module(f"{package}.games.tensho.kernel").play_units
+            record = importlib.import_module(f"{package}.record")
+            self.output_buffers = lambda rows: record.output_buffers(rows, enums.N_INT_COLUMNS, enums.N_MASK_COLUMNS)
+            compile_rules = importlib.import_module(f"{package}.games.tensho.compile").compile_rules
+            self.compiled = compile_rules(rules.load_rules("tensho-ise", overrides))
         self.specs = [policies.parse_policy(args.policy), policies.parse_policy(args.policy)]
         self.times: list[float] = []
 

@@ -51,10 +51,12 @@ print(time.perf_counter() - start)
 def build_dataset(directory: Path, rounds: int, base_rounds: int, shard_rows: int, seed: int) -> int:
     """Write a dataset of ``rounds`` rows from tiled reference rounds; returns the shard count."""
     from simcore import ENGINE_VERSION
-    from simcore.dataset import RUN_FILE, columns_from_matrices, shard_table, write_shard
+    from simcore.dataset import RUN_FILE, write_shard
+    from simcore.games.tensho.compile import compile_rules
+    from simcore.games.tensho.record import columns_from_matrices, shard_table
     from simcore.games.tensho.reference import play_units
     from simcore.policies import parse_policy
-    from simcore.rules import compile_rules, load_rules
+    from simcore.rules import load_rules
 
     rules = load_rules("tensho-ise")
     compiled = compile_rules(rules)

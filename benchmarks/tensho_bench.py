@@ -33,11 +33,14 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from simcore.dataset import columns_from_matrices, output_buffers
+from simcore.games.tensho import enums as E
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.kernel import play_units as kernel_play_units
+from simcore.games.tensho.record import columns_from_matrices
 from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
-from simcore.rules import compile_rules, load_rules
+from simcore.record import output_buffers
+from simcore.rules import load_rules
 
 ROWS = []
 
@@ -133,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             specs = [parse_policy(p) for p in policies]
             label = "-".join(policies)
             rounds = args.rounds if policies[0] == "random" else max(1000, args.rounds // 4)
-            rates, medians = kernel_rates(kernel_play_units, compiled, specs, output_buffers(rounds), rounds,
+            rates, medians = kernel_rates(kernel_play_units, compiled, specs, output_buffers(rounds, E.N_INT_COLUMNS, E.N_MASK_COLUMNS), rounds,
                                           tuple(sorted({1, all_threads})), args.repeat)
             record("kernel_rounds_per_s", rates[1], "rounds/s", label, yaku_set, "1")
             record("kernel_rounds_per_s_median", medians[1], "rounds/s", label, yaku_set, "1")

@@ -13,47 +13,20 @@ one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
 
 import click
+
+from cli.errors import UserError, reports_user_errors
 
 __all__ = ["report", "compare", "rescore"]
 
 EXTENSIONS = {"text": "txt", "md": "md", "html": "html", "json": "json", "csv": "csv"}
 
 
-class AnalysisUserError(click.ClickException):
-    """A one-line error with exit status 2."""
-
-    exit_code = 2
-
-    def show(self, file=None) -> None:
-        click.echo(f"fudasim: error: {self.format_message()}", err=True, file=file)
-
-
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-def reports_analysis_errors(function):
-    """Turn analysis and dataset errors into one line and exit status 2."""
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        from analysis.reader import AnalysisError
-        from simcore.dataset import DatasetError
-
-        try:
-            return function(*args, **kwargs)
-        except (AnalysisError, DatasetError) as error:
-            raise AnalysisUserError(_one_line(error)) from None
-        except OSError as error:
-            where = f"{error.filename}: " if error.filename else ""
-            raise AnalysisUserError(_one_line(f"{where}{error.strerror or error}")) from None
-
-    return wrapper
 
 
 def output_options(function):
@@ -105,12 +78,12 @@ def _target(output_format: str, output: Path | None, overwrite: bool, default_st
     target = output if output is not None else Path(f"{default_stem}.{EXTENSIONS[output_format]}")
     inside = _dataset_holding(target, inputs)
     if inside is not None:
-        raise AnalysisUserError(f"{target}: is inside the dataset directory {inside}; write the report "
+        raise UserError(f"{target}: is inside the dataset directory {inside}; write the report "
                                 f"somewhere else")
     if target.exists() and not overwrite:
-        raise AnalysisUserError(f"{target}: already exists (use --overwrite to replace it)")
+        raise UserError(f"{target}: already exists (use --overwrite to replace it)")
     if not target.parent.exists():
-        raise AnalysisUserError(f"{target.parent}: no such directory")
+        raise UserError(f"{target.parent}: no such directory")
     return target
 
 
@@ -157,7 +130,7 @@ def _stem(dataset: Path, command: str) -> str:
 @click.command("report")
 @click.argument("dataset", type=click.Path(path_type=Path))
 @output_options
-@reports_analysis_errors
+@reports_user_errors
 def report(dataset: Path, output_format: str, output: Path | None, overwrite: bool, confidence: float,
            allow_incomplete: bool) -> None:
     """Tables of one run: outcomes by seat, role and policy, how rounds end, yaku frequencies,
@@ -177,7 +150,7 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
 @click.command("compare")
 @click.argument("datasets", nargs=-1, required=True, type=click.Path(path_type=Path))
 @output_options
-@reports_analysis_errors
+@reports_user_errors
 def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None, overwrite: bool,
             confidence: float, allow_incomplete: bool) -> None:
     """Runs side by side; paired per-round differences when they share a seed.
@@ -189,7 +162,7 @@ def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None,
     from analysis.compare import compare_runs
 
     if len(datasets) < 2:
-        raise AnalysisUserError("compare needs at least two datasets")
+        raise UserError("compare needs at least two datasets")
     target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"), datasets)
     opened = [_open(path, allow_incomplete) for path in datasets]
     built = compare_runs(opened, confidence=confidence, figures=output_format == "html")
@@ -204,7 +177,7 @@ def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None,
 @click.option("--chaff-set", "chaff_sets", multiple=True, metavar="SET",
               help="Chaff set of the run's rules file, A to F (repeatable).")
 @output_options
-@reports_analysis_errors
+@reports_user_errors
 def rescore(dataset: Path, card_values: tuple[str, ...], chaff_sets: tuple[str, ...], output_format: str,
             output: Path | None, overwrite: bool, confidence: float, allow_incomplete: bool) -> None:
     """Decide every Tensho round again under another card-value table or chaff set.

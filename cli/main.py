@@ -6,7 +6,6 @@ and exit status 2, never a traceback.
 
 from __future__ import annotations
 
-import functools
 import json
 import shlex
 import sys
@@ -15,43 +14,9 @@ from pathlib import Path
 import click
 
 import simcore
+from cli.errors import UserError, reports_user_errors
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-class UserError(click.ClickException):
-    """A one-line error with exit status 2."""
-
-    exit_code = 2
-
-    def show(self, file=None) -> None:
-        click.echo(f"fudasim: error: {self.format_message()}", err=True, file=file)
-
-
-def _user_errors():
-    from simcore.dataset import DatasetError
-    from simcore.games.tensho.reference import DealError
-    from simcore.policies import PolicyError
-    from simcore.reference.replay import DecisionError
-    from simcore.rules import RulesError
-    from simcore.runner import RunError
-
-    return (RulesError, RunError, PolicyError, DatasetError, DealError, DecisionError)
-
-
-def reports_user_errors(function):
-    """Turn library errors into ``UserError`` (exit 2, one line)."""
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        try:
-            return function(*args, **kwargs)
-        except _user_errors() as error:
-            raise UserError(str(error)) from None
-        except OSError as error:
-            raise UserError(f"{error.filename or ''}: {error.strerror or error}".lstrip(": ")) from None
-
-    return wrapper
 
 
 def option_overrides(function):
@@ -88,27 +53,32 @@ def _parse_policies(policies: tuple[str, ...]) -> dict[int, str]:
 
 def players_option(function):
     return click.option(
-        "--players", type=click.IntRange(min=2, max=5), default=None,
+        "--players", type=click.IntRange(min=2, max=_most_players()), default=None,
         help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).",
     )(function)
+
+
+def _most_players() -> int:
+    """The most seats any registered game may have (the range of --players and --dealer)."""
+    from simcore.games import known_games
+
+    return max(game.max_players for game in known_games().values())
 
 
 def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
     """``--option`` overrides, plus ``--players`` as the game's player-count option."""
     overrides = _parse_overrides(options)
     if players is not None:
+        from simcore.games import game_of
         from simcore.rules import load_rules
 
         rule_set = load_rules(rules)
-        if rule_set.game == "enshu":
-            from simcore.games.enshu.rules import player_count_problem
-
-            problem = player_count_problem(rule_set.allowed_players, players)
-            if problem:
-                raise UserError(f"--players {players}: {problem}")
-            overrides["enshu.players"] = str(players)
-        elif players != 2:
-            raise UserError(f"--players {players}: {rules} is a two-player game")
+        game = game_of(rule_set)
+        problem = game.players_problem(rule_set, players)
+        if problem:
+            raise UserError(f"--players {players}: {problem}")
+        if game.players_option is not None:
+            overrides[game.players_option] = str(players)
     return overrides
 
 
@@ -315,7 +285,7 @@ def verify(dataset, deep):
 @click.option("--deck", default=None, metavar="IDS",
               help="Replay an explicit deal: every card id (45 Tensho, 48 Enshu-bana), comma-separated, "
                    "in deal order (docs/replay.md).")
-@click.option("--dealer", type=click.IntRange(0, 4), default=None,
+@click.option("--dealer", type=click.IntRange(0, _most_players() - 1), default=None,
               help="Dealer seat of an explicit deal (default 0).")
 @click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="JSON list of decisions for an explicit deal (docs/replay.md).")
@@ -374,11 +344,7 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
 
 
 def _replay_module(game):
-    if game.name == "tensho":
-        from simcore.reference import replay as replay_module
-    else:
-        from simcore.games.enshu import replay as replay_module
-    return replay_module
+    return game.replay()
 
 
 def _is_dataset_path(source: str) -> bool:
@@ -473,6 +439,8 @@ def rules_show(rules, options, players, raw):
 
 
 def _describe_rules(rule_set) -> str:
+    from simcore.games import game_of
+
     lines = [f"{rule_set.title}  [{rule_set.name}, {rule_set.source}]"]
     if rule_set.description:
         lines.append(rule_set.description)
@@ -482,51 +450,8 @@ def _describe_rules(rule_set) -> str:
     for name, value in rule_set.options.items():
         mark = "  (overridden)" if name in rule_set.overrides else ""
         lines.append(f"  {name:<32} {value}{mark}")
-    if rule_set.game == "tensho":
-        lines.append("")
-        lines.append(f"{'yaku':<6}{'name':<22}{'english':<28}{'set 1':>8}{'set 2':>8}  cards")
-        for y in rule_set.yaku:
-            values = ["-" if v is None else str(v) for v in y.values]
-            cards = ", ".join(rule_set.card_label(c) for c in y.cards)
-            lines.append(f"{y.key:<6}{y.name:<22}{y.english:<28}{values[0]:>8}{values[1]:>8}  {cards}")
-        lines.append("")
-        lines.append("card-value tables (card: value):")
-        chosen = str(rule_set.options["tensho.card_values"])
-        for key, values in rule_set.card_value_tables.items():
-            lines.extend(_card_value_lines(rule_set, key, values, key == chosen))
-        lines.append("")
-        lines.append("chaff sets: " + ", ".join(
-            f"{k} ({bin(m).count('1')} cards)" for k, m in rule_set.chaff_sets.items()))
-    else:
-        lines.append("")
-        kinds = ("bright", "animal", "ribbon", "chaff")
-        points = {card.kind: rule_set.card_points[card.id] for card in rule_set.deck.cards}
-        counts = {kind: sum(1 for card in rule_set.deck.cards if card.kind == kind) for kind in kinds}
-        lines.append("card points: " + ", ".join(f"{kind} {points[kind]} ({counts[kind]} cards)" for kind in kinds)
-                     + f"; total {sum(rule_set.card_points)}")
-        lines.append("")
-        lines.append(f"{'dekiyaku':<14}{'name':<18}{'english':<34}{'kind':<12}{'value':>6}  cards")
-        for y in rule_set.yaku:
-            cards = ", ".join(rule_set.deck.cards[c].name for c in y.cards)
-            lines.append(f"{y.key:<14}{y.name:<18}{y.english:<34}{y.kind:<12}{y.value:>6}  {cards}")
-        if rule_set.teyaku:
-            lines.append("")
-            lines.append(f"{'teyaku':<14}{'name':<18}{'english':<34}{'group':<7}{'kind':<7}{'value':>6}")
-            for t in rule_set.teyaku:
-                lines.append(f"{t.key:<14}{t.name:<18}{t.english:<34}{t.group:<7}{t.kind:<7}{t.value:>6}")
+    lines.extend(game_of(rule_set).describe_rules(rule_set))
     return "\n".join(lines)
-
-
-def _card_value_lines(rule_set, key: str, values: tuple[int, ...], in_force: bool) -> list[str]:
-    """A card-value table: the value of every card that differs from the table's most common one."""
-    common = max(set(values), key=values.count)
-    listed = [f"{rule_set.card_label(card)}: {value}" for card, value in enumerate(values) if value != common]
-    lines = [f"  {key} (total {sum(values)}){'  (in force)' if in_force else ''}"]
-    for start in range(0, len(listed), 4):
-        lines.append("    " + ", ".join(listed[start:start + 4]))
-    others = "every card" if not listed else "every other card"
-    lines.append(f"    {others}: {common}")
-    return lines
 
 
 @rules.command("validate", context_settings=CONTEXT)

@@ -32,16 +32,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.games.tensho import enums as E
+from simcore.errors import DatasetError
 
 __all__ = [
     "DatasetError",
-    "ColumnStore",
     "SHARD_PATTERN",
     "RUN_FILE",
-    "columns_from_matrices",
-    "output_buffers",
-    "output_matrices",
     "shard_table",
     "write_shard",
     "write_shard_file",
@@ -82,138 +78,11 @@ MANIFEST_KEYS = ("engine_version", "game", "seed", "rules_sha256", "policies", "
                  "shards")
 # Keys whose values make a shard's rows: a shard belongs to a run when they all agree.
 RUN_IDENTITY = ("seed", "rules_sha256", "options", "policies", "engine_version")
-N_SEATS = 2
 
 
-class DatasetError(ValueError):
-    """A path is not a (complete, readable) fudasim dataset."""
 
-
-# Column name, source matrix ("int" or "mask"), index, Arrow type.
-_SCALAR_INT = [
-    ("round", E.C_ROUND, pa.int64()),
-    ("match", E.C_MATCH, pa.int64()),
-    ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
-    ("dealer", E.C_DEALER, pa.int8()),
-    ("first_player", E.C_FIRST_PLAYER, pa.int8()),
-    ("yaku_set", E.C_YAKU_SET, pa.int8()),
-    ("winner", E.C_WINNER, pa.int8()),
-    ("end_turn", E.C_END_TURN, pa.int8()),
-    ("redeals", E.C_REDEALS, pa.int16()),
-]
-_SEAT_INT = [
-    ("yaku_points", E.C_YAKU_POINTS, pa.int32()),
-    ("card_points", E.C_CARD_POINTS, pa.int32()),
-    ("chaff", E.C_CHAFF, pa.int16()),
-    ("score", E.C_SCORE, pa.int32()),
-    ("payoff", E.C_PAYOFF, pa.int32()),
-    ("match_points", E.C_MATCH_POINTS, pa.int32()),
-]
-_SCALAR_MASK = [("field_dealt", E.M_FIELD_DEALT), ("opening_claim", E.M_OPENING_CLAIM)]
-_SEAT_MASK = [("hand_dealt", E.M_HAND_DEALT), ("captured", E.M_CAPTURED), ("yaku", E.M_YAKU)]
 
 END_REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
-
-
-def schema() -> pa.Schema:
-    fields = [pa.field(name, typ) for name, _, typ in _SCALAR_INT]
-    fields.insert(7, pa.field("end_reason", END_REASON_TYPE))
-    fields.append(pa.field("match_end", pa.bool_()))
-    fields += [pa.field(name, pa.uint64()) for name, _ in _SCALAR_MASK]
-    for name, _ in _SEAT_MASK:
-        fields += [pa.field(f"{name}_{s}", pa.uint64()) for s in range(N_SEATS)]
-    for name, _, typ in _SEAT_INT:
-        fields += [pa.field(f"{name}_{s}", typ) for s in range(N_SEATS)]
-    # No nulls ever: required columns spare Parquet its definition levels.
-    return pa.schema([f.with_nullable(False) for f in fields])
-
-
-class ColumnStore:
-    """Reusable column arrays, so that a writer copying shard after shard faults in no new memory.
-
-    Columns taken from a store stay valid until the next shard is taken from it: the writer
-    takes, writes and summarises one shard at a time.
-    """
-
-    def __init__(self) -> None:
-        self._arrays: dict[tuple, np.ndarray] = {}
-
-    def take(self, key: tuple, dtype, rows: int) -> np.ndarray:
-        dtype = np.dtype(dtype)
-        array = self._arrays.get((key, dtype))
-        if array is None or array.size < rows:
-            array = np.empty(rows, dtype=dtype)
-            self._arrays[(key, dtype)] = array
-        return array[:rows]
-
-
-def column_reader(ints: np.ndarray, masks: np.ndarray, valid_column: int, store: ColumnStore | None = None):
-    """``column(matrix, index, dtype)``: a copied column of the valid rows of ``ints``/``masks``.
-
-    Without ``store`` every column is a fresh array; with it, a reused one (see ``ColumnStore``).
-    The copy is needed either way: the engines reuse their output buffers.
-    """
-    keep = ints[valid_column] == 1
-    rows = None if keep.all() else np.flatnonzero(keep)  # matches may leave extra-round room unused
-    n = ints.shape[1] if rows is None else len(rows)
-
-    def column(matrix: np.ndarray, index: int, dtype) -> np.ndarray:
-        values = matrix[index] if rows is None else matrix[index, rows]
-        if store is None:
-            return np.array(values, dtype=dtype, copy=True)
-        out = store.take(("mask" if matrix is masks else "int", index), dtype, n)
-        np.copyto(out, values, casting="unsafe")
-        return out
-
-    return column
-
-
-def columns_from_matrices(ints: np.ndarray, masks: np.ndarray,
-                          store: ColumnStore | None = None) -> dict[str, np.ndarray]:
-    """Named per-round columns from the engines' output matrices (valid rows only, copied).
-
-    Parameters
-    ----------
-    ints : int64[N_INT_COLUMNS, rows]
-    masks : uint64[N_MASK_COLUMNS, rows]
-    store : optional ``ColumnStore`` whose arrays are reused for the copies
-    """
-    column = column_reader(ints, masks, E.C_VALID, store)
-
-    out: dict[str, np.ndarray] = {}
-    for name, index, typ in _SCALAR_INT:
-        out[name] = column(ints, index, typ.to_pandas_dtype())
-    out["end_reason"] = column(ints, E.C_END_REASON, np.int8)
-    out["match_end"] = column(ints, E.C_MATCH_END, np.bool_)
-    for name, index in _SCALAR_MASK:
-        out[name] = column(masks, index, np.uint64)
-    for name, index in _SEAT_MASK:
-        for s in range(N_SEATS):
-            out[f"{name}_{s}"] = column(masks, index + s, np.uint64)
-    for name, index, typ in _SEAT_INT:
-        for s in range(N_SEATS):
-            out[f"{name}_{s}"] = column(ints, index + s, typ.to_pandas_dtype())
-    return out
-
-
-def output_buffers(rows: int, n_int: int = E.N_INT_COLUMNS,
-                   n_mask: int = E.N_MASK_COLUMNS) -> tuple[np.ndarray, np.ndarray]:
-    """Flat, reusable storage for the engines' output matrices of up to ``rows`` rows."""
-    return np.empty(n_int * rows, dtype=np.int64), np.empty(n_mask * rows, dtype=np.uint64)
-
-
-def output_matrices(rows: int, out: tuple[np.ndarray, np.ndarray] | None = None,
-                    n_int: int = E.N_INT_COLUMNS, n_mask: int = E.N_MASK_COLUMNS):
-    """C-contiguous ``int64[n_int, rows]`` and ``uint64[n_mask, rows]`` matrices (column-major rows).
-
-    With ``out`` (from ``output_buffers``) they are views of its first cells, uninitialised;
-    without, fresh zero-filled arrays.  The defaults are Tensho's column counts.
-    """
-    if out is None:
-        return np.zeros((n_int, rows), dtype=np.int64), np.zeros((n_mask, rows), dtype=np.uint64)
-    if out[0].size < n_int * rows or out[1].size < n_mask * rows:
-        raise ValueError(f"output buffers hold fewer than {rows} rows")
-    return out[0][: n_int * rows].reshape(n_int, rows), out[1][: n_mask * rows].reshape(n_mask, rows)
 
 
 def _arrow_array(values: np.ndarray, typ: pa.DataType) -> pa.Array:
@@ -238,12 +107,10 @@ def _string_array(values) -> pa.Array:
 
 
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
-                table_schema: pa.Schema | None = None, end_reasons: tuple[str, ...] = E.END_REASONS) -> pa.Table:
-    """An Arrow table of named columns with the run metadata and rules text attached.
-
-    ``table_schema`` and ``end_reasons`` default to Tensho's; other games pass their own.
-    """
-    sch = schema() if table_schema is None else table_schema
+                table_schema: pa.Schema, end_reasons: tuple[str, ...]) -> pa.Table:
+    """An Arrow table of a game's named columns (``table_schema``, ``end_reason`` coded into
+    ``end_reasons``) with the run metadata and rules text attached."""
+    sch = table_schema
     arrays = []
     reasons = _string_array(end_reasons)
     for f in sch:

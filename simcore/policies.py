@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from simcore.errors import PolicyError
 from simcore.games.tensho import enums as E
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.rng import Stream
@@ -62,8 +63,6 @@ __all__ = [
 ]
 
 
-class PolicyError(ValueError):
-    """A policy name or parameter is invalid, or a game or engine does not offer the policy."""
 
 
 @dataclass(frozen=True)

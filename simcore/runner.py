@@ -26,8 +26,10 @@ import numpy as np
 
 import simcore
 from simcore import dataset as ds
+from simcore.errors import RunError
 from simcore.games import Game, game_of
 from simcore.policies import check_engine, parse_policy
+from simcore.record import ColumnStore
 from simcore.rules import load_rules
 from simcore.rules.bounds import MAX_MATCH_ROUNDS
 
@@ -39,8 +41,6 @@ TARGET_ROWS_PER_SHARD = 1 << 18
 WRITERS = 2
 
 
-class RunError(ValueError):
-    """A run cannot start or resume as asked (bad path, mismatched plan, ...)."""
 
 
 @dataclass
@@ -198,12 +198,9 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         "rounds": units * stride if rounds_per_match is None or stride == rounds_per_match else None,
         "units_per_shard": units_per_shard,
         "shards": -(-units // units_per_shard),
-        "yaku": game.yaku_table(rules),
         "end_reasons": list(game.end_reasons),
+        **game.run_metadata(rules),  # the yaku table in bit order, and whatever else the game records
     }
-    if rules.game == "enshu":
-        plan["variant"] = rules.variant
-        plan["teyaku"] = game.teyaku_table(rules)
     return plan, game, compiled, specs
 
 
@@ -468,7 +465,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
                 return
 
     def writer() -> None:
-        store = ds.ColumnStore()  # each writer reuses its own column arrays
+        store = ColumnStore()  # each writer reuses its own column arrays
         while True:
             item = work.get()
             if item is None:

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 from simcore import ENGINE_VERSION
-from simcore.dataset import RUN_FILE, columns_from_matrices, shard_table, write_shard
+from simcore.dataset import RUN_FILE, write_shard
+from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.record import columns_from_matrices, shard_table
 from simcore.games.tensho.reference import play_units
 from simcore.policies import parse_policy
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 SEED = 20240611
 ROUNDS = 2000

@@ -22,7 +22,8 @@ from analysis.intervals import (
 from analysis.rescore import sum_over_mask
 from analysis.summary import summarise_run
 from analysis.tables import outcomes_by_seat, score_distribution
-from simcore.dataset import schema, shard_table, write_shard
+from simcore.dataset import write_shard
+from simcore.games.tensho.record import schema, shard_table
 
 CONFIDENCE = 0.95
 

@@ -15,9 +15,10 @@ from conftest_analysis import (  # noqa: F401  (analysis_datasets: session fixtu
 from analysis import AnalysisError
 from analysis.rescore import rescore_rounds, rescore_run
 from simcore.dataset import read_dataset
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.reference import play_unit
 from simcore.policies import parse_policy
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 
 @pytest.mark.parametrize(("rerun_name", "card_values", "chaff_set"), [

@@ -16,10 +16,11 @@ from tensho_cards import build_deck, card
 
 from cli.main import main
 from simcore.dataset import read_dataset, read_run_info
-from simcore.games.tensho.reference import DealError
+from simcore.errors import DealError
+from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.replay import replay_deck, trace_json
 from simcore.policies import parse_policy
-from simcore.reference.replay import replay_deck, trace_json
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 

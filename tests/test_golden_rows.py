@@ -51,9 +51,10 @@ MATCH_OPTIONS = ("tensho.match_tie", "tensho.match_scoring", "enshu.next_dealer"
 
 def _option_runs() -> list[dict]:
     """Every non-default value of every choice option, one run each, greedy against random."""
+    from simcore.errors import RulesError
     from simcore.games.enshu.rules import ENSHU_OPTIONS
-    from simcore.rules import TENSHO_OPTIONS, load_rules
-    from simcore.rules.loader import RulesError
+    from simcore.games.tensho.options import TENSHO_OPTIONS
+    from simcore.rules import load_rules
 
     def applies(rules: str, options: dict[str, str]) -> bool:
         try:

@@ -11,10 +11,11 @@ import random
 
 import pytest
 
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.reference import RoundSetup, play_round
 from simcore.policies import TenshoObservation, make_policy, parse_policy
 from simcore.rng import Stream, seat_stream
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 HIDDEN_FIELDS = {"opponent_hand", "draw", "draw_order", "dead"}
 

@@ -12,13 +12,14 @@ import os
 import numpy as np
 import pytest
 
-from simcore.dataset import columns_from_matrices
 from simcore.games.tensho import enums as E
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.kernel import play_units as kernel_play_units
 from simcore.games.tensho.kernel_nb import play_units_nb
+from simcore.games.tensho.record import columns_from_matrices
 from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 ROUNDS = int(os.environ.get("FUDASIM_PARITY_ROUNDS", "4000"))
 OPTION_ROUNDS = max(500, ROUNDS // 3)

@@ -6,8 +6,6 @@ wrapper for any other caller), never played as another policy.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 import simcore.games as games
@@ -69,8 +67,9 @@ def test_a_parameter_is_parsed_by_its_kind_and_range():
 def reference_only_policy(monkeypatch):
     """A policy that Tensho offers in the reference engine only, with a kernel id no kernel knows."""
     monkeypatch.setitem(POLICY_KINDS, "lookahead", PolicyKind("lookahead", 99, "a test policy"))
-    offered = games.TENSHO.policies + (("lookahead", PolicySupport(engines=("reference",))),)
-    monkeypatch.setattr(games, "TENSHO", dataclasses.replace(games.TENSHO, policies=offered))
+    tensho = games.get_game("tensho")
+    offered = tensho.policies + (("lookahead", PolicySupport(engines=("reference",))),)
+    monkeypatch.setattr(tensho, "policies", offered)  # the instance's own, undone after the test
     return "lookahead"
 
 

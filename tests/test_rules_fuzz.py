@@ -22,14 +22,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcore import dataset
 from simcore.games import game_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu import record as dataset_enshu
 from simcore.games.enshu.rules import ENSHU_OPTIONS
 from simcore.games.tensho import enums as E
+from simcore.games.tensho import record as dataset
+from simcore.games.tensho.options import TENSHO_OPTIONS
 from simcore.policies import parse_policy
-from simcore.rules import TENSHO_OPTIONS, RulesError, load_rules, shipped_rules
+from simcore.rules import RulesError, load_rules, shipped_rules
 
 SHIPPED = sorted(shipped_rules())
 TEXTS = {name: (resources.files("simcore.rules") / f"{name}.toml").read_text(encoding="utf-8") for name in SHIPPED}

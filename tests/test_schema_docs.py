@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from simcore import dataset as tensho_dataset
 from simcore.games.enshu import record as dataset_enshu
+from simcore.games.tensho import record as tensho_dataset
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

@@ -18,6 +18,7 @@ from collections import Counter
 import pytest
 from tensho_cards import RANKS_OF_FOUR, SIX_OF_CLUBS, rank
 
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.reference import (
     RoundSetup,
     _seat_policies,
@@ -27,7 +28,7 @@ from simcore.games.tensho.reference import (
 )
 from simcore.policies import parse_policy
 from simcore.rng import DEAL_STREAM, Stream
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 SEED = 977
 FOUR_CARD_RANKS = len(RANKS_OF_FOUR)  # 11

@@ -35,10 +35,11 @@ from tensho_cards import (
 
 import simcore.games.tensho.reference as tensho
 from simcore.cards import ids_of, mask_of
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.enums import END_REASONS
+from simcore.games.tensho.options import TENSHO_OPTIONS
 from simcore.policies import parse_policy
-from simcore.rules import compile_rules, load_rules
-from simcore.rules.schema import TENSHO_OPTIONS
+from simcore.rules import load_rules
 
 RANK_MASKS = {r: mask_of(rank_cards(r)) for r in RANKS}
 CHAFF_SETS = {

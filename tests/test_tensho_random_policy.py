@@ -53,11 +53,12 @@ from tensho_cards import (
     build_deck,
 )
 
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.enums import END_REASONS
 from simcore.games.tensho.reference import play_unit
+from simcore.games.tensho.replay import replay_deck
 from simcore.policies import parse_policy
-from simcore.reference.replay import replay_deck
-from simcore.rules import compile_rules, load_rules
+from simcore.rules import load_rules
 
 RANDOM = [parse_policy("random"), parse_policy("random")]
 Z = 4.5

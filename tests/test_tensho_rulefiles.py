@@ -30,8 +30,9 @@ from tensho_cards import (
 
 from simcore.cards import HANAFUDA48, ISE45, ISE_TO_HANAFUDA48, ids_of, mask_of
 from simcore.games.tensho import enums as E
-from simcore.rules import RulesError, compile_rules, load_rules
-from simcore.rules.schema import TENSHO_OPTIONS
+from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.options import TENSHO_OPTIONS
+from simcore.rules import RulesError, load_rules
 
 SHIPPED = ["tensho-ise", "tensho-hanafuda"]
 

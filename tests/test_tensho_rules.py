@@ -74,11 +74,13 @@ from tensho_cards import (
 )
 
 from simcore.cards import mask_of
+from simcore.errors import DealError
+from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.enums import END_REASONS
-from simcore.games.tensho.reference import DealError
+from simcore.games.tensho.replay import replay_deck
 from simcore.policies import parse_policy
-from simcore.reference.replay import DecisionError, parse_deck, replay_deck
-from simcore.rules import compile_rules, load_rules
+from simcore.reference.replay import DecisionError, parse_deck
+from simcore.rules import load_rules
 
 RANDOM = [parse_policy("random"), parse_policy("random")]
 INSTANT_WIN_SCORE = 300  # tensho.instant_win_score default

@@ -1,137 +1,130 @@
-"""One interface over the games, so the runner and the CLI need not know which game they play.
+"""The games: one ``Game`` protocol, and a registry of the packages that implement it.
 
-``game_of(rules)`` returns a ``Game`` whose methods compile the rules, play units with either
-engine into the shared column-major output matrices, name the columns and build shard tables.
+A game is one package ``simcore/games/<name>/`` whose module ``game`` defines ``GAME``, an
+object implementing ``Game``: its rules (validation, compilation, options), its players and
+policies, both engines, its record layout and dataset schema, and its replay. Everything
+outside the games' packages (the rules loader, runner, command line, analysis) asks this
+registry and the protocol; nothing there names a game. Adding a game is one folder and one
+line in ``REGISTRY``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import importlib
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from simcore.games.tensho import enums as E
-from simcore.policies import ParamSpec, PolicySupport
+from simcore.policies import PolicySpec, PolicySupport
+from simcore.rules.schema import OptionSpec
 
-__all__ = ["Game", "game_of", "known_games", "TENSHO", "ENSHU"]
+__all__ = ["REGISTRY", "Game", "game_of", "get_game", "known_game_names", "known_games"]
 
-
-@dataclass(frozen=True)
-class Game:
-    name: str
-    n_int: int
-    n_mask: int
-    end_reasons: tuple[str, ...]
-    rounds_option: str
-    policies: tuple[tuple[str, PolicySupport], ...] = ()  # the policies it offers, by name
-
-    # --- rules -----------------------------------------------------------------------------
-
-    def compile(self, rules):
-        if self.name == "tensho":
-            from simcore.games.tensho.compile import compile_rules
-
-            return compile_rules(rules)
-        from simcore.games.enshu.rules import compile_enshu
-
-        return compile_enshu(rules)
-
-    def players(self, compiled) -> int:
-        return int(compiled.rules.players)
-
-    def stride(self, compiled, rounds_per_match: int | None) -> int:
-        """Rows a unit reserves: 1 for a round; a match's rounds (and its extra-round room)."""
-        if rounds_per_match is None:
-            return 1
-        if self.name == "tensho":
-            from simcore.games.tensho.reference import unit_layout
-
-            return unit_layout(compiled, rounds_per_match)
-        return rounds_per_match
-
-    def yaku_table(self, rules) -> list[dict[str, Any]]:
-        out = [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english,
-                "face": getattr(y, "face", "")} for y in rules.yaku]
-        return out
-
-    def teyaku_table(self, rules) -> list[dict[str, Any]]:
-        return [{"bit": t.index, "key": t.key, "name": t.name, "english": t.english}
-                for t in getattr(rules, "teyaku", ())]
-
-    # --- engines -----------------------------------------------------------------------------
-
-    def play_units(self, engine: str, compiled, specs, seed: int, first_unit: int, n_units: int,
-                   rounds_per_match: int | None, out=None):
-        """Output matrices of ``n_units`` units from the chosen engine (identical for both)."""
-        if self.name == "tensho":
-            if engine == "reference":
-                from simcore.games.tensho.reference import play_units
-            else:
-                from simcore.games.tensho.kernel import play_units
-        elif engine == "reference":
-            from simcore.games.enshu.reference import play_units
-        else:
-            from simcore.games.enshu.kernel import play_units
-        return play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-
-    def output_buffers(self, rows: int):
-        from simcore.dataset import output_buffers
-
-        return output_buffers(rows, self.n_int, self.n_mask)
-
-    def columns(self, ints: np.ndarray, masks: np.ndarray, players: int, store=None) -> dict[str, np.ndarray]:
-        """Named columns copied out of the output matrices (into ``store``'s arrays if given)."""
-        if self.name == "tensho":
-            from simcore.dataset import columns_from_matrices
-
-            return columns_from_matrices(ints, masks, store)
-        from simcore.games.enshu.record import columns_from_matrices
-
-        return columns_from_matrices(ints, masks, players, store)
-
-    def schema(self, players: int):
-        """The Arrow schema of this game's dataset with ``players`` seats (docs/dataset.md)."""
-        if self.name == "tensho":
-            from simcore.dataset import schema
-
-            return schema()
-        from simcore.games.enshu.record import schema
-
-        return schema(players)
-
-    def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int):
-        if self.name == "tensho":
-            from simcore.dataset import shard_table
-
-            return shard_table(columns, info, rules_text)
-        from simcore.games.enshu.record import shard_table
-
-        return shard_table(columns, info, rules_text, players)
+# Game name (``[game] name`` of its rule files, ``game`` in run metadata) -> its package.
+REGISTRY: dict[str, str] = {
+    "tensho": "simcore.games.tensho",
+    "enshu": "simcore.games.enshu",
+}
 
 
-TENSHO = Game("tensho", E.N_INT_COLUMNS, E.N_MASK_COLUMNS, E.END_REASONS, "tensho.rounds", (
-    ("random", PolicySupport()),
-    ("greedy", PolicySupport(params=(
-        ParamSpec("yaku_set", 1, choices=(1, 2),
-                  help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
-))
+@runtime_checkable
+class Game(Protocol):
+    """What every game provides (see ``docs/architecture.md`` for how to add one)."""
+
+    name: str  # ``[game] name`` in its rule files; ``game`` in run metadata
+    title: str  # for people: "Tensho", "Enshu-bana"
+    end_reasons: tuple[str, ...]  # the ``end_reason`` dictionary, in code order
+    rounds_option: str  # the option that gives a match's length
+    players_option: str | None  # the option ``--players`` sets (None: a fixed player count)
+    max_players: int  # the most seats any of its rule files may have
+    n_int: int  # rows of the engines' int64 output matrix
+    n_mask: int  # rows of the engines' uint64 output matrix
+    policies: tuple[tuple[str, PolicySupport], ...]  # the policies it offers, by name
+
+    def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
+                    overrides: dict[str, Any]) -> Any:
+        """Validate a parsed rule file of this game into its rule set (``RulesError`` if not)."""
+        ...
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        """Every named option of the game, by name."""
+        ...
+
+    def players_problem(self, rules: Any, players: int) -> str | None:
+        """Why these rules cannot be played by ``players`` players (None: they can)."""
+        ...
+
+    def compile(self, rules: Any) -> Any:
+        """Lower a rule set to the arrays both engines read."""
+        ...
+
+    def players(self, compiled: Any) -> int:
+        """Seats at the table under these compiled rules."""
+        ...
+
+    def stride(self, compiled: Any, rounds_per_match: int | None) -> int:
+        """Rows a unit reserves: 1 for a round; a match's rounds (and any extra-round room)."""
+        ...
+
+    def run_metadata(self, rules: Any) -> dict[str, Any]:
+        """What a run's metadata records of the rules besides the common keys (yaku table, ...)."""
+        ...
+
+    def play_units(self, engine: str, compiled: Any, specs: Sequence[PolicySpec], seed: int, first_unit: int,
+                   n_units: int, rounds_per_match: int | None,
+                   out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The output matrices of ``n_units`` units from ``engine`` (identical for every engine)."""
+        ...
+
+    def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
+        """Write a reference-engine round result into row ``row`` of the output matrices."""
+        ...
+
+    def output_buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
+        """Reusable flat storage for the output matrices of up to ``rows`` rows."""
+        ...
+
+    def columns(self, ints: np.ndarray, masks: np.ndarray, players: int,
+                store: Any = None) -> dict[str, np.ndarray]:
+        """The named columns of the valid rows of the output matrices (copied)."""
+        ...
+
+    def schema(self, players: int) -> Any:
+        """The Arrow schema of the game's dataset with ``players`` seats (docs/dataset.md)."""
+        ...
+
+    def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int) -> Any:
+        """A shard's Arrow table, with the run metadata and rules text attached."""
+        ...
+
+    def replay(self) -> ModuleType:
+        """The game's replay module: ``replay_from_run``, ``replay_deck``, ``trace_json``,
+        ``format_trace`` (see ``simcore.reference.replay``)."""
+        ...
+
+    def describe_rules(self, rules: Any) -> list[str]:
+        """Lines that ``fudasim rules show`` prints of the game's own tables."""
+        ...
 
 
-def _enshu() -> Game:
-    from simcore.games.enshu import enums as EE
-
-    return Game("enshu", EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS, EE.END_REASONS, "enshu.rounds",
-                (("random", PolicySupport()), ("greedy", PolicySupport())))
+def known_game_names() -> list[str]:
+    """The registered games' names."""
+    return list(REGISTRY)
 
 
-ENSHU = _enshu()
+def get_game(name: str) -> Game:
+    """The registered game called ``name`` (``KeyError`` if there is none)."""
+    module = importlib.import_module(f"{REGISTRY[name]}.game")
+    return module.GAME
 
 
 def known_games() -> dict[str, Game]:
-    """Every registered game, by the name its rule files give in ``[game] name``."""
-    return {"tensho": TENSHO, "enshu": ENSHU}
+    """Every registered game, by name."""
+    return {name: get_game(name) for name in REGISTRY}
 
 
-def game_of(rules) -> Game:
-    return known_games()[rules.game]
+def game_of(rules: Any) -> Game:
+    """The game a rule set belongs to."""
+    return get_game(rules.game)

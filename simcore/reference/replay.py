@@ -1,58 +1,29 @@
-"""Replay one Tensho round: from a run (seed, round) or from an explicit deck and decisions.
+"""What replaying a scripted round needs in every game: the queue of scripted decisions and the
+parsing and checking of an explicit deck.
 
-Decisions (``--decisions FILE``) are a JSON list consumed in order as decisions arise, whoever
-makes them:
-
-* a play: the id of the hand card;
-* a choice between matching field cards: the id of the field card taken (for a three-card
-  capture under ``tensho.triple_match = all``, any of the three), or ``"decline"`` to leave the
-  played card on the field (only with ``tensho.capture_mandatory = false``);
-* an opening claim: a list of the two ids taken, or ``"decline"``;
-* the yaku set (``tensho.yaku_set_choice = dealer_policy``): 1 or 2;
-* banking the 6 of clubs (``tensho.six_in_hand = bank_at_deal``): ``"bank"`` or ``"keep"``.
-
-A forced move (one legal option: a seat's last card, a card matching a single field card)
-consumes no decision.  A list that writes out each seat's last card anyway is accepted too
-(that entry cannot be mistaken for the next decision).
+A game's own replay module (``simcore.games.<game>.replay``, handed out by ``Game.replay()``)
+seats a scripted player of its decisions over ``ScriptedDecisions`` and plays the deck given.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from simcore.cards import ids_of
-from simcore.games.tensho import enums as E
-from simcore.games.tensho.compile import CompiledTensho
-from simcore.games.tensho.reference import (
-    N_SEATS,
-    DealError,
-    RoundResult,
-    RoundSetup,
-    _seat_policies,
-    play_round,
-    play_unit,
-)
-from simcore.policies import PolicySpec, TenshoObservation
+from simcore.errors import DealError, DecisionError
 
-__all__ = ["DecisionError", "ScriptedDecisions", "replay_from_run", "replay_deck", "parse_deck", "check_deck", "trace_json"]
-
-
-class DecisionError(ValueError):
-    """A scripted decision is missing or illegal; the message names the step."""
+__all__ = ["DecisionError", "ScriptedDecisions", "check_deck", "parse_deck"]
 
 
 class ScriptedDecisions:
-    """A shared queue of decisions; ``seat_view(seat)`` gives each seat a policy over it."""
+    """A shared queue of scripted decisions, consumed in order whoever decides; a game's replay
+    seats a scripted player over it in every seat."""
 
-    def __init__(self, decisions: list[Any], compiled: CompiledTensho) -> None:
+    def __init__(self, decisions: list[Any], compiled: Any) -> None:
         if not isinstance(decisions, list):
             raise DecisionError("decisions must be a JSON list")
         self.decisions = decisions
         self.position = 0
         self.compiled = compiled
-
-    def seat_view(self, seat: int) -> _ScriptedSeat:
-        return _ScriptedSeat(self, seat)
 
     def take(self, what: str) -> Any:
         if self.position >= len(self.decisions):
@@ -83,72 +54,6 @@ class ScriptedDecisions:
                                 f"(first unused: decision {self.position + 1}, {self.decisions[self.position]!r})")
 
 
-class _ScriptedSeat:
-    name = "scripted"
-
-    def __init__(self, script: ScriptedDecisions, seat: int) -> None:
-        self.script = script
-        self.seat = seat
-
-    def _card(self, value: Any, what: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.script.fail(what, value, "expected a card id")
-        return value
-
-    def choose_yaku_set(self, obs: TenshoObservation) -> int:
-        what = f"seat {self.seat} chooses the yaku set"
-        value = self.script.take(what)
-        if value not in (1, 2) or isinstance(value, bool):
-            raise self.script.fail(what, value, "expected 1 or 2")
-        return value
-
-    def opening_claim(self, obs: TenshoObservation, rank: int, pairs: list[tuple[int, int]]):
-        what = f"seat {self.seat} opening claim on the rank-{rank} field cards {sorted({x for p in pairs for x in p})}"
-        value = self.script.take(what)
-        if value == "decline":
-            return None
-        if not isinstance(value, list) or len(value) != 2 or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in value
-        ):
-            raise self.script.fail(what, value, 'expected two card ids or "decline"')
-        pair = tuple(sorted(value))
-        if pair not in pairs:
-            raise self.script.fail(what, value, f"not two of the field cards {sorted({x for p in pairs for x in p})}")
-        return pair
-
-    def bank_six(self, obs: TenshoObservation) -> bool:
-        what = f"seat {self.seat} banks the 6 of clubs or keeps it"
-        value = self.script.take(what)
-        if value not in ("bank", "keep"):
-            raise self.script.fail(what, value, 'expected "bank" or "keep"')
-        return value == "bank"
-
-    def play(self, obs: TenshoObservation) -> int:
-        if obs.hand.bit_count() == 1:
-            last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
-            self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
-            return last
-        what = f"seat {self.seat} plays a card, turn {obs.turn}"
-        card = self._card(self.script.take(what), what)
-        if not (0 <= card < 64 and (obs.hand >> card) & 1):
-            raise self.script.fail(what, card, f"not in the hand {ids_of(obs.hand)}")
-        return card
-
-    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int], allow_decline: bool):
-        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
-        value = self.script.take(what)
-        if value == "decline":
-            if not allow_decline:
-                raise self.script.fail(what, value, "capturing is mandatory")
-            return None
-        chosen = self._card(value, what)
-        for option in options:
-            if 0 <= chosen < 64 and (option >> chosen) & 1:
-                return option
-        legal = sorted({x for option in options for x in ids_of(option)})
-        raise self.script.fail(what, value, f"not one of the matching field cards {legal}")
-
-
 def parse_deck(text: str, deck_size: int = 45) -> list[int]:
     """Parse a comma-separated deck; it must be a permutation of the deck's ids."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
@@ -173,147 +78,3 @@ def check_deck(ids: list[int], deck_size: int = 45, label: str = "deck") -> None
         if card in seen:
             raise DealError(f"{label} position {position}: card id {card} already at position {seen[card]}")
         seen[card] = position
-
-
-def replay_from_run(compiled: CompiledTensho, specs: list[PolicySpec], seed: int, round_index: int,
-                    rounds_per_match: int | None = None) -> RoundResult:
-    """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
-    if rounds_per_match is None:
-        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
-    from simcore.games.tensho.reference import unit_layout
-
-    stride = unit_layout(compiled, rounds_per_match)
-    unit, k = divmod(round_index, stride)
-    results = play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)
-    if k >= len(results):
-        raise DealError(f"round {round_index} was not played: match {unit} ended after {len(results)} rounds")
-    return results[k]
-
-
-def replay_deck(compiled: CompiledTensho, deck: list[int], decisions: list[Any] | None,
-                specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> RoundResult:
-    """Play an explicit deal; decisions from the list, or from the seats' policies if None."""
-    check_deck([int(card) for card in deck])
-    if dealer not in range(N_SEATS):
-        raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
-    setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
-    if decisions is None:
-        policies = _seat_policies(compiled, specs, seed, 0)
-        return play_round(compiled, setup, policies, deck=deck, trace=True)
-    script = ScriptedDecisions(decisions, compiled)
-    policies = [script.seat_view(s) for s in range(N_SEATS)]
-    result = play_round(compiled, setup, policies, deck=deck, trace=True)
-    script.check_all_used()
-    return result
-
-
-def trace_json(compiled: CompiledTensho, result: RoundResult) -> dict[str, Any]:
-    """The machine-readable trace of ``fudasim replay --json``."""
-    rules = compiled.rules
-    seats = []
-    for s in range(N_SEATS):
-        seats.append({
-            "seat": s,
-            "hand_dealt": ids_of(result.hand_dealt[s]),
-            "captured": ids_of(result.captured[s]),
-            "yaku": [rules.yaku[i].english for i in ids_of(result.yaku[s])],
-            "yaku_keys": [rules.yaku[i].key for i in ids_of(result.yaku[s])],
-            "yaku_romaji": [rules.yaku[i].name for i in ids_of(result.yaku[s])],
-            "yaku_points": result.yaku_points[s],
-            "chaff": result.chaff[s],
-            "card_points": result.card_points[s],
-            "score": result.score[s],
-            "payoff": result.payoff[s],
-        })
-    return {
-        "game": "tensho",
-        "rules": rules.name,
-        "round": result.round_index,
-        "match": result.match,
-        "dealer": result.dealer,
-        "first_player": result.first_player,
-        "yaku_set": result.yaku_set,
-        "winner": result.winner,
-        "end_reason": E.END_REASONS[result.end_reason],
-        "end_turn": result.end_turn,
-        "redeals": result.redeals,
-        "field_dealt": ids_of(result.field_dealt),
-        "opening_claim": ids_of(result.opening_claim),
-        "seats": seats,
-        "events": result.events,
-    }
-
-
-SET_NAMES = {1: 'Set 1 "Seven Parts" (shichi-bu yaku)', 2: 'Set 2 "Half" (han yaku)'}
-
-
-def format_trace(compiled: CompiledTensho, result: RoundResult) -> str:
-    """A readable account of a traced round: the deal, every play and draw, yaku, the scoring."""
-    rules = compiled.rules
-
-    def cards(ids) -> str:
-        return ", ".join(rules.card_label(x) for x in ids) or "-"
-
-    lines = [f"{rules.title}: round {result.round_index} (match {result.match}, round {result.round_in_match} "
-             f"of the match), dealer seat {result.dealer}"]
-    for event in result.events:
-        kind = event["type"]
-        if kind == "yaku_set":
-            lines.append(f"Yaku set: {SET_NAMES[event['set']]} ({event['how']})")
-        elif kind == "redeal":
-            lines.append(f"Redeal: {event['reason']} ({cards(event['field'])})")
-        elif kind == "deal":
-            lines.append(f"Field:              {cards(event['field'])}")
-            for seat in range(N_SEATS):
-                role = "dealer" if seat == event["dealer"] else "non-dealer"
-                lines.append(f"Seat {seat} hand ({role}): {cards(event['hands'][seat])}")
-            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
-            lines.append(f"Dead cards:         {cards(event['dead'])}")
-            lines.append("")
-        elif kind == "six_to_dealer":
-            lines.append(f"The dealer (seat {event['seat']}) takes {cards([event['card']])} from the field")
-        elif kind == "opening_claim":
-            lines.append(f"Opening: the dealer (seat {event['seat']}) takes {cards(event['cards'])} "
-                         f"from the rank-{event['rank']} field triple and will play second")
-        elif kind == "opening_decline":
-            lines.append(f"Opening: the dealer (seat {event['seat']}) leaves the rank-{event['rank']} triple")
-        elif kind in ("bank_six", "keep_six"):
-            verb = "banks" if kind == "bank_six" else "keeps"
-            lines.append(f"Seat {event['seat']} {verb} the 6 of clubs")
-        elif kind in ("play", "draw"):
-            verb = "plays" if kind == "play" else "turns"
-            head = f"Turn {event['turn']:>2}  seat {event['seat']} {verb} {cards([event['card']])}"
-            if event["to"] == "field":
-                extra = " (declines the capture)" if event.get("declined") else ""
-                lines.append(f"{head} -> field{extra}")
-            elif event["captured"] == [event["card"]]:
-                lines.append(f"{head} -> straight to the capture pile")
-            else:
-                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
-        elif kind == "yaku":
-            worth = "INSTANT WIN" if event["instant"] else f"{event['points']} points"
-            lines.append(f"         seat {event['seat']} completes {event['english']} ({event['name']}): {worth}")
-        elif kind == "instant_win":
-            lines.append(f"Seat {event['seat']} wins at once with an instant-win yaku (turn {event['turn']}).")
-    lines.append("")
-    for seat in range(N_SEATS):
-        yaku = [rules.yaku[i] for i in ids_of(result.yaku[seat])]
-        names = ", ".join(f"{y.english} ({'instant' if y.is_instant(result.yaku_set) else y.points(result.yaku_set)})"
-                          for y in yaku) or "none"
-        lines.append(f"Seat {seat}: {len(ids_of(result.captured[seat]))} cards captured; yaku: {names}")
-        lines.append(f"        yaku points {result.yaku_points[seat]}, chaff {result.chaff[seat]}, "
-                     f"card points {result.card_points[seat]}")
-    reason = E.END_REASONS[result.end_reason]
-    why = {
-        "yaku": "more yaku points",
-        "chaff": "equal yaku points, more chaff cards",
-        "card_value": "equal yaku points and chaff, higher card values",
-        "instant_win": "an instant-win yaku",
-        "final_tie_rule": "a tie on every count, settled by tensho.final_tie",
-        "draw": "a tie on every count",
-    }[reason]
-    if result.winner < 0:
-        lines.append(f"Result: drawn round ({why}); the dealer keeps the deal.")
-    else:
-        lines.append(f"Result: seat {result.winner} wins on {why} (end reason {reason}, turn {result.end_turn}).")
-    return "\n".join(lines)

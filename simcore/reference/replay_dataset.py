@@ -20,8 +20,8 @@ import pyarrow.parquet as pq
 
 import simcore
 from simcore.dataset import DatasetError
+from simcore.errors import DealError
 from simcore.games import Game, game_of
-from simcore.games.tensho.reference import DealError
 from simcore.policies import PolicyError, PolicySpec, parse_policy
 from simcore.rules import RulesError, load_rules
 
@@ -76,11 +76,7 @@ class RunReplay:
     def replay(self, round_index: int):
         """The round, traced by the reference engine (a match is replayed from its start)."""
         self.check_round(round_index)
-        if self.game.name == "tensho":
-            from simcore.reference import replay as replay_module
-        else:
-            from simcore.games.enshu import replay as replay_module
-        return replay_module.replay_from_run(self.compiled, self.specs, self.seed, round_index,
+        return self.game.replay().replay_from_run(self.compiled, self.specs, self.seed, round_index,
                                              self.rounds_per_match)
 
 
@@ -162,14 +158,10 @@ def record_row(game: Game, compiled: Any, result: Any) -> dict[str, Any]:
     The row is built as the dataset writer builds a shard (``Game.table``), so its columns,
     their order and their values are those a reader of the dataset sees (``end_reason`` by name).
     """
-    from simcore.dataset import output_matrices
+    from simcore.record import output_matrices
 
-    if game.name == "tensho":
-        from simcore.games.tensho.reference import fill_row
-    else:
-        from simcore.games.enshu.reference import fill_row
-    ints, masks = output_matrices(1, n_int=game.n_int, n_mask=game.n_mask)
-    fill_row(ints, masks, 0, result)
+    ints, masks = output_matrices(1, None, game.n_int, game.n_mask)
+    game.fill_row(ints, masks, 0, result)
     players = game.players(compiled)
     table = game.table(game.columns(ints, masks, players), {}, "", players)  # as the writer builds it
     return {name: values[0] for name, values in table.to_pydict().items()}

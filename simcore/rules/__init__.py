@@ -1,27 +1,23 @@
-"""Rule files (TOML, shipped as package data), validation and compilation to arrays."""
+"""Rule files (TOML, shipped as package data): loading, the shared validators and option specs.
 
-from simcore.games.tensho.compile import CompiledTensho, compile_rules
+Each game validates and compiles its own rule sets (``simcore.games.<game>.rules``); loading
+finds the game through the registry by the file's ``[game] name``.
+"""
+
+from simcore.errors import RulesError
 from simcore.rules.loader import (
     MAX_RULES_BYTES,
-    RulesError,
-    RuleSet,
-    Yaku,
     load_rules,
     load_rules_text,
     parse_option_overrides,
     shipped_rules,
 )
-from simcore.rules.schema import TENSHO_OPTIONS, OptionSpec
+from simcore.rules.schema import OptionSpec
 
 __all__ = [
-    "CompiledTensho",
     "MAX_RULES_BYTES",
     "OptionSpec",
-    "RuleSet",
     "RulesError",
-    "TENSHO_OPTIONS",
-    "Yaku",
-    "compile_rules",
     "load_rules",
     "load_rules_text",
     "parse_option_overrides",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from simcore.rules.loader import RulesError
+from simcore.errors import RulesError
 
 __all__ = ["INT32_MAX", "INT64_MAX", "MAX_MATCH_ROUNDS", "Number", "Reach", "check_bounds"]
 

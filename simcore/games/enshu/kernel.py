@@ -2,7 +2,7 @@
 
 ``play_units`` has the contract of ``simcore.games.enshu.reference.play_units``: it normalises the
 inputs to the exact dtypes of the kernel's single signature, takes the output matrices from
-``simcore.dataset.output_matrices`` (fresh, or views of reusable buffers) and calls
+``simcore.record.output_matrices`` (fresh, or views of reusable buffers) and calls
 ``enshu_nb.play_units_nb``, which writes every cell of every row.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.dataset import output_matrices
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.kernel_nb import play_units_nb
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.policies import PolicyError
+from simcore.record import output_matrices
 
 __all__ = ["play_units", "policy_arrays"]
 
@@ -58,7 +58,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     specs : sequence of PolicySpec, one per seat
     rounds_per_match : None for independent rounds (unit ``u`` is round ``u``), else the match
         length (unit ``u`` is a match of rounds ``u * rounds_per_match ..``)
-    out : optional reusable flat buffers from ``simcore.dataset.output_buffers`` (sized with
+    out : optional reusable flat buffers from ``simcore.record.output_buffers`` (sized with
         ``EE.N_INT_COLUMNS`` and ``EE.N_MASK_COLUMNS``) with room for ``n_units * stride`` rows;
         they need no initialisation.
     """

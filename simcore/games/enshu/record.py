@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from simcore.dataset import ColumnStore, column_reader
 from simcore.dataset import shard_table as generic_shard_table
 from simcore.games.enshu import enums as EE
+from simcore.record import ColumnStore, column_reader
 
 __all__ = ["schema", "columns_from_matrices", "shard_table", "bit_tables"]
 
@@ -93,7 +93,7 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE
     ----------
     ints : int64[N_INT_COLUMNS, rows]
     masks : uint64[N_MASK_COLUMNS, rows]
-        Column-major, as the engines fill them (``simcore.dataset.output_matrices``).
+        Column-major, as the engines fill them (``simcore.record.output_matrices``).
     players : int
         Seats to name (the rule set's player count).
     store : ColumnStore, optional

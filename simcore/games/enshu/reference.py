@@ -54,11 +54,11 @@ from typing import Any
 import numpy as np
 
 from simcore.cards import ids_of, mask_of
-from simcore.dataset import output_matrices
+from simcore.errors import DealError  # one error type for unplayable explicit decks
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
 from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption, teyaku_options
-from simcore.games.tensho.reference import DealError  # one error type for unplayable explicit decks
+from simcore.record import output_matrices
 from simcore.reference.forward import Decision, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
@@ -1343,7 +1343,7 @@ def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_uni
     Returns ``(ints, masks)``: column-major int64[N_INT_COLUMNS, n_units * stride] and
     uint64[N_MASK_COLUMNS, n_units * stride] (``stride`` = 1, or ``rounds_per_match``), every
     row valid (``C_VALID`` = 1); per-seat columns of seats beyond the player count are 0.
-    ``out``: optional reusable flat buffers (``simcore.dataset.output_buffers``).
+    ``out``: optional reusable flat buffers (``simcore.record.output_buffers``).
     """
     stride = 1 if rounds_per_match is None else rounds_per_match
     ints, masks = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)

@@ -24,10 +24,13 @@ from typing import Any
 import numpy as np
 
 from simcore.cards import HANAFUDA48, Deck, mask_of
+from simcore.errors import RulesError
 from simcore.games.enshu import enums as EE
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
-from simcore.rules.loader import RulesError, RuleSetLookups, _Checker, refuse_supersession_cycle
+from simcore.rules.checks import Checker, refuse_supersession_cycle
+from simcore.rules.loader import RuleSetLookups
 from simcore.rules.schema import OptionSpec, option_code
+from simcore.rules.schema import choice as _choice
 
 __all__ = [
     "ENSHU_OPTIONS",
@@ -45,10 +48,6 @@ __all__ = [
 ]
 
 ALL_MONTHS = tuple(range(1, 13))
-
-
-def _choice(name: str, choices: str, default: str, help: str) -> OptionSpec:
-    return OptionSpec(name, tuple(choices.split()), default, help)
 
 
 ENSHU_OPTIONS: dict[str, OptionSpec] = {
@@ -248,7 +247,7 @@ class EnshuRuleSet(RuleSetLookups):
 
 def build_enshu(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> EnshuRuleSet:
     """Validate a parsed Enshu-bana rule file (see the module docstring)."""
-    check = _Checker(source)
+    check = Checker(source)
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
         raise check.fail(unknown[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
@@ -336,7 +335,7 @@ def player_count_problem(allowed: tuple[int, ...], players: int) -> str | None:
     return f"this rule set is played by {counts} players (game.players), not {players}"
 
 
-def _player_counts(check: _Checker, value: Any, variant: str) -> tuple[int, ...]:
+def _player_counts(check: Checker, value: Any, variant: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not value:
         raise check.fail("game.players", f"expected a list of player counts, e.g. [2, 3], got {value!r}")
     counts = []
@@ -352,7 +351,7 @@ def _player_counts(check: _Checker, value: Any, variant: str) -> tuple[int, ...]
     return tuple(sorted(counts))
 
 
-def _options(check: _Checker, data: dict, overrides: dict[str, Any], variant: str) -> dict[str, str | int]:
+def _options(check: Checker, data: dict, overrides: dict[str, Any], variant: str) -> dict[str, str | int]:
     own = {name for name, variants in OPTION_VARIANTS.items() if variant in variants}
     section = check.table(data, "enshu", set(), required=True)
     values: dict[str, str | int] = {}
@@ -387,7 +386,7 @@ def _options(check: _Checker, data: dict, overrides: dict[str, Any], variant: st
     return values
 
 
-def _file_option(check: _Checker, name: str, own: set[str], variant: str) -> str:
+def _file_option(check: Checker, name: str, own: set[str], variant: str) -> str:
     if name not in ENSHU_OPTIONS:
         raise check.fail(name, f"unknown option (known for variant {variant}: {', '.join(sorted(own))})")
     if name not in own:
@@ -396,14 +395,14 @@ def _file_option(check: _Checker, name: str, own: set[str], variant: str) -> str
     return name
 
 
-def _parse(check: _Checker, name: str, raw: Any) -> str | int:
+def _parse(check: Checker, name: str, raw: Any) -> str | int:
     try:
         return ENSHU_OPTIONS[name].parse(raw)
     except ValueError as error:
         raise check.fail(name, str(error)) from None
 
 
-def _months(check: _Checker, value: Any, key: str, default: tuple[int, ...] | None = None) -> tuple[int, ...]:
+def _months(check: Checker, value: Any, key: str, default: tuple[int, ...] | None = None) -> tuple[int, ...]:
     if value is None and default is not None:
         return default
     if not isinstance(value, list) or not value:
@@ -418,7 +417,7 @@ def _months(check: _Checker, value: Any, key: str, default: tuple[int, ...] | No
     return tuple(sorted(months))
 
 
-def _teyaku(check: _Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
+def _teyaku(check: Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
     if not isinstance(entries, list):
         raise check.fail("teyaku", "expected [[teyaku]] tables")
     if len(entries) > EE.MAX_TEYAKU:
@@ -471,7 +470,7 @@ def _teyaku(check: _Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
     return tuple(out)
 
 
-def _yaku(check: _Checker, deck: Deck, entries: Any, options: dict[str, str | int],
+def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int],
           variant: str) -> tuple[EnshuYaku, ...]:
     if not isinstance(entries, list) or not entries:
         raise check.fail("yaku", "expected one or more [[yaku]] tables")
@@ -534,7 +533,7 @@ def _yaku(check: _Checker, deck: Deck, entries: Any, options: dict[str, str | in
     return tuple(out)
 
 
-def _supersession(check: _Checker, data: dict, yaku: tuple[EnshuYaku, ...],
+def _supersession(check: Checker, data: dict, yaku: tuple[EnshuYaku, ...],
                   options: dict[str, str | int]) -> dict[str, dict[str, tuple[str, ...]]]:
     tables = check.table(data, "supersession", set(), required=False)
     keys = {y.key: y for y in yaku}

@@ -12,8 +12,9 @@ import numpy as np
 
 from simcore.cards import SIX_OF_CLUBS
 from simcore.games.tensho import enums as E
-from simcore.rules.loader import RuleSet
-from simcore.rules.schema import TENSHO_OPTIONS, option_code
+from simcore.games.tensho.options import TENSHO_OPTIONS
+from simcore.games.tensho.rules import RuleSet
+from simcore.rules.schema import option_code
 
 __all__ = ["CompiledTensho", "compile_rules", "deal_order"]
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.dataset import output_matrices
+from simcore.games.tensho import enums as E
 from simcore.games.tensho.kernel_nb import play_units_nb
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.policies import PolicyError
+from simcore.record import output_matrices
 
 __all__ = ["play_units", "policy_arrays"]
 
@@ -48,13 +49,13 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     compiled : CompiledTensho
     specs : sequence of PolicySpec, one per seat
     rounds_per_match : None for independent rounds, else the match length
-    out : optional reusable flat buffers from ``simcore.dataset.output_buffers`` with room for
+    out : optional reusable flat buffers from ``simcore.record.output_buffers`` with room for
         ``n_units * stride`` rows; reusing them spares the page faults of fresh memory per chunk.
     """
     from simcore.games.tensho.reference import unit_layout
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    out_int, out_mask = output_matrices(n_units * stride, out)
+    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     policy_ids, policy_params = policy_arrays(specs)
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
      supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()

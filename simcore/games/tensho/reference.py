@@ -27,6 +27,7 @@ from itertools import combinations
 from typing import Any
 
 from simcore.cards import ids_of
+from simcore.errors import DealError
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledTensho
 from simcore.policies import TenshoObservation, make_policy
@@ -50,8 +51,6 @@ DECK_SIZE = 45
 SHUFFLED_POSITIONS = 39  # positions 39..44 are the dead cards; their order never matters
 
 
-class DealError(ValueError):
-    """An explicit deck cannot be played (e.g. the rules would redeal it)."""
 
 
 @dataclass
@@ -750,10 +749,10 @@ def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_un
     ``C_VALID`` marking the rows played (a match that ends before its extra-round room is used
     leaves rows unused).
     """
-    from simcore.dataset import output_matrices
+    from simcore.record import output_matrices
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    ints, masks = output_matrices(n_units * stride, out)
+    ints, masks = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     ints.fill(0)
     masks.fill(0)
     for i in range(n_units):

@@ -1,0 +1,124 @@
+"""Enshu-bana as a ``simcore.games.Game``: what the registry hands the runner, CLI and analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from simcore.games.enshu import enums as EE
+from simcore.policies import PolicySpec, PolicySupport
+from simcore.rules.schema import OptionSpec
+
+__all__ = ["GAME", "EnshuGame"]
+
+
+class EnshuGame:
+    """Enshu-bana (RULES.md section 3): 48-card hanafuda, variants W, S and C, 2-5 players."""
+
+    name = "enshu"
+    title = "Enshu-bana"
+    end_reasons = EE.END_REASONS
+    rounds_option = "enshu.rounds"
+    players_option = "enshu.players"
+    max_players = EE.MAX_SEATS
+    n_int = EE.N_INT_COLUMNS
+    n_mask = EE.N_MASK_COLUMNS
+    policies = (("random", PolicySupport()), ("greedy", PolicySupport()))
+
+    def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
+                    overrides: dict[str, Any]) -> Any:
+        from simcore.games.enshu.rules import build_enshu
+
+        return build_enshu(name, source, text, data, overrides)
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        from simcore.games.enshu.rules import ENSHU_OPTIONS
+
+        return ENSHU_OPTIONS
+
+    def players_problem(self, rules: Any, players: int) -> str | None:
+        from simcore.games.enshu.rules import player_count_problem
+
+        return player_count_problem(rules.allowed_players, players)
+
+    def compile(self, rules: Any) -> Any:
+        from simcore.games.enshu.rules import compile_enshu
+
+        return compile_enshu(rules)
+
+    def players(self, compiled: Any) -> int:
+        return int(compiled.rules.players)
+
+    def stride(self, compiled: Any, rounds_per_match: int | None) -> int:
+        return 1 if rounds_per_match is None else rounds_per_match
+
+    def run_metadata(self, rules: Any) -> dict[str, Any]:
+        return {
+            "yaku": [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english, "face": ""}
+                     for y in rules.yaku],
+            "variant": rules.variant,
+            "teyaku": [{"bit": t.index, "key": t.key, "name": t.name, "english": t.english} for t in rules.teyaku],
+        }
+
+    def play_units(self, engine: str, compiled: Any, specs: Sequence[PolicySpec], seed: int, first_unit: int,
+                   n_units: int, rounds_per_match: int | None,
+                   out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        if engine == "reference":
+            from simcore.games.enshu.reference import play_units
+        else:
+            from simcore.games.enshu.kernel import play_units
+        return play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
+
+    def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
+        from simcore.games.enshu.reference import fill_row
+
+        fill_row(ints, masks, row, result)
+
+    def output_buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
+        from simcore.record import output_buffers
+
+        return output_buffers(rows, self.n_int, self.n_mask)
+
+    def columns(self, ints: np.ndarray, masks: np.ndarray, players: int, store: Any = None) -> dict[str, np.ndarray]:
+        from simcore.games.enshu.record import columns_from_matrices
+
+        return columns_from_matrices(ints, masks, players, store)
+
+    def schema(self, players: int) -> Any:
+        from simcore.games.enshu.record import schema
+
+        return schema(players)
+
+    def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int) -> Any:
+        from simcore.games.enshu.record import shard_table
+
+        return shard_table(columns, info, rules_text, players)
+
+    def replay(self) -> ModuleType:
+        from simcore.games.enshu import replay
+
+        return replay
+
+    def describe_rules(self, rules: Any) -> list[str]:
+        kinds = ("bright", "animal", "ribbon", "chaff")
+        points = {card.kind: rules.card_points[card.id] for card in rules.deck.cards}
+        counts = {kind: sum(1 for card in rules.deck.cards if card.kind == kind) for kind in kinds}
+        lines = ["", "card points: " + ", ".join(f"{kind} {points[kind]} ({counts[kind]} cards)" for kind in kinds)
+                 + f"; total {sum(rules.card_points)}"]
+        lines.append("")
+        lines.append(f"{'dekiyaku':<14}{'name':<18}{'english':<34}{'kind':<12}{'value':>6}  cards")
+        for y in rules.yaku:
+            cards = ", ".join(rules.deck.cards[c].name for c in y.cards)
+            lines.append(f"{y.key:<14}{y.name:<18}{y.english:<34}{y.kind:<12}{y.value:>6}  {cards}")
+        if rules.teyaku:
+            lines.append("")
+            lines.append(f"{'teyaku':<14}{'name':<18}{'english':<34}{'group':<7}{'kind':<7}{'value':>6}")
+            for t in rules.teyaku:
+                lines.append(f"{t.key:<14}{t.name:<18}{t.english:<34}{t.group:<7}{t.kind:<7}{t.value:>6}")
+        return lines
+
+
+GAME = EnshuGame()

@@ -1,0 +1,121 @@
+"""Validators every game's rule loader uses: the ``Checker`` that raises one-line errors naming
+the file and the key, and the supersession-cycle check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simcore.cards import Deck
+from simcore.errors import RulesError
+
+__all__ = ["Checker", "refuse_supersession_cycle", "supersession_cycle"]
+
+
+class Checker:
+    """Checks a rule file's values; ``fail`` makes the one-line ``RulesError``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> RulesError:
+        return RulesError(f"{self.source}: {key}: {problem}")
+
+    def table(self, data: dict, key: str, allowed: set[str], required: bool = True) -> dict:
+        value = data.get(key)
+        if value is None:
+            if required:
+                raise self.fail(key, "missing table")
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(key, f"expected a table, got {type(value).__name__}")
+        unknown = sorted(set(value) - allowed) if allowed else []
+        if unknown:
+            raise self.fail(f"{key}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+        return value
+
+    def integer(self, value: Any, key: str, minimum: int = 0) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"expected an integer, got {value!r}")
+        if value < minimum:
+            raise self.fail(key, f"must be at least {minimum}, got {value}")
+        return value
+
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(key, f"expected a string, got {value!r}")
+        return value
+
+    def cards(self, deck: Deck, value: Any, key: str) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            raise self.fail(key, f"expected a list of cards, got {value!r}")
+        ids = []
+        for position, ref in enumerate(value):
+            try:
+                card_id = deck.card_id(ref)
+            except KeyError as error:
+                raise self.fail(f"{key}[{position}]", error.args[0]) from None
+            if card_id in ids:
+                raise self.fail(f"{key}[{position}]", f"card {ref!r} is listed twice")
+            ids.append(card_id)
+        return tuple(ids)
+
+
+def supersession_cycle(table: dict[str, tuple[str, ...]]) -> list[str] | None:
+    """A cycle of yaku cancelling one another in a supersession table, or None.
+
+    Parameters
+    ----------
+    table : dict
+        ``{yaku key: keys of the yaku it cancels}``.
+
+    Returns
+    -------
+    list of str or None
+        The keys along the first cycle found, its first key repeated at the end
+        (``["Y25", "Y29", "Y25"]``; a yaku cancelling itself gives ``[key, key]``).
+    """
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(key: str, path: list[str]) -> list[str] | None:
+        state[key] = 1
+        path.append(key)
+        for other in table.get(key, ()):
+            if state.get(other) == 1:
+                return path[path.index(other):] + [other]
+            if other not in state:
+                found = visit(other, path)
+                if found:
+                    return found
+        path.pop()
+        state[key] = 2
+        return None
+
+    for key in table:
+        if key not in state:
+            found = visit(key, [])
+            if found:
+                return found
+    return None
+
+
+def refuse_supersession_cycle(check: Checker, where: str, table: dict[str, tuple[str, ...]]) -> None:
+    """Refuse a supersession table in which yaku cancel one another in a cycle (none would score).
+
+    Parameters
+    ----------
+    check : Checker
+        The file's checker (names the file in the message).
+    where : str
+        The table's key, e.g. ``supersession.set_specific_subsets``.
+    table : dict
+        ``{yaku key: keys of the yaku it cancels}``.
+
+    Raises
+    ------
+    RulesError
+        ``FILE: WHERE.KEY: supersession cycle KEY -> ... -> KEY: ...``.
+    """
+    cycle = supersession_cycle(table)
+    if cycle:
+        raise check.fail(f"{where}.{cycle[0]}", f"supersession cycle {' -> '.join(cycle)}: "
+                                                "a yaku cannot cancel a yaku that (in turn) cancels it")
