@@ -34,11 +34,11 @@ from simcore.dataset import (
     run_difference,
 )
 from simcore.errors import FudasimError
+from simcore.games import known_game_names
 
 __all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_run"]
 
 BATCH_ROWS = 1 << 18
-KNOWN_GAMES = ("tensho", "enshu")
 
 
 class AnalysisError(FudasimError):
@@ -374,8 +374,8 @@ def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunData
             game = None
         if game is not None:
             run_info = {**run_info, "game": game}
-    if game is not None and game not in KNOWN_GAMES:
-        raise AnalysisError(f"{path}: dataset of an unknown game {game!r} (known: {', '.join(KNOWN_GAMES)})")
+    if game is not None and game not in known_game_names():
+        raise AnalysisError(f"{path}: dataset of an unknown game {game!r} (known: {', '.join(known_game_names())})")
     rules_text = metadata.get(b"fudasim.rules")
     dataset = RunDataset(
         path=path,
@@ -417,10 +417,9 @@ def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "
     in force; keys no game knows (metadata of a newer engine) are left out. Errors name
     ``source: fudasim.rules``.
     """
-    from simcore.games.enshu.rules import ENSHU_OPTIONS
-    from simcore.games.tensho.options import TENSHO_OPTIONS
+    from simcore.games import get_game, known_game_names
     from simcore.rules import load_rules_text as load_text
 
-    known = {"tensho": TENSHO_OPTIONS, "enshu": ENSHU_OPTIONS}.get(game, {})
+    known = get_game(game).options() if game in known_game_names() else {}
     overrides = {k: v for k, v in options.items() if k in known}
     return load_text(text, name, f"{source}: fudasim.rules", overrides)

@@ -69,7 +69,8 @@ from simcore.cards import mask_of
 from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuObservation
 from simcore.games.enshu.rules import compile_enshu, teyaku_options
 from simcore.games.tensho.compile import compile_rules
-from simcore.policies import GreedyPolicy, TenshoObservation, parse_policy
+from simcore.games.tensho.policies import GreedyPolicy, TenshoObservation
+from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
 # --- Tensho ------------------------------------------------------------------------------------

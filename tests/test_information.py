@@ -12,8 +12,9 @@ import random
 import pytest
 
 from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.policies import TenshoObservation, make_policy
 from simcore.games.tensho.reference import RoundSetup, play_round
-from simcore.policies import TenshoObservation, make_policy, parse_policy
+from simcore.policies import parse_policy
 from simcore.rng import Stream, seat_stream
 from simcore.rules import load_rules
 

@@ -30,7 +30,7 @@ from simcore.cards import ids_of
 from simcore.errors import DealError
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledTensho
-from simcore.policies import TenshoObservation, make_policy
+from simcore.games.tensho.policies import TenshoObservation, make_policy
 from simcore.reference.forward import Decision, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 

@@ -23,6 +23,7 @@ from typing import Any
 from simcore.cards import ids_of
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledTensho
+from simcore.games.tensho.policies import TenshoObservation
 from simcore.games.tensho.reference import (
     N_SEATS,
     DealError,
@@ -32,7 +33,7 @@ from simcore.games.tensho.reference import (
     play_round,
     play_unit,
 )
-from simcore.policies import PolicySpec, TenshoObservation
+from simcore.policies import PolicySpec
 from simcore.reference.replay import ScriptedDecisions, check_deck
 
 __all__ = ["format_trace", "replay_deck", "replay_from_run", "trace_json"]
