@@ -8,7 +8,7 @@ from typing import Any
 from simcore.cards import Deck
 from simcore.errors import RulesError
 
-__all__ = ["Checker", "refuse_supersession_cycle", "supersession_cycle"]
+__all__ = ["Checker", "refuse_supersession_cycle", "supersession_cycle", "supersession_table"]
 
 
 class Checker:
@@ -119,3 +119,24 @@ def refuse_supersession_cycle(check: Checker, where: str, table: dict[str, tuple
     if cycle:
         raise check.fail(f"{where}.{cycle[0]}", f"supersession cycle {' -> '.join(cycle)}: "
                                                 "a yaku cannot cancel a yaku that (in turn) cancels it")
+
+
+def supersession_table(check: Checker, where: str, table: Any, keys: Any) -> dict[str, tuple[str, ...]]:
+    """Validate one ``[supersession.MODE]`` table (``YAKU = [cancelled yaku]``) against the yaku
+    ``keys`` of the file: known keys, lists of keys, no yaku cancelling itself, no cycle."""
+    if not isinstance(table, dict):
+        raise check.fail(where, "expected a table of YAKU = [cancelled yaku]")
+    resolved = {}
+    for key, cancelled in table.items():
+        if key not in keys:
+            raise check.fail(f"{where}.{key}", "unknown yaku key")
+        if not isinstance(cancelled, list) or not all(isinstance(c, str) for c in cancelled):
+            raise check.fail(f"{where}.{key}", "expected a list of yaku keys")
+        for other in cancelled:
+            if other not in keys:
+                raise check.fail(f"{where}.{key}", f"unknown yaku key {other!r}")
+            if other == key:
+                raise check.fail(f"{where}.{key}", "a yaku cannot cancel itself")
+        resolved[key] = tuple(cancelled)
+    refuse_supersession_cycle(check, where, resolved)
+    return resolved

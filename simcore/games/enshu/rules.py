@@ -27,7 +27,7 @@ from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.enshu import enums as EE
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
-from simcore.rules.checks import Checker, refuse_supersession_cycle
+from simcore.rules.checks import Checker, supersession_table
 from simcore.rules.loader import RuleSetLookups
 from simcore.rules.schema import OptionSpec, option_code
 from simcore.rules.schema import choice as _choice
@@ -543,21 +543,7 @@ def _supersession(check: Checker, data: dict, yaku: tuple[EnshuYaku, ...],
         where = f"supersession.{mode}"
         if mode not in modes:
             raise check.fail(where, f"unknown supersession mode (allowed: {', '.join(modes)})")
-        if not isinstance(table, dict):
-            raise check.fail(where, "expected a table of YAKU = [cancelled yaku]")
-        resolved = {}
-        for key, cancelled in table.items():
-            if key not in keys:
-                raise check.fail(f"{where}.{key}", "unknown yaku key")
-            if not isinstance(cancelled, list) or not all(isinstance(c, str) for c in cancelled):
-                raise check.fail(f"{where}.{key}", "expected a list of yaku keys")
-            for other in cancelled:
-                if other not in keys:
-                    raise check.fail(f"{where}.{key}", f"unknown yaku key {other!r}")
-                if other == key:
-                    raise check.fail(f"{where}.{key}", "a yaku cannot cancel itself")
-            resolved[key] = tuple(cancelled)
-        refuse_supersession_cycle(check, where, resolved)
+        resolved = supersession_table(check, where, table, keys)
         for key, cancelled in resolved.items():
             for other in cancelled:
                 if keys[other].mask & ~keys[key].mask:

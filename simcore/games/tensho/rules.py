@@ -14,7 +14,7 @@ from typing import Any
 from simcore.cards import DECKS, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.tensho.options import SKIN_DEFAULTS, TENSHO_OPTIONS
-from simcore.rules.checks import Checker, refuse_supersession_cycle
+from simcore.rules.checks import Checker, supersession_table
 from simcore.rules.loader import RuleSetLookups
 from simcore.rules.schema import OptionSpec
 
@@ -168,21 +168,7 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         where = f"supersession.{mode}"
         if mode not in (mode_spec.choices or ()):
             raise check.fail(where, f"unknown supersession mode (allowed: {', '.join(mode_spec.choices or ())})")
-        if not isinstance(table, dict):
-            raise check.fail(where, "expected a table of YAKU = [cancelled yaku]")
-        resolved = {}
-        for key, cancelled in table.items():
-            if key not in keys:
-                raise check.fail(f"{where}.{key}", "unknown yaku key")
-            if not isinstance(cancelled, list) or not all(isinstance(c, str) for c in cancelled):
-                raise check.fail(f"{where}.{key}", "expected a list of yaku keys")
-            for other in cancelled:
-                if other not in keys:
-                    raise check.fail(f"{where}.{key}", f"unknown yaku key {other!r}")
-                if other == key:
-                    raise check.fail(f"{where}.{key}", "a yaku cannot cancel itself")
-            resolved[key] = tuple(cancelled)
-        refuse_supersession_cycle(check, where, resolved)
+        resolved = supersession_table(check, where, table, keys)
         supersession_tables[mode] = resolved
     chosen_mode = str(options["tensho.supersession"])
     if chosen_mode != "none" and chosen_mode not in supersession_tables:
