@@ -404,3 +404,21 @@ def test_tensho_world_for_the_other_seat_asks_the_decider_afresh(game):
     assert "play" in kinds
     if game is GAMES[1]:  # six_in_hand = bank_at_deal
         assert "bank_six" in kinds
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_decisions_do_not_change_when_only_hidden_cards_do(game):
+    """DESIGN.md invariant 6 for every game and built-in policy: at each decision of a played
+    round, the deciding seat's policy (fresh, its stream at the same place) takes the same action
+    in the real state and in a world where every card it cannot see was dealt anew."""
+    kinds = set()
+    for r in range(25):
+        _, steps = _played(game, r)
+        for k, (before, decision, _) in enumerate(steps):
+            world = before.sample_hidden(decision.seat, Stream(SEED, r, 9000 + k))
+            assert world.decision() == decision
+            real = game.ask(game.policies(r)[decision.seat], before, decision)
+            sampled = game.ask(game.policies(r)[decision.seat], world, world.decision())
+            assert real == sampled, (r, k, decision.kind)
+            kinds.add(decision.kind)
+    assert "play" in kinds
