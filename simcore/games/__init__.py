@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from simcore.policies import PolicySpec, PolicySupport
+from simcore.reference.forward import Decision, State
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["REGISTRY", "Game", "game_of", "get_game", "known_game_names", "known_games"]
@@ -97,6 +98,20 @@ class Game(Protocol):
 
     def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str, players: int) -> Any:
         """A shard's Arrow table, with the run metadata and rules text attached."""
+        ...
+
+    def new_state(self, compiled: Any, seed: int, round_index: int, dealer: int) -> State:
+        """Round ``round_index`` of a run with ``seed``, dealt by ``dealer``, as a forward model
+        (``simcore.reference.forward.State``) paused at its first decision."""
+        ...
+
+    def seat_policies(self, compiled: Any, specs: Sequence[PolicySpec], seed: int, round_index: int) -> list[Any]:
+        """The reference engine's policy objects of round ``round_index``, one per seat, each
+        bound to its seat's stream."""
+        ...
+
+    def ask_policy(self, policy: Any, state: State, decision: Decision) -> Any:
+        """Answer ``decision`` with a policy object of ``seat_policies``."""
         ...
 
     def replay(self) -> ModuleType:

@@ -47,6 +47,11 @@ class State(Protocol):
         """The pending decision, or None once the round is over."""
         ...
 
+    def card_places(self) -> dict[str, int]:
+        """Every place a card can be (hands, field, piles, draw pile, ...) as masks: all empty
+        before the deal, afterwards disjoint and together the whole deck."""
+        ...
+
     def current_seat(self) -> int:
         """The seat that decides next (-1 once the round is over)."""
         ...

@@ -97,6 +97,21 @@ class EnshuGame:
 
         return shard_table(columns, info, rules_text, players)
 
+    def new_state(self, compiled: Any, seed: int, round_index: int, dealer: int) -> Any:
+        from simcore.games.enshu.reference import EnshuRoundSetup, new_state
+
+        return new_state(compiled, EnshuRoundSetup(seed=seed, round_index=round_index, dealer=dealer))
+
+    def seat_policies(self, compiled: Any, specs: Sequence[PolicySpec], seed: int, round_index: int) -> list[Any]:
+        from simcore.games.enshu.reference import seat_policies
+
+        return seat_policies(compiled, list(specs), seed, round_index)
+
+    def ask_policy(self, policy: Any, state: Any, decision: Any) -> Any:
+        from simcore.games.enshu.reference import ask_policy
+
+        return ask_policy(policy, state, decision)
+
     def replay(self) -> ModuleType:
         from simcore.games.enshu import replay
 

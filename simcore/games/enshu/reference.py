@@ -326,6 +326,15 @@ class EnshuState:
         """The pending decision, or None once the round is over."""
         return self.pending
 
+    def card_places(self) -> dict[str, int]:
+        """Every place a card can be, as masks: all empty before the deal, afterwards disjoint
+        and together the whole deck (the harness checks this at every pause)."""
+        places = {f"hand {seat}": hand for seat, hand in enumerate(self.hands)}
+        places.update({f"pile {seat}": pile for seat, pile in enumerate(self.piles)})
+        places.update({"field": self.field, "draw": sum(1 << c for c in self.draw), "set aside": self.set_aside,
+                       "in play": self.in_play})
+        return places
+
     def current_seat(self) -> int:
         """The seat that decides next (-1 once the round is over)."""
         return -1 if self.pending is None else self.pending.seat

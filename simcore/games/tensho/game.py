@@ -100,6 +100,21 @@ class TenshoGame:
 
         return shard_table(columns, info, rules_text)
 
+    def new_state(self, compiled: Any, seed: int, round_index: int, dealer: int) -> Any:
+        from simcore.games.tensho.reference import RoundSetup, new_state
+
+        return new_state(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer))
+
+    def seat_policies(self, compiled: Any, specs: Sequence[PolicySpec], seed: int, round_index: int) -> list[Any]:
+        from simcore.games.tensho.reference import _seat_policies
+
+        return _seat_policies(compiled, list(specs), seed, round_index)
+
+    def ask_policy(self, policy: Any, state: Any, decision: Any) -> Any:
+        from simcore.games.tensho.reference import ask_policy
+
+        return ask_policy(policy, state, decision)
+
     def replay(self) -> ModuleType:
         from simcore.games.tensho import replay
 

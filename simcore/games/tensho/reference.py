@@ -182,6 +182,13 @@ class TenshoState:
     def decision(self) -> Decision | None:
         return self.pending
 
+    def card_places(self) -> dict[str, int]:
+        """Every place a card can be, as masks: all empty before the deal, afterwards disjoint
+        and together the whole deck (the harness checks this at every pause)."""
+        return {"hand 0": self.hands[0], "hand 1": self.hands[1], "field": self.field,
+                "pile 0": self.piles[0], "pile 1": self.piles[1], "draw": sum(1 << c for c in self.draw),
+                "dead": self.dead, "in play": self.in_play}
+
     def current_seat(self) -> int:
         return -1 if self.pending is None else self.pending.seat
 
