@@ -1,22 +1,24 @@
-"""``fudasim rescore``: decide every Tensho round again under another card-value table or chaff set.
+"""``fudasim rescore``: decide every round again under another card-value table or chaff set.
 
 The dataset stores each seat's capture mask, so the tie-breaks of RULES.md 2.6 can be applied
 again without simulating: yaku points are unchanged (yaku depend only on the captured cards),
 the chaff count becomes ``popcount(captured & chaff_mask)`` and the card-value sum the sum of the
-new table over the captured cards.  The decision then follows the reference engine
-(``simcore.games.tensho.reference._Round.score``) exactly:
+new table over the captured cards.  The decision then follows the game's tie-break chain
+(``simcore.games.TieBreakChain``; Tensho's ``TenshoState.score`` in the reference engine) exactly:
 
 1. more yaku points wins (reason ``yaku``);
-2. else, unless ``tensho.no_yaku_tiebreak = values_only`` and both have 0 points, more chaff
+2. else, unless the chain counts values only (Tensho: ``tensho.no_yaku_tiebreak = values_only``)
+   and both have 0 points, more chaff
    wins (``chaff``);
 3. else a higher card-value sum wins (``card_value``);
-4. else ``tensho.final_tie``: the dealer or the non-dealer wins (``final_tie_rule``), or the
+4. else the final-tie rule (Tensho: ``tensho.final_tie``): the dealer or the non-dealer wins (``final_tie_rule``), or the
    round is drawn (``draw``).
 
 Rounds that ended with an instant win never change winner.  Rescoring keeps every decision as
-played: a policy that looks at card values (``greedy``) or the option
-``tensho.double_match = highest_value_first`` might have played differently under the other
-table, and in match play a changed winner would change later dealers; the report says so.
+played: a policy that looks at card values (``greedy``) or rules that pick captures by card value
+might have played differently under the other table, and in match play a changed winner would
+change later dealers; the report says so.  A game whose rounds no such chain decides (Enshu-bana)
+cannot be rescored.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from analysis.intervals import mcnemar_test, moments_from_sums, z_value
 from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.render import Report
 from analysis.tables import Table, add_rate
-from simcore.games.tensho.enums import END_REASONS
+from simcore.games import get_game, known_game_names
 
 __all__ = ["Alternative", "rescore_run", "rescore_batch", "rescore_rounds", "sum_over_mask"]
 
 N_SEATS = 2
+# The end reasons the chain decides (codes here are this module's own; a dataset's are mapped by name).
+END_REASONS = ("yaku", "chaff", "card_value", "draw", "instant_win", "final_tie_rule")
 INSTANT = END_REASONS.index("instant_win")
 REASON_CODE = {name: code for code, name in enumerate(END_REASONS)}
 
@@ -86,18 +90,21 @@ class _Rules:
     values_only: bool
     final_tie: str
     original: Alternative
+    captures_by_value: bool = False
 
 
 def _rules_of(dataset: RunDataset) -> _Rules:
-    dataset.require_game(("tensho",), "rescore")
-    rules = dataset.rules(required=True)
-    values = {name: np.asarray(table, dtype=np.int64) for name, table in rules.card_value_tables.items()}
+    chain = get_game(dataset.game).tie_break_chain(dataset.rules(required=True)) \
+        if dataset.game in known_game_names() else None
+    if chain is None:
+        raise AnalysisError(f"{dataset.path}: rescore needs rounds decided by yaku points, chaff and card values; "
+                            f"this dataset's game {dataset.game!r} does not decide them so")
+    values = {name: np.asarray(table, dtype=np.int64) for name, table in chain.card_value_tables.items()}
     chaff = {}
-    for name, mask in rules.chaff_sets.items():
+    for name, mask in chain.chaff_sets.items():
         chaff[name] = np.array([(mask >> i) & 1 for i in range(64)], dtype=np.int64)
-    original = Alternative(str(rules.options["tensho.card_values"]), str(rules.options["tensho.chaff_set"]))
-    return _Rules(values, chaff, str(rules.options["tensho.no_yaku_tiebreak"]) == "values_only",
-                  str(rules.options["tensho.final_tie"]), original)
+    return _Rules(values, chaff, chain.values_only, chain.final_tie, Alternative(chain.card_values, chain.chaff_set),
+                  captures_by_value=chain.captures_by_value)
 
 
 def rescore_batch(batch: dict[str, np.ndarray], card_values: np.ndarray, chaff_values: np.ndarray,
@@ -302,9 +309,9 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
         warnings.append(f"policies {', '.join(sorted(set(value_sensitive)))} may use card values in their "
                         f"decisions: a fresh run under the other table could play differently (rescoring keeps "
                         f"every decision as played)")
-    if str(dataset.options.get("tensho.double_match")) == "highest_value_first":
-        warnings.append("tensho.double_match = highest_value_first picks captures by card value: a fresh run "
-                        "under the other table could capture differently")
+    if rules.captures_by_value:
+        warnings.append("the rules pick captures by card value (tensho.double_match = highest_value_first): a "
+                        "fresh run under the other table could capture differently")
     if dataset.rounds_per_match is not None:
         warnings.append("match play: a changed round winner would deal the next round; rescoring keeps the "
                         "dealers as played, and match results are not rescored")

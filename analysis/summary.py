@@ -17,6 +17,7 @@ import numpy as np
 
 from analysis.accumulate import BitCounter, IntegerHistogram
 from analysis.reader import AnalysisError, RunDataset, open_run
+from simcore.games import get_game, known_game_names
 
 __all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_run", "convergence_checkpoints"]
 
@@ -386,35 +387,22 @@ def _stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits, has_yaku_se
     return held
 
 
-def _instant_bits(dataset: RunDataset) -> dict[int, int]:
-    """Instant-win yaku per yaku set, from the run's rules (empty if they cannot be read)."""
-    if dataset.game != "tensho":
-        return {}
+def _yaku_sets(dataset: RunDataset) -> dict[int, tuple[int, int]] | None:
+    """(members, instant-win members) bitsets per yaku set, from the run's game and rules (None
+    if the game has no yaku sets or the rules cannot be read)."""
+    if dataset.game not in known_game_names():
+        return None
     rules = dataset.rules(required=False)
-    if rules is None:
-        return {}
-    out = {}
-    for yaku_set in (1, 2):
-        bits = 0
-        for yaku in rules.yaku:
-            if yaku.is_instant(yaku_set):
-                bits |= 1 << yaku.index
-        out[yaku_set] = bits
-    return out
+    return None if rules is None else get_game(dataset.game).yaku_sets(rules)
+
+
+def _instant_bits(dataset: RunDataset) -> dict[int, int]:
+    """Instant-win yaku per yaku set, from the run's rules (empty if unknown)."""
+    sets = _yaku_sets(dataset)
+    return {} if sets is None else {yaku_set: instant for yaku_set, (_, instant) in sets.items()}
 
 
 def yaku_in_set(dataset: RunDataset) -> dict[int, int] | None:
     """Member bitset of each yaku set, from the run's rules (None if unknown)."""
-    if dataset.game != "tensho":
-        return None
-    rules = dataset.rules(required=False)
-    if rules is None:
-        return None
-    out = {}
-    for yaku_set in (1, 2):
-        bits = 0
-        for yaku in rules.yaku:
-            if yaku.in_set(yaku_set):
-                bits |= 1 << yaku.index
-        out[yaku_set] = bits
-    return out
+    sets = _yaku_sets(dataset)
+    return None if sets is None else {yaku_set: members for yaku_set, (members, _) in sets.items()}

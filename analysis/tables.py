@@ -33,6 +33,7 @@ from analysis.intervals import (
     z_value,
 )
 from analysis.summary import RunSummary, yaku_in_set
+from simcore.games import get_game, known_game_names
 
 __all__ = [
     "Table",
@@ -151,8 +152,8 @@ def run_overview(summary: RunSummary) -> Table:
          else f"matches of {dataset.rounds_per_match} rounds"),
         ("engine", str(info.get("engine", info.get("engine_version", "?")))),
     ]
-    for key in ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice", "tensho.supersession",
-                "tensho.no_yaku_tiebreak", "tensho.final_tie", "tensho.match_scoring"):
+    headline = get_game(dataset.game).report_options if dataset.game in known_game_names() else ()
+    for key in headline:
         if key in options:
             rows.append((key, str(options[key])))
     if summary.yaku_set_rounds:

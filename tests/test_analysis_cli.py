@@ -109,7 +109,7 @@ def test_dataset_of_another_game(runner, analysis_datasets, tmp_path):  # noqa: 
     _one_line_error(runner.invoke(report, [str(unknown)]), "unknown game 'koikoi'")
     enshu = tmp_path / "enshu"
     run(RunConfig(rules="enshu-s", options={"enshu.players": "2"}, rounds=200, out=str(enshu)))
-    _one_line_error(runner.invoke(rescore, [str(enshu), "--card-values", "T1_ise"]), "needs a tensho dataset")
+    _one_line_error(runner.invoke(rescore, [str(enshu), "--card-values", "T1_ise"]), "rescore needs rounds decided by yaku points")
     _one_line_error(runner.invoke(compare, [str(source), str(enshu)]), "different games")
 
 

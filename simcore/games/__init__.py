@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -21,13 +22,29 @@ from simcore.policies import PolicySpec, PolicySupport
 from simcore.reference.forward import Decision, State
 from simcore.rules.schema import OptionSpec
 
-__all__ = ["REGISTRY", "Game", "game_of", "get_game", "known_game_names", "known_games"]
+__all__ = ["REGISTRY", "Game", "TieBreakChain", "game_of", "get_game", "known_game_names", "known_games"]
 
 # Game name (``[game] name`` of its rule files, ``game`` in run metadata) -> its package.
 REGISTRY: dict[str, str] = {
     "tensho": "simcore.games.tensho",
     "enshu": "simcore.games.enshu",
 }
+
+
+@dataclass(frozen=True)
+class TieBreakChain:
+    """How a game decides a round that no instant win ended, from the captured cards alone:
+    more yaku points, else (unless ``values_only`` and neither has any) more chaff cards, else a
+    higher card-value sum, else ``final_tie`` (``draw``, ``dealer_wins``, ``non_dealer_wins``).
+    ``analysis.rescore`` decides stored rounds again under another table with it."""
+
+    card_value_tables: Mapping[str, tuple[int, ...]]
+    chaff_sets: Mapping[str, int]
+    card_values: str  # the table in force
+    chaff_set: str  # the chaff set in force
+    values_only: bool
+    final_tie: str
+    captures_by_value: bool  # whether the rules pick captures by card value (a caveat for rescoring)
 
 
 @runtime_checkable
@@ -43,6 +60,7 @@ class Game(Protocol):
     n_int: int  # rows of the engines' int64 output matrix
     n_mask: int  # rows of the engines' uint64 output matrix
     policies: tuple[tuple[str, PolicySupport], ...]  # the policies it offers, by name
+    report_options: tuple[str, ...]  # the options a report's "Run" table shows
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
                     overrides: dict[str, Any]) -> Any:
@@ -112,6 +130,16 @@ class Game(Protocol):
 
     def ask_policy(self, policy: Any, state: State, decision: Decision) -> Any:
         """Answer ``decision`` with a policy object of ``seat_policies``."""
+        ...
+
+    def yaku_sets(self, rules: Any) -> dict[int, tuple[int, int]] | None:
+        """Per yaku set (numbered from 1), the bitsets of its yaku and of its instant-win yaku;
+        None for a game without yaku sets."""
+        ...
+
+    def tie_break_chain(self, rules: Any) -> TieBreakChain | None:
+        """The chain that decides its rounds from the captured cards (None: its rounds are not
+        decided that way, and cannot be rescored)."""
         ...
 
     def replay(self) -> ModuleType:

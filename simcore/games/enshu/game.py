@@ -26,6 +26,7 @@ class EnshuGame:
     max_players = EE.MAX_SEATS
     n_int = EE.N_INT_COLUMNS
     n_mask = EE.N_MASK_COLUMNS
+    report_options: tuple[str, ...] = ()
     policies = (("random", PolicySupport()), ("greedy", PolicySupport()))
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
@@ -111,6 +112,12 @@ class EnshuGame:
         from simcore.games.enshu.reference import ask_policy
 
         return ask_policy(policy, state, decision)
+
+    def yaku_sets(self, rules: Any) -> None:
+        return None  # one table of dekiyaku
+
+    def tie_break_chain(self, rules: Any) -> None:
+        return None  # rounds are settled by scores, multipliers and payments, not a tie-break chain
 
     def replay(self) -> ModuleType:
         from simcore.games.enshu import replay

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.games import TieBreakChain
 from simcore.games.tensho import enums as E
 from simcore.policies import ParamSpec, PolicySpec, PolicySupport
 from simcore.rules.schema import OptionSpec
@@ -26,6 +27,8 @@ class TenshoGame:
     max_players = 2
     n_int = E.N_INT_COLUMNS
     n_mask = E.N_MASK_COLUMNS
+    report_options = ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice", "tensho.supersession",
+                      "tensho.no_yaku_tiebreak", "tensho.final_tie", "tensho.match_scoring")
     policies = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport(params=(
@@ -114,6 +117,19 @@ class TenshoGame:
         from simcore.games.tensho.reference import ask_policy
 
         return ask_policy(policy, state, decision)
+
+    def yaku_sets(self, rules: Any) -> dict[int, tuple[int, int]]:
+        return {yaku_set: (sum(1 << y.index for y in rules.yaku if y.in_set(yaku_set)),
+                           sum(1 << y.index for y in rules.yaku if y.is_instant(yaku_set)))
+                for yaku_set in (1, 2)}
+
+    def tie_break_chain(self, rules: Any) -> TieBreakChain:
+        return TieBreakChain(
+            card_value_tables=dict(rules.card_value_tables), chaff_sets=dict(rules.chaff_sets),
+            card_values=str(rules.options["tensho.card_values"]), chaff_set=str(rules.options["tensho.chaff_set"]),
+            values_only=str(rules.options["tensho.no_yaku_tiebreak"]) == "values_only",
+            final_tie=str(rules.options["tensho.final_tie"]),
+            captures_by_value=str(rules.options["tensho.double_match"]) == "highest_value_first")
 
     def replay(self) -> ModuleType:
         from simcore.games.tensho import replay
