@@ -17,6 +17,12 @@ FUKE_LIMIT = 15  # Willow-free card points at or below which Fuke may be declare
 # reaches the cap is played as dealt (never reached with the shipped rules).
 MAX_REDEALS = 1000
 
+# The greedy policy's thresholds and its gain for a round-stopping yaku, read by the kernel and
+# by the reference policy alike (simcore.games.enshu.policies.EnshuGreedyPolicy).
+GREEDY_STOP_GAIN = 1_000_000
+GREEDY_KOTSU_POINTS = 60
+GREEDY_JOIN_POINTS = 30
+
 # --- variants -------------------------------------------------------------------------------
 VARIANTS = ("W", "S", "C")
 VARIANT_W = 0

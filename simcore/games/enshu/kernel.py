@@ -15,10 +15,10 @@ from simcore.games.enshu.kernel_nb import play_units_nb
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
+from simcore.rng import MASK64
 
 __all__ = ["play_units", "policy_arrays"]
 
-MASK64 = (1 << 64) - 1
 
 # kernel_args() positions of the uint64 scalars and of the arrays with their kernel dtypes
 _ARG_DTYPES = (

@@ -27,19 +27,23 @@ import numpy as np
 
 from simcore.games.enshu import enums as EE
 from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
-from simcore.rng import shuffle_places_nb, stream_init_nb, uniform_below_nb
+from simcore.rng import (
+    DEAL_STREAM,
+    RULES_STREAM,
+    SEAT_STREAM_BASE,
+    shuffle_places_nb,
+    stream_init_nb,
+    uniform_below_nb,
+)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 DECK_SIZE = EE.DECK_SIZE
 MAX_SEATS = EE.MAX_SEATS
-STOP_GAIN = 1_000_000  # greedy: a round-stopping yaku (simcore.games.enshu.policies.EnshuGreedyPolicy)
-GREEDY_KOTSU_POINTS = 60
-GREEDY_JOIN_POINTS = 30
-DEAL_STREAM = 0
-RULES_STREAM = 1
-SEAT_STREAM_BASE = 16
+STOP_GAIN = EE.GREEDY_STOP_GAIN  # greedy: a round-stopping yaku (simcore.games.enshu.policies)
+GREEDY_KOTSU_POINTS = EE.GREEDY_KOTSU_POINTS
+GREEDY_JOIN_POINTS = EE.GREEDY_JOIN_POINTS
 N_BLOCKS_MAX = 256
 
 # --- packed rule tables (built once per call by ``play_units_nb``) ---------------------------

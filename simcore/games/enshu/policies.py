@@ -60,8 +60,8 @@ __all__ = [
     "GREEDY_JOIN_POINTS",
 ]
 
-GREEDY_KOTSU_POINTS = 60
-GREEDY_JOIN_POINTS = 30
+GREEDY_KOTSU_POINTS = EE.GREEDY_KOTSU_POINTS
+GREEDY_JOIN_POINTS = EE.GREEDY_JOIN_POINTS
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ class EnshuGreedyPolicy:
     """The one-ply greedy policy (see the module docstring for its exact definition)."""
 
     name = "greedy"
-    STOP_GAIN = 1_000_000
+    STOP_GAIN = EE.GREEDY_STOP_GAIN
 
     def __init__(self, spec: PolicySpec, compiled, stream: Stream | None = None) -> None:
         c = compiled

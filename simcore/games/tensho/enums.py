@@ -63,6 +63,9 @@ from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM  # noqa: E40
 # that reaches the cap is played as dealt (the cap is never reached with shipped rules:
 # P(four of a rank on the field) is about 0.93 %).
 MAX_REDEALS = 1000
+# The greedy policy's gain for a capture that completes an instant-win yaku (kernel and
+# reference policy alike).
+GREEDY_INSTANT_GAIN = 1_000_000
 
 # --- per-round output columns written by both engines (simcore.dataset names them) --------
 # int64 matrix columns

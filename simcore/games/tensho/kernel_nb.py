@@ -41,6 +41,9 @@ from simcore.kernels.bits import (
 )
 from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
 from simcore.rng import (
+    DEAL_STREAM,
+    RULES_STREAM,
+    SEAT_STREAM_BASE,
     batch_layout,
     batch_steps_nb,
     draw_below_nb,
@@ -60,10 +63,7 @@ DECK_SIZE = 45
 HAND_SIZE = 6
 SHUFFLED_POSITIONS = 39  # places the reference engine shuffles (RULES.md 2.2: 39..44 are dead)
 TURNED_DRAWS = 12  # draw-pile cards a round can turn: each seat's six turns
-INSTANT_GAIN = 1_000_000
-DEAL_STREAM = 0
-RULES_STREAM = 1
-SEAT_STREAM_BASE = 16
+INSTANT_GAIN = E.GREEDY_INSTANT_GAIN
 N_BLOCKS_MAX = 256
 # Scratch layout (one allocation per parallel block): ``states`` holds the streams' xoshiro
 # words, four per stream at offset ``4 * stream slot`` (selected by offset, never sliced: a

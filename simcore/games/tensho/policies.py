@@ -107,7 +107,7 @@ class GreedyPolicy:
     """The one-ply greedy policy (see the module docstring for its exact definition)."""
 
     name = "greedy"
-    INSTANT_GAIN = 1_000_000
+    INSTANT_GAIN = E.GREEDY_INSTANT_GAIN
 
     def __init__(self, spec: PolicySpec, compiled, stream: Stream | None = None) -> None:
         self.compiled = compiled
