@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Decision", "State", "play_through"]
+__all__ = ["Decision", "PausedRound", "State", "play_through"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,44 @@ class State(Protocol):
     def sample_hidden(self, seat: int, stream: Any) -> State:
         """A copy with the cards ``seat`` cannot see dealt anew from ``stream`` (a ``Stream``)."""
         ...
+
+
+class PausedRound:
+    """The parts of ``State`` every game's round shares: a round that keeps its pending
+    ``Decision`` in ``pending``, its result (with a ``payoff`` per seat) in ``result`` once over,
+    and makes a seat's observation with ``observe(seat)``."""
+
+    pending: Decision | None
+    result: Any
+
+    def observe(self, seat: int) -> Any:  # pragma: no cover - every game defines it
+        raise NotImplementedError
+
+    def decision(self) -> Decision | None:
+        """The pending decision, or None once the round is over."""
+        return self.pending
+
+    def current_seat(self) -> int:
+        """The seat that decides next (-1 once the round is over)."""
+        return -1 if self.pending is None else self.pending.seat
+
+    def legal_actions(self) -> list[Any]:
+        """The actions of the pending decision, in the order the policies index them."""
+        return [] if self.pending is None else list(self.pending.actions)
+
+    def is_terminal(self) -> bool:
+        """Whether the round is over."""
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff for the round (its result's ``payoff``)."""
+        if self.result is None:
+            raise ValueError("the round is not over: it has no returns yet")
+        return [float(p) for p in self.result.payoff]
+
+    def observation(self, seat: int | None = None) -> Any:
+        """What ``seat`` (by default the deciding seat) may see: ``observe(seat)``."""
+        return self.observe(self.current_seat() if seat is None else seat)
 
 
 def play_through(state: State, policies: Sequence[Any],

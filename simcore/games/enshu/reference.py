@@ -59,7 +59,7 @@ from simcore.games.enshu import enums as EE
 from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
 from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption, teyaku_options
 from simcore.record import output_matrices
-from simcore.reference.forward import Decision, play_through
+from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
 __all__ = [
@@ -197,7 +197,7 @@ def _combine(values: list[int], mode: int) -> int:
     return out
 
 
-class EnshuState:
+class EnshuState(PausedRound):
     """An Enshu-bana round as a forward model (``simcore.reference.forward.State``).
 
     The round steps through the order of the module docstring and pauses at each decision a
@@ -322,10 +322,6 @@ class EnshuState:
             other.count = copy.deepcopy(self.count)
         return other
 
-    def decision(self) -> Decision | None:
-        """The pending decision, or None once the round is over."""
-        return self.pending
-
     def card_places(self) -> dict[str, int]:
         """Every place a card can be, as masks: all empty before the deal, afterwards disjoint
         and together the whole deck (the harness checks this at every pause)."""
@@ -334,30 +330,6 @@ class EnshuState:
         places.update({"field": self.field, "draw": sum(1 << c for c in self.draw), "set aside": self.set_aside,
                        "in play": self.in_play})
         return places
-
-    def current_seat(self) -> int:
-        """The seat that decides next (-1 once the round is over)."""
-        return -1 if self.pending is None else self.pending.seat
-
-    def legal_actions(self) -> list[Any]:
-        """The actions of the pending decision (see the class docstring)."""
-        return [] if self.pending is None else list(self.pending.actions)
-
-    def is_terminal(self) -> bool:
-        """Whether the round is over."""
-        return self.result is not None
-
-    def returns(self) -> list[float]:
-        """Each seat's payoff for the round (``EnshuRoundResult.payoff``; 0 for dropped seats)."""
-        if self.result is None:
-            raise ValueError("the round is not over: it has no returns yet")
-        return [float(p) for p in self.result.payoff]
-
-    def observation(self, seat: int | None = None) -> EnshuObservation:
-        """The ``EnshuObservation`` the policies get, for ``seat`` (default: the deciding seat)."""
-        if seat is None:
-            seat = self.current_seat()
-        return self.observe(seat)
 
     def sample_hidden(self, seat: int, stream: Stream) -> EnshuState:
         """A copy in which the cards ``seat`` has not seen are dealt anew from ``stream``.

@@ -31,7 +31,7 @@ from simcore.errors import DealError
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledTensho
 from simcore.games.tensho.policies import TenshoObservation, make_policy
-from simcore.reference.forward import Decision, play_through
+from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
 __all__ = [
@@ -49,8 +49,6 @@ __all__ = [
 N_SEATS = 2
 DECK_SIZE = 45
 SHUFFLED_POSITIONS = 39  # positions 39..44 are the dead cards; their order never matters
-
-
 
 
 @dataclass
@@ -105,7 +103,7 @@ def shuffled_deck(stream: Stream) -> list[int]:
     return deck
 
 
-class TenshoState:
+class TenshoState(PausedRound):
     """A Tensho round as a forward model (``simcore.reference.forward.State``).
 
     The round steps through the order of the module docstring and pauses at each decision a
@@ -179,34 +177,12 @@ class TenshoState:
         other.events = list(self.events)
         return other
 
-    def decision(self) -> Decision | None:
-        return self.pending
-
     def card_places(self) -> dict[str, int]:
         """Every place a card can be, as masks: all empty before the deal, afterwards disjoint
         and together the whole deck (the harness checks this at every pause)."""
         return {"hand 0": self.hands[0], "hand 1": self.hands[1], "field": self.field,
                 "pile 0": self.piles[0], "pile 1": self.piles[1], "draw": sum(1 << c for c in self.draw),
                 "dead": self.dead, "in play": self.in_play}
-
-    def current_seat(self) -> int:
-        return -1 if self.pending is None else self.pending.seat
-
-    def legal_actions(self) -> list[Any]:
-        return [] if self.pending is None else list(self.pending.actions)
-
-    def is_terminal(self) -> bool:
-        return self.result is not None
-
-    def returns(self) -> list[float]:
-        if self.result is None:
-            raise ValueError("the round is not over: it has no returns yet")
-        return [float(p) for p in self.result.payoff]
-
-    def observation(self, seat: int | None = None) -> TenshoObservation:
-        if seat is None:
-            seat = self.current_seat()
-        return self.observe(seat)
 
     def sample_hidden(self, seat: int, stream: Stream) -> TenshoState:
         """A copy in which the cards ``seat`` has not seen (the other hand, the draw pile and the
@@ -659,7 +635,6 @@ def new_state(compiled: CompiledTensho, setup: RoundSetup, *, deck: list[int] | 
               trace: bool = False) -> TenshoState:
     """The round of ``setup`` at its first decision (``TenshoState`` may be replaced in tests)."""
     return TenshoState(compiled, setup, deck=deck, trace=trace)
-
 
 
 def _seat_policies(compiled: CompiledTensho, specs, seed: int, round_index: int):
