@@ -468,16 +468,67 @@ def rules_validate(files, options, players):
         click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
 
 
-@main.command(context_settings={**CONTEXT, "ignore_unknown_options": True}, add_help_option=False)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def bench(args):
-    """Throughput benchmarks: kernel vs reference, threads, end to end, memory, compile time.
+# --- bench -------------------------------------------------------------------------------------
 
-    Options are those of benchmarks/tensho_bench.py (see `fudasim bench --help`), e.g. --quick.
+
+def _known_game_names() -> list[str]:
+    from simcore.games import known_game_names
+
+    return known_game_names()
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--game", "games", multiple=True, type=click.Choice(_known_game_names()), metavar="NAME",
+              help=f"Measure this registered game ({', '.join(_known_game_names())}; repeatable; "
+                   "default: every one).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Kernel rounds per measurement; each game's cases play this or a share of it "
+                   "(default 500,000; --quick 50,000).")
+@click.option("--reference-rounds", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Reference-engine rounds per case, before the case's share (default 2,000; --quick 200).")
+@click.option("--run-rounds", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Rounds of the end-to-end run, or a game's share of them (default 10,000,000; "
+                   "--quick 200,000).")
+@click.option("--memory-rounds", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Rounds of the longer peak-memory run (default 20,000,000; --quick 400,000).")
+@click.option("--repeat", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Timed kernel runs per thread count: best and median (default 12; --quick 1).")
+@click.option("--quick", is_flag=True, help="Small sizes, for a smoke test (sizes given explicitly still apply).")
+@click.option("--skip-compile", is_flag=True, help="Leave out the cold start (a compile with an empty numba cache).")
+@click.option("-o", "--out", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the rows as CSV to this file (columns metric, game, policies, case, threads, "
+                   "value, unit). --output is accepted too.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="The same as -o/--out.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
+@reports_user_errors
+def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, quick, skip_compile, out, csv_out,
+          overwrite):
+    """Throughput benchmarks of every registered game: kernel vs reference, threads, end to end,
+    memory, start-up.
+
+    Prints a line naming the code measured, then one table: for each game's cases (its rule
+    sets, options and player counts, with random and with greedy seats) the kernel's best and
+    median rounds/s on one and all threads, thread scaling, the reference engine and the
+    kernel's speed-up over it on identical rows; then for each game `fudasim run`'s end-to-end
+    rate, peak memory, warm and cold start (docs/performance.md).
     """
-    from benchmarks.tensho_bench import main as bench_main
+    from benchmarks.throughput import QUICK, BenchConfig
+    from benchmarks.throughput import bench as run_bench
 
-    sys.exit(bench_main(list(args)))
+    if out is not None and csv_out is not None:
+        raise UserError("give -o/--out or --csv, not both")
+    target = out if out is not None else csv_out
+    if target is not None:
+        if target.exists() and not overwrite:
+            raise UserError(f"{target}: already exists (use --overwrite to replace it)")
+        if not target.parent.is_dir():
+            raise UserError(f"{target}: no such directory {target.parent}")
+    given = {"rounds": rounds, "reference_rounds": reference_rounds, "run_rounds": run_rounds,
+             "memory_rounds": memory_rounds, "repeat": repeat}
+    sizes = {**(QUICK if quick else {}), **{key: value for key, value in given.items() if value is not None}}
+    config = BenchConfig(games=tuple(dict.fromkeys(games)), skip_compile=skip_compile, **sizes)
+    run_bench(config, target, progress=lambda note: click.echo(f"measuring {note}", err=True))
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)

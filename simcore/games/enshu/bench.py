@@ -1,0 +1,39 @@
+"""What ``fudasim bench`` measures of Enshu-bana (see ``simcore.bench``)."""
+
+from __future__ import annotations
+
+from simcore.bench import BenchCase, RunCase
+
+__all__ = ["cases", "run_case"]
+
+# (rule set, players, case label): each variant at its default player count, and C with five
+# players, which adds the dropout phase
+_VARIANTS = (("enshu-w", 3, "W 3p"), ("enshu-s", 3, "S 3p"), ("enshu-c", 3, "C 3p"), ("enshu-c", 5, "C 5p"))
+
+
+def cases() -> list[BenchCase]:
+    """Each variant with random and greedy seats, at a tenth (random) and a twentieth (greedy) of
+    Tensho's kernel rounds, and a quarter of its reference-engine rounds.
+
+    Returns
+    -------
+    list of BenchCase
+        W, S and C with 3 players and C with 5, each with every seat random, then every seat greedy.
+    """
+    return [
+        BenchCase(label, rules, (policy,) * players, {"enshu.players": str(players)},
+                  rounds_divisor=10 if policy == "random" else 20, reference_divisor=4)
+        for rules, players, label in _VARIANTS
+        for policy in ("random", "greedy")
+    ]
+
+
+def run_case() -> RunCase:
+    """``fudasim run enshu-c`` (3 random seats) at a tenth of Tensho's run sizes.
+
+    Returns
+    -------
+    RunCase
+        The run whose end-to-end rate, peak memory and start-up time are measured.
+    """
+    return RunCase("C 3p", "enshu-c", "random-random-random", rounds_divisor=10)
