@@ -15,12 +15,15 @@ import json
 import math
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from analysis.tables import Table
+
+if TYPE_CHECKING:
+    from analysis.summary import RunSummary
 
 __all__ = ["Report", "Figure", "display_frame", "render", "render_text", "render_markdown", "render_html",
            "render_json", "render_csv", "FORMATS", "TEXT_WIDTH"]
@@ -54,8 +57,10 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    summary: RunSummary | None = None  # the raw counts behind a single run's report
 
     def table(self, name: str) -> Table:
+        """The table called ``name`` (``KeyError`` if the report has none)."""
         for table in self.tables:
             if table.name == name:
                 return table

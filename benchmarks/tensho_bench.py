@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -42,7 +43,7 @@ from simcore.policies import parse_policy
 from simcore.record import output_buffers
 from simcore.rules import load_rules
 
-ROWS = []
+ROWS: list[dict[str, Any]] = []
 
 
 def record(metric: str, value: float, unit: str, policies: str = "", yaku_set: str = "", threads: str = "") -> None:

@@ -103,7 +103,7 @@ class FudasimGroup(click.Group):
     """The command group: click's own usage errors (an unknown option, a bad value, a missing
     argument) come out as one line too, ``fudasim: error: ...`` with exit status 2."""
 
-    def main(self, *args, **kwargs):  # type: ignore[override]
+    def main(self, *args, **kwargs):
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)

@@ -203,7 +203,7 @@ def _ise_name(rank: int, suit: str) -> str:
 
 
 def _build_ise45() -> Deck:
-    cards = []
+    cards: list[Card] = []
     for rank in range(1, 13):
         for suit in ISE_SUITS:
             if rank == 6 and suit != "clubs":

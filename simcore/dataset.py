@@ -696,7 +696,7 @@ def _check_shard(check: DatasetCheck, index: int, path: Path, entry: dict[str, A
         return bad("other-run", f"a shard of another run ({difference})")
     first_unit, n_units = check.unit_range(index)
     if info.get("first_unit", first_unit) != first_unit or info.get("n_units", n_units) != n_units:
-        other = info.get("first_unit")
+        other = info.get("first_unit", first_unit)  # absent: read as this shard's, like the test above
         return bad("duplicate", f"holds units {other}..{other + int(info.get('n_units', 1)) - 1} (shard "
                                 f"{info.get('shard')}'s), not {first_unit}..{first_unit + n_units - 1}: "
                                 f"duplicate units, and this shard's are missing")

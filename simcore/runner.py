@@ -272,6 +272,7 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
     """
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a directory")
+    lock: ds.DatasetLock | None
     if config.resume:
         if not (out / ds.RUN_FILE).is_file():
             raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["Decision", "State", "play_through"]
 
@@ -76,8 +76,11 @@ class State(Protocol):
         ...
 
 
-def play_through(state: State, policies: Sequence[Any],
-                 ask: Callable[[Any, State, Decision], Any]) -> State:
+StateT = TypeVar("StateT", bound=State)
+
+
+def play_through(state: StateT, policies: Sequence[Any],
+                 ask: Callable[[Any, StateT, Decision], Any]) -> StateT:
     """Play ``state`` to the end, each decision answered by ``ask(policies[seat], state, decision)``."""
     while True:
         decision = state.decision()

@@ -55,7 +55,7 @@ class TenshoObservation:
     dealer: int
     yaku_set: int  # 0 before the set is chosen
     round_in_match: int
-    match_points: tuple[int, int]
+    match_points: tuple[int, ...]  # per seat
     hand: int  # own hand mask
     field: int
     piles: tuple[int, int]
@@ -224,6 +224,7 @@ class GreedyPolicy:
             g = self.gain(pile, (1 << card) | option, obs.yaku_set)
             if best_gain is None or g > best_gain:
                 best, best_gain = option, g
+        assert best_gain is not None  # ``options`` is never empty
         if allow_decline and self.placement_gain(card, obs.yaku_set) > best_gain:
             return None
         return best

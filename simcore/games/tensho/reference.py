@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcore.cards import ids_of
 from simcore.errors import DealError
@@ -33,6 +33,9 @@ from simcore.games.tensho.compile import CompiledTensho
 from simcore.games.tensho.policies import TenshoObservation, make_policy
 from simcore.reference.forward import Decision, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "DealError",
@@ -348,6 +351,7 @@ class TenshoState:
             if deck is not None:
                 slots = list(deck)
             else:
+                assert stream is not None  # made above whenever no deck is given
                 shuffled = shuffled_deck(stream)
                 slots = [shuffled[order[i]] for i in range(DECK_SIZE)]
             field = slots[0:9]
@@ -741,7 +745,8 @@ def fill_row(ints, masks, row: int, result: RoundResult) -> None:
 
 
 def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_units: int,
-               rounds_per_match: int | None, out=None):
+               rounds_per_match: int | None,
+               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
 
     Returns ``(ints, masks)``: int64[N_INT_COLUMNS, n_units * stride] and

@@ -8,6 +8,7 @@ then lowers the rule set to the kernels' arrays.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,10 +151,11 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         key: mask_of(check.cards(deck, value, f"chaff_sets.{key}")) for key, value in chaff_tables.items()
     }
 
-    for option_name, available, what in [
+    named_tables: list[tuple[str, Mapping[str, object], str]] = [
         ("tensho.card_values", card_value_tables, "card_values"),
         ("tensho.chaff_set", chaff_sets, "chaff_sets"),
-    ]:
+    ]
+    for option_name, available, what in named_tables:
         chosen = str(options[option_name])
         if chosen not in available:
             raise check.fail(option_name, f"{chosen!r} has no table [{what}.{chosen}] in this file")
@@ -219,9 +221,10 @@ def _check_tensho_bounds(source: str, value_keys: dict[str, list[str]],
     card_count: dict[str, int] = {}
     for y in yaku:
         for s in range(YAKU_SETS):
-            if isinstance(y.values[s], int):
+            value = y.values[s]
+            if isinstance(value, int):
                 key = f"yaku[{y.key}].set{s + 1}"
-                numbers[key] = Number(key, int(y.values[s]), 1)
+                numbers[key] = Number(key, int(value), 1)
                 set_keys[s].append(key)
                 card_count[key] = len(y.cards)
     instant_score = int(options["tensho.instant_win_score"])
@@ -253,12 +256,12 @@ def _options(check: Checker, data: dict, overrides: dict[str, Any]) -> dict[str,
         spec = TENSHO_OPTIONS[f"tensho.{key}"]
         values[spec.name] = _parse_option(check, spec, raw, f"tensho.{key}")
     for option_name, raw in overrides.items():
-        spec = TENSHO_OPTIONS.get(option_name)
-        if spec is None:
+        override_spec = TENSHO_OPTIONS.get(option_name)
+        if override_spec is None:
             known = ", ".join(sorted(TENSHO_OPTIONS))
             raise RulesError(f"--option {option_name}: unknown option (known: {known})")
         try:
-            values[option_name] = spec.parse(raw)
+            values[option_name] = override_spec.parse(raw)
         except ValueError as error:
             raise RulesError(f"--option {option_name}: {error}") from None
     skin = str(values.get("tensho.skin", TENSHO_OPTIONS["tensho.skin"].default))
