@@ -171,6 +171,7 @@ class MetricSums:
     squares: int = 0
 
     def add(self, values: np.ndarray) -> None:
+        """Add a metric's int64 per-round values to the sums."""
         self.n += len(values)
         self.total += int(values.sum())
         self.squares += int((values * values).sum())
@@ -185,7 +186,9 @@ def aligned_batches(datasets: list[RunDataset], columns: list[str]) -> Iterator[
     """Walk several runs in step: yield, per step, each run's rows for the same round indices.
 
     Each run must list its rounds in increasing order (``fudasim run`` writes them so).  Rounds
-    present in only some runs are skipped.  Memory stays at about one batch per run.
+    present in only some runs are skipped.  Memory stays at about one batch per run.  A step is
+    one ``{column: array}`` per run, every array of the same length, in the column's dtype
+    (``round`` int64 always included).
     """
     columns = list(dict.fromkeys(["round", *columns]))
     iterators = [d.iter_batches(columns) for d in datasets]
@@ -612,4 +615,5 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
 
 
 def rounds_per_match_any(datasets: list[RunDataset]) -> bool:
+    """Whether any of the runs was played in matches."""
     return any(d.rounds_per_match is not None for d in datasets)

@@ -280,6 +280,7 @@ def _blocks(widths: list[int], width: int, gap: int = 2) -> list[list[int]]:
 
 
 def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
+    """One table as plain text of at most about ``width`` columns, with its caption."""
     shown, caption = display_frame(table)
     headers = list(shown.columns)
     columns = [shown[h].tolist() for h in headers]
@@ -312,6 +313,7 @@ def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
 
 
 def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
+    """A report as plain text (what ``--format text`` prints)."""
     parts = textwrap.wrap(report.title, width=width) + [""]
     for table in report.tables:
         parts += [text_table(table, width), ""]
@@ -328,6 +330,7 @@ def _md_escape(text: str) -> str:
 
 
 def render_markdown(report: Report) -> str:
+    """A report as Markdown (``--format md``)."""
     parts = [f"# {report.title}", ""]
     for table in report.tables:
         shown, caption = display_frame(table)
@@ -419,6 +422,7 @@ def _json_value(value: Any) -> Any:
 
 
 def render_json(report: Report) -> str:
+    """A report as JSON (``--format json``): title, warnings, metadata and every table's rows."""
     out = {
         "title": report.title,
         "metadata": report.metadata,
@@ -451,6 +455,7 @@ def render_csv(report: Report) -> str:
 
 
 def render(report: Report, output_format: str, width: int = TEXT_WIDTH) -> str:
+    """A report in ``output_format``, one of ``FORMATS`` (text, md, html, json, csv)."""
     if output_format == "text":
         return render_text(report, width)
     if output_format == "md":

@@ -50,6 +50,7 @@ class Alternative:
 
     @property
     def label(self) -> str:
+        """How tables name this alternative: card-value table and chaff set."""
         return f"{self.card_values} / chaff {self.chaff_set}"
 
 

@@ -37,6 +37,7 @@ class SeatCounts:
 
     @property
     def losses(self) -> int:
+        """Rounds played and neither won nor drawn."""
         return self.rounds - self.wins - self.draws
 
 
@@ -119,7 +120,7 @@ class RunSummary:
 
 
 def convergence_checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
-    """Round counts, roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``."""
+    """Round counts (int64, ascending), roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``."""
     if total_rows <= 0:
         return np.zeros(0, dtype=np.int64)
     start = min(10, total_rows)

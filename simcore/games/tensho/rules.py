@@ -27,6 +27,8 @@ MAX_YAKU = 64
 
 @dataclass(frozen=True)
 class Yaku:
+    """One yaku of a rule file: its bit ``index``, names, cards, and its value in each yaku set."""
+
     index: int
     key: str
     name: str
@@ -37,12 +39,15 @@ class Yaku:
     values: tuple[int | str | None, ...]  # per yaku set: points, "instant", or None (absent)
 
     def in_set(self, yaku_set: int) -> bool:
+        """Whether the yaku belongs to ``yaku_set`` (1 or 2)."""
         return self.values[yaku_set - 1] is not None
 
     def is_instant(self, yaku_set: int) -> bool:
+        """Whether the yaku wins the round at once in ``yaku_set``."""
         return self.values[yaku_set - 1] == INSTANT
 
     def points(self, yaku_set: int) -> int:
+        """The yaku's points in ``yaku_set`` (0 if absent or instant)."""
         value = self.values[yaku_set - 1]
         return value if isinstance(value, int) else 0
 
@@ -73,18 +78,22 @@ class RuleSet(RuleSetLookups):
 
     @property
     def skin(self) -> str:
+        """The card names in use: ``ise`` or ``hanafuda``."""
         return str(self.options.get("tensho.skin", "hanafuda"))
 
     @property
     def card_values(self) -> tuple[int, ...]:
+        """The card-value table in force, by card id."""
         return self.card_value_tables[str(self.options["tensho.card_values"])]
 
     @property
     def chaff_mask(self) -> int:
+        """The chaff set in force, as a card mask."""
         return self.chaff_sets[str(self.options["tensho.chaff_set"])]
 
     @property
     def supersession(self) -> dict[str, tuple[str, ...]]:
+        """The supersession table in force: yaku key -> the keys it cancels."""
         return self.supersession_tables.get(str(self.options["tensho.supersession"]), {})
 
 
@@ -95,6 +104,10 @@ YAKU_SETS = 2
 
 
 def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> RuleSet:
+    """Validate a parsed Tensho rule file (with ``--option`` overrides) into a ``RuleSet``.
+
+    ``RulesError`` naming the file, the key and the problem if anything is wrong.
+    """
     check = Checker(source)
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
