@@ -22,6 +22,7 @@ class IntegerHistogram:
         self.counts: dict[int, int] = {}
 
     def add(self, values: np.ndarray) -> None:
+        """Count every value of ``values`` (an array of integers of any dtype and shape)."""
         values = np.asarray(values)
         if values.size == 0:
             return
@@ -38,11 +39,13 @@ class IntegerHistogram:
             self.counts[value] = self.counts.get(value, 0) + count
 
     def merge(self, other: IntegerHistogram) -> None:
+        """Add the counts of ``other`` to this histogram."""
         for value, count in other.counts.items():
             self.counts[value] = self.counts.get(value, 0) + count
 
     @property
     def n(self) -> int:
+        """The number of values counted."""
         return sum(self.counts.values())
 
     def sums(self) -> tuple[int, int, int]:
@@ -73,6 +76,7 @@ class IntegerHistogram:
         return out
 
     def as_series(self):
+        """The counts as an int64 pandas Series indexed by value, in ascending order."""
         import pandas as pd
 
         return pd.Series(dict(sorted(self.counts.items())), dtype="int64")
@@ -94,6 +98,7 @@ class BitCounter:
         self.n = 0
 
     def add(self, masks: np.ndarray) -> None:
+        """Count, for each bit, the masks of ``masks`` (uint64, any shape) that have it set."""
         masks = np.ascontiguousarray(masks, dtype="<u8")
         if masks.size == 0:
             return

@@ -95,6 +95,16 @@ def _yaku_metric(key: str, name: str, seats: int) -> Metric:
     return Metric(f"yaku_{key}", f"yaku {name}", "rate", tuple(f"yaku_{s}" for s in range(seats)), value)
 
 
+def _seat_wins(seat: int) -> Callable[[dict[str, np.ndarray], RunDataset], np.ndarray]:
+    """A metric's values: 1 where ``seat`` won the round."""
+    return lambda b, d: (b["winner"] == seat).astype(np.int64)
+
+
+def _column_values(column: str) -> Callable[[dict[str, np.ndarray], RunDataset], np.ndarray]:
+    """A metric's values: the column ``column`` as int64."""
+    return lambda b, d: b[column].astype(np.int64)
+
+
 def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
     """The metrics every run can provide: outcomes, end reasons, yaku (either seat), scores, length."""
     seats = datasets[0].seats
@@ -103,7 +113,7 @@ def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
     active = every(*(f"active_{s}" for s in range(seats)))
     active_columns = tuple(f"active_{s}" for s in range(seats)) if active else ()
 
-    def seat_played(seat: int):
+    def seat_played(seat: int) -> Callable[[dict[str, np.ndarray]], np.ndarray] | None:
         if not active:
             return None
         return lambda b: b[f"active_{seat}"].astype(bool)
@@ -115,7 +125,7 @@ def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
     metrics = []
     for seat in range(seats):
         metrics.append(Metric(f"win_{seat}", f"seat {seat} wins", "rate", ("winner", *active_columns),
-                              lambda b, d, s=seat: (b["winner"] == s).astype(np.int64), headline=True,
+                              _seat_wins(seat), headline=True,
                               played=seat_played(seat)))
     metrics.append(Metric("draw", "drawn", "rate", ("winner",),
                           lambda b, d: (b["winner"] < 0).astype(np.int64), headline=True))
@@ -138,13 +148,13 @@ def comparison_metrics(datasets: list[RunDataset]) -> list[Metric]:
         metrics += [_yaku_metric(key, name, seats) for key, name in seen.items()]
     for seat in range(seats):
         metrics.append(Metric(f"score_{seat}", f"seat {seat} score", "mean", (f"score_{seat}", *active_columns),
-                              lambda b, d, s=seat: b[f"score_{s}"].astype(np.int64), headline=True,
+                              _column_values(f"score_{seat}"), headline=True,
                               played=seat_played(seat)))
     if every(*(f"payoff_{s}" for s in range(seats))):
         for seat in range(seats):
             metrics.append(Metric(f"payoff_{seat}", f"seat {seat} payoff", "mean",
                                   (f"payoff_{seat}", *active_columns),
-                                  lambda b, d, s=seat: b[f"payoff_{s}"].astype(np.int64),
+                                  _column_values(f"payoff_{seat}"),
                                   played=seat_played(seat)))
     if every("end_turn"):
         metrics.append(Metric("end_turn", "turns begun", "mean", ("end_turn",),
@@ -161,16 +171,24 @@ class MetricSums:
     squares: int = 0
 
     def add(self, values: np.ndarray) -> None:
+        """Add a metric's int64 per-round values to the sums."""
         self.n += len(values)
         self.total += int(values.sum())
         self.squares += int((values * values).sum())
+
+
+def _exhausted(batch: dict[str, np.ndarray] | None) -> bool:
+    """No batch read yet, or none of its rows left."""
+    return batch is None or len(batch["round"]) == 0
 
 
 def aligned_batches(datasets: list[RunDataset], columns: list[str]) -> Iterator[list[dict[str, np.ndarray]]]:
     """Walk several runs in step: yield, per step, each run's rows for the same round indices.
 
     Each run must list its rounds in increasing order (``fudasim run`` writes them so).  Rounds
-    present in only some runs are skipped.  Memory stays at about one batch per run.
+    present in only some runs are skipped.  Memory stays at about one batch per run.  A step is
+    one ``{column: array}`` per run, every array of the same length, in the column's dtype
+    (``round`` int64 always included).
     """
     columns = list(dict.fromkeys(["round", *columns]))
     iterators = [d.iter_batches(columns) for d in datasets]
@@ -179,7 +197,7 @@ def aligned_batches(datasets: list[RunDataset], columns: list[str]) -> Iterator[
     last_seen = [-1] * len(datasets)
     while True:
         for i, dataset in enumerate(datasets):
-            while not finished[i] and (buffers[i] is None or len(buffers[i]["round"]) == 0):
+            while not finished[i] and _exhausted(buffers[i]):
                 try:
                     batch = next(iterators[i])
                 except StopIteration:
@@ -192,11 +210,13 @@ def aligned_batches(datasets: list[RunDataset], columns: list[str]) -> Iterator[
                 if len(rounds):
                     last_seen[i] = int(rounds[-1])
                 buffers[i] = batch
-        if any(b is None or len(b["round"]) == 0 for b in buffers):
+        if any(_exhausted(b) for b in buffers):
             return
-        limit = min(int(b["round"][-1]) for b in buffers)
-        heads, rests = [], []
-        for b in buffers:
+        ready = [b for b in buffers if b is not None]  # every one of them, after the test above
+        limit = min(int(b["round"][-1]) for b in ready)
+        heads: list[dict[str, np.ndarray]] = []
+        rests: list[dict[str, np.ndarray] | None] = []
+        for b in ready:
             cut = int(np.searchsorted(b["round"], limit, side="right"))
             heads.append({k: v[:cut] for k, v in b.items()})
             rests.append({k: v[cut:] for k, v in b.items()})
@@ -391,7 +411,7 @@ def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str,
         })
     frame = pd.DataFrame(rows)
     if len(frame):
-        frame.insert(frame.columns.get_loc("p_value") + 1, "p_value_holm", holm_adjusted(frame["p_value"]))
+        frame.insert(list(frame.columns).index("p_value") + 1, "p_value_holm", holm_adjusted(frame["p_value"]))
     shown = frame[["metric", "kind", "paired_rounds", "difference_diff", "difference_low", "difference_high",
                    "difference_small", "p_value", "p_value_holm", "test", base, other]].copy()
     shown = shown.drop(columns=[base, other])
@@ -423,7 +443,7 @@ def _pairing_gain_table(frame: pd.DataFrame, base: str, other: str, confidence: 
     return Table(f"pairing_gain_{other}", f"Variance reduction from pairing: {other} vs {base}", table, note)
 
 
-def _winner_changes(changes: dict[str, tuple[int, int, int]], base: str, confidence: float) -> Table:
+def _winner_changes(changes: dict[str, tuple[int, ...]], base: str, confidence: float) -> Table:
     rows = []
     for other, (n, changed, same_deal) in changes.items():
         rows.append({"run": other, "paired_rounds": n, "changed": changed, "same_deal": same_deal})
@@ -595,4 +615,5 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
 
 
 def rounds_per_match_any(datasets: list[RunDataset]) -> bool:
+    """Whether any of the runs was played in matches."""
     return any(d.rounds_per_match is not None for d in datasets)

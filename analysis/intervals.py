@@ -135,6 +135,7 @@ def holm_adjusted(p_values) -> np.ndarray:
     Rejecting where the adjusted value is below a level keeps the chance of any false rejection in
     the family at most that level, whatever the dependence between the tests (the metrics of a
     comparison are strongly correlated).  NaN values are left out of the family and stay NaN.
+    Takes any sequence of numbers; returns float64 of the same shape.
     """
     p = np.asarray(p_values, dtype=np.float64)
     out = np.full(p.shape, np.nan)

@@ -23,6 +23,7 @@ DPI = 110
 
 
 def to_png(figure: MatplotlibFigure) -> bytes:
+    """The PNG bytes of a matplotlib figure."""
     FigureCanvasAgg(figure)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")

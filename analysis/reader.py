@@ -102,24 +102,29 @@ class RunDataset:
 
     @property
     def game(self) -> str:
+        """The game that wrote the run (``unknown`` if its metadata does not say)."""
         return str(self.run_info.get("game") or "unknown")
 
     @property
     def seed(self) -> int | None:
+        """The run's seed (None if its metadata does not give one)."""
         seed = self.run_info.get("seed")
         return int(seed) if isinstance(seed, int) and not isinstance(seed, bool) else None
 
     @property
     def rules_name(self) -> str:
+        """The name of the rule set the run played."""
         return str(self.run_info.get("rules_name") or self.run_info.get("rules") or "unknown")
 
     @property
     def options(self) -> dict[str, Any]:
+        """The option overrides the run was given."""
         options = self.run_info.get("options")
         return dict(options) if isinstance(options, dict) else {}
 
     @property
     def rounds_per_match(self) -> int | None:
+        """Rounds per match in match play (None for a run of single rounds)."""
         value = self.run_info.get("rounds_per_match")
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             return value
@@ -160,6 +165,7 @@ class RunDataset:
         return []
 
     def has_columns(self, *names: str) -> bool:
+        """Whether the dataset has every column in ``names``."""
         return all(name in self.schema.names for name in names)
 
     def require(self, names: list[str] | tuple[str, ...], purpose: str) -> None:
@@ -169,6 +175,7 @@ class RunDataset:
                 raise AnalysisError(f"{self.path}: missing column {name!r} (needed for {purpose})")
 
     def require_game(self, games: tuple[str, ...], command: str) -> None:
+        """``AnalysisError`` unless the dataset is of one of ``games`` (``command`` names the caller)."""
         if self.game not in games:
             raise AnalysisError(
                 f"{self.path}: {command} needs a {' or '.join(games)} dataset, this one is game {self.game!r}"

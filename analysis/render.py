@@ -15,12 +15,15 @@ import json
 import math
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from analysis.tables import Table
+
+if TYPE_CHECKING:
+    from analysis.summary import RunSummary
 
 __all__ = ["Report", "Figure", "display_frame", "render", "render_text", "render_markdown", "render_html",
            "render_json", "render_csv", "FORMATS", "TEXT_WIDTH"]
@@ -54,8 +57,10 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    summary: RunSummary | None = None  # the raw counts behind a single run's report
 
     def table(self, name: str) -> Table:
+        """The table called ``name`` (``KeyError`` if the report has none)."""
         for table in self.tables:
             if table.name == name:
                 return table
@@ -275,6 +280,7 @@ def _blocks(widths: list[int], width: int, gap: int = 2) -> list[list[int]]:
 
 
 def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
+    """One table as plain text of at most about ``width`` columns, with its caption."""
     shown, caption = display_frame(table)
     headers = list(shown.columns)
     columns = [shown[h].tolist() for h in headers]
@@ -307,6 +313,7 @@ def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
 
 
 def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
+    """A report as plain text (what ``--format text`` prints)."""
     parts = textwrap.wrap(report.title, width=width) + [""]
     for table in report.tables:
         parts += [text_table(table, width), ""]
@@ -323,6 +330,7 @@ def _md_escape(text: str) -> str:
 
 
 def render_markdown(report: Report) -> str:
+    """A report as Markdown (``--format md``)."""
     parts = [f"# {report.title}", ""]
     for table in report.tables:
         shown, caption = display_frame(table)
@@ -414,6 +422,7 @@ def _json_value(value: Any) -> Any:
 
 
 def render_json(report: Report) -> str:
+    """A report as JSON (``--format json``): title, warnings, metadata and every table's rows."""
     out = {
         "title": report.title,
         "metadata": report.metadata,
@@ -446,6 +455,7 @@ def render_csv(report: Report) -> str:
 
 
 def render(report: Report, output_format: str, width: int = TEXT_WIDTH) -> str:
+    """A report in ``output_format``, one of ``FORMATS`` (text, md, html, json, csv)."""
     if output_format == "text":
         return render_text(report, width)
     if output_format == "md":

@@ -54,6 +54,7 @@ class Alternative:
 
     @property
     def label(self) -> str:
+        """How tables name this alternative: card-value table and chaff set."""
         return f"{self.card_values} / chaff {self.chaff_set}"
 
 
@@ -352,7 +353,7 @@ def _rescore_tables(tallies: dict[Alternative, _Tally], confidence: float) -> li
         change_rows.append({"alternative": alternative.label, "rounds": tally.rounds, "changed": changed})
         codes = sorted({a for a, _ in tally.transitions} | {b for _, b in tally.transitions}, key=lambda c: (c < 0, c))
         for before in codes:
-            row = {"alternative": alternative.label, "original_winner": _winner_name(before)}
+            row: dict[str, str | int] = {"alternative": alternative.label, "original_winner": _winner_name(before)}
             for after in codes:
                 row[f"now {_winner_name(after)}"] = tally.transitions.get((before, after), 0)
             transition_rows.append(row)

@@ -38,6 +38,7 @@ class SeatCounts:
 
     @property
     def losses(self) -> int:
+        """Rounds played and neither won nor drawn."""
         return self.rounds - self.wins - self.draws
 
 
@@ -87,8 +88,10 @@ class RunSummary:
         Rounds stopped at once (``STOPPING_REASONS``) by yaku bit ``b``: the dataset's
         ``stopping_yaku`` column where it has one (Enshu-bana), else the winner's yaku (only the
         stopping yaku when ``stopping_bits_known``).
-    scores, payoffs : list of IntegerHistogram or None
+    scores : list of IntegerHistogram
         Per seat, over the rounds the seat played.
+    payoffs : list of IntegerHistogram or None
+        Per seat, over the rounds the seat played (None when the game records no payoff).
     round_length : IntegerHistogram or None
         ``end_turn``.
     matches : MatchCounts or None
@@ -110,7 +113,7 @@ class RunSummary:
     seat_yaku_set_rounds: list[dict[int, int]] = field(default_factory=list)
     stopping_yaku: dict[str, np.ndarray] = field(default_factory=dict)
     stopping_bits_known: bool = False
-    scores: list[IntegerHistogram] | None = None
+    scores: list[IntegerHistogram] = field(default_factory=list)
     payoffs: list[IntegerHistogram] | None = None
     round_length: IntegerHistogram | None = None
     matches: MatchCounts | None = None
@@ -118,7 +121,7 @@ class RunSummary:
 
 
 def convergence_checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
-    """Round counts, roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``."""
+    """Round counts (int64, ascending), roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``."""
     if total_rows <= 0:
         return np.zeros(0, dtype=np.int64)
     start = min(10, total_rows)
@@ -306,7 +309,7 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
             counted = np.bincount(codes, minlength=len(dataset.end_reason_names))
             reason_counts = np.concatenate([reason_counts, np.zeros(len(counted) - len(reason_counts), dtype=np.int64)])
             reason_counts += counted
-        if yaku_seat is not None:
+        if yaku_seat is not None and yaku_any is not None:  # both or neither
             any_seat = np.zeros(n, dtype=np.uint64)
             for seat in range(seats):
                 masks = batch[f"yaku_{seat}"].astype(np.uint64, copy=False)
@@ -349,7 +352,7 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     if wants["end_reason"]:
         summary.end_reasons = {name: int(reason_counts[i]) if i < len(reason_counts) else 0
                                for i, name in enumerate(dataset.end_reason_names)}
-    if yaku_seat is not None:
+    if yaku_seat is not None and yaku_any is not None:
         summary.yaku_seat = [counter.bit_counts() for counter in yaku_seat]
         summary.yaku_any = yaku_any.bit_counts()
     if instant is not None:

@@ -337,22 +337,22 @@ def yaku_frequencies(summary: RunSummary, confidence: float = 0.95) -> Table | N
     A seat's rate is over the rounds that seat played (and whose yaku set contains the yaku);
     the ``any`` rate is over all such rounds.
     """
-    if summary.yaku_seat is None:
+    if summary.yaku_seat is None or summary.yaku_any is None:  # both or neither
         return None
     yaku = summary.dataset.yaku
     seats = len(summary.yaku_seat)
     members = yaku_in_set(summary.dataset) if summary.yaku_set_rounds else None
 
-    def in_play(rounds_by_set: dict[int, int], bit: int) -> int:
+    def in_play(rounds_by_set: dict[int, int], bit: int, members: dict[int, int]) -> int:
         return sum(count for yaku_set, count in rounds_by_set.items() if (members.get(yaku_set, 0) >> bit) & 1)
 
     rows = []
     for info in yaku:
         if members is not None:
-            rounds = in_play(summary.yaku_set_rounds, info.bit)
+            rounds = in_play(summary.yaku_set_rounds, info.bit, members)
             if rounds == 0:
                 continue
-            played = [in_play(summary.seat_yaku_set_rounds[s], info.bit) for s in range(seats)]
+            played = [in_play(summary.seat_yaku_set_rounds[s], info.bit, members) for s in range(seats)]
         else:
             rounds = summary.rounds
             played = [c.rounds for c in summary.seats]

@@ -58,7 +58,7 @@ class Row:
 
 def numba_threads() -> int:
     """The threads numba was started with (``NUMBA_NUM_THREADS``): the "all threads" measured."""
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    return int(numba.config.NUMBA_NUM_THREADS)
 
 
 # The CSV's column order (the table's too): labels first, then the figure.
@@ -173,7 +173,7 @@ def measured_code() -> str:
     import simcore
     from simcore.kernels.bits import FAST_PDEP
 
-    cpu = numba.config.CPU_NAME or llvm.get_host_cpu_name()  # type: ignore[attr-defined]
+    cpu = numba.config.CPU_NAME or llvm.get_host_cpu_name()
     return (f"simcore {simcore.__version__} (engine {simcore.ENGINE_VERSION}) from "
             f"{Path(simcore.__file__).resolve().parent}; numba {numba.__version__}, "
             f"{numba_threads()} threads, CPU {cpu}, pdep {'yes' if FAST_PDEP else 'no'}")

@@ -101,7 +101,10 @@ def extract(revision: str, root: Path, into: Path) -> tuple[str, str] | None:
         for member in tar.getmembers():
             if not member.isfile():
                 continue
-            data = tar.extractfile(member).read()
+            extracted = tar.extractfile(member)
+            if extracted is None:
+                continue
+            data = extracted.read()
             target = into / package / Path(member.name).relative_to("simcore")
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.suffix == ".py":

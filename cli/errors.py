@@ -20,6 +20,7 @@ class UserError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
+        """Print the one-line error message to standard error (or ``file``)."""
         click.echo(f"fudasim: error: {self.format_message()}", err=True, file=file)
 
 

@@ -20,6 +20,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def option_overrides(function):
+    """The ``--option NAME=VALUE`` flag, spelled the same by every command that takes it."""
     return click.option(
         "--option", "options", multiple=True, metavar="NAME=VALUE",
         help="Override a rule option for this run, e.g. tensho.triple_match=one (repeatable).",
@@ -27,6 +28,7 @@ def option_overrides(function):
 
 
 def policy_options(function):
+    """The ``--policy SEAT=NAME[:k=v,...]`` flag, spelled the same by every command that takes it."""
     return click.option(
         "--policy", "policies", multiple=True, metavar="SEAT=NAME[:k=v,...]",
         help="Policy of a seat, e.g. 0=greedy or 1=greedy:yaku_set=2 (yaku_set: Tensho only; "
@@ -52,6 +54,7 @@ def _parse_policies(policies: tuple[str, ...]) -> dict[int, str]:
 
 
 def players_option(function):
+    """The ``--players`` flag, spelled the same by every command that takes it."""
     return click.option(
         "--players", type=click.IntRange(min=2, max=_most_players()), default=None,
         help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).",
@@ -103,7 +106,8 @@ class FudasimGroup(click.Group):
     """The command group: click's own usage errors (an unknown option, a bad value, a missing
     argument) come out as one line too, ``fudasim: error: ...`` with exit status 2."""
 
-    def main(self, *args, **kwargs):  # type: ignore[override]
+    def main(self, *args, **kwargs):
+        """Run the command line; click's usage errors become one line with exit status 2."""
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)

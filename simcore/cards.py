@@ -86,10 +86,12 @@ class Deck:
 
     @property
     def size(self) -> int:
+        """The number of cards in the deck."""
         return len(self.cards)
 
     @property
     def full_mask(self) -> int:
+        """The mask of every card of the deck."""
         return (1 << self.size) - 1
 
     def card_id(self, ref: int | str) -> int:
@@ -114,6 +116,7 @@ class Deck:
         raise KeyError(f"unknown card {ref!r} in deck {self.key}")
 
     def rank_mask(self, rank: int) -> int:
+        """The mask of the cards of ``rank``."""
         mask = 0
         for card in self.cards:
             if card.rank == rank:
@@ -161,6 +164,7 @@ def ids_of(mask: int) -> list[int]:
 
 
 def popcount(mask: int) -> int:
+    """The number of cards in ``mask`` (its set bits)."""
     return int(mask).bit_count()
 
 
@@ -203,7 +207,7 @@ def _ise_name(rank: int, suit: str) -> str:
 
 
 def _build_ise45() -> Deck:
-    cards = []
+    cards: list[Card] = []
     for rank in range(1, 13):
         for suit in ISE_SUITS:
             if rank == 6 and suit != "clubs":

@@ -109,7 +109,11 @@ def _string_array(values) -> pa.Array:
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
                 table_schema: pa.Schema, end_reasons: tuple[str, ...]) -> pa.Table:
     """An Arrow table of a game's named columns (``table_schema``, ``end_reason`` coded into
-    ``end_reasons``) with the run metadata and rules text attached."""
+    ``end_reasons``) with the run metadata and rules text attached.
+
+    ``columns`` holds one array per column of the schema, one element per round, each in (or
+    castable to) its column's dtype (``end_reason`` int8 codes).
+    """
     sch = table_schema
     arrays = []
     reasons = _string_array(end_reasons)
@@ -127,6 +131,7 @@ def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_
 
 
 def shard_path(out_dir: Path, shard_index: int) -> Path:
+    """Where shard ``shard_index`` of the dataset in ``out_dir`` is written."""
     return Path(out_dir) / SHARD_PATTERN.format(shard_index)
 
 
@@ -319,6 +324,7 @@ class DatasetLock:
         self._descriptor: int | None = descriptor
 
     def release(self) -> None:
+        """Release the lock (a second call does nothing)."""
         if self._descriptor is not None:
             os.close(self._descriptor)
             self._descriptor = None
@@ -397,6 +403,7 @@ def lock_dataset(directory: str | os.PathLike) -> DatasetLock:
 
 
 def existing_shards(out_dir: Path) -> dict[int, Path]:
+    """The shard files present in ``out_dir``, by shard index (whatever the manifest says)."""
     out = {}
     for path in Path(out_dir).glob("part-*.parquet"):
         stem = path.name[len("part-") : -len(".parquet")]
@@ -431,6 +438,10 @@ def read_run_info(path: str | os.PathLike) -> dict[str, Any]:
 
 
 def dataset_files(path: str | os.PathLike) -> list[Path]:
+    """The shard files to read for ``path`` (one shard file, or a dataset directory's shards in order).
+
+    ``DatasetError`` if ``path`` is neither a file nor a directory holding shards.
+    """
     path = Path(path)
     if path.is_file():
         return [path]
@@ -588,6 +599,7 @@ class ShardCheck:
 
     @property
     def ok(self) -> bool:
+        """Whether the shard passed every check."""
         return self.problem is None
 
 
@@ -608,10 +620,12 @@ class DatasetCheck:
 
     @property
     def complete(self) -> bool:
+        """Whether the manifest says the run finished."""
         return self.manifest.get("complete") is True
 
     @property
     def expected_shards(self) -> int:
+        """The number of shards the manifest says the run has."""
         return int(self.manifest["shards"])
 
     def good_shards(self) -> list[ShardCheck]:
@@ -619,6 +633,7 @@ class DatasetCheck:
         return [self.shards[k] for k in sorted(self.shards) if self.shards[k].ok]
 
     def unit_range(self, index: int) -> tuple[int, int]:
+        """The first unit and the number of units of shard ``index``."""
         per_shard = int(self.manifest["units_per_shard"])
         first = index * per_shard
         return first, min(per_shard, int(self.manifest["units"]) - first)
@@ -696,7 +711,7 @@ def _check_shard(check: DatasetCheck, index: int, path: Path, entry: dict[str, A
         return bad("other-run", f"a shard of another run ({difference})")
     first_unit, n_units = check.unit_range(index)
     if info.get("first_unit", first_unit) != first_unit or info.get("n_units", n_units) != n_units:
-        other = info.get("first_unit")
+        other = info.get("first_unit", first_unit)  # absent: read as this shard's, like the test above
         return bad("duplicate", f"holds units {other}..{other + int(info.get('n_units', 1)) - 1} (shard "
                                 f"{info.get('shard')}'s), not {first_unit}..{first_unit + n_units - 1}: "
                                 f"duplicate units, and this shard's are missing")

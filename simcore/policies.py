@@ -63,7 +63,9 @@ class ParamSpec:
                 raise PolicyError(f"policy {policy}: parameter {self.name} must be {kind}, got {text!r}") from None
         if self.choices is not None and value not in self.choices:
             raise PolicyError(f"policy {policy}: {self.name}={value} is not one of {self.choices}")
-        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+        # Bounds are for numbers only (a ``str`` parameter is limited by its ``choices``).
+        if not isinstance(value, str) and (self.minimum is not None and value < self.minimum
+                                           or self.maximum is not None and value > self.maximum):
             raise PolicyError(f"policy {policy}: {self.name}={value} is outside {self.minimum}..{self.maximum}")
         return value
 

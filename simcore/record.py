@@ -24,6 +24,7 @@ class ColumnStore:
         self._arrays: dict[tuple, np.ndarray] = {}
 
     def take(self, key: tuple, dtype, rows: int) -> np.ndarray:
+        """A reused ``dtype`` array of ``rows`` elements for the column ``key`` (contents undefined)."""
         dtype = np.dtype(dtype)
         array = self._arrays.get((key, dtype))
         if array is None or array.size < rows:
@@ -54,7 +55,10 @@ def column_reader(ints: np.ndarray, masks: np.ndarray, valid_column: int, store:
 
 
 def output_buffers(rows: int, n_int: int, n_mask: int) -> tuple[np.ndarray, np.ndarray]:
-    """Flat, reusable storage for the engines' output matrices of up to ``rows`` rows."""
+    """Flat, reusable storage for the engines' output matrices of up to ``rows`` rows.
+
+    Returns int64[n_int * rows] and uint64[n_mask * rows], uninitialised.
+    """
     return np.empty(n_int * rows, dtype=np.int64), np.empty(n_mask * rows, dtype=np.uint64)
 
 

@@ -66,6 +66,7 @@ BATCH_LIMIT = 1 << 32  # the ranges of a batch of shuffle draws multiply to at m
 
 
 def seat_stream(seat: int) -> int:
+    """The stream id of the policy sitting in ``seat``."""
     return SEAT_STREAM_BASE + seat
 
 
@@ -126,6 +127,7 @@ class Stream:
         self.draws = 0
 
     def next_u64(self) -> int:
+        """The stream's next 64-bit word (xoshiro256**), as a Python int."""
         s0, s1, s2, s3 = self.s
         result = (_rotl((s1 * 5) & MASK64, 7) * 9) & MASK64
         t = (s1 << 17) & MASK64

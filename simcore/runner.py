@@ -45,6 +45,8 @@ WRITERS = 2
 
 @dataclass
 class RunConfig:
+    """What ``fudasim run`` was asked for: rules and options, seed, size, policies, engine, output."""
+
     rules: str = "tensho-ise"
     options: dict[str, str] = field(default_factory=dict)
     seed: int = 0
@@ -96,11 +98,13 @@ class RunSummary:
 
     @property
     def seats(self) -> int:
+        """The number of seats."""
         return len(self.policies)
 
     def add(self, columns: dict[str, np.ndarray]) -> None:
         """Count a batch of rows (``winner``, ``dealer``, ``end_reason``, ``yaku_*`` and, where
-        seats may sit a round out, ``active_*``)."""
+        seats may sit a round out, ``active_*``): the dataset's columns, one element per round,
+        in their schema's dtypes (int8 ``winner``, uint64 ``yaku_*``, ...)."""
         winner = columns["winner"]
         dealer = columns["dealer"]
         self.rounds += len(winner)
@@ -272,6 +276,7 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
     """
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a directory")
+    lock: ds.DatasetLock | None
     if config.resume:
         if not (out / ds.RUN_FILE).is_file():
             raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")

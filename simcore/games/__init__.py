@@ -49,7 +49,14 @@ class TieBreakChain:
 
 @runtime_checkable
 class Game(Protocol):
-    """What every game provides (see ``docs/architecture.md`` for how to add one)."""
+    """What every game provides (see ``docs/architecture.md`` for how to add one).
+
+    Both engines write the same two column-major output matrices: ``ints`` int64[n_int, rows]
+    and ``masks`` uint64[n_mask, rows], one row index per round (the game's ``enums`` name the
+    matrix rows); ``output_buffers`` gives flat storage for them, int64[n_int * rows] and
+    uint64[n_mask * rows].  ``columns`` copies out named columns, one array per dataset column in
+    its schema dtype.
+    """
 
     name: str  # ``[game] name`` in its rule files; ``game`` in run metadata
     title: str  # for people: "Tensho", "Enshu-bana"

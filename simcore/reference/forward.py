@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["Decision", "PausedRound", "State", "play_through"]
 
@@ -90,6 +90,7 @@ class PausedRound:
     result: Any
 
     def observe(self, seat: int) -> Any:  # pragma: no cover - every game defines it
+        """The observation of ``seat`` (each game's own)."""
         raise NotImplementedError
 
     def decision(self) -> Decision | None:
@@ -119,8 +120,11 @@ class PausedRound:
         return self.observe(self.current_seat() if seat is None else seat)
 
 
-def play_through(state: State, policies: Sequence[Any],
-                 ask: Callable[[Any, State, Decision], Any]) -> State:
+StateT = TypeVar("StateT", bound=State)
+
+
+def play_through(state: StateT, policies: Sequence[Any],
+                 ask: Callable[[Any, StateT, Decision], Any]) -> StateT:
     """Play ``state`` to the end, each decision answered by ``ask(policies[seat], state, decision)``."""
     while True:
         decision = state.decision()

@@ -26,6 +26,7 @@ class ScriptedDecisions:
         self.compiled = compiled
 
     def take(self, what: str) -> Any:
+        """The next decision of the list (``DecisionError`` naming ``what`` if there is none)."""
         if self.position >= len(self.decisions):
             raise DecisionError(f"decision {self.position + 1} ({what}) is missing: the list has "
                                 f"only {len(self.decisions)} decisions")
@@ -34,6 +35,7 @@ class ScriptedDecisions:
         return value
 
     def fail(self, what: str, value: Any, why: str) -> DecisionError:
+        """The error for decision ``value`` of kind ``what``, illegal because ``why``."""
         return DecisionError(f"decision {self.position} ({what}): {value!r} is illegal: {why}")
 
     def skip_if_next_is(self, *cards: int) -> None:
@@ -48,6 +50,7 @@ class ScriptedDecisions:
                 self.position += 1
 
     def check_all_used(self) -> None:
+        """``DecisionError`` if decisions are left over once the round has ended."""
         if self.position != len(self.decisions):
             extra = len(self.decisions) - self.position
             raise DecisionError(f"{extra} decision(s) left unused after the round ended "

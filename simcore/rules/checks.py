@@ -18,9 +18,11 @@ class Checker:
         self.source = source
 
     def fail(self, key: str, problem: str) -> RulesError:
+        """The ``RulesError`` naming the file, ``key`` and ``problem`` (for the caller to raise)."""
         return RulesError(f"{self.source}: {key}: {problem}")
 
     def table(self, data: dict, key: str, allowed: set[str], required: bool = True) -> dict:
+        """The table ``data[key]`` (``{}`` if optional and absent); its keys must be among ``allowed`` (empty: any)."""
         value = data.get(key)
         if value is None:
             if required:
@@ -34,6 +36,7 @@ class Checker:
         return value
 
     def integer(self, value: Any, key: str, minimum: int = 0) -> int:
+        """``value`` if it is an integer of at least ``minimum``."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(key, f"expected an integer, got {value!r}")
         if value < minimum:
@@ -41,11 +44,13 @@ class Checker:
         return value
 
     def string(self, value: Any, key: str) -> str:
+        """``value`` if it is a string."""
         if not isinstance(value, str):
             raise self.fail(key, f"expected a string, got {value!r}")
         return value
 
     def cards(self, deck: Deck, value: Any, key: str) -> tuple[int, ...]:
+        """The card ids of a list of card references, each listed once."""
         if not isinstance(value, list):
             raise self.fail(key, f"expected a list of cards, got {value!r}")
         ids = []

@@ -12,9 +12,12 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcore.errors import RulesError
+
+if TYPE_CHECKING:
+    from simcore.cards import Deck
 
 __all__ = ["MAX_RULES_BYTES", "RulesError", "RuleSetLookups", "load_rules", "load_rules_text", "shipped_rules",
            "parse_option_overrides"]
@@ -26,16 +29,28 @@ MAX_RULES_BYTES = 256 * 1024
 class RuleSetLookups:
     """Lookups shared by every game's rule set (needs ``options``, ``yaku``, ``deck``, ``skin``)."""
 
+    if TYPE_CHECKING:
+        # What the lookups read; each game's rule set (a frozen dataclass) defines them.
+        options: dict[str, str | int]
+        yaku: tuple[Any, ...]
+        deck: Deck
+
+        @property
+        def skin(self) -> str: ...
+
     def option(self, name: str) -> str | int:
+        """The resolved value of the option called ``name`` (``KeyError`` if there is none)."""
         return self.options[name]
 
-    def yaku_by_key(self, key: str):
+    def yaku_by_key(self, key: str) -> Any:
+        """The yaku whose key is ``key`` (``KeyError`` if there is none)."""
         for yaku in self.yaku:
             if yaku.key == key:
                 return yaku
         raise KeyError(key)
 
     def card_label(self, card_id: int) -> str:
+        """The name of card ``card_id`` in this rule set's skin."""
         return self.deck.label(card_id, self.skin)
 
 

@@ -14,6 +14,8 @@ __all__ = ["OptionSpec", "choice", "option_code"]
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """A named rule option: its allowed values (``choices``, or an integer range), default and help."""
+
     name: str
     choices: tuple[str, ...] | None  # None: an integer option
     default: str | int

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.games import Game
 from simcore.games.enshu import enums as EE
 from simcore.policies import PolicySpec, PolicySupport
 from simcore.rules.schema import OptionSpec
@@ -18,16 +19,16 @@ __all__ = ["GAME", "EnshuGame"]
 class EnshuGame:
     """Enshu-bana (RULES.md section 3): 48-card hanafuda, variants W, S and C, 2-5 players."""
 
-    name = "enshu"
-    title = "Enshu-bana"
-    end_reasons = EE.END_REASONS
-    rounds_option = "enshu.rounds"
-    players_option = "enshu.players"
-    max_players = EE.MAX_SEATS
-    n_int = EE.N_INT_COLUMNS
-    n_mask = EE.N_MASK_COLUMNS
+    name: str = "enshu"
+    title: str = "Enshu-bana"
+    end_reasons: tuple[str, ...] = EE.END_REASONS
+    rounds_option: str = "enshu.rounds"
+    players_option: str | None = "enshu.players"
+    max_players: int = EE.MAX_SEATS
+    n_int: int = EE.N_INT_COLUMNS
+    n_mask: int = EE.N_MASK_COLUMNS
     report_options: tuple[str, ...] = ()
-    policies = (("random", PolicySupport()), ("greedy", PolicySupport()))
+    policies: tuple[tuple[str, PolicySupport], ...] = (("random", PolicySupport()), ("greedy", PolicySupport()))
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
                     overrides: dict[str, Any]) -> Any:
@@ -143,4 +144,5 @@ class EnshuGame:
         return lines
 
 
-GAME = EnshuGame()
+# Annotated so that the type checker verifies the class implements the protocol.
+GAME: Game = EnshuGame()

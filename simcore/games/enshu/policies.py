@@ -44,6 +44,7 @@ Decision hooks (RULES.md 3.4), each called only when the seat has a real choice:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
@@ -55,6 +56,7 @@ __all__ = [
     "EnshuObservation",
     "EnshuRandomPolicy",
     "EnshuGreedyPolicy",
+    "EnshuPolicy",
     "make_enshu_policy",
     "GREEDY_KOTSU_POINTS",
     "GREEDY_JOIN_POINTS",
@@ -90,6 +92,41 @@ class EnshuObservation:
     dropout_pass: int = 0  # 1, 2, ... during the dropout phase
     scores: tuple[int, ...] = ()  # known at the Fuke decision
     winner: int = -1  # known at the Fuke decision
+
+
+class EnshuPolicy(Protocol):
+    """The decision hooks the reference engine calls (RULES.md 3.4; see the module docstring)."""
+
+    name: str
+
+    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+        """Whether to declare mizu-kotsu (variant C)."""
+        ...
+
+    def kotsu(self, obs: EnshuObservation) -> bool:
+        """Whether to declare kotsu (variant C)."""
+        ...
+
+    def join(self, obs: EnshuObservation) -> bool:
+        """Whether to join the round in dropout pass ``obs.dropout_pass`` (C, 4-5 players)."""
+        ...
+
+    def fuke(self, obs: EnshuObservation) -> bool:
+        """Whether to declare Fuke (variant C)."""
+        ...
+
+    def declare_teyaku(self, obs: EnshuObservation, group: str,
+                       options: list[TeyakuOption]) -> TeyakuOption | None:
+        """One of the qualifying teyaku ``options`` of ``group`` to expose, or None."""
+        ...
+
+    def play(self, obs: EnshuObservation) -> int:
+        """The id of the hand card to play."""
+        ...
+
+    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+        """Which of ``options`` (single-card field masks) the played or turned ``card`` takes."""
+        ...
 
 
 class EnshuRandomPolicy:
@@ -160,6 +197,7 @@ class EnshuGreedyPolicy:
                    if self.yaku_kind[i] == EE.YAKU_POINTS)
 
     def gain(self, pile: int, captured: int) -> int:
+        """The greedy gain of moving the cards of mask ``captured`` into the pile ``pile`` (module docstring)."""
         new = pile | captured
         for i in self.stopping:
             mask = self.yaku_mask[i]
@@ -173,6 +211,7 @@ class EnshuGreedyPolicy:
         return g
 
     def placement_gain(self, card: int) -> int:
+        """The greedy gain of leaving ``card`` on the field (negative; module docstring)."""
         g = 10 * self.card_points[card]
         for i, mask in enumerate(self.yaku_mask):
             if (mask >> card) & 1:
@@ -237,7 +276,8 @@ class EnshuGreedyPolicy:
         return best
 
 
-def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream):
+def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy:
+    """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name == "random":
         return EnshuRandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":

@@ -127,5 +127,8 @@ def bit_tables(rules) -> dict[str, list[str]]:
 
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
                 players: int = EE.MAX_SEATS) -> pa.Table:
-    """An Arrow table with the run metadata and rules text in its key-value metadata."""
+    """An Arrow table with the run metadata and rules text in its key-value metadata.
+
+    ``columns`` are those of ``columns_from_matrices``: one array per column, in its schema dtype.
+    """
     return generic_shard_table(columns, run_info, rules_text, schema(players), EE.END_REASONS)

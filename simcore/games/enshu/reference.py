@@ -542,6 +542,7 @@ class EnshuState(PausedRound):
             if deck is not None:
                 slots = list(deck)
             else:
+                assert stream is not None  # the caller passes one whenever no deck is given
                 slots = shuffle_in_place(list(range(DECK_SIZE)), stream)
             field_mask, hands, draw = deal_slots(self.c, slots, self.dealer)
             reason = misdeal_at_deal(self.c, field_mask, hands)
@@ -1299,7 +1300,7 @@ def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundRe
     masks[EE.M_FIELD_DEALT, row] = result.field_dealt
     masks[EE.M_STOPPING_YAKU, row] = result.stopping_yaku
     masks[EE.M_STOPPING_TEYAKU, row] = result.stopping_teyaku
-    per_seat_ints = [
+    per_seat_ints: list[tuple[int, Any]] = [
         (EE.C_ACTIVE, result.active), (EE.C_MIZU_KOTSU, result.mizu_kotsu), (EE.C_KOTSU, result.kotsu),
         (EE.C_YAKU_POINTS, result.yaku_points), (EE.C_TEYAKU_POINTS, result.teyaku_points),
         (EE.C_CARD_POINTS, result.card_points), (EE.C_YAKU_MULTIPLIER, result.yaku_multiplier),
@@ -1318,7 +1319,8 @@ def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundRe
 
 
 def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_units: int,
-               rounds_per_match: int | None, out=None):
+               rounds_per_match: int | None,
+               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
 
     Returns ``(ints, masks)``: column-major int64[N_INT_COLUMNS, n_units * stride] and

@@ -51,7 +51,8 @@ YES, NO = "yes", "no"
 class EnshuScriptedDecisions(ScriptedDecisions):
     """The shared decision queue; ``seat_view(seat)`` gives each seat a policy over it."""
 
-    def seat_view(self, seat: int) -> _ScriptedEnshuSeat:  # type: ignore[override]
+    def seat_view(self, seat: int) -> _ScriptedEnshuSeat:
+        """The policy of ``seat``: it takes that seat's decisions from the shared queue."""
         return _ScriptedEnshuSeat(self, seat)
 
 

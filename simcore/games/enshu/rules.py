@@ -172,6 +172,7 @@ class EnshuYaku:
 
     @property
     def stops(self) -> bool:
+        """Whether completing the yaku ends the round at once (uchikiri)."""
         return self.kind == "uchikiri"
 
 
@@ -194,6 +195,7 @@ class Teyaku:
 
     @property
     def stops(self) -> bool:
+        """Whether declaring the teyaku ends the round at once."""
         return self.kind == "stop"
 
 
@@ -229,13 +231,16 @@ class EnshuRuleSet(RuleSetLookups):
 
     @property
     def skin(self) -> str:
+        """The card names in use: always hanafuda."""
         return "hanafuda"
 
     @property
     def supersession(self) -> dict[str, tuple[str, ...]]:
+        """The supersession table in force: yaku key -> the keys it cancels."""
         return self.supersession_tables.get(str(self.options["enshu.sokuyaku_stacking"]), {})
 
     def teyaku_by_key(self, key: str) -> Teyaku:
+        """The teyaku whose key is ``key`` (``KeyError`` if there is none)."""
         for teyaku in self.teyaku:
             if teyaku.key == key:
                 return teyaku
@@ -710,14 +715,17 @@ class CompiledEnshu:
 
     @property
     def n_yaku(self) -> int:
+        """The number of yaku."""
         return len(self.yaku_mask)
 
     @property
     def n_teyaku(self) -> int:
+        """The number of teyaku."""
         return len(self.teyaku_pattern)
 
     @property
     def players(self) -> int:
+        """The number of seats."""
         return int(self.params[EE.P_PLAYERS])
 
     def kernel_args(self) -> tuple:

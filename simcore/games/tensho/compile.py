@@ -71,6 +71,7 @@ class CompiledTensho:
 
     @property
     def n_yaku(self) -> int:
+        """The number of yaku."""
         return len(self.yaku_mask)
 
     def kernel_args(self) -> tuple:
@@ -89,7 +90,7 @@ def deal_order(procedure: str) -> np.ndarray:
     the top of the shuffled deck: 3 to the field, 3 to each of four corner stacks A..D, 3 to the
     field, 3 to each stack, 3 to the field, 3 more to stacks A and B, 6 dead.  The dealer takes
     stack C, the opponent stack D, and the draw pile is stack A on stack B, each drawn from its
-    top (its last-dealt card).
+    top (its last-dealt card).  Returns int8[45].
     """
     if procedure == "canonical_slices":
         return np.arange(45, dtype=np.int8)
@@ -116,6 +117,7 @@ def deal_order(procedure: str) -> np.ndarray:
 
 
 def compile_rules(rules: RuleSet) -> CompiledTensho:
+    """Lower a validated rule set to the arrays both engines read (shapes and dtypes: ``CompiledTensho``)."""
     params = np.zeros(E.N_PARAMS, dtype=np.int32)
     codes = {
         E.P_TRIPLE_MATCH: "tensho.triple_match",

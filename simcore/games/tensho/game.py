@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.games import TieBreakChain
+from simcore.games import Game, TieBreakChain
 from simcore.games.tensho import enums as E
 from simcore.policies import ParamSpec, PolicySpec, PolicySupport
 from simcore.rules.schema import OptionSpec
@@ -19,17 +19,18 @@ __all__ = ["GAME", "TenshoGame"]
 class TenshoGame:
     """Tensho (RULES.md section 2): two players, the 45-card Ise deck or its hanafuda skin."""
 
-    name = "tensho"
-    title = "Tensho"
-    end_reasons = E.END_REASONS
-    rounds_option = "tensho.rounds"
-    players_option = None
-    max_players = 2
-    n_int = E.N_INT_COLUMNS
-    n_mask = E.N_MASK_COLUMNS
-    report_options = ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice", "tensho.supersession",
-                      "tensho.no_yaku_tiebreak", "tensho.final_tie", "tensho.match_scoring")
-    policies = (
+    name: str = "tensho"
+    title: str = "Tensho"
+    end_reasons: tuple[str, ...] = E.END_REASONS
+    rounds_option: str = "tensho.rounds"
+    players_option: str | None = None
+    max_players: int = 2
+    n_int: int = E.N_INT_COLUMNS
+    n_mask: int = E.N_MASK_COLUMNS
+    report_options: tuple[str, ...] = ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice",
+                                       "tensho.supersession", "tensho.no_yaku_tiebreak", "tensho.final_tie",
+                                       "tensho.match_scoring")
+    policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport(params=(
             ParamSpec("yaku_set", 1, choices=(1, 2),
@@ -165,4 +166,5 @@ def _card_value_lines(rules: Any, key: str, values: tuple[int, ...], in_force: b
     return lines
 
 
-GAME = TenshoGame()
+# Annotated so that the type checker verifies the class implements the protocol.
+GAME: Game = TenshoGame()

@@ -41,7 +41,7 @@ def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
 
 
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-               out: tuple[np.ndarray, np.ndarray] | None = None):
+               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
 
     Parameters

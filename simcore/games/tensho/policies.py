@@ -38,13 +38,14 @@ Built-in policies
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from simcore.errors import PolicyError
 from simcore.games.tensho import enums as E
 from simcore.policies import PolicySpec
 from simcore.rng import Stream
 
-__all__ = ["GreedyPolicy", "RandomPolicy", "TenshoObservation", "make_policy"]
+__all__ = ["GreedyPolicy", "RandomPolicy", "TenshoObservation", "TenshoPolicy", "make_policy"]
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,41 @@ class TenshoObservation:
     dealer: int
     yaku_set: int  # 0 before the set is chosen
     round_in_match: int
-    match_points: tuple[int, int]
+    match_points: tuple[int, ...]  # per seat
     hand: int  # own hand mask
     field: int
     piles: tuple[int, int]
     seen: int  # every card that has been face up this round
     draw_size: int
     turn: int
+
+
+class TenshoPolicy(Protocol):
+    """The decisions the reference engine asks a Tensho policy for, each from an observation."""
+
+    name: str
+
+    def choose_yaku_set(self, obs: TenshoObservation) -> int:
+        """The yaku set (1 or 2), when ``tensho.yaku_set_choice`` leaves it to the dealer's policy."""
+        ...
+
+    def opening_claim(self, obs: TenshoObservation, rank: int,
+                      pairs: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """One of ``pairs`` (card ids) of the field cards of ``rank`` to claim, or None to decline."""
+        ...
+
+    def bank_six(self, obs: TenshoObservation) -> bool:
+        """Whether to bank the 6 of clubs dealt into the hand (``tensho.six_in_hand = bank_at_deal``)."""
+        ...
+
+    def play(self, obs: TenshoObservation) -> int:
+        """The id of the hand card to play."""
+        ...
+
+    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int],
+                       allow_decline: bool) -> int | None:
+        """Pick one of ``options`` (field-card masks), or None to leave ``card`` on the field."""
+        ...
 
 
 def _ids(mask: int) -> list[int]:
@@ -147,6 +176,7 @@ class GreedyPolicy:
         return sum(points[i] for i in _ids(final))
 
     def gain(self, pile: int, captured: int, yaku_set: int) -> int:
+        """The greedy gain of moving the cards of mask ``captured`` into ``pile`` under ``yaku_set`` (module docstring)."""
         members, instant, points, weights = self._set_tables(yaku_set)
         new = pile | captured
         for i in _ids(instant):
@@ -163,6 +193,7 @@ class GreedyPolicy:
         return g
 
     def placement_gain(self, card: int, yaku_set: int) -> int:
+        """The greedy gain of leaving ``card`` on the field under ``yaku_set`` (negative; module docstring)."""
         members, _, _, weights = self._set_tables(yaku_set)
         g = 10 * self.card_value[card]
         for i in members:
@@ -224,6 +255,7 @@ class GreedyPolicy:
             g = self.gain(pile, (1 << card) | option, obs.yaku_set)
             if best_gain is None or g > best_gain:
                 best, best_gain = option, g
+        assert best_gain is not None  # ``options`` is never empty
         if allow_decline and self.placement_gain(card, obs.yaku_set) > best_gain:
             return None
         return best
@@ -238,7 +270,8 @@ def _highest_value(matches: int, card_value) -> int:
     return best
 
 
-def make_policy(spec: PolicySpec, compiled, stream: Stream):
+def make_policy(spec: PolicySpec, compiled, stream: Stream) -> TenshoPolicy:
+    """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name == "random":
         return RandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":

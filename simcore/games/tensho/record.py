@@ -86,5 +86,8 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray,
 
 
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str) -> pa.Table:
-    """A Tensho shard's Arrow table, with the run metadata and rules text attached."""
+    """A Tensho shard's Arrow table, with the run metadata and rules text attached.
+
+    ``columns`` are those of ``columns_from_matrices``: one array per column, in its schema dtype.
+    """
     return generic_shard_table(columns, run_info, rules_text, schema(), E.END_REASONS)

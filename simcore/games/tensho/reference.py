@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simcore.cards import ids_of
 from simcore.errors import DealError
@@ -33,6 +33,9 @@ from simcore.games.tensho.compile import CompiledTensho
 from simcore.games.tensho.policies import TenshoObservation, make_policy
 from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "DealError",
@@ -168,6 +171,7 @@ class TenshoState(PausedRound):
     # --- the forward model ------------------------------------------------------------------
 
     def clone(self) -> TenshoState:
+        """An independent copy: applying actions to it leaves this state unchanged."""
         other = copy.copy(self)
         other.hands = list(self.hands)
         other.piles = list(self.piles)
@@ -214,6 +218,7 @@ class TenshoState(PausedRound):
         return other
 
     def apply(self, action: Any) -> None:
+        """Take ``action`` for the pending decision and step on to the next one (or the end)."""
         decision = self.pending
         if decision is None:
             raise ValueError("the round is over: no decision to apply an action to")
@@ -331,6 +336,7 @@ class TenshoState(PausedRound):
             if deck is not None:
                 slots = list(deck)
             else:
+                assert stream is not None  # made above whenever no deck is given
                 shuffled = shuffled_deck(stream)
                 slots = [shuffled[order[i]] for i in range(DECK_SIZE)]
             field = slots[0:9]
@@ -723,7 +729,8 @@ def fill_row(ints, masks, row: int, result: RoundResult) -> None:
 
 
 def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_units: int,
-               rounds_per_match: int | None, out=None):
+               rounds_per_match: int | None,
+               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.
 
     Returns ``(ints, masks)``: int64[N_INT_COLUMNS, n_units * stride] and

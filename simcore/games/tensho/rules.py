@@ -8,6 +8,7 @@ then lowers the rule set to the kernels' arrays.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ MAX_YAKU = 64
 
 @dataclass(frozen=True)
 class Yaku:
+    """One yaku of a rule file: its bit ``index``, names, cards, and its value in each yaku set."""
+
     index: int
     key: str
     name: str
@@ -36,12 +39,15 @@ class Yaku:
     values: tuple[int | str | None, ...]  # per yaku set: points, "instant", or None (absent)
 
     def in_set(self, yaku_set: int) -> bool:
+        """Whether the yaku belongs to ``yaku_set`` (1 or 2)."""
         return self.values[yaku_set - 1] is not None
 
     def is_instant(self, yaku_set: int) -> bool:
+        """Whether the yaku wins the round at once in ``yaku_set``."""
         return self.values[yaku_set - 1] == INSTANT
 
     def points(self, yaku_set: int) -> int:
+        """The yaku's points in ``yaku_set`` (0 if absent or instant)."""
         value = self.values[yaku_set - 1]
         return value if isinstance(value, int) else 0
 
@@ -72,18 +78,22 @@ class RuleSet(RuleSetLookups):
 
     @property
     def skin(self) -> str:
+        """The card names in use: ``ise`` or ``hanafuda``."""
         return str(self.options.get("tensho.skin", "hanafuda"))
 
     @property
     def card_values(self) -> tuple[int, ...]:
+        """The card-value table in force, by card id."""
         return self.card_value_tables[str(self.options["tensho.card_values"])]
 
     @property
     def chaff_mask(self) -> int:
+        """The chaff set in force, as a card mask."""
         return self.chaff_sets[str(self.options["tensho.chaff_set"])]
 
     @property
     def supersession(self) -> dict[str, tuple[str, ...]]:
+        """The supersession table in force: yaku key -> the keys it cancels."""
         return self.supersession_tables.get(str(self.options["tensho.supersession"]), {})
 
 
@@ -94,6 +104,10 @@ YAKU_SETS = 2
 
 
 def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> RuleSet:
+    """Validate a parsed Tensho rule file (with ``--option`` overrides) into a ``RuleSet``.
+
+    ``RulesError`` naming the file, the key and the problem if anything is wrong.
+    """
     check = Checker(source)
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
@@ -150,10 +164,11 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         key: mask_of(check.cards(deck, value, f"chaff_sets.{key}")) for key, value in chaff_tables.items()
     }
 
-    for option_name, available, what in [
+    named_tables: list[tuple[str, Mapping[str, object], str]] = [
         ("tensho.card_values", card_value_tables, "card_values"),
         ("tensho.chaff_set", chaff_sets, "chaff_sets"),
-    ]:
+    ]
+    for option_name, available, what in named_tables:
         chosen = str(options[option_name])
         if chosen not in available:
             raise check.fail(option_name, f"{chosen!r} has no table [{what}.{chosen}] in this file")
@@ -219,9 +234,10 @@ def _check_tensho_bounds(source: str, value_keys: dict[str, list[str]],
     card_count: dict[str, int] = {}
     for y in yaku:
         for s in range(YAKU_SETS):
-            if isinstance(y.values[s], int):
+            value = y.values[s]
+            if isinstance(value, int):
                 key = f"yaku[{y.key}].set{s + 1}"
-                numbers[key] = Number(key, int(y.values[s]), 1)
+                numbers[key] = Number(key, int(value), 1)
                 set_keys[s].append(key)
                 card_count[key] = len(y.cards)
     instant_score = int(options["tensho.instant_win_score"])
@@ -253,12 +269,12 @@ def _options(check: Checker, data: dict, overrides: dict[str, Any]) -> dict[str,
         spec = TENSHO_OPTIONS[f"tensho.{key}"]
         values[spec.name] = _parse_option(check, spec, raw, f"tensho.{key}")
     for option_name, raw in overrides.items():
-        spec = TENSHO_OPTIONS.get(option_name)
-        if spec is None:
+        override_spec = TENSHO_OPTIONS.get(option_name)
+        if override_spec is None:
             known = ", ".join(sorted(TENSHO_OPTIONS))
             raise RulesError(f"--option {option_name}: unknown option (known: {known})")
         try:
-            values[option_name] = spec.parse(raw)
+            values[option_name] = override_spec.parse(raw)
         except ValueError as error:
             raise RulesError(f"--option {option_name}: {error}") from None
     skin = str(values.get("tensho.skin", TENSHO_OPTIONS["tensho.skin"].default))
