@@ -3,6 +3,7 @@ the file and the key, and the supersession-cycle check."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from simcore.cards import Deck
@@ -48,6 +49,23 @@ class Checker:
         if not isinstance(value, str):
             raise self.fail(key, f"expected a string, got {value!r}")
         return value
+
+    def keyed_entries(self, entries: list[Any], table: str, allowed: set[str]) -> Iterator[tuple[str, str, dict]]:
+        """Each ``[[table]]`` entry as ``(key, where, entry)``: a table with a string ``key``, no
+        key outside ``allowed`` and no key twice (``where`` is ``table[KEY]`` for messages)."""
+        seen: set[str] = set()
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise self.fail(f"{table}[{index}]", "expected a table")
+            key = self.string(entry.get("key"), f"{table}[{index}].key")
+            where = f"{table}[{key}]"
+            unknown = sorted(set(entry) - allowed)
+            if unknown:
+                raise self.fail(f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+            if key in seen:
+                raise self.fail(where, f"duplicate {table} key")
+            seen.add(key)
+            yield key, where, entry
 
     def cards(self, deck: Deck, value: Any, key: str) -> tuple[int, ...]:
         """The card ids of a list of card references, each listed once."""

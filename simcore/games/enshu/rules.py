@@ -428,18 +428,7 @@ def _teyaku(check: Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
     if len(entries) > EE.MAX_TEYAKU:
         raise check.fail("teyaku", f"at most {EE.MAX_TEYAKU} teyaku fit the uint64 bitset, got {len(entries)}")
     out: list[Teyaku] = []
-    seen: set[str] = set()
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, dict):
-            raise check.fail(f"teyaku[{index}]", "expected a table")
-        key = check.string(entry.get("key"), f"teyaku[{index}].key")
-        where = f"teyaku[{key}]"
-        unknown = sorted(set(entry) - TEYAKU_KEYS)
-        if unknown:
-            raise check.fail(f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(TEYAKU_KEYS))})")
-        if key in seen:
-            raise check.fail(where, "duplicate teyaku key")
-        seen.add(key)
+    for index, (key, where, entry) in enumerate(check.keyed_entries(entries, "teyaku", TEYAKU_KEYS)):
         name = check.string(entry.get("name"), f"{where}.name")
         english = check.string(entry.get("english", name), f"{where}.english")
         group = check.string(entry.get("group"), f"{where}.group")
@@ -483,18 +472,7 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
         raise check.fail("yaku", f"at most {EE.MAX_YAKU} yaku fit the uint64 yaku bitset, got {len(entries)}")
     month_masks = {m: deck.rank_mask(m) for m in ALL_MONTHS}
     out: list[EnshuYaku] = []
-    seen_keys: set[str] = set()
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, dict):
-            raise check.fail(f"yaku[{index}]", "expected a table")
-        key = check.string(entry.get("key"), f"yaku[{index}].key")
-        where = f"yaku[{key}]"
-        unknown = sorted(set(entry) - YAKU_KEYS)
-        if unknown:
-            raise check.fail(f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(YAKU_KEYS))})")
-        if key in seen_keys:
-            raise check.fail(where, "duplicate yaku key")
-        seen_keys.add(key)
+    for index, (key, where, entry) in enumerate(check.keyed_entries(entries, "yaku", YAKU_KEYS)):
         name = check.string(entry.get("name"), f"{where}.name")
         english = check.string(entry.get("english", name), f"{where}.english")
         cards = check.cards(deck, entry.get("cards"), f"{where}.cards")

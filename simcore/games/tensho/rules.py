@@ -297,19 +297,8 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
     if len(entries) > MAX_YAKU:
         raise check.fail("yaku", f"at most {MAX_YAKU} yaku fit the uint64 yaku bitset, got {len(entries)}")
     out: list[Yaku] = []
-    seen_keys: set[str] = set()
     seen_names: set[str] = set()
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, dict):
-            raise check.fail(f"yaku[{index}]", "expected a table")
-        key = check.string(entry.get("key"), f"yaku[{index}].key")
-        where = f"yaku[{key}]"
-        unknown = sorted(set(entry) - YAKU_KEYS)
-        if unknown:
-            raise check.fail(f"{where}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(YAKU_KEYS))})")
-        if key in seen_keys:
-            raise check.fail(where, "duplicate yaku key")
-        seen_keys.add(key)
+    for index, (key, where, entry) in enumerate(check.keyed_entries(entries, "yaku", YAKU_KEYS)):
         name = check.string(entry.get("name"), f"{where}.name")
         if name in seen_names:
             raise check.fail(f"{where}.name", f"duplicate yaku name {name!r}")
