@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcore.errors import PolicyError
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_PIMC, POLICY_RANDOM
 
 __all__ = [
     "POLICY_KINDS",
@@ -28,6 +28,7 @@ __all__ = [
     "PolicySpec",
     "PolicySupport",
     "check_engine",
+    "objective_param",
     "parse_policy",
     "register_policy",
 ]
@@ -116,6 +117,31 @@ def register_policy(kind: PolicyKind) -> PolicyKind:
 register_policy(PolicyKind("random", POLICY_RANDOM, "every decision uniform over its legal options"))
 register_policy(PolicyKind("greedy", POLICY_GREEDY,
                            "one ply: the move that adds most yaku progress and card value now"))
+register_policy(PolicyKind("heuristic", POLICY_HEURISTIC,
+                           "a club player's rules: card value, yaku odds, denial and what the field offers"))
+
+_ROLLOUT = ParamSpec("rollout", "random", kind=str, choices=("random", "greedy", "heuristic"),
+                     help="the policy that plays every seat to the end of the round in a simulation")
+
+
+def objective_param(default: str) -> ParamSpec:
+    """A search policy's ``objective`` with ``default``: each game declares it in its own
+    ``PolicySupport`` (Tensho plays to win, Enshu-bana for the round's payoff)."""
+    return ParamSpec("objective", default, kind=str, choices=("win", "score"),
+                     help="win: a finished round counts +1, 0 or -1 by the sign of the seat's payoff; "
+                          "score: it counts the payoff itself")
+
+register_policy(PolicyKind("pimc", POLICY_PIMC,
+                           "determinized Monte Carlo: each option played out in sampled worlds, best mean kept",
+                           (ParamSpec("worlds", 32, minimum=1, maximum=65536,
+                                      help="samples of the hidden cards per decision"), _ROLLOUT)))
+register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
+                           "single-observer information-set Monte Carlo tree search",
+                           (ParamSpec("iterations", 1000, minimum=1, maximum=1_000_000,
+                                      help="determinizations (one tree descent each) per decision"),
+                            ParamSpec("c", 0.7, kind=float, minimum=0.0, maximum=100.0,
+                                      help="UCB exploration constant"),
+                            _ROLLOUT)))
 
 
 @dataclass(frozen=True)

@@ -7,3 +7,15 @@ plays an id it does not know as another policy.
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
+POLICY_HEURISTIC = 2
+POLICY_PIMC = 3
+POLICY_ISMCTS = 4
+
+# The rollout policy of a search player, as its kernel parameter: the id of the policy that
+# plays every seat after the searched move (``random``, ``greedy`` or ``heuristic``).
+ROLLOUT_IDS = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "heuristic": POLICY_HEURISTIC}
+# A search player's objective: ``win`` scores a finished round +1, 0 or -1 by the sign of the
+# seat's payoff; ``score`` scores it by the payoff itself.
+OBJECTIVE_WIN = 0
+OBJECTIVE_SCORE = 1
+OBJECTIVE_IDS = {"win": OBJECTIVE_WIN, "score": OBJECTIVE_SCORE}
