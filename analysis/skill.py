@@ -62,7 +62,7 @@ def _bootstrap(statistic, columns: list[np.ndarray], draws: int, seed: int) -> E
 
 
 def gap(a: np.ndarray, b: np.ndarray, draws: int = 2000, seed: int = 0) -> Estimate:
-    """Mean of ``a - b`` (per-deal mean payoffs of two policies on the same deals), with its interval."""
+    """Mean of ``a - b`` (float64 per-deal mean payoffs of two policies on the same deals), with its interval."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     return _bootstrap(lambda x, y: np.mean(x - y), [a, b], draws, seed)
 
@@ -76,7 +76,7 @@ def _rs(beginner: np.ndarray, best: np.ndarray, omniscient: np.ndarray) -> float
 
 def relative_skill(beginner: np.ndarray, best: np.ndarray, omniscient: np.ndarray,
                    draws: int = 2000, seed: int = 0) -> tuple[Estimate, Estimate, Estimate]:
-    """``(RS, LE, RE)`` from per-deal mean payoffs of the beginner, the best fair policy and the
+    """``(RS, LE, RE)`` from float64 per-deal mean payoffs of the beginner, the best fair policy and the
     omniscient one, each against the same opponents on the same deals (module docstring)."""
     cols = [np.asarray(x, dtype=np.float64) for x in (beginner, best, omniscient)]
     rs = _bootstrap(_rs, cols, draws, seed)
@@ -86,7 +86,7 @@ def relative_skill(beginner: np.ndarray, best: np.ndarray, omniscient: np.ndarra
 
 
 def critical_rounds(diff: np.ndarray, z: float = Z_ONE_SIDED_95) -> float:
-    """Fiedler and Rock's ``n* = (z sigma / E)^2`` from per-round payoff differences ``diff``
+    """Fiedler and Rock's ``n* = (z sigma / E)^2`` from float64 per-round payoff differences ``diff``
     (better minus worse); ``inf`` when there is no edge."""
     diff = np.asarray(diff, dtype=np.float64)
     edge = float(np.mean(diff))
@@ -110,7 +110,8 @@ def _lead_probability(diff: np.ndarray, n: int, matches: int, rng: np.random.Gen
 def rounds_to_lead(diff: np.ndarray, probability: float = 0.95, matches: int = 4000, seed: int = 0,
                    limit: int = 10_000_000) -> int | None:
     """The fewest rounds after which the better policy is ahead with ``probability``, by
-    simulating ``matches`` matches of rounds drawn (with replacement) from ``diff``; None when
+    simulating ``matches`` matches of rounds drawn (with replacement) from ``diff`` (float64
+    per-round differences, better minus worse); None when
     even ``limit`` rounds do not reach it."""
     diff = np.asarray(diff, dtype=np.float64)
     if np.mean(diff) <= 0:
@@ -132,7 +133,7 @@ def rounds_to_lead(diff: np.ndarray, probability: float = 0.95, matches: int = 4
 
 
 def variance_shares(y: np.ndarray) -> dict[str, float]:
-    """Shares of the total sum of squares of ``y[deal, seating, policy]`` explained by each main
+    """Shares of the total sum of squares of float64 ``y[deal, seating, policy]`` explained by each main
     effect (``deal``, ``seating``, ``policy``) and by everything else (``rest``); they add to 1."""
     y = np.asarray(y, dtype=np.float64)
     if y.ndim != 3:
