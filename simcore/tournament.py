@@ -56,6 +56,7 @@ __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_pol
 
 TOURNAMENT_FILE = "_tournament.json"
 TOURNAMENT_FORMAT = 1
+_TEMPORARY_PREFIX = f".{TOURNAMENT_FILE}.tmp-"
 # Fields of the plan that must agree for --resume (everything that changes rows or the runs).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "players", "deals", "policies",
                 "seatings", "units_per_shard")
@@ -234,9 +235,13 @@ def _remove_tournament(out: Path, stored: dict[str, Any]) -> None:
     folder holds anything that is not its own."""
     listed = {entry["name"] for entry in stored["runs"]}
     runs = []
+    temporaries: list[Path] = []
     for name in sorted(os.listdir(out)):
         path = out / name
-        if name in (TOURNAMENT_FILE, ds.LOCK_FILE) or (name.startswith(f".{TOURNAMENT_FILE}.tmp-")):
+        if name in (TOURNAMENT_FILE, ds.LOCK_FILE):
+            continue
+        if name.startswith(_TEMPORARY_PREFIX):
+            temporaries.append(path)
             continue
         if name not in listed or path.is_symlink() or not path.is_dir():
             raise RunError(f"--overwrite: {out} holds {name}, which is not part of its tournament; "
@@ -253,6 +258,8 @@ def _remove_tournament(out: Path, stored: dict[str, Any]) -> None:
         for file in sorted(own, key=lambda p: (p.name == ds.RUN_FILE, p.name)):
             file.unlink()
         path.rmdir()
+    for path in temporaries:
+        path.unlink()
     (out / TOURNAMENT_FILE).unlink()
 
 
@@ -271,6 +278,9 @@ def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple
                 if stored.get(key) != plan.get(key):
                     raise RunError(f"--resume: {out} was started with a different "
                                    f"{_difference(key, stored.get(key), plan.get(key))}")
+            for name in os.listdir(out):
+                if name.startswith(_TEMPORARY_PREFIX):
+                    (out / name).unlink()  # an interrupted manifest write
             stored.setdefault("resumed_by", []).append(config.command)
             stored["complete"] = False
             ds.write_json_atomic(out / TOURNAMENT_FILE, stored)
@@ -396,6 +406,9 @@ def verify_tournament(path: str | os.PathLike, deep: bool = False) -> tuple[list
         problems.append("the tournament is not complete (finish it with `fudasim tournament ... --resume`)")
     for name in sorted(os.listdir(path)):
         if name in (TOURNAMENT_FILE, ds.LOCK_FILE) or name in listed:
+            continue
+        if name.startswith(_TEMPORARY_PREFIX):
+            problems.append(f"{name}: a temporary file left by an interrupted write (--resume removes it)")
             continue
         problems.append(f"{name}: extra entry (not a run of this tournament)")
     for entry in manifest["runs"]:
