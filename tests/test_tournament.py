@@ -15,6 +15,7 @@ from analysis.report import build_report
 from analysis.tournament import (
     ELO_SCALE,
     PairOutcomes,
+    bootstrap_ratings,
     bradley_terry,
     build_tournament_report,
     open_tournament,
@@ -312,3 +313,19 @@ def test_bradley_terry_recovers_the_strengths_of_a_known_matrix():
     assert (fitted[1] - fitted[0]) * ELO_SCALE == pytest.approx(400 * math.log10(2))
     # a draw counts half to each: all-draw results mean equal strengths
     np.testing.assert_allclose(bradley_terry(np.full((3, 3), 50.0), prior_draws=0.0), 0.0, atol=1e-12)
+
+
+def test_the_bootstrap_spread_of_a_rating_matches_the_delta_method():
+    # two policies, 20,000 deals of two seatings each: A wins each round with probability 0.6
+    rng = np.random.default_rng(3)
+    deals = 20_000
+    a_wins = rng.binomial(2, 0.6, deals)
+    pair = PairOutcomes(0, 1, ["AB", "BA"], np.ones(deals, dtype=bool), np.zeros(deals), a_wins, 2 - a_wins,
+                        np.zeros(deals, dtype=np.int64))
+    samples = bootstrap_ratings([pair], 2, replicates=400, seed=1)
+    gap = samples[:, 0] - samples[:, 1]  # log(W_A / W_B), up to the one virtual draw
+    wins, rounds = a_wins.sum(), 2 * deals
+    # d log(x / (n - x)) / dx = n / (x (n - x)); x is a sum over independent deals
+    expected = rounds / (wins * (rounds - wins)) * math.sqrt(deals) * a_wins.std(ddof=1)
+    assert gap.std(ddof=1) == pytest.approx(expected, rel=0.15)
+    assert np.median(gap) == pytest.approx(math.log((wins + 0.5) / (rounds - wins + 0.5)), abs=0.01)
