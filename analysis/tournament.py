@@ -127,20 +127,23 @@ def per_deal_outcomes(seatings: list[str], winners: np.ndarray,
     a_wins, b_wins, draws : int64 arrays, shape (deals,)
     """
     winners = np.asarray(winners)
-    payoffs = np.asarray(payoffs, dtype=np.float64)
     n_seatings, deals = winners.shape
-    diff = np.zeros(deals, dtype=np.float64)
-    a_wins = np.zeros(deals, dtype=np.int64)
-    b_wins = np.zeros(deals, dtype=np.int64)
-    draws = np.zeros(deals, dtype=np.int64)
+    totals = [np.zeros(deals, dtype=np.float64)] + [np.zeros(deals, dtype=np.int64) for _ in range(3)]
     for k, seating in enumerate(seatings):
-        a_seats = np.array([seat for seat, letter in enumerate(seating) if letter == "A"])
-        b_seats = np.array([seat for seat, letter in enumerate(seating) if letter == "B"])
-        diff += payoffs[k][:, a_seats].mean(axis=1) - payoffs[k][:, b_seats].mean(axis=1)
-        a_wins += np.isin(winners[k], a_seats)
-        b_wins += np.isin(winners[k], b_seats)
-        draws += winners[k] < 0
+        for total, part in zip(totals, _seating_outcomes(seating, winners[k], payoffs[k]), strict=True):
+            total += part
+    diff, a_wins, b_wins, draws = totals
     return diff / n_seatings, a_wins, b_wins, draws
+
+
+def _seating_outcomes(seating: str, winners: np.ndarray,
+                      payoffs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One seating's per-deal payoff difference (A's mean seat minus B's), A won, B won, drawn."""
+    a_seats = np.array([seat for seat, letter in enumerate(seating) if letter == "A"])
+    b_seats = np.array([seat for seat, letter in enumerate(seating) if letter == "B"])
+    payoffs = np.asarray(payoffs, dtype=np.float64)
+    diff = payoffs[:, a_seats].mean(axis=1) - payoffs[:, b_seats].mean(axis=1)
+    return diff, np.isin(winners, a_seats), np.isin(winners, b_seats), np.asarray(winners) < 0
 
 
 def _read_run(path: Path, deals: int, seats: int, allow_incomplete: bool,
@@ -204,11 +207,19 @@ def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False) -> 
         by_pair.setdefault((int(entry["pair"][0]), int(entry["pair"][1])), []).append(entry)
     pairs = []
     for (first, second), entries in by_pair.items():
-        read = [_read_run(path / e["name"], deals, seats, allow_incomplete, notes) for e in entries]
-        present = np.logical_and.reduce([r[2] for r in read])
+        # one run in memory at a time: its outcomes are added into the pairing's per-deal sums
+        present = np.ones(deals, dtype=bool)
+        diff = np.zeros(deals, dtype=np.float64)
+        a_wins, b_wins, draws = (np.zeros(deals, dtype=np.int64) for _ in range(3))
+        for entry in entries:
+            winners, payoffs, run_present = _read_run(path / entry["name"], deals, seats, allow_incomplete, notes)
+            present &= run_present
+            for total, part in zip((diff, a_wins, b_wins, draws),
+                                   _seating_outcomes(entry["seating"], winners, payoffs), strict=True):
+                total += part
+            del winners, payoffs
+        diff /= len(entries)
         seatings = [e["seating"] for e in entries]
-        diff, a_wins, b_wins, draws = per_deal_outcomes(seatings, np.stack([r[0] for r in read]),
-                                                        np.stack([r[1] for r in read]))
         for array in (diff, a_wins, b_wins, draws):
             array[~present] = 0
         pairs.append(PairOutcomes(first, second, seatings, present, diff, a_wins, b_wins, draws))
@@ -399,7 +410,7 @@ def _matrix_tables(data: TournamentData) -> tuple[Table, Table]:
         if not p.deals:
             continue
         diff = float(p.payoff_diff[p.present].mean())
-        payoff[p.first, p.second], payoff[p.second, p.first] = diff, -diff
+        payoff[p.first, p.second], payoff[p.second, p.first] = diff, 0.0 - diff  # never -0.0
         total = p.deals * len(p.seatings)
         a = float((p.a_wins + 0.5 * p.draws)[p.present].sum()) / total
         share[p.first, p.second], share[p.second, p.first] = a, 1.0 - a
@@ -501,8 +512,10 @@ def pairing_heatmap(data: TournamentData) -> bytes:
         for i in range(m):
             for j in range(m):
                 if np.isfinite(values[i, j]):
-                    axes.text(j, i, f"{values[i, j]:.1f}" if abs(values[i, j]) < 1000 else f"{values[i, j]:.3g}",
-                              ha="center", va="center", fontsize=8)
+                    strong = abs(values[i, j] - centre) > 0.6 * spread  # a dark cell: white text
+                    text = f"{values[i, j]:.1f}" if centre == 50.0 else f"{values[i, j]:.3g}"
+                    axes.text(j, i, text, ha="center", va="center", fontsize=8,
+                              color="white" if strong else "black")
         axes.set_xticks(range(m), [str(k) for k in range(m)])
         axes.set_yticks(range(m), [f"{k}: {name}"[:28] for k, name in enumerate(data.policies)], fontsize=8)
         axes.set_xlabel("column policy")
