@@ -329,3 +329,34 @@ def test_the_bootstrap_spread_of_a_rating_matches_the_delta_method():
     expected = rounds / (wins * (rounds - wins)) * math.sqrt(deals) * a_wins.std(ddof=1)
     assert gap.std(ddof=1) == pytest.approx(expected, rel=0.15)
     assert np.median(gap) == pytest.approx(math.log((wins + 0.5) / (rounds - wins + 0.5)), abs=0.01)
+
+
+def test_a_killed_tournament_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["tournament", "tensho-ise", "--policies", "random,greedy", "--deals", "200000", "--seed", "8",
+            "--shard-rounds", "10000", "--threads", "1", "--no-progress"]
+    out = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "-o", str(out)], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    second = out / "pair-0-1-BA"
+    while len(list(second.glob("part-*.parquet"))) < 2 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert read_tournament(out)["complete"] is False
+    assert 2 <= len(list(second.glob("part-*.parquet"))) < 20
+    resumed = invoke(*args, "-o", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "1 already complete" in resumed.output
+    whole = tmp_path / "whole"
+    assert invoke(*args, "-o", str(whole)).exit_code == 0
+    for name in ("pair-0-1-AB", "pair-0-1-BA"):
+        pd.testing.assert_frame_equal(read_dataset(out / name), read_dataset(whole / name))
+    assert invoke("verify", str(out)).exit_code == 0
