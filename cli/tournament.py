@@ -64,7 +64,7 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
 
     \b
     fudasim tournament tensho-ise --policies random,greedy --deals 10000 --seed 1
-    fudasim tournament enshu-s --players 3 --policies greedy,pimc:worlds=64,rollout=greedy
+    fudasim tournament enshu-s --players 3 --policies random,greedy --deals 5000
 
     Each pairing and seating is a run dataset in a folder of its own inside --out, next to the
     tournament manifest _tournament.json; `fudasim verify` and `fudasim report` read the folder.
