@@ -473,15 +473,15 @@ def _throughput_tables(data: TournamentData) -> tuple[Table, Table]:
         "policy_b": [policies[b] for _, b in keys],
         "rounds_timed": [int(pair_rounds[k][0]) for k in keys],
         "seconds": [round(pair_rounds[k][1], 3) for k in keys],
-        "rounds_per_second": [pair_rounds[k][0] / pair_rounds[k][1] if pair_rounds[k][1] > 0 else np.nan
+        "rounds_per_second": [round(pair_rounds[k][0] / pair_rounds[k][1]) if pair_rounds[k][1] > 0 else np.nan
                               for k in keys],
     })
     policy_frame = pd.DataFrame({
         "policy": policies,
         "rounds_timed": policy_rounds.astype(np.int64),
         "seconds": np.round(policy_seconds, 3),
-        "rounds_per_second": np.where(policy_seconds > 0, policy_rounds / np.maximum(policy_seconds, 1e-300),
-                                      np.nan),
+        "rounds_per_second": np.round(np.where(policy_seconds > 0,
+                                               policy_rounds / np.maximum(policy_seconds, 1e-300), np.nan)),
     })
     note = (f"Rounds computed per second of wall time by the runs ({manifest.get('engine')} engine, threads as "
             f"run), from the tournament manifest's timings (rounds computed when the runs were played or resumed).")

@@ -152,6 +152,15 @@ def test_fudasim_report_and_verify_read_a_tournament_folder(tensho_tournament, t
     verified = invoke("verify", str(tensho_tournament))
     assert verified.exit_code == 0, verified.output
     assert "OK, complete tournament: 6 runs, 1,800 rounds" in verified.output
+    deep = invoke("verify", str(tensho_tournament), "--deep")
+    assert deep.exit_code == 0 and "sizes, checksums and rows checked" in deep.output
+    for output_format in ("json", "csv"):
+        written = tmp_path / f"t.{output_format}"
+        assert invoke("report", str(tensho_tournament), "--format", output_format, "-o", str(written)).exit_code == 0
+        assert "ratings" in written.read_text()
+    inside = CliRunner().invoke(main, ["report", str(tensho_tournament), "--format", "md", "-o",
+                                       str(tensho_tournament / "r.md")])
+    assert inside.exit_code == 2 and "inside the dataset directory" in inside.output
 
 
 def test_resume_after_deleting_shards_and_a_run_gives_identical_results(tmp_path):
