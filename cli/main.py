@@ -255,7 +255,13 @@ def verify(dataset, deep):
     2: DATASET is not a fudasim dataset.
     """
     from simcore.dataset import DatasetError, check_dataset
+    from simcore.tournament import is_tournament
 
+    if is_tournament(dataset):
+        from cli.tournament import verify_tournament_folder
+
+        verify_tournament_folder(dataset, deep)
+        return
     try:
         check = check_dataset(dataset, checksums=True, deep=deep)
     except DatasetError as error:
@@ -536,10 +542,12 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
+from cli.tournament import tournament  # noqa: E402
 
 main.add_command(report)
 main.add_command(compare)
 main.add_command(rescore)
+main.add_command(tournament)
 
 
 if __name__ == "__main__":
