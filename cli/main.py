@@ -541,6 +541,10 @@ main.add_command(report)
 main.add_command(compare)
 main.add_command(rescore)
 
+from cli.play import play  # noqa: E402  (registered below)
+
+main.add_command(play)
+
 
 if __name__ == "__main__":
     main()
