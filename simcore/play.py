@@ -164,6 +164,11 @@ class PlaySession:
         self.rules_label = rules_label or self.rules.name
         self.names = [f"seat {s} (you)" if s == seat else f"seat {s} ({self.specs[s]})" for s in range(self.players)]
         self.match = MatchRecord(totals=[0] * self.players)
+        self.state: State | None = None  # the round in progress (for a caller's checks; never shown)
+        self.round_index = 0
+        self.dealer = 0
+        self.played: list[int] = []  # the cards played and turned this round, in order
+        self._events_shown = 0
 
     # --- the match -----------------------------------------------------------------------------
 
@@ -202,6 +207,7 @@ class PlaySession:
         """Play round ``round_index`` of the seed, dealt by ``dealer``; the person answers prompts."""
         game = self.game
         state = game.new_state(self.compiled, self.seed, round_index, dealer)
+        self.state = state
         if hasattr(state, "trace"):
             state.trace = True  # the trace events say what happened (filtered to what is public)
         policies = game.seat_policies(self.compiled, self.specs, self.seed, round_index)
