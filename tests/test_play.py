@@ -374,3 +374,26 @@ def test_decision_entries_use_the_replay_vocabulary():
     assert decision_entry(Decision("yaku_set", 0, (1, 2)), 2) == 2
     with pytest.raises(ValueError):
         decision_entry(Decision("mystery", 0, (1, 2)), 1)
+
+
+def keep_and_decline(question: Question) -> int:
+    """Keep the 6 of clubs (option 0); otherwise the last option (declare no teyaku, ...)."""
+    return 0 if question.kind == "bank_six" else len(question.options) - 1
+
+
+@pytest.mark.parametrize("rules, options, secret", [
+    ("enshu-c", {}, "declares no group-"),
+    ("enshu-w", {}, "declares no group-"),
+    ("tensho-ise", TENSHO_EVERY_DECISION, "keeps the 6 of clubs"),
+])
+def test_silent_choices_of_other_seats_are_not_shown(rules, options, secret):
+    """Declining a teyaku or keeping the 6 of clubs is not announced: shown for the person only."""
+    seen_mine = 0
+    for seed in range(30):
+        shown: list[str] = []
+        session(rules, options, 0, seed, 1, keep_and_decline, against="random", shown=shown).play()
+        for line in shown:
+            if secret in line:
+                assert line.startswith("Seat 0 (you)"), line
+                seen_mine += 1
+    assert seen_mine  # the person's own choice is shown
