@@ -549,6 +549,10 @@ main.add_command(compare)
 main.add_command(rescore)
 main.add_command(tournament)
 
+from cli.play import play  # noqa: E402  (registered below)
+
+main.add_command(play)
+
 
 if __name__ == "__main__":
     main()
