@@ -12,7 +12,7 @@ from pathlib import Path
 
 from analysis import tables as T
 from analysis.reader import RunDataset, open_run
-from analysis.render import Report
+from analysis.render import Report, hidden_notices
 from analysis.summary import RunSummary, summarise_run
 
 __all__ = ["build_report", "report_tables"]
@@ -79,6 +79,7 @@ def build_report(dataset: RunDataset | str | os.PathLike, *, confidence: float =
         tables=tables,
         warnings=warnings,
         metadata={"dataset": str(dataset.path), "confidence": confidence, "run": dataset.run_info},
+        notices=hidden_notices([dataset]),
     )
     report.summary = summary
     if figures:

@@ -43,6 +43,7 @@ from analysis.reader import AnalysisError, open_run
 from analysis.render import Figure, Report
 from analysis.tables import Table
 from simcore.dataset import DatasetError
+from simcore.policies import sees_hidden
 from simcore.tournament import read_tournament
 
 __all__ = ["PairOutcomes", "TournamentData", "ELO_SCALE", "PRIOR_DRAWS", "BOOTSTRAP_REPLICATES",
@@ -559,7 +560,9 @@ def build_tournament_report(tournament: TournamentData | str | os.PathLike, *, c
              f"{int(data.manifest['deals']):,} deals)")
     if data.incomplete:
         title = f"INCOMPLETE: {'; '.join(data.incomplete)}. {title}"
-    report = Report(title=title, tables=tables, warnings=warnings,
+    notices = [f"policy {p}: sees the hidden cards (omniscient, for measurement only): its results are not a "
+               "fair player's" for p in data.policies if sees_hidden(str(p))]
+    report = Report(title=title, tables=tables, warnings=warnings, notices=notices,
                     metadata={"tournament": str(data.path), "confidence": confidence,
                               "manifest": {k: v for k, v in data.manifest.items() if k != "runs"}})
     if figures:

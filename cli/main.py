@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -109,6 +110,7 @@ class FudasimGroup(click.Group):
     def main(self, *args, **kwargs):
         """Run the command line; click's usage errors become one line with exit status 2."""
         kwargs["standalone_mode"] = False
+        warnings.showwarning = _one_line_warning
         try:
             return super().main(*args, **kwargs)
         except click.exceptions.Exit as done:  # --help, --version
@@ -124,6 +126,11 @@ class FudasimGroup(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning on the command line: one line on stderr (e.g. a seat that sees hidden cards)."""
+    click.echo(f"fudasim: warning: {message}", err=True)
 
 
 @click.group(cls=FudasimGroup, context_settings=CONTEXT)
