@@ -28,7 +28,14 @@ import numpy as np
 import pandas as pd
 
 from analysis.render import Report, Table
-from analysis.skill import Estimate, critical_rounds, gap, relative_skill_from_effects, rounds_to_lead, variance_shares
+from analysis.skill import (
+    Estimate,
+    critical_rounds,
+    gap,
+    relative_skill_from_effects,
+    rounds_to_lead,
+    variance_shares,
+)
 from analysis.tournament import PairOutcomes, TournamentData, open_tournament
 from simcore.policies import sees_hidden
 
