@@ -202,6 +202,8 @@ def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False, sea
     except DatasetError as error:
         raise AnalysisError(str(error)) from None
     notes: list[str] = []
+    if manifest.get("kind") == "sweep":
+        raise AnalysisError(f"{path}: a sweep, not a tournament (fudasim report reads it)")
     if manifest.get("complete") is not True:
         if not allow_incomplete:
             raise AnalysisError(f"{path}: the tournament is not complete; finish it with `fudasim tournament ... "
@@ -553,6 +555,12 @@ def build_tournament_report(tournament: TournamentData | str | os.PathLike, *, c
         Bootstrap resamples of the deals for the rating intervals.
     """
     if not isinstance(tournament, TournamentData):
+        from simcore.sweep import is_sweep
+
+        if is_sweep(tournament):
+            from analysis.sweep import build_sweep_report
+
+            return build_sweep_report(tournament, confidence=confidence, figures=figures)
         tournament = open_tournament(tournament, allow_incomplete=allow_incomplete)
     data = tournament
     z_value(confidence)  # refuses a bad level before any work

@@ -550,6 +550,7 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
 from cli.skill import skill  # noqa: E402
+from cli.sweep import sweep  # noqa: E402
 from cli.tournament import tournament  # noqa: E402
 
 main.add_command(report)
@@ -557,6 +558,7 @@ main.add_command(compare)
 main.add_command(rescore)
 main.add_command(tournament)
 main.add_command(skill)
+main.add_command(sweep)
 
 from cli.play import play  # noqa: E402  (registered below)
 
