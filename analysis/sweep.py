@@ -19,25 +19,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.compare import compare_runs
+from analysis.intervals import holm_adjusted
 from analysis.reader import AnalysisError, open_run
 from analysis.render import Figure, Report, Table, hidden_notices
 from simcore.dataset import DatasetError
 from simcore.tournament import read_tournament
 
-__all__ = ["build_sweep_report", "holm"]
-
-
-def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment of float64 ``p_values`` (family-wise error rate)."""
-    p = np.asarray(p_values, dtype=np.float64)
-    order = np.argsort(p, kind="stable")
-    m = len(p)
-    adjusted = np.empty(m)
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[index]))
-        adjusted[index] = running
-    return adjusted
+__all__ = ["build_sweep_report"]
 
 
 def _key_metric(metric: str) -> bool:
@@ -77,7 +65,7 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
                          "high": r["difference_high"], "p_value": r["p_value"]})
     table = pd.DataFrame(rows)
     if len(table):
-        table["p_value_holm"] = holm(table["p_value"].to_numpy())
+        table["p_value_holm"] = holm_adjusted(table["p_value"].to_numpy())
         table["significant"] = table["p_value_holm"] < alpha
     side = compared.table("side_by_side").frame
     levels = _levels(side, datasets, runs, [base, *others])

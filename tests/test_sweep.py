@@ -7,7 +7,8 @@ import json
 import numpy as np
 from click.testing import CliRunner
 
-from analysis.sweep import build_sweep_report, holm
+from analysis.intervals import holm_adjusted as holm
+from analysis.sweep import build_sweep_report
 from cli.main import main
 from simcore.dataset import read_dataset
 from simcore.runner import RunConfig, run
