@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import sys
 import threading
 import time
@@ -38,6 +39,9 @@ __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
 TARGET_ROWS_PER_SHARD = 1 << 18
+# s3://, gs://, file://... (also as a path collapses them: s3:/bucket): not a local folder.  A
+# relative folder whose first part ends in a colon is read so too; ./name: is a folder.
+URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")
 WRITERS = 2
 
 
@@ -418,6 +422,9 @@ def run(config: RunConfig) -> RunSummary:
     second writer is refused, naming this process.
     """
     plan, game, compiled, specs = _plan(config)
+    if config.out and URI.match(config.out):
+        raise RunError(f"--out {config.out}: object stores and other URIs are not supported yet; write to a "
+                       f"folder on a file system every worker can write (docs/distributed.md)")
     out = Path(config.out) if config.out else _default_out(config, plan)
     if config.scheduler is not None:
         # The cluster's workers run the kernels: --threads is their kernel threads per task.
