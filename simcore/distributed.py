@@ -27,17 +27,19 @@ The contract (docs/distributed.md):
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,8 +149,9 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         workers = int(local.group(1)) if local.group(1) else (os.cpu_count() or 1)
         if workers < 1:
             raise RunError(f"--scheduler {address}: local:N needs at least one worker")
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+        with _workers_ignore_ctrl_c():
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
         try:
             client = Client(cluster, set_as_default=False)
         except BaseException:
@@ -172,6 +175,20 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         connection.close()
         raise
     return connection
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start worker processes with SIGINT ignored (they inherit it): Ctrl-C in a terminal reaches
+    the whole process group, and the client alone should handle it (it closes the cluster)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _connect_timeout() -> Any:
