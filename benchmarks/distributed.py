@@ -11,7 +11,9 @@ It prints, per worker count: rounds/s end to end (shards written, committed and 
 speed-up over one worker, and the task overhead per shard as a share of a shard's time,
 ``(N * wall - sum of task times) / sum of task times``: what the cluster spends beyond the
 tasks' own work (scheduling, result transfer, the client's manifest updates, and workers idle
-at the end of the run), per unit of work.  Every run must write byte-identical shards (the
+at the end of the run), per unit of work.  ``task_cpu_share`` is the CPU time the tasks'
+threads got over their wall time: near 1 on idle cores, lower when other processes share them
+(then no speed-up can be expected).  Every run must write byte-identical shards (the
 same run metadata, so the same bytes); the last row says whether they did.
 
 Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--local]``.
@@ -51,8 +53,9 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
     Returns
     -------
     (dict, list of str)
-        ``seconds`` (the run, warm-up excluded), ``task_seconds`` (summed over tasks),
-        ``warmup_seconds``, ``shards``; and the shards' sha256 in shard order.
+        ``seconds`` (the run, warm-up excluded), ``task_seconds`` and ``task_cpu_seconds``
+        (wall and CPU time, summed over tasks), ``warmup_seconds``, ``shards``; and the shards'
+        sha256 in shard order.
     """
     from distributed import LocalCluster
 
@@ -69,6 +72,7 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
             config.scheduler = cluster.scheduler_address
             summary = run(config)
     figures = {"seconds": summary.seconds, "task_seconds": summary.task_seconds,
+               "task_cpu_seconds": summary.task_cpu_seconds,
                "warmup_seconds": summary.warmup_seconds, "shards": float(summary.shards_written)}
     return figures, _shards(out)
 
@@ -117,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         rows.append(Row("task_overhead_share", overhead, "x", game, "random-random", args.rules, label))
         rows.append(Row("task_seconds_per_shard", busy / max(figures["shards"], 1), "s", game, "random-random",
                         args.rules, label))
+        rows.append(Row("task_cpu_share", figures["task_cpu_seconds"] / busy if busy > 0 else float("nan"), "x",
+                        game, "random-random", args.rules, label))
         rows.append(Row("warmup_seconds", figures["warmup_seconds"], "s", game, "random-random", args.rules,
                         label))
     if 1 in rates:

@@ -235,7 +235,8 @@ class ShardResult:
     """What a shard's task returns: its manifest entry, and the counts of the run summary.
 
     ``summary`` is a ``simcore.runner.RunSummary`` of the shard's rows; ``seconds`` the time the
-    task spent computing and writing, ``worker`` where it ran.
+    task spent computing and writing (wall clock), ``cpu_seconds`` the CPU time its thread got
+    meanwhile, ``worker`` where it ran.
     """
 
     shard: int
@@ -244,6 +245,7 @@ class ShardResult:
     summary: Any
     seconds: float
     worker: str = ""
+    cpu_seconds: float = 0.0  # of the task's thread: below ``seconds`` when the cores are shared
 
 
 def run_id(plan: dict[str, Any], engine: str, out: Path) -> str:
@@ -367,7 +369,7 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
     """
     from simcore.runner import RunSummary
 
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.thread_time()
     game, compiled = _compiled(context)
     buffers = _buffers(game, context.rows_per_shard)
     ints, masks = _play(game, compiled, context, first_unit, n_units, buffers)
@@ -383,7 +385,7 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
                          yaku_names=list(context.yaku_names), policies=list(context.policies))
     summary.add(columns)
     return ShardResult(shard, n_units, ds.shard_entry(shard, info, rows, size, sha256), summary,
-                       time.perf_counter() - began, _worker_address())
+                       time.perf_counter() - began, _worker_address(), time.thread_time() - began_cpu)
 
 
 def load_context(context: RunContext) -> RunContext:
@@ -461,11 +463,12 @@ def warm_workers(client: Any, context: RunContext) -> list[dict[str, Any]]:
 
 @dataclass
 class DistributedStats:
-    """What a distributed run measured: warm-up time and per-task compute time."""
+    """What a distributed run measured: warm-up time, and each task's wall and CPU time."""
 
     warmup_seconds: float = 0.0
     workers: int = 0
     task_seconds: list[float] = field(default_factory=list)
+    task_cpu_seconds: list[float] = field(default_factory=list)
 
 
 def execute(connection: Connection, context: RunContext, plan: dict[str, Any], out: Path,
@@ -509,6 +512,7 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
             add(result)
             if stats is not None:
                 stats.task_seconds.append(result.seconds)
+                stats.task_cpu_seconds.append(result.cpu_seconds)
     finally:
         left = [f for f in pending.futures]
         if left:

@@ -90,9 +90,11 @@ class RunSummary:
     shards_skipped: int = 0
     seconds: float = 0.0
     # Dask runs only: seconds the workers spent warming up before ``seconds`` began, and inside
-    # the shards' tasks (computing and writing), summed over tasks.
+    # the shards' tasks (computing and writing), summed over tasks: wall clock, and the CPU time
+    # the tasks' threads got.
     warmup_seconds: float = 0.0
     task_seconds: float = 0.0
+    task_cpu_seconds: float = 0.0
     dealer_wins: int = 0
     dealer_rounds: int = 0  # rounds the dealer played (Enshu-bana's dealer may sit a round out)
     draws: int = 0
@@ -535,6 +537,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
     summary.seconds = time.perf_counter() - clock[0]
     summary.warmup_seconds = stats.warmup_seconds
     summary.task_seconds = float(sum(stats.task_seconds))
+    summary.task_cpu_seconds = float(sum(stats.task_cpu_seconds))
     summary.units = units
     plan["complete"] = True
     write_manifest()
