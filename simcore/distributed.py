@@ -149,9 +149,14 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         workers = int(local.group(1)) if local.group(1) else (os.cpu_count() or 1)
         if workers < 1:
             raise RunError(f"--scheduler {address}: local:N needs at least one worker")
-        with _workers_ignore_ctrl_c():
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+        try:
+            with _workers_ignore_ctrl_c():
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+        except (OSError, RuntimeError, TimeoutError) as error:
+            raise RunError(f"--scheduler {address}: the local cluster did not start ({_one_line(error)}); "
+                           f"a Python script that starts one must guard its entry point with "
+                           f"if __name__ == '__main__'") from None
         try:
             client = Client(cluster, set_as_default=False)
         except BaseException:
@@ -171,10 +176,22 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         connection = Connection(client, None, address)
     try:
         connection.client.register_plugin(NumbaCachePlugin(), name=PLUGIN_NAME)
+        _wait_for_a_worker(connection.client)  # before the run touches its folder
     except BaseException:
         connection.close()
         raise
     return connection
+
+
+def _wait_for_a_worker(client: Any) -> None:
+    """Return once the cluster has a worker (a scheduler just started may have none yet), or
+    raise ``RunError`` after Dask's connect timeout."""
+    try:
+        client.wait_for_workers(1, timeout=_connect_timeout())
+    except TimeoutError:
+        address = client.scheduler.address
+        raise RunError(f"--scheduler {address}: the cluster has no workers (start some with "
+                       f"dask worker {address})") from None
 
 
 @contextlib.contextmanager
@@ -450,7 +467,8 @@ def warm_workers(client: Any, context: RunContext) -> list[dict[str, Any]]:
     freshly written numba cache instead of compiling side by side)."""
     hosts = _workers_by_host(client)
     if not hosts:
-        raise RunError(f"--scheduler {client.scheduler.address}: the cluster has no workers")
+        _wait_for_a_worker(client)
+        hosts = _workers_by_host(client)
     reports: list[dict[str, Any]] = []
     for batch in ([group[0] for group in hosts], [a for group in hosts for a in group[1:]]):
         if batch:

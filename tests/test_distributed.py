@@ -252,3 +252,14 @@ def test_a_worker_that_cannot_see_the_folder_or_runs_another_engine_is_refused(t
     other = dataclasses.replace(context, versions=("0.0.1", "0"))
     with pytest.raises(distributed.RunError, match="install the same fudasim everywhere"):
         distributed.prepare_worker(other)
+
+
+def test_a_cluster_without_workers_is_one_line_and_the_folder_is_not_touched(tmp_path):
+    with LocalCluster(n_workers=0, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as empty, \
+            dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        result = CliRunner().invoke(main, ["run", "--rounds", "100", "-o", str(tmp_path / "x"),
+                                           "--scheduler", empty.scheduler_address])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"fudasim: error: --scheduler {empty.scheduler_address}: the cluster has no "
+                                     f"workers (start some with dask worker {empty.scheduler_address})")
+    assert not (tmp_path / "x").exists()
