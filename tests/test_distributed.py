@@ -73,6 +73,7 @@ def _no_temporaries(out: Path) -> bool:
     ("tensho-ise", dict(matches=300, rounds_per_match=6, shard_rounds=70,
                         options={"tensho.match_tie": "extra_round"})),
     ("enshu-c", dict(rounds=6_000, shard_rounds=1_000, players=4, policies={2: "greedy"})),
+    ("tensho-hanafuda", dict(rounds=600, shard_rounds=250, engine="reference", policies={0: "greedy"})),
 ])
 def test_a_cluster_writes_the_shards_of_a_local_run_byte_for_byte(tmp_path, cluster, rules, size):
     local = fudasim.run(rules, seed=11, out=tmp_path / "local", threads=1, **size)
