@@ -13,7 +13,9 @@ speed-up over one worker, and the task overhead per shard as a share of a shard'
 tasks' own work (scheduling, result transfer, the client's manifest updates, and workers idle
 at the end of the run), per unit of work.  ``task_cpu_share`` is the CPU time the tasks'
 threads got over their wall time: near 1 on idle cores, lower when other processes share them
-(then no speed-up can be expected).  Every run must write byte-identical shards (the
+(then no speed-up can be expected), and ``rounds_per_task_cpu_s`` the rounds per CPU second
+of the tasks: what one worker would reach on a core of its own, and the same for every worker
+count unless distributing the work makes it costlier.  Every run must write byte-identical shards (the
 same run metadata, so the same bytes); the last row says whether they did.
 
 Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--local]``.
@@ -123,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         args.rules, label))
         rows.append(Row("task_cpu_share", figures["task_cpu_seconds"] / busy if busy > 0 else float("nan"), "x",
                         game, "random-random", args.rules, label))
+        cpu = figures["task_cpu_seconds"]
+        rows.append(Row("rounds_per_task_cpu_s", args.rounds / cpu if cpu > 0 else float("nan"), "rounds/s", game,
+                        "random-random", args.rules, label))
         rows.append(Row("warmup_seconds", figures["warmup_seconds"], "s", game, "random-random", args.rules,
                         label))
     if 1 in rates:
