@@ -60,9 +60,6 @@ __all__ = ["Connection", "DistributedStats", "NumbaCachePlugin", "RunContext", "
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
-# The manifest is rewritten as shards finish, unless that would take more than this share of
-# the client's time (the same rule as a local run's).
-MANIFEST_SHARE = 0.05
 
 
 # --- worker set-up -------------------------------------------------------------------------------

@@ -140,7 +140,6 @@ class RunSummary:
         for seat in range(self.seats):
             self.yaku_counts[seat] += bit_counts(columns[f"yaku_{seat}"], len(self.yaku_names))
 
-
     def merge(self, other: RunSummary) -> None:
         """Add the counts of ``other``, a summary of other rows of the same run."""
         self.rounds += other.rounds
