@@ -264,3 +264,18 @@ def test_a_cluster_without_workers_is_one_line_and_the_folder_is_not_touched(tmp
     assert result.output.strip() == (f"fudasim: error: --scheduler {empty.scheduler_address}: the cluster has no "
                                      f"workers (start some with dask worker {empty.scheduler_address})")
     assert not (tmp_path / "x").exists()
+
+
+def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
+    import pickle
+
+    import cloudpickle
+
+    for function in (distributed.compute_shard, distributed.load_context, distributed.prepare_worker):
+        pickled = cloudpickle.dumps(function)
+        assert len(pickled) < 200 and b"simcore.distributed" in pickled  # a module and a name, no code
+    config = RunConfig(rounds=1_000, seed=1, out=str(tmp_path / "c"))
+    plan, game, compiled, specs = _plan(config)
+    context = distributed.run_context(config, plan, game, compiled, specs, tmp_path / "c")
+    pickled = pickle.dumps(context)
+    assert b"numba" not in pickled and len(pickled) < 100_000
