@@ -55,8 +55,8 @@ from simcore.record import ColumnStore
 from simcore.rules import load_rules_text
 
 __all__ = ["Connection", "DistributedStats", "NumbaCachePlugin", "RunContext", "ShardResult", "compute_shard",
-           "connect", "execute", "load_context", "node_local_cache_dir", "prepare_worker", "run_context", "run_id",
-           "use_node_local_cache", "warm_workers"]
+           "connect", "execute", "load_context", "node_local_cache_dir", "prepare_worker", "run_context",
+           "run_id", "session", "use_node_local_cache", "warm_workers"]
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
@@ -189,6 +189,29 @@ def _wait_for_a_worker(client: Any) -> None:
         address = client.scheduler.address
         raise RunError(f"--scheduler {address}: the cluster has no workers (start some with "
                        f"dask worker {address})") from None
+
+
+@contextlib.contextmanager
+def session(address: str) -> Iterator[str]:
+    """Keep one cluster up across several runs (a tournament's pairings, a sweep of options).
+
+    ``local:N`` starts its LocalCluster once and yields the cluster's ``tcp://`` address, which
+    each run (``RunConfig.scheduler``) then connects to instead of starting a cluster of its
+    own; the cluster closes when the block ends.  Any other address is checked (a scheduler with
+    a worker must answer) and yielded as it is.
+
+    Raises
+    ------
+    RunError
+        As ``connect``.
+    """
+    connection = connect(address)
+    try:
+        if connection.cluster is None:
+            connection.client.close()
+        yield connection.address
+    finally:
+        connection.close()
 
 
 @contextlib.contextmanager

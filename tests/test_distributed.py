@@ -279,3 +279,19 @@ def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
     context = distributed.run_context(config, plan, game, compiled, specs, tmp_path / "c")
     pickled = pickle.dumps(context)
     assert b"numba" not in pickled and len(pickled) < 100_000
+
+
+def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
+    before = {child.pid for child in psutil.Process().children(recursive=True)}
+    with distributed.session("local:1") as address:
+        assert address.startswith("tcp://")
+        workers = {child.pid for child in psutil.Process().children(recursive=True)} - before
+        for seed in (1, 2):
+            run = fudasim.run(rounds=2_000, shard_rounds=1_000, seed=seed, out=tmp_path / f"s{seed}", scheduler=address)
+            assert run.rounds == 2_000 and verify_dataset(run.path) == []
+        # both runs used the session's workers: no process was started for them
+        assert {child.pid for child in psutil.Process().children(recursive=True)} - before == workers
+    deadline = time.monotonic() + 30
+    while _alive(list(workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(list(workers))
