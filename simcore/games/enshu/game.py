@@ -10,6 +10,7 @@ import numpy as np
 
 from simcore.games import Game
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.policies import HEURISTIC_PARAMS
 from simcore.policies import PolicySpec, PolicySupport
 from simcore.rules.schema import OptionSpec
 
@@ -28,7 +29,11 @@ class EnshuGame:
     n_int: int = EE.N_INT_COLUMNS
     n_mask: int = EE.N_MASK_COLUMNS
     report_options: tuple[str, ...] = ()
-    policies: tuple[tuple[str, PolicySupport], ...] = (("random", PolicySupport()), ("greedy", PolicySupport()))
+    policies: tuple[tuple[str, PolicySupport], ...] = (
+        ("random", PolicySupport()),
+        ("greedy", PolicySupport()),
+        ("heuristic", PolicySupport(engines=("reference",), params=HEURISTIC_PARAMS)),
+    )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
                     overrides: dict[str, Any]) -> Any:
