@@ -298,8 +298,8 @@ HEURISTIC_PARAMS = (
     ParamSpec("chance_unseen", 400, minimum=0, maximum=1000,
               help="per mille, with two active seats (scaled by 2 / active seats): chance of "
                    "capturing a missing yaku card not yet seen"),
-    ParamSpec("field_risk", 300, minimum=0, maximum=1000,
-              help="per mille per unseen card of its month: chance that a card left on the field is taken"),
+    ParamSpec("field_risk", 100, minimum=0, maximum=1000,
+              help="percent: scale of the chance that a card left on the field is taken before one's next turn"),
     ParamSpec("safe_delay", 300, minimum=0, maximum=1000,
               help="per mille of a capture's gain counted when no other seat can take that field card"),
     ParamSpec("kotsu_strength", 80, minimum=0, maximum=10_000,
@@ -428,33 +428,74 @@ class EnshuHeuristicPolicy:
                 g += worth * self._prob(o, mask, opile, field, hand) * w["deny_weight"] // 100
         return g
 
+    def _take_value(self, seat: int, captured: int, field: int, hand: int) -> int:
+        """Milli-points: what moving ``captured`` into ``seat``'s pile is worth to ``seat``
+        (card points and yaku progress weighted by its chance; no denial)."""
+        w = self.w
+        pile = self.piles[seat]
+        v = 0
+        rest = captured
+        while rest:
+            card = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            v += self.card_points[card] * 10 * w["card_weight"]
+        for y, mask in enumerate(self.yaku_mask):
+            if not mask & captured or mask & pile == mask:
+                continue
+            before = self._prob(seat, mask, pile, field, hand)
+            after = self._prob(seat, mask, pile | captured, field, hand)
+            v += self.worth[y] * (after - before) * w["yaku_weight"] // 100
+        return v
+
+    def _risk(self, month_cards: int) -> int:
+        """Per mille: the chance another seat takes a card of ``month_cards`` left on the field
+        before our next turn (certain if one holds an exposed card of the month; else the chance
+        that their hidden cards and next draws hold one of the unseen cards of the month, scaled
+        by ``field_risk`` percent)."""
+        obs = self.obs
+        assert obs is not None
+        if self.opp_exposed & month_cards:
+            return 1000
+        u = (self.unknown & month_cards).bit_count()
+        if u == 0:
+            return 0
+        total = self.unknown.bit_count()
+        hidden = max(total - obs.draw_size, 0)
+        n_active = sum(1 for a in obs.active if a)
+        reach = min(total, hidden + n_active - 1)
+        stay = 1000
+        for i in range(u):
+            if total - reach - i <= 0:
+                stay = 0
+                break
+            stay = stay * (total - reach - i) // (total - i)
+        return min(1000, (1000 - stay) * self.w["field_risk"] // 100)
+
     def _offer(self, card: int, field: int, hand: int) -> int:
         """Milli-points: the cost of ``card`` lying on ``field`` (it is on it) for the others to
-        take: the chance they take it times the most it is worth to one of them."""
+        take: ``_risk`` times the most one of them gains by taking it, with the mean of the
+        cards of its month they might take it with."""
         obs = self.obs
         assert obs is not None
         month_cards = self.month_mask[self.month[card]]
-        if self.opp_exposed & month_cards:
-            risk = 1000
-        else:
-            risk = min(1000, self.w["field_risk"] * (self.unknown & month_cards).bit_count())
+        risk = self._risk(month_cards)
         if risk == 0:
             return 0
-        w = self.w
-        best = 0
         b = 1 << card
+        best = 0
         for o in range(obs.players):
             if o == obs.seat or not obs.active[o]:
                 continue
-            opile = self.piles[o]
-            v = self.card_points[card] * 10 * w["card_weight"]
-            for y, mask in enumerate(self.yaku_mask):
-                if not mask & b or mask & opile == mask:
-                    continue
-                before = self._prob(o, mask, opile, field, hand)
-                after = self._prob(o, mask, opile | b, field, hand)
-                v += self.worth[y] * (after - before) * w["yaku_weight"] // 100
-            best = max(best, v)
+            takers = (self.unknown | obs.exposed[o]) & month_cards
+            k = takers.bit_count()
+            if k == 0:
+                continue
+            total = 0
+            while takers:
+                y = (takers & -takers).bit_length() - 1
+                takers &= takers - 1
+                total += self._take_value(o, b | (1 << y), field, hand)
+            best = max(best, total // k)
         return risk * best // 1000
 
     def _safe(self, month: int) -> bool:
