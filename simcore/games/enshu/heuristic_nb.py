@@ -174,7 +174,8 @@ T_YAKU_MASK = T_MONTH_MASK + 16  # + yaku (64)
 T_YAKU_WORTH = T_YAKU_MASK + EE.MAX_YAKU  # + yaku (64)
 T_TEYAKU_VALUE = T_YAKU_WORTH + EE.MAX_YAKU  # + teyaku (64)
 T_TEYAKU_GROUP = T_TEYAKU_VALUE + EE.MAX_TEYAKU  # + teyaku (64)
-T_SIZE = T_TEYAKU_GROUP + EE.MAX_TEYAKU
+T_CARD_YAKU = T_TEYAKU_GROUP + EE.MAX_TEYAKU  # + card id (64): bitset of the yaku holding the card
+T_SIZE = T_CARD_YAKU + 64
 
 # The chance (per mille) a seat is given of getting a card it lacks that it cannot reach
 # itself: in another seat's hand (exposed), or (for an opponent) in the deciding seat's hand.
@@ -250,6 +251,9 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
     for i, worth in enumerate(yaku_worth(compiled, weights["stop_worth"])):
         t[T_YAKU_MASK + i] = int(compiled.yaku_mask[i])
         t[T_YAKU_WORTH + i] = worth
+        for c in range(64):
+            if (int(compiled.yaku_mask[i]) >> c) & 1:
+                t[T_CARD_YAKU + c] |= 1 << i
     for i in range(compiled.n_teyaku):
         t[T_TEYAKU_VALUE + i] = int(compiled.teyaku_value[i])
         t[T_TEYAKU_GROUP + i] = int(compiled.teyaku_group[i])
@@ -269,11 +273,8 @@ def _pile(obs, s, me, pile_me):
 
 
 @nb.njit(cache=True)
-def _chance(seat, card, field, hand, obs, t, me, pile_me, unknown, unseen_chance):
+def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     b = np.int64(1) << card
-    for s in range(obs[OBS_PLAYERS]):
-        if s != seat and _pile(obs, s, me, pile_me) & b:
-            return np.int64(0)
     if field & b:
         return t[T_CHANCE_FIELD]
     if obs[OBS_EXPOSED + seat] & b:
@@ -288,14 +289,27 @@ def _chance(seat, card, field, hand, obs, t, me, pile_me, unknown, unseen_chance
 
 
 @nb.njit(cache=True)
-def _prob(seat, mask, pile, field, hand, obs, t, me, pile_me, unknown, unseen_chance):
+def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance):
     p = np.int64(1000)
     missing = mask & ~pile
+    if missing & all_piles:
+        return np.int64(0)
     while missing and p:
         card = lowest_id(missing)
         missing &= missing - 1
-        p = p * _chance(seat, card, field, hand, obs, t, me, pile_me, unknown, unseen_chance) // 1000
+        p = p * _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance) // 1000
     return p
+
+
+@nb.njit(inline="always", cache=True)
+def _yaku_of(captured, t):
+    """Bitset of the yaku holding a card of ``captured``."""
+    ys = np.int64(0)
+    rest = captured
+    while rest:
+        ys |= t[T_CARD_YAKU + lowest_id(rest)]
+        rest &= rest - 1
+    return ys
 
 
 @nb.njit(cache=True)
@@ -310,16 +324,19 @@ def _card_value(captured, t):
 
 
 @nb.njit(cache=True)
-def _gain(captured, field, hand, obs, t, me, pile_me, unknown, unseen_chance):
+def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
     pile = pile_me
     g = _card_value(captured, t)
-    for y in range(t[T_N_YAKU]):
+    ys = _yaku_of(captured, t)
+    while ys:
+        y = lowest_id(ys)
+        ys &= ys - 1
         mask = t[T_YAKU_MASK + y]
-        if not mask & captured or mask & pile == mask:
+        if mask & pile == mask:
             continue
         worth = t[T_YAKU_WORTH + y]
-        before = _prob(me, mask, pile, field, hand, obs, t, me, pile_me, unknown, unseen_chance)
-        after = _prob(me, mask, pile | captured, field, hand, obs, t, me, pile_me, unknown, unseen_chance)
+        before = _prob(me, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        after = _prob(me, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
         g += worth * (after - before) * t[T_YAKU_WEIGHT] // 100
         for o in range(obs[OBS_PLAYERS]):
             if o == me or not obs[OBS_ACTIVE + o]:
@@ -327,21 +344,24 @@ def _gain(captured, field, hand, obs, t, me, pile_me, unknown, unseen_chance):
             opile = obs[OBS_PILES + o]
             if mask & opile == mask:
                 continue
-            g += worth * _prob(o, mask, opile, field, hand, obs, t, me, pile_me, unknown,
+            g += worth * _prob(o, mask, opile, field, hand, obs, t, me, all_piles, unknown,
                                unseen_chance) * t[T_DENY_WEIGHT] // 100
     return g
 
 
 @nb.njit(cache=True)
-def _take_value(seat, captured, field, hand, obs, t, me, pile_me, unknown, unseen_chance):
+def _take_value(seat, captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
     pile = _pile(obs, seat, me, pile_me)
     v = _card_value(captured, t)
-    for y in range(t[T_N_YAKU]):
+    ys = _yaku_of(captured, t)
+    while ys:
+        y = lowest_id(ys)
+        ys &= ys - 1
         mask = t[T_YAKU_MASK + y]
-        if not mask & captured or mask & pile == mask:
+        if mask & pile == mask:
             continue
-        before = _prob(seat, mask, pile, field, hand, obs, t, me, pile_me, unknown, unseen_chance)
-        after = _prob(seat, mask, pile | captured, field, hand, obs, t, me, pile_me, unknown, unseen_chance)
+        before = _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        after = _prob(seat, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
         v += t[T_YAKU_WORTH + y] * (after - before) * t[T_YAKU_WEIGHT] // 100
     return v
 
@@ -375,7 +395,7 @@ def _risk(month_cards, obs, t, unknown, opp_exposed):
 
 
 @nb.njit(cache=True)
-def _offer(card, field, hand, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance):
+def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
     month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]
     risk = _risk(month_cards, obs, t, unknown, opp_exposed)
     if risk == 0:
@@ -393,7 +413,7 @@ def _offer(card, field, hand, obs, t, me, pile_me, unknown, opp_exposed, unseen_
         while takers:
             y = lowest_id(takers)
             takers &= takers - 1
-            total += _take_value(o, b | (np.int64(1) << y), field, hand, obs, t, me, pile_me, unknown,
+            total += _take_value(o, b | (np.int64(1) << y), field, hand, obs, t, me, pile_me, all_piles, unknown,
                                  unseen_chance)
         best = max(best, total // k)
     return risk * best // 1000
@@ -406,20 +426,21 @@ def _safe(month, t, unknown, opp_exposed):
 
 
 @nb.njit(cache=True)
-def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance):
-    g = _gain(captured, field, hand, obs, t, me, pile_me, unknown, unseen_chance)
+def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                   unseen_chance):
+    g = _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
     if safe:
         g = g * t[T_SAFE_DELAY] // 1000
     after = field & ~captured
     while left:
         x = lowest_id(left)
         left &= left - 1
-        g -= _offer(x, after, hand, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance)
+        g -= _offer(x, after, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance)
     return g
 
 
 @nb.njit(cache=True)
-def _play_value(card, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance):
+def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
     field = obs[OBS_FIELD]
     hand = obs[OBS_HAND]
     b = np.int64(1) << card
@@ -427,10 +448,11 @@ def _play_value(card, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance):
     matches = field & t[T_MONTH_MASK + month]
     k = popcount(matches)
     if k == 0:
-        return -_offer(card, field | b, hand & ~b, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance)
+        return -_offer(card, field | b, hand & ~b, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                       unseen_chance)
     safe = _safe(month, t, unknown, opp_exposed)
     if k == 1 or (k == 3 and t[T_CAPTURE_ALL]):
-        g = _gain(b | matches, field, hand, obs, t, me, pile_me, unknown, unseen_chance)
+        g = _gain(b | matches, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
         if safe:
             return g * t[T_SAFE_DELAY] // 1000
         return g
@@ -441,7 +463,7 @@ def _play_value(card, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance):
         x = lowest_id(rest)
         rest &= rest - 1
         xb = np.int64(1) << x
-        v = _capture_value(b | xb, matches & ~xb, field, hand & ~b, safe, obs, t, me, pile_me, unknown,
+        v = _capture_value(b | xb, matches & ~xb, field, hand & ~b, safe, obs, t, me, pile_me, all_piles, unknown,
                            opp_exposed, unseen_chance)
         if first or v > best:
             best = v
@@ -535,8 +557,10 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
         pile_me |= np.int64(1) << card
     known = obs[OBS_SEEN] | obs[OBS_HAND] | obs[OBS_FIELD]
     opp_exposed = np.int64(0)
+    all_piles = np.int64(0)
     n_active = np.int64(0)
     for s in range(obs[OBS_PLAYERS]):
+        all_piles |= _pile(obs, s, me, pile_me)
         known |= _pile(obs, s, me, pile_me) | obs[OBS_EXPOSED + s]
         if s != me:
             opp_exposed |= obs[OBS_EXPOSED + s]
@@ -548,7 +572,8 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     best_value = np.int64(0)
     if kind == KIND_PLAY:
         for i in range(n):
-            v = _play_value(keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, unknown, opp_exposed, unseen_chance)
+            v = _play_value(keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                            unseen_chance)
             if i == 0 or v > best_value:
                 best = i
                 best_value = v
@@ -561,7 +586,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     for i in range(n):
         option = keys[i] & PAYLOAD_MASK
         v = _capture_value(option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
-                           unknown, opp_exposed, unseen_chance)
+                           all_piles, unknown, opp_exposed, unseen_chance)
         if i == 0 or v > best_value:
             best = i
             best_value = v
