@@ -344,13 +344,13 @@ HEURISTIC_PARAMS = (
               help="percent: scale of the chance that a card left on the field is taken before one's next turn"),
     ParamSpec("safe_delay", 300, minimum=0, maximum=1000,
               help="per mille of a capture's gain counted when no other seat can take that field card"),
-    ParamSpec("kotsu_strength", 80, minimum=0, maximum=10_000,
+    ParamSpec("kotsu_strength", 50, minimum=0, maximum=10_000,
               help="hand strength at or above which kotsu is declared"),
-    ParamSpec("join_strength", 50, minimum=0, maximum=10_000,
+    ParamSpec("join_strength", 80, minimum=0, maximum=10_000,
               help="hand strength at or above which the first dropout pass is joined"),
     ParamSpec("join_step", 20, minimum=0, maximum=10_000,
               help="added to join_strength for each further dropout pass"),
-    ParamSpec("teyaku_b_min", 100, minimum=0, maximum=10_000,
+    ParamSpec("teyaku_b_min", 0, minimum=0, maximum=10_000,
               help="variant C: a group-B teyaku is declared when worth at least this (else Fuke stays open)"),
 )
 HEURISTIC_DEFAULTS: dict[str, int] = {p.name: int(p.default) for p in HEURISTIC_PARAMS}
