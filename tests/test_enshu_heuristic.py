@@ -331,3 +331,17 @@ def test_teyaku_declarations():
             SUSUKI_CHAFF_2]
     declared = both(junk, "B", strict)
     assert declared is not None and declared.key == "soppe"
+
+
+def test_the_documented_defaults_are_the_parameters():
+    import re
+
+    from simcore.games.enshu import policies
+    from simcore.games.enshu.policies import HEURISTIC_DEFAULTS
+
+    documented = policies.__doc__.split("Its parameters and their defaults")[1]
+    pairs = {name: int(value) for name, value in re.findall(r"``(\w+)=(\d+)``", documented)}
+    assert pairs == HEURISTIC_DEFAULTS
+    offered = dict(GAME.policies)["heuristic"]
+    assert {p.name: p.default for p in offered.params} == HEURISTIC_DEFAULTS
+    assert "reference" in offered.engines

@@ -81,6 +81,13 @@ all integers, and every quantity is an integer computed in a fixed order (its nu
   teyaku worth less than ``teyaku_b_min`` (declaring would forbid Fuke);
 * declares Fuke when it is not the round winner and the winner's score is positive (it would
   pay it).
+
+Its parameters and their defaults (tuned against ``greedy`` with the reference engine on W 2p,
+S 3p, C 3p and C 5p): ``card_weight=100``, ``yaku_weight=100``, ``deny_weight=60`` (percent);
+``stop_worth=100`` (points per unit); ``chance_hand=700``, ``chance_field=500``,
+``chance_unseen=400`` (per mille); ``field_risk=100`` (percent); ``safe_delay=300`` (per mille);
+``kotsu_strength=50``, ``join_strength=80``, ``join_step=20`` (hand strength);
+``teyaku_b_min=0`` (points: every group-B teyaku is declared).
 """
 
 from __future__ import annotations
