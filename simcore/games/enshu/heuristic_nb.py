@@ -21,7 +21,9 @@ the same order as the reference, so both engines agree exactly.
 
 The observation layout is shared with the kernel's ``observe`` (it writes these slots); slots
 are only ever added at the end.
-This module imports only numpy and numba (and the project's kernel helpers).
+Besides numpy and numba it imports only integer constants (``enums``, the policy's fixed
+numbers), the bit helpers of ``simcore.kernels.bits``, and, when building tables, the
+parameter defaults of ``simcore.games.enshu.policies``.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.policies import HEURISTIC_OTHER_CHANCE, HEURISTIC_TRIPLE_STRENGTH
 from simcore.kernels.bits import lowest_id, popcount
 
 __all__ = [
     "KIND_CODES",
+    "as_int64",
     "OBS_SIZE",
     "enshu_action_key",
     "heuristic_choose_nb",
@@ -121,7 +125,7 @@ def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarr
         out[OBS_MATCH_POINTS + s] = obs.match_points[s] if s < len(obs.match_points) else 0
         out[OBS_PILES + s] = obs.piles[s]
         out[OBS_EXPOSED + s] = obs.exposed[s]
-        out[OBS_DECLARED + s] = obs.declared[s]
+        out[OBS_DECLARED + s] = as_int64(obs.declared[s])  # a teyaku bitset: bit 63 is the sign
         out[OBS_MIZU_KOTSU + s] = int(obs.mizu_kotsu[s])
         out[OBS_KOTSU + s] = int(obs.kotsu[s])
         out[OBS_SCORES + s] = obs.scores[s] if s < len(obs.scores) else 0
@@ -177,11 +181,15 @@ T_TEYAKU_GROUP = T_TEYAKU_VALUE + EE.MAX_TEYAKU  # + teyaku (64)
 T_CARD_YAKU = T_TEYAKU_GROUP + EE.MAX_TEYAKU  # + card id (64): bitset of the yaku holding the card
 T_SIZE = T_CARD_YAKU + 64
 
-# The chance (per mille) a seat is given of getting a card it lacks that it cannot reach
-# itself: in another seat's hand (exposed), or (for an opponent) in the deciding seat's hand.
-OTHER_CHANCE = 100
-# strength of a hand (kotsu, join): each month of which it holds three or more cards adds this
-TRIPLE_STRENGTH = 50
+# one definition of the heuristic's fixed numbers (module docstring of the policies)
+OTHER_CHANCE = HEURISTIC_OTHER_CHANCE
+TRIPLE_STRENGTH = HEURISTIC_TRIPLE_STRENGTH
+
+
+def as_int64(value: int) -> int:
+    """A 64-bit pattern (a uint64 bitset) as the int64 with the same bits."""
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >> 63 else value
 
 
 def yaku_worth(compiled, stop_worth: int) -> list[int]:
@@ -251,9 +259,12 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
     for i, worth in enumerate(yaku_worth(compiled, weights["stop_worth"])):
         t[T_YAKU_MASK + i] = int(compiled.yaku_mask[i])
         t[T_YAKU_WORTH + i] = worth
-        for c in range(64):
+    for c in range(64):
+        bits = 0
+        for i in range(compiled.n_yaku):
             if (int(compiled.yaku_mask[i]) >> c) & 1:
-                t[T_CARD_YAKU + c] |= 1 << i
+                bits |= 1 << i
+        t[T_CARD_YAKU + c] = as_int64(bits)  # a yaku bitset: bit 63 is the sign
     for i in range(compiled.n_teyaku):
         t[T_TEYAKU_VALUE + i] = int(compiled.teyaku_value[i])
         t[T_TEYAKU_GROUP + i] = int(compiled.teyaku_group[i])
