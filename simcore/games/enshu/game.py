@@ -11,7 +11,7 @@ import numpy as np
 from simcore.games import Game
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.policies import HEURISTIC_PARAMS
-from simcore.policies import PolicySpec, PolicySupport
+from simcore.policies import PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["GAME", "EnshuGame"]
@@ -33,6 +33,9 @@ class EnshuGame:
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
         ("heuristic", PolicySupport(engines=("reference",), params=HEURISTIC_PARAMS)),
+        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+        ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -11,7 +11,7 @@ Contract
   constants below (``pack_observation`` builds it from an ``EnshuObservation``); card masks are
   stored as int64 (card ids are below 48, so every mask is non-negative);
 * ``keys``: int64[>= n], the action keys of the legal actions in the reference's order
-  (``enshu_action_key``), ``n`` of them;
+  (``simcore.games.enshu.reference.action_key``), ``n`` of them;
 * ``tables``: int64[...] built once per run by ``heuristic_tables(compiled, spec)``: the
   policy's weights and the rule arrays it reads, at the offsets of the ``T_*`` constants.
 
@@ -39,13 +39,12 @@ __all__ = [
     "KIND_CODES",
     "as_int64",
     "OBS_SIZE",
-    "enshu_action_key",
     "heuristic_choose_nb",
     "heuristic_tables",
     "pack_observation",
 ]
 
-# --- action keys (issue 20 contract, section 1) ------------------------------------------------
+# --- action keys (issue 20 contract, section 1; simcore.games.enshu.reference.ACTION_KINDS) ----
 KIND_MIZU_KOTSU = 0
 KIND_KOTSU = 1
 KIND_JOIN = 2
@@ -130,23 +129,6 @@ def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarr
         out[OBS_KOTSU + s] = int(obs.kotsu[s])
         out[OBS_SCORES + s] = obs.scores[s] if s < len(obs.scores) else 0
     return out
-
-
-def enshu_action_key(decision, action) -> int:
-    """The int64 action key of ``action`` at the reference ``decision`` (issue 20 section 1).
-
-    ``(kind_code << 56) | payload``: yes/no kinds 0|1; ``declare_teyaku`` None -> 0, an option
-    -> ``(index + 1) | (month << 8) | (three_month << 16)``; ``play`` the card id; ``capture``
-    the field-card mask.
-    """
-    kind = KIND_CODES[decision.kind]
-    if decision.kind == "declare_teyaku":
-        payload = 0 if action is None else (action.index + 1) | (action.month << 8) | (action.three_month << 16)
-    elif decision.kind in ("play", "capture"):
-        payload = int(action)
-    else:
-        payload = int(bool(action))
-    return (kind << KEY_SHIFT) | payload
 
 
 # --- the tables: int64 --------------------------------------------------------------------------

@@ -93,13 +93,16 @@ S 3p, C 3p and C 5p): ``card_weight=100``, ``yaku_weight=100``, ``deny_weight=60
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.rules import TeyakuOption, teyaku_options
 from simcore.policies import ParamSpec, PolicyError, PolicySpec
 from simcore.rng import Stream
+
+if TYPE_CHECKING:
+    from simcore.search import SearchPolicy
 
 __all__ = [
     "EnshuObservation",
@@ -326,7 +329,6 @@ class EnshuGreedyPolicy:
             if best_gain is None or g > best_gain:
                 best, best_gain = option, g
         return best
-
 
 
 # --- heuristic -----------------------------------------------------------------------------------
@@ -662,8 +664,13 @@ class EnshuHeuristicPolicy:
         return best
 
 
-def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy:
+def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
+    if spec.name in ("pimc", "ismcts", "omniscient"):
+        from simcore.games.enshu.reference import action_key, ask_policy
+        from simcore.search import make_search_policy
+
+        return make_search_policy("enshu", spec, compiled, stream, make_enshu_policy, ask_policy, action_key)
     if spec.name == "random":
         return EnshuRandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":
