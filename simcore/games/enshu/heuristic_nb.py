@@ -369,28 +369,38 @@ def _n_active(obs):
 
 
 @nb.njit(cache=True)
-def _risk(month_cards, obs, t, unknown, opp_exposed):
+def _risk_table(obs, t, unknown, n_active):
+    """The risk of ``EnshuHeuristicPolicy._risk`` for 1, 2, 3 and 4 unknown cards of a month,
+    11 bits each (it depends on the month only through that count): computed once a decision."""
+    total = popcount(unknown)
+    hidden = max(total - obs[OBS_DRAW_SIZE], 0)
+    reach = min(total, hidden + n_active - 1)
+    stay = np.int64(1000)
+    packed = np.int64(0)
+    for i in range(4):
+        if stay > 0:
+            if total - reach - i <= 0:
+                stay = np.int64(0)
+            else:
+                stay = stay * (total - reach - i) // (total - i)
+        packed |= min(np.int64(1000), (1000 - stay) * t[T_FIELD_RISK] // 100) << (11 * i)
+    return packed
+
+
+@nb.njit(inline="always", cache=True)
+def _risk(month_cards, risks, unknown, opp_exposed):
     if opp_exposed & month_cards:
         return np.int64(1000)
     u = popcount(unknown & month_cards)
     if u == 0:
         return np.int64(0)
-    total = popcount(unknown)
-    hidden = max(total - obs[OBS_DRAW_SIZE], 0)
-    reach = min(total, hidden + _n_active(obs) - 1)
-    stay = np.int64(1000)
-    for i in range(u):
-        if total - reach - i <= 0:
-            stay = np.int64(0)
-            break
-        stay = stay * (total - reach - i) // (total - i)
-    return min(np.int64(1000), (1000 - stay) * t[T_FIELD_RISK] // 100)
+    return (risks >> (11 * (u - 1))) & 0x7FF
 
 
 @nb.njit(cache=True)
-def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
+def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]
-    risk = _risk(month_cards, obs, t, unknown, opp_exposed)
+    risk = _risk(month_cards, risks, unknown, opp_exposed)
     if risk == 0:
         return np.int64(0)
     b = np.int64(1) << card
@@ -420,7 +430,7 @@ def _safe(month, t, unknown, opp_exposed):
 
 @nb.njit(cache=True)
 def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
-                   unseen_chance):
+                   unseen_chance, risks):
     g = _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
     if safe:
         g = g * t[T_SAFE_DELAY] // 1000
@@ -428,12 +438,12 @@ def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_p
     while left:
         x = lowest_id(left)
         left &= left - 1
-        g -= _offer(x, after, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance)
+        g -= _offer(x, after, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks)
     return g
 
 
 @nb.njit(cache=True)
-def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
+def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     field = obs[OBS_FIELD]
     hand = obs[OBS_HAND]
     b = np.int64(1) << card
@@ -442,7 +452,7 @@ def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unse
     k = popcount(matches)
     if k == 0:
         return -_offer(card, field | b, hand & ~b, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
-                       unseen_chance)
+                       unseen_chance, risks)
     safe = _safe(month, t, unknown, opp_exposed)
     if k == 1 or (k == 3 and t[T_CAPTURE_ALL]):
         g = _gain(b | matches, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
@@ -457,7 +467,7 @@ def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unse
         rest &= rest - 1
         xb = np.int64(1) << x
         v = _capture_value(b | xb, matches & ~xb, field, hand & ~b, safe, obs, t, me, pile_me, all_piles, unknown,
-                           opp_exposed, unseen_chance)
+                           opp_exposed, unseen_chance, risks)
         if first or v > best:
             best = v
             first = False
@@ -561,12 +571,13 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
             n_active += 1
     unknown = t[T_DECK] & ~known
     unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
+    risks = _risk_table(obs, t, unknown, n_active)
     best = 0
     best_value = np.int64(0)
     if kind == KIND_PLAY:
         for i in range(n):
             v = _play_value(keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
-                            unseen_chance)
+                            unseen_chance, risks)
             if i == 0 or v > best_value:
                 best = i
                 best_value = v
@@ -579,7 +590,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     for i in range(n):
         option = keys[i] & PAYLOAD_MASK
         v = _capture_value(option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
-                           all_piles, unknown, opp_exposed, unseen_chance)
+                           all_piles, unknown, opp_exposed, unseen_chance, risks)
         if i == 0 or v > best_value:
             best = i
             best_value = v
