@@ -258,14 +258,14 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
 # seat's pile as the policy sees it (with a card awaiting its capture choice already in it).
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _pile(obs, s, me, pile_me):
     if s == me:
         return pile_me
     return obs[OBS_PILES + s]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     b = np.int64(1) << card
     if field & b:
@@ -281,7 +281,7 @@ def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     return np.int64(OTHER_CHANCE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance):
     p = np.int64(1000)
     missing = mask & ~pile
@@ -294,7 +294,7 @@ def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_
     return p
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _yaku_of(captured, t):
     """Bitset of the yaku holding a card of ``captured``."""
     ys = np.int64(0)
@@ -305,7 +305,7 @@ def _yaku_of(captured, t):
     return ys
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _card_value(captured, t):
     v = np.int64(0)
     rest = captured
@@ -316,7 +316,7 @@ def _card_value(captured, t):
     return v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
     pile = pile_me
     g = _card_value(captured, t)
@@ -342,7 +342,7 @@ def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen
     return g
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _take_value(seat, captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
     pile = _pile(obs, seat, me, pile_me)
     v = _card_value(captured, t)
@@ -359,7 +359,7 @@ def _take_value(seat, captured, field, hand, obs, t, me, pile_me, all_piles, unk
     return v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _n_active(obs):
     k = np.int64(0)
     for s in range(obs[OBS_PLAYERS]):
@@ -368,7 +368,7 @@ def _n_active(obs):
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _risk_table(obs, t, unknown, n_active):
     """The risk of ``EnshuHeuristicPolicy._risk`` for 1, 2, 3 and 4 unknown cards of a month,
     11 bits each (it depends on the month only through that count): computed once a decision."""
@@ -387,7 +387,7 @@ def _risk_table(obs, t, unknown, n_active):
     return packed
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _risk(month_cards, risks, unknown, opp_exposed):
     if opp_exposed & month_cards:
         return np.int64(1000)
@@ -397,7 +397,7 @@ def _risk(month_cards, risks, unknown, opp_exposed):
     return (risks >> (11 * (u - 1))) & 0x7FF
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]
     risk = _risk(month_cards, risks, unknown, opp_exposed)
@@ -422,13 +422,13 @@ def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_expos
     return risk * best // 1000
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _safe(month, t, unknown, opp_exposed):
     cards = t[T_MONTH_MASK + month]
     return not (unknown & cards) and not (opp_exposed & cards)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
                    unseen_chance, risks):
     g = _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
@@ -442,7 +442,7 @@ def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_p
     return g
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     field = obs[OBS_FIELD]
     hand = obs[OBS_HAND]
@@ -474,7 +474,7 @@ def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unse
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _strength(obs, t):
     s = np.int64(0)
     hand = obs[OBS_HAND]
@@ -497,7 +497,7 @@ def _strength(obs, t):
     return s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _yes_no(keys, n, yes):
     want = np.int64(1) if yes else np.int64(0)
     for i in range(n):
@@ -506,7 +506,7 @@ def _yes_no(keys, n, yes):
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring).
 
