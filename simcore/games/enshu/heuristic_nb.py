@@ -343,23 +343,6 @@ def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen
 
 
 @nb.njit(cache=True, _nrt=False)
-def _take_value(seat, captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
-    pile = _pile(obs, seat, me, pile_me)
-    v = _card_value(captured, t)
-    ys = _yaku_of(captured, t)
-    while ys:
-        y = lowest_id(ys)
-        ys &= ys - 1
-        mask = t[T_YAKU_MASK + y]
-        if mask & pile == mask:
-            continue
-        before = _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
-        after = _prob(seat, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
-        v += t[T_YAKU_WORTH + y] * (after - before) * t[T_YAKU_WEIGHT] // 100
-    return v
-
-
-@nb.njit(cache=True, _nrt=False)
 def _n_active(obs):
     k = np.int64(0)
     for s in range(obs[OBS_PLAYERS]):
@@ -399,11 +382,16 @@ def _risk(month_cards, risks, unknown, opp_exposed):
 
 @nb.njit(cache=True, _nrt=False)
 def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
+    """``EnshuHeuristicPolicy._offer``.  The reference sums ``_take_value`` over the takers; here
+    the same integer terms are summed yaku by yaku, so that a yaku's chance before the take is
+    computed once (integer sums do not depend on their order)."""
     month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]
     risk = _risk(month_cards, risks, unknown, opp_exposed)
     if risk == 0:
         return np.int64(0)
     b = np.int64(1) << card
+    card_value = _card_value(b, t)
+    yaku_of_card = t[T_CARD_YAKU + card]
     best = np.int64(0)
     for o in range(obs[OBS_PLAYERS]):
         if o == me or not obs[OBS_ACTIVE + o]:
@@ -412,12 +400,32 @@ def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_expos
         k = popcount(takers)
         if k == 0:
             continue
-        total = np.int64(0)
-        while takers:
-            y = lowest_id(takers)
-            takers &= takers - 1
-            total += _take_value(o, b | (np.int64(1) << y), field, hand, obs, t, me, pile_me, all_piles, unknown,
-                                 unseen_chance)
+        opile = obs[OBS_PILES + o]
+        total = k * card_value + _card_value(takers, t)
+        ys = yaku_of_card | _yaku_of(takers, t)
+        while ys:
+            y = lowest_id(ys)
+            ys &= ys - 1
+            mask = t[T_YAKU_MASK + y]
+            if mask & opile == mask or mask & ~opile & all_piles:
+                continue  # complete, or dead: every term is 0
+            worth = t[T_YAKU_WORTH + y]
+            before = _prob(o, mask, opile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+            with_card = (yaku_of_card >> y) & 1
+            after_card = np.int64(0)
+            if with_card:
+                after_card = _prob(o, mask, opile | b, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+            rest = takers
+            while rest:
+                x = lowest_id(rest)
+                rest &= rest - 1
+                xb = np.int64(1) << x
+                if mask & xb:
+                    after = _prob(o, mask, opile | b | xb, field, hand, obs, t, me, all_piles, unknown,
+                                  unseen_chance)
+                    total += worth * (after - before) * t[T_YAKU_WEIGHT] // 100
+                elif with_card:
+                    total += worth * (after_card - before) * t[T_YAKU_WEIGHT] // 100
         best = max(best, total // k)
     return risk * best // 1000
 
