@@ -1,0 +1,227 @@
+"""The Tensho general kernel and its state machine (``state_nb``, ``search_nb``) against the
+fast kernel and the reference engine.
+
+* with random and greedy seats only, the general kernel writes the fast kernel's rows, on every
+  shipped rule set, under every option that changes play, and in match play;
+* at every pause of a round the state machine holds the reference ``TenshoState``'s cards and
+  legal action keys, and ``sample_hidden_nb`` deals the same world from the same stream draws;
+* with the search players, the general kernel writes the reference engine's rows.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simcore.games.tensho import kernel as K
+from simcore.games.tensho import state_nb as S
+from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.reference import RoundSetup, TenshoState
+from simcore.policies import parse_policy
+from simcore.rng import Stream, stream_state
+from simcore.rules import load_rules
+
+PLAY_CHANGING_OPTIONS = [
+    {},
+    {"tensho.triple_match": "one"},
+    {"tensho.double_match": "highest_value_first"},
+    {"tensho.capture_mandatory": "false"},
+    {"tensho.opening_claim_scope": "one_triple"},
+    {"tensho.field_four_of_rank": "stuck"},
+    {"tensho.field_four_of_rank": "opening_rule_applies"},
+    {"tensho.six_on_field": "dealer_captures"},
+    {"tensho.six_in_hand": "bank_at_deal"},
+    {"tensho.instant_win_check": "end_of_turn"},
+    {"tensho.supersession": "none"},
+    {"tensho.supersession": "all_subsets"},
+    {"tensho.supersession": "young_old_only", "tensho.yaku_set_choice": "fixed_2"},
+    {"tensho.ten_horse_king": "10_9_12"},
+    {"tensho.no_yaku_tiebreak": "values_only"},
+    {"tensho.final_tie": "dealer_wins"},
+    {"tensho.final_tie": "non_dealer_wins"},
+    {"tensho.yaku_set_choice": "random"},
+    {"tensho.yaku_set_choice": "alternate"},
+    {"tensho.yaku_set_choice": "dealer_policy"},
+    {"tensho.card_values": "T2_alt", "tensho.chaff_set": "D"},
+    {"tensho.deal_procedure": "physical"},
+    {"tensho.match_scoring": "yaku_points"},
+]
+OPTION_IDS = [",".join(f"{k[7:]}={v}" for k, v in o.items()) or "default" for o in PLAY_CHANGING_OPTIONS]
+
+
+def _compiled(rules: str, options: dict):
+    return compile_rules(load_rules(rules, options))
+
+
+def _assert_same(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> None:
+    for name, x, y in (("ints", a[0], b[0]), ("masks", a[1], b[1])):
+        bad = np.flatnonzero((x != y).any(axis=0))
+        assert bad.size == 0, f"{name} differ in {bad.size} rows, first row {bad[0]}: {x[:, bad[0]]} vs {y[:, bad[0]]}"
+
+
+# --- the general kernel with random and greedy seats == the fast kernel -----------------------
+
+
+@pytest.mark.parametrize("options", PLAY_CHANGING_OPTIONS, ids=OPTION_IDS)
+@pytest.mark.parametrize("policies", [("random", "random"), ("greedy", "random"), ("random", "greedy:yaku_set=2")],
+                         ids=lambda p: "-".join(p))
+def test_general_kernel_equals_fast_kernel(options, policies):
+    compiled = _compiled("tensho-ise", options)
+    specs = [parse_policy(p, "tensho") for p in policies]
+    fast = K.play_units(compiled, specs, 31, 5, 1500, None)
+    general = K.play_units_general(compiled, specs, 31, 5, 1500, None)
+    _assert_same(fast, general)
+
+
+@pytest.mark.parametrize("options", [{}, {"tensho.back_two_card": "rain_man"}], ids=["default", "rain_man"])
+def test_general_kernel_equals_fast_kernel_in_the_hanafuda_skin(options):
+    compiled = _compiled("tensho-hanafuda", options)
+    specs = [parse_policy("random", "tensho"), parse_policy("greedy", "tensho")]
+    _assert_same(K.play_units(compiled, specs, 8, 0, 1500, None),
+                 K.play_units_general(compiled, specs, 8, 0, 1500, None))
+
+
+@pytest.mark.parametrize(
+    "options, rounds_per_match",
+    [
+        ({}, 12),
+        ({"tensho.match_tie": "extra_round"}, 6),
+        ({"tensho.match_scoring": "yaku_points", "tensho.match_tie": "extra_round"}, 3),
+        ({"tensho.yaku_set_choice": "dealer_policy"}, 12),
+    ],
+)
+def test_general_kernel_equals_fast_kernel_in_match_play(options, rounds_per_match):
+    compiled = _compiled("tensho-ise", options)
+    specs = [parse_policy("greedy:yaku_set=2", "tensho"), parse_policy("random", "tensho")]
+    fast = K.play_units(compiled, specs, 3, 0, 120, rounds_per_match)
+    general = K.play_units_general(compiled, specs, 3, 0, 120, rounds_per_match)
+    _assert_same(fast, general)
+
+
+# --- the state machine == the reference forward model, pause by pause -------------------------
+
+
+def rules_tuple(compiled) -> tuple:
+    """The rule arrays in the dtypes the general kernel passes them."""
+    (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+     supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
+    c = np.ascontiguousarray
+    return (c(params, dtype=np.int32), c(rank, dtype=np.int8), c(rank_mask, dtype=np.uint64),
+            c(deal_order, dtype=np.int8), c(yaku_mask, dtype=np.uint64), c(yaku_points, dtype=np.int32),
+            c(yaku_in_set, dtype=np.uint64), c(yaku_instant, dtype=np.uint64), c(supersedes, dtype=np.uint64),
+            c(greedy_weight, dtype=np.int32), c(card_value, dtype=np.int32), np.uint64(chaff_mask))
+
+
+KIND_CODES = {"yaku_set": 0, "opening_claim": 1, "bank_six": 2, "play": 3, "capture": 4}
+
+
+def reference_key(kind: str, action) -> int:
+    """The action key of a reference action (the contract's section 1)."""
+    if kind == "opening_claim":
+        payload = 0 if action is None else (1 << action[0]) | (1 << action[1])
+    elif kind == "capture":
+        payload = 1 << 50 if action is None else action
+    else:
+        payload = int(action)
+    return (KIND_CODES[kind] << 56) | payload
+
+
+def reference_view(state: TenshoState) -> dict:
+    decision = state.pending
+    view = {
+        "hands": list(state.hands), "piles": list(state.piles), "field": state.field, "seen": state.seen,
+        "dead": state.dead, "draw": list(state.draw), "turn": state.turn, "yaku_set": state.yaku_set,
+        "claimed": state.claimed, "in_play": state.in_play, "hand_dealt": list(state.hand_dealt),
+        "done": state.result is not None,
+    }
+    if decision is None:
+        view["decision"] = None
+    else:
+        view["decision"] = (KIND_CODES[decision.kind], decision.seat,
+                            [reference_key(decision.kind, a) for a in decision.actions])
+    if state.result is not None:
+        view["payoff"] = list(state.result.payoff)
+        view["winner"] = state.result.winner
+    return view
+
+
+def kernel_view(st: np.ndarray) -> dict:
+    top = int(st[S.ST_DRAW_TOP])
+    view = {
+        "hands": [int(st[S.ST_HAND]), int(st[S.ST_HAND + 1])],
+        "piles": [int(st[S.ST_PILE]), int(st[S.ST_PILE + 1])],
+        "field": int(st[S.ST_FIELD]), "seen": int(st[S.ST_SEEN]), "dead": int(st[S.ST_DEAD]),
+        "draw": [int(x) for x in st[S.ST_DRAW + top:S.ST_DRAW + S.DRAW_SIZE]], "turn": int(st[S.ST_TURN]),
+        "yaku_set": int(st[S.ST_YAKU_SET]), "claimed": int(st[S.ST_CLAIMED]), "in_play": int(st[S.ST_IN_PLAY]),
+        "hand_dealt": [int(st[S.ST_HAND_DEALT]), int(st[S.ST_HAND_DEALT + 1])], "done": bool(st[S.ST_DONE]),
+    }
+    if st[S.ST_KIND] < 0:
+        view["decision"] = None
+    else:
+        n = int(st[S.ST_N])
+        view["decision"] = (int(st[S.ST_KIND]), int(st[S.ST_DSEAT]),
+                            [int(k) for k in st[S.ST_KEYS:S.ST_KEYS + n]])
+    if st[S.ST_DONE]:
+        view["payoff"] = [int(st[S.ST_PAYOFF]), int(st[S.ST_PAYOFF + 1])]
+        view["winner"] = int(st[S.ST_WINNER])
+    return view
+
+
+class Machine:
+    """One round of the numba state machine, driven from Python."""
+
+    def __init__(self, compiled, seed: int, round_index: int, dealer: int) -> None:
+        self.rules = rules_tuple(compiled)
+        self.seed = np.uint64(seed)
+        self.st = np.zeros(S.ST_SIZE, dtype=np.int64)
+        self.ids = np.zeros(S.IDS_SIZE, dtype=np.int64)
+        self.dstates = np.zeros(4, dtype=np.uint64)
+        S.new_round_nb(self.st, self.seed, np.int64(round_index), np.int64(dealer), np.int64(round_index),
+                       np.int64(0), np.int64(0), np.int64(0), self.rules, self.ids, self.dstates)
+
+    def apply(self, index: int) -> None:
+        S.apply_nb(self.st, np.int64(index), self.seed, self.rules, self.ids, self.dstates)
+
+    def sample_hidden(self, seat: int, states: np.ndarray) -> np.ndarray:
+        world = np.zeros(S.ST_SIZE, dtype=np.int64)
+        S.sample_hidden_nb(self.st, world, np.int64(seat), states, np.int64(0), self.rules, self.ids)
+        return world
+
+
+SM_CASES = [("tensho-ise", o) for o in PLAY_CHANGING_OPTIONS] + [("tensho-hanafuda", {})]
+
+
+@pytest.mark.parametrize("rules, options", SM_CASES, ids=[f"{r}-{i}" for r, i in zip(
+    [c[0] for c in SM_CASES], OPTION_IDS + ["default"], strict=True)])
+def test_state_machine_follows_the_reference_at_every_pause(rules, options):
+    compiled = _compiled(rules, options)
+    chooser = random.Random(17)
+    pauses = 0
+    kinds = set()
+    for round_index in range(40):
+        seed = 1000 + round_index
+        dealer = round_index % 2
+        reference = TenshoState(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer,
+                                                     alternate_index=round_index))
+        machine = Machine(compiled, seed, round_index, dealer)
+        while True:
+            view = reference_view(reference)
+            assert kernel_view(machine.st) == view, f"round {round_index}, pause {pauses}"
+            if reference.pending is None:
+                break
+            kinds.add(reference.pending.kind)
+            pauses += 1
+            for seat in (0, 1):
+                stream = Stream(seed, round_index, 99 + seat)
+                states = np.array(stream_state(seed, round_index, 99 + seat), dtype=np.uint64)
+                world = machine.sample_hidden(seat, states)
+                expected = reference.sample_hidden(seat, stream)
+                assert kernel_view(world) == reference_view(expected), f"round {round_index}, seat {seat}"
+                assert [int(w) for w in states] == stream.s
+            index = chooser.randrange(len(reference.pending.actions))
+            reference.apply(reference.pending.actions[index])
+            machine.apply(index)
+    assert pauses > 100
+    assert {"play"} <= kinds
