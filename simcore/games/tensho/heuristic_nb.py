@@ -28,6 +28,8 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from simcore.kernels.bits import lowest_id, popcount
+
 __all__ = [
     "KIND_BANK_SIX",
     "KIND_CAPTURE",
@@ -188,8 +190,9 @@ def heuristic_tables(compiled: Any, spec: Any) -> np.ndarray:
     """The heuristic's tables for one run: int64[T_SIZE] (slots ``T_*``), from the compiled
     rules (``CompiledTensho``) and the seat's ``PolicySpec`` (its parameters; defaults filled)."""
     from simcore.games.tensho import enums as E
+    from simcore.games.tensho.policies import HEURISTIC_PARAMS
 
-    params = spec.params
+    params = {name: int(spec.params.get(name, default)) for name, (default, _) in HEURISTIC_PARAMS.items()}
     t = np.zeros(T_SIZE, dtype=np.int64)
     c = compiled
     n_yaku = len(c.yaku_mask)
@@ -267,12 +270,247 @@ def yaku_worth(compiled: Any, instant_points: int) -> list[list[int]]:
     return out
 
 
+
+# --- the decision ------------------------------------------------------------------------------
+# Each function mirrors the method of ``HeuristicPolicy`` of the same name; ``t`` is the tables.
+
+
+@nb.njit(inline="always", cache=True)
+def _where(card, hand, field, t):
+    """``HeuristicPolicy.where``: the class (``CLASS_*``) of a card a yaku lacks."""
+    if card == t[T_SIX]:
+        if (hand >> card) & 1:
+            return CLASS_SIX_IN_HAND
+        if (field >> card) & 1:
+            return CLASS_SIX_ON_FIELD
+        return CLASS_UNSEEN
+    same_rank = t[T_RANK_MASK + t[T_RANK + card]]
+    if (hand >> card) & 1:
+        return CLASS_HAND_MATCH if field & same_rank else CLASS_HAND
+    if (field >> card) & 1:
+        return CLASS_FIELD_MATCH if hand & same_rank else CLASS_FIELD
+    return CLASS_UNSEEN
+
+
+@nb.njit(inline="always", cache=True)
+def _outlook_of(side, i, s, live, hand, field, own, other, t):
+    """``HeuristicPolicy.outlook_of``: tenths of a point yaku ``i`` is expected to bring ``side``."""
+    mask = t[T_YAKU_MASK + i]
+    if mask & other:
+        return 0
+    chance = 1000
+    missing = mask & ~own
+    while missing:
+        card = lowest_id(missing)
+        missing &= missing - 1
+        where = _where(card, hand, field, t)
+        q = t[T_Q + side * N_CLASSES + where]
+        if where == CLASS_UNSEEN:
+            q = q * live // 1000
+        chance = chance * q // 1000
+    return t[T_YAKU_WORTH + s * 64 + i] * chance // 1000
+
+
+@nb.njit(inline="always", cache=True)
+def _rank_yaku(rank_cards, s, t):
+    """The set's yaku that hold a card of ``rank_cards`` (a mask of one rank's cards)."""
+    bits = 0
+    while rank_cards:
+        card = lowest_id(rank_cards)
+        rank_cards &= rank_cards - 1
+        bits |= t[T_CARD_YAKU + s * 64 + card]
+    return bits
+
+
+@nb.njit(cache=True)
+def _balance_change(s, live, opp_pile, hand0, field0, pile0, hand1, field1, pile1, touched, t):
+    """``balance(after) - balance(before)`` of ``HeuristicPolicy``, summed over the yaku that
+    can change (those holding a card of the rank the move touches, ``touched``); every other
+    yaku's outlook is the same before and after."""
+    yaku = _rank_yaku(touched, s, t)
+    total = 0
+    while yaku:
+        i = lowest_id(yaku)
+        yaku &= yaku - 1
+        total += _outlook_of(0, i, s, live, hand1, field1, pile1, opp_pile, t)
+        total -= _outlook_of(1, i, s, live, hand1, field1, opp_pile, pile1, t)
+        total -= _outlook_of(0, i, s, live, hand0, field0, pile0, opp_pile, t)
+        total += _outlook_of(1, i, s, live, hand0, field0, opp_pile, pile0, t)
+    return total
+
+
+@nb.njit(cache=True)
+def _offer(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t):
+    """``HeuristicPolicy.offer``: the expected cost of leaving ``card`` on the field."""
+    k = popcount(unseen & t[T_RANK_MASK + t[T_RANK + card]])
+    chance = t[T_HOLD + (n_unseen * HOLD_A + access) * HOLD_K + k]
+    if chance == 0:
+        return 0
+    worth = t[T_W_CHAFF] * ((t[T_CHAFF] >> card) & 1) + t[T_W_VALUE] * t[T_CARD_VALUE + card]
+    yaku = t[T_CARD_YAKU + s * 64 + card]
+    bit = 1 << card
+    while yaku:
+        i = lowest_id(yaku)
+        yaku &= yaku - 1
+        gained = _outlook_of(1, i, s, live, hand, field & ~bit, opp_pile | bit, pile, t)
+        worth += gained - _outlook_of(1, i, s, live, hand, field, opp_pile, pile, t)
+        worth += _outlook_of(0, i, s, live, hand, field, pile, opp_pile, t)
+    return chance * worth // 1000 * t[T_W_RISK] // 1000
+
+
+@nb.njit(cache=True)
+def _take_gain(card, taken, hand0, field0, pile0, opp_pile, unseen, n_unseen, access, s, live, t):
+    """``HeuristicPolicy.take_gain``: capturing ``card`` (-1: none) with the field cards ``taken``."""
+    moved = taken
+    if card >= 0:
+        moved |= 1 << card
+    hand = hand0 & ~moved
+    field = field0 & ~taken
+    pile = pile0 | moved
+    instant = t[T_INSTANT + s]
+    while instant:
+        i = lowest_id(instant)
+        instant &= instant - 1
+        mask = t[T_YAKU_MASK + i]
+        if mask & pile == mask:
+            return WIN_GAIN
+    rank_of = t[T_RANK + card] if card >= 0 else t[T_RANK + lowest_id(taken)]
+    same_rank = t[T_RANK_MASK + rank_of]
+    gain = _balance_change(s, live, opp_pile, hand0, field0, pile0, hand, field, pile, same_rank, t)
+    gain += t[T_W_CHAFF] * popcount(moved & t[T_CHAFF])
+    value = 0
+    rest = moved
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        value += t[T_CARD_VALUE + x]
+    gain += t[T_W_VALUE] * value
+    if card != t[T_SIX]:
+        left = field & same_rank
+        while left:
+            x = lowest_id(left)
+            left &= left - 1
+            gain -= _offer(x, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+    return gain
+
+
+@nb.njit(cache=True)
+def _leave_gain(card, hand0, field0, pile, opp_pile, unseen, n_unseen, access, s, live, t):
+    """``HeuristicPolicy.leave_gain``: putting ``card`` from the hand on the field."""
+    bit = 1 << card
+    hand = hand0 & ~bit
+    field = field0 | bit
+    same_rank = t[T_RANK_MASK + t[T_RANK + card]]
+    gain = _balance_change(s, live, opp_pile, hand0, field0, pile, hand, field, pile, same_rank, t)
+    return gain - _offer(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+
+
+@nb.njit(cache=True)
+def _play_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t):
+    """``HeuristicPolicy.play_gain``: the best resolution of playing ``card``."""
+    if card == t[T_SIX]:
+        return _take_gain(card, 0, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+    matches = field & t[T_RANK_MASK + t[T_RANK + card]]
+    n = popcount(matches)
+    if n == 0:
+        return _leave_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+    if n == 2 and t[T_HIGHEST_VALUE_FIRST]:
+        best_card, best_value = -1, -1
+        rest = matches
+        while rest:
+            x = lowest_id(rest)
+            rest &= rest - 1
+            if t[T_CARD_VALUE + x] > best_value:
+                best_card, best_value = x, t[T_CARD_VALUE + x]
+        best = _take_gain(card, 1 << best_card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+    elif n >= 3 and t[T_TRIPLE_ALL]:
+        best = _take_gain(card, matches, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+    else:
+        best = -WIN_GAIN * 4
+        rest = matches
+        while rest:
+            x = lowest_id(rest)
+            rest &= rest - 1
+            g = _take_gain(card, 1 << x, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+            if g > best:
+                best = g
+    if t[T_CAPTURE_OPTIONAL]:
+        g = _leave_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        if g > best:
+            best = g
+    return best
+
+
 @nb.njit(cache=True)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring: the contract).
 
-    Not written yet: it refuses to decide rather than decide unlike the reference policy.
+    ``kind`` int (``KIND_*``), ``obs`` int64[OBS_SIZE], ``keys`` int64[>= n], ``tables``
+    int64[T_SIZE]; returns an int in ``0 .. n - 1``.
     """
-    if n == 1:
+    t = tables
+    if n <= 1:
         return 0
-    raise NotImplementedError("heuristic_choose_nb: the numba twin is not written yet")
+    if kind == KIND_YAKU_SET or kind == KIND_BANK_SIX:
+        wanted = t[T_YAKU_SET] if kind == KIND_YAKU_SET else 0  # it never banks the 6 of clubs
+        for j in range(n):
+            if keys[j] & PAYLOAD_MASK == wanted:
+                return j
+        return 0
+    card = obs[OBS_CARD] if kind == KIND_CAPTURE else -1
+    hand = obs[OBS_HAND]
+    if card >= 0:
+        hand |= 1 << card
+    field = obs[OBS_FIELD]
+    seat = obs[OBS_SEAT]
+    pile = obs[OBS_PILES + seat]
+    opp_pile = obs[OBS_PILES + 1 - seat]
+    unseen = t[T_DECK] & ~(hand | field | pile | opp_pile)
+    n_unseen = popcount(unseen)
+    draw_size = obs[OBS_DRAW_SIZE]
+    opp_hand = max(0, n_unseen - draw_size - t[T_DEAD])
+    still_played = opp_hand + max(0, draw_size - t[T_UNUSED_DRAW])
+    live = 1000 * still_played // n_unseen if n_unseen else 0
+    access = min(opp_hand + 1, n_unseen)
+    s = max(obs[OBS_YAKU_SET], 1) - 1
+    best_index = 0
+    if kind == KIND_PLAY:
+        best = 0
+        for j in range(n):
+            g = _play_gain(keys[j] & PAYLOAD_MASK, hand, field, pile, opp_pile, unseen, n_unseen, access, s,
+                           live, t)
+            if j == 0 or g > best:
+                best_index, best = j, g
+        return best_index
+    if kind == KIND_CAPTURE:
+        best = 0
+        found = False
+        decline = -1
+        for j in range(n):
+            payload = keys[j] & PAYLOAD_MASK
+            if payload == DECLINE_PAYLOAD:
+                decline = j
+                continue
+            g = _take_gain(card, payload, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+            if not found or g > best:
+                best_index, best, found = j, g, True
+        if decline >= 0:
+            if not found or _leave_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live,
+                                        t) > best:
+                return decline
+        return best_index
+    # KIND_OPENING_CLAIM: keys are "decline" (payload 0) and the pairs
+    best = 0
+    found = False
+    decline = 0
+    for j in range(n):
+        payload = keys[j] & PAYLOAD_MASK
+        if payload == 0:
+            decline = j
+            continue
+        g = _take_gain(-1, payload, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        if not found or g > best:
+            best_index, best, found = j, g, True
+    if found and best >= t[T_CLAIM]:
+        return best_index
+    return decline
