@@ -52,9 +52,9 @@ class TenshoGame:
         ("greedy", PolicySupport(params=(
             ParamSpec("yaku_set", 1, choices=(1, 2),
                       help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
-        ("heuristic", PolicySupport(engines=("reference",), params=_heuristic_params())),
-        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
-        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("heuristic", PolicySupport(params=_heuristic_params())),
+        ("pimc", PolicySupport(params=(objective_param("win"),))),
+        ("ismcts", PolicySupport(params=(objective_param("win"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

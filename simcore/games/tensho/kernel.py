@@ -15,6 +15,7 @@ from simcore.games.tensho.kernel_nb import play_units_nb
 from simcore.kernels.policy_ids import (
     OBJECTIVE_IDS,
     POLICY_GREEDY,
+    POLICY_HEURISTIC,
     POLICY_ISMCTS,
     POLICY_PIMC,
     POLICY_RANDOM,
@@ -23,13 +24,14 @@ from simcore.kernels.policy_ids import (
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
 
-__all__ = ["general_policy_arrays", "log_table", "play_units", "policy_arrays"]
+__all__ = ["general_policy_arrays", "heuristic_table_rows", "log_tables", "play_units", "play_units_general",
+           "policy_arrays"]
 
 
 N_POLICY_PARAMS = 4  # width of the kernel's policy-parameter rows
 GREEDY_PARAM_YAKU_SET = 0  # greedy's row: its preferred yaku set
 KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY)
-GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC, POLICY_ISMCTS)
+GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS)
 
 
 def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
@@ -86,11 +88,35 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     return out_int, out_mask
 
 
-def log_table(size: int) -> np.ndarray:
-    """``float64[size]``: entry ``n`` is ``log(n)`` (numpy's), entry 0 is 0; ISMCTS's UCB reads it."""
-    table = np.zeros(max(size, 2), dtype=np.float64)
-    table[1:] = np.log(np.arange(1, table.size, dtype=np.float64))
-    return table
+def log_tables(ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``float64[2, L]``: row ``seat`` is ``simcore.search.log_table(iterations)`` of an ISMCTS
+    seat (the reference's own numbers), zero-padded; zeros for any other seat."""
+    from simcore.games.tensho.search_nb import PARAM_BUDGET
+    from simcore.search import log_table
+
+    tables = [log_table(int(rows[s, PARAM_BUDGET])) if ids[s] == POLICY_ISMCTS else np.zeros(1)
+              for s in range(len(ids))]
+    out = np.zeros((len(ids), max(t.size for t in tables)), dtype=np.float64)
+    for seat, table in enumerate(tables):
+        out[seat, :table.size] = table
+    return out
+
+
+def heuristic_table_rows(compiled, specs) -> np.ndarray:
+    """``int64[3, heuristic_nb.T_SIZE]``: the heuristic tables of seat 0 and seat 1 (zeros for a
+    seat that plays no heuristic) and of a search seat's heuristic rollouts (the defaults, as
+    ``simcore.search`` builds its rollout policy)."""
+    from simcore.games.tensho.heuristic_nb import T_SIZE, heuristic_tables
+    from simcore.policies import parse_policy
+
+    out = np.zeros((3, T_SIZE), dtype=np.int64)
+    for seat, spec in enumerate(specs):
+        if spec.policy_id == POLICY_HEURISTIC:
+            out[seat] = heuristic_tables(compiled, spec)
+    if any(spec.policy_id in (POLICY_PIMC, POLICY_ISMCTS) and spec.params["rollout"] == "heuristic"
+           for spec in specs):
+        out[2] = heuristic_tables(compiled, parse_policy("heuristic", "tensho"))
+    return out
 
 
 def general_policy_arrays(specs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -133,14 +159,13 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     ids, rows, c = general_policy_arrays(specs)
-    iterations = max([int(rows[s, 1]) for s in range(len(specs)) if ids[s] == POLICY_ISMCTS] + [1])
-    tables = np.zeros((3, 1), dtype=np.float64)
+    tables = heuristic_table_rows(compiled, specs)
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
      supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
     play_units_general_nb(
         np.uint64(seed), np.int64(first_unit), np.int64(n_units),
         np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
-        ids, rows, c, tables, log_table(iterations + 2),
+        ids, rows, c, tables, log_tables(ids, rows),
         np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
         np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
         np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),

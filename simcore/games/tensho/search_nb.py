@@ -12,9 +12,10 @@ with their rollout policy, every seat of a rollout drawing from the searching se
 
 Arguments: ``policy_ids`` int32[2]; ``policy_params`` int64[2, N_PARAMS] (``PARAM_*``);
 ``policy_c`` float64[2] (ISMCTS's exploration constant); ``heuristic_tables``
-(float64 or int64)[3, T]: rows for seat 0, seat 1 and the rollouts' default heuristic;
-``log_table`` float64[L], ``log_table[n] = log(n)`` for ``1 <= n < L`` with ``L`` above every
-seat's ISMCTS iterations; the rule arrays in ``CompiledTensho.kernel_args()`` order; the output
+int64[3, heuristic_nb.T_SIZE]: ``heuristic_tables(compiled, spec)`` of seat 0, of seat 1 and of
+the rollouts' heuristic (its defaults); ``log_tables`` float64[2, L]: row ``seat`` holds
+``simcore.search.log_table(iterations)`` of an ISMCTS seat (the very numbers the reference
+reads), zero-padded; the rule arrays in ``CompiledTensho.kernel_args()`` order; the output
 matrices as ``play_units_nb``'s.  Each parallel block allocates its scratch once.
 """
 
@@ -26,6 +27,7 @@ import numba as nb
 import numpy as np
 
 from simcore.games.tensho import enums as E
+from simcore.games.tensho import heuristic_nb as H
 from simcore.games.tensho import state_nb as S
 from simcore.kernels.policy_ids import (
     OBJECTIVE_WIN,
@@ -58,9 +60,32 @@ T_ROWS = 8
 
 
 @nb.njit(cache=True)
+def observe_nb(st, seat, obs):
+    """Pack ``seat``'s observation of ``st`` into ``obs`` (int64[>= OBS_SIZE], the layout of
+    ``heuristic_nb.pack_observation``; ``OBS_CARD`` is the card of a pending capture, else -1)."""
+    obs[H.OBS_SEAT] = seat
+    obs[H.OBS_DEALER] = st[S.ST_DEALER]
+    obs[H.OBS_YAKU_SET] = st[S.ST_YAKU_SET]
+    obs[H.OBS_ROUND_IN_MATCH] = st[S.ST_ROUND_IN_MATCH]
+    obs[H.OBS_MATCH_POINTS] = st[S.ST_MATCH_POINTS]
+    obs[H.OBS_MATCH_POINTS + 1] = st[S.ST_MATCH_POINTS + 1]
+    obs[H.OBS_HAND] = st[S.ST_HAND + seat]
+    obs[H.OBS_FIELD] = st[S.ST_FIELD]
+    obs[H.OBS_PILES] = st[S.ST_PILE]
+    obs[H.OBS_PILES + 1] = st[S.ST_PILE + 1]
+    obs[H.OBS_SEEN] = st[S.ST_SEEN]
+    obs[H.OBS_DRAW_SIZE] = S.DRAW_SIZE - st[S.ST_DRAW_TOP]
+    obs[H.OBS_TURN] = st[S.ST_TURN]
+    obs[H.OBS_CARD] = st[S.ST_CARD] if st[S.ST_KIND] == S.K_CAPTURE else -1
+
+
+@nb.njit(cache=True)
 def heuristic_index_nb(st, table, obs):
-    """The heuristic policy's choice (not yet available in this kernel: the wrapper refuses it)."""
-    return 0
+    """The heuristic policy's choice at ``st``'s pending decision (``heuristic_nb``), deciding
+    from the deciding seat's packed observation only; ``table`` its ``heuristic_tables``."""
+    observe_nb(st, st[S.ST_DSEAT], obs)
+    n = st[S.ST_N]
+    return H.heuristic_choose_nb(st[S.ST_KIND], obs, st[S.ST_KEYS:S.ST_KEYS + S.MAX_ACTIONS], n, table)
 
 
 @nb.njit(cache=True)
@@ -228,7 +253,7 @@ def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states
 
 
 @nb.njit(cache=True)
-def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_table, states, seed, rules,
+def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tables, states, seed, rules,
               ids, dstates, world, x, totals, tree, path, obs):
     """The index of the action the pending decision's seat takes, by its policy."""
     seat = st[S.ST_DSEAT]
@@ -242,14 +267,14 @@ def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tab
         return ismcts_index_nb(st, policy_params[seat, PARAM_BUDGET], policy_c[seat],
                                policy_params[seat, PARAM_ROLLOUT], policy_params[seat, PARAM_OBJECTIVE],
                                heuristic_tables[ROLLOUT_TABLE], obs, states, at, seed, rules, ids, dstates,
-                               world, tree, path, log_table)
+                               world, tree, path, log_tables[seat])
     return basic_index_nb(st, policy_id, policy_params[seat, PARAM_YAKU_SET], heuristic_tables[seat], obs,
                           states, at, rules)
 
 
 @nb.njit(cache=True)
 def play_round_general_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1,
-                          policy_ids, policy_params, policy_c, heuristic_tables, log_table, rules, states,
+                          policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rules, states,
                           ids, dstates, world, x, totals, tree, path, obs):
     """Play one round to its end in ``st`` (the seats' streams in ``states[0:8]``)."""
     h = round_hash_nb(seed, round_index)
@@ -258,14 +283,14 @@ def play_round_general_nb(st, seed, round_index, dealer, alternate_index, round_
     S.new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rules,
                    ids, dstates)
     while st[S.ST_DONE] == 0:
-        index = decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_table, states, seed,
+        index = decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tables, states, seed,
                           rules, ids, dstates, world, x, totals, tree, path, obs)
         S.apply_nb(st, index, seed, rules, ids, dstates)
 
 
 @nb.njit(cache=True)
 def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                          policy_c, heuristic_tables, log_table, rules, out_int, out_mask):
+                          policy_c, heuristic_tables, log_tables, rules, out_int, out_mask):
     """Units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..`` (the unit
     loop of ``kernel_nb.play_block_nb``)."""
     params = rules[0]
@@ -299,7 +324,7 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
             round_index = unit if independent else unit * stride + k
             alternate_index = unit if independent else k
             play_round_general_nb(st, seed, round_index, dealer, alternate_index, k, points0, points1,
-                                  policy_ids, policy_params, policy_c, heuristic_tables, log_table, rules,
+                                  policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rules,
                                   states, ids, dstates, world, x, totals, tree, path, obs)
             S.write_row_nb(st, out_int, out_mask, row, rules)
             winner = st[S.ST_WINNER]
@@ -326,7 +351,7 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
 
 @nb.njit(cache=True, parallel=True)
 def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
-                          policy_c, heuristic_tables, log_table, params, rank, rank_mask, deal_order, yaku_mask,
+                          policy_c, heuristic_tables, log_tables, params, rank, rank_mask, deal_order, yaku_mask,
                           yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
                           chaff_mask, out_int, out_mask):
     """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds), blocks of
@@ -338,4 +363,4 @@ def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, stride, p
         lo = block * n_units // n_blocks
         hi = (block + 1) * n_units // n_blocks
         play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                              policy_c, heuristic_tables, log_table, rules, out_int, out_mask)
+                              policy_c, heuristic_tables, log_tables, rules, out_int, out_mask)
