@@ -15,10 +15,14 @@ import random
 import numpy as np
 import pytest
 
+from simcore.games.tensho import enums as E
 from simcore.games.tensho import kernel as K
 from simcore.games.tensho import state_nb as S
 from simcore.games.tensho.compile import compile_rules
-from simcore.games.tensho.reference import RoundSetup, TenshoState
+from simcore.games.tensho.heuristic_nb import pack_observation
+from simcore.games.tensho.reference import RoundSetup, TenshoState, action_key
+from simcore.games.tensho.reference import play_units as reference_play_units
+from simcore.games.tensho.search_nb import observe_nb
 from simcore.policies import parse_policy
 from simcore.rng import Stream, stream_state
 from simcore.rules import load_rules
@@ -117,17 +121,6 @@ def rules_tuple(compiled) -> tuple:
 KIND_CODES = {"yaku_set": 0, "opening_claim": 1, "bank_six": 2, "play": 3, "capture": 4}
 
 
-def reference_key(kind: str, action) -> int:
-    """The action key of a reference action (the contract's section 1)."""
-    if kind == "opening_claim":
-        payload = 0 if action is None else (1 << action[0]) | (1 << action[1])
-    elif kind == "capture":
-        payload = 1 << 50 if action is None else action
-    else:
-        payload = int(action)
-    return (KIND_CODES[kind] << 56) | payload
-
-
 def reference_view(state: TenshoState) -> dict:
     decision = state.pending
     view = {
@@ -140,7 +133,7 @@ def reference_view(state: TenshoState) -> dict:
         view["decision"] = None
     else:
         view["decision"] = (KIND_CODES[decision.kind], decision.seat,
-                            [reference_key(decision.kind, a) for a in decision.actions])
+                            [action_key(decision, a) for a in decision.actions])
     if state.result is not None:
         view["payoff"] = list(state.result.payoff)
         view["winner"] = state.result.winner
@@ -213,6 +206,12 @@ def test_state_machine_follows_the_reference_at_every_pause(rules, options):
                 break
             kinds.add(reference.pending.kind)
             pauses += 1
+            decision = reference.pending
+            obs = np.zeros(16, dtype=np.int64)
+            observe_nb(machine.st, np.int64(decision.seat), obs)
+            card = decision.info["card"] if decision.kind == "capture" else -1
+            packed = pack_observation(reference.observe(decision.seat), card)
+            assert obs[:packed.size].tolist() == packed.tolist(), f"round {round_index}, pause {pauses}"
             for seat in (0, 1):
                 stream = Stream(seed, round_index, 99 + seat)
                 states = np.array(stream_state(seed, round_index, 99 + seat), dtype=np.uint64)
@@ -225,3 +224,63 @@ def test_state_machine_follows_the_reference_at_every_pause(rules, options):
             machine.apply(index)
     assert pauses > 100
     assert {"play"} <= kinds
+
+
+# --- the general kernel == the reference engine, search players included ----------------------
+
+SEARCH_MIXES = [
+    ("tensho-ise", {}, ("heuristic", "random"), 150, None),
+    ("tensho-ise", {}, ("greedy", "heuristic:yaku_set=2,risk=5"), 150, None),
+    ("tensho-ise", {"tensho.yaku_set_choice": "dealer_policy", "tensho.capture_mandatory": "false"},
+     ("heuristic", "heuristic"), 150, None),
+    ("tensho-ise", {}, ("pimc:worlds=2", "greedy"), 16, None),
+    ("tensho-ise", {}, ("random", "ismcts:iterations=8"), 16, None),
+    ("tensho-ise", {}, ("pimc:worlds=2,rollout=heuristic", "heuristic"), 8, None),
+    ("tensho-ise", {}, ("ismcts:iterations=8,rollout=greedy,objective=score", "pimc:worlds=1,rollout=greedy"), 8, None),
+    ("tensho-ise", {"tensho.yaku_set_choice": "dealer_policy", "tensho.six_in_hand": "bank_at_deal",
+                    "tensho.capture_mandatory": "false", "tensho.field_four_of_rank": "opening_rule_applies"},
+     ("pimc:worlds=2", "ismcts:iterations=8,c=1.5,rollout=heuristic"), 16, None),
+    ("tensho-ise", {"tensho.match_scoring": "yaku_points", "tensho.match_tie": "extra_round"},
+     ("ismcts:iterations=8,objective=score", "pimc:worlds=2,rollout=greedy"), 3, 3),
+    ("tensho-hanafuda", {"tensho.double_match": "highest_value_first", "tensho.triple_match": "one"},
+     ("ismcts:iterations=8", "heuristic"), 12, None),
+]
+
+
+@pytest.mark.parametrize("rules, options, policies, units, rounds_per_match", SEARCH_MIXES,
+                         ids=[f"{m[0]}-{'-'.join(m[2])}" for m in SEARCH_MIXES])
+def test_general_kernel_equals_reference_engine(rules, options, policies, units, rounds_per_match):
+    compiled = _compiled(rules, options)
+    specs = [parse_policy(p, "tensho") for p in policies]
+    kernel_rows = K.play_units(compiled, specs, 19, 3, units, rounds_per_match)
+    reference_rows = reference_play_units(compiled, specs, 19, 3, units, rounds_per_match)
+    _assert_same(reference_rows, kernel_rows)
+
+
+def test_search_players_decide_and_beat_random():
+    """The kernel's search players play real decisions: against random they win most rounds."""
+    compiled = _compiled("tensho-ise", {})
+    for policy in ("pimc:worlds=4", "ismcts:iterations=40", "heuristic"):
+        specs = [parse_policy(policy, "tensho"), parse_policy("random", "tensho")]
+        ints, _ = K.play_units(compiled, specs, 5, 0, 200, None)
+        wins = int((ints[E.C_WINNER] == 0).sum())
+        losses = int((ints[E.C_WINNER] == 1).sum())
+        assert wins > 1.2 * losses, (policy, wins, losses)
+
+
+def test_the_general_kernel_gives_the_same_rows_on_one_thread_and_compiles_one_signature():
+    from simcore.games.tensho.search_nb import play_units_general_nb
+
+    compiled = _compiled("tensho-ise", {})
+    specs = [parse_policy("pimc:worlds=2", "tensho"), parse_policy("heuristic", "tensho")]
+    one = K.play_units(compiled, specs, 2**63 + 9, 0, 30, None)
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        again = K.play_units(compiled, specs, 2**63 + 9, 0, 30, None)
+    finally:
+        numba.set_num_threads(before)
+    _assert_same(one, again)
+    assert len(play_units_general_nb.signatures) == 1
