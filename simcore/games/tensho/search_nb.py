@@ -59,7 +59,7 @@ T_LAST = 7
 T_ROWS = 8
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def observe_nb(st, seat, obs):
     """Pack ``seat``'s observation of ``st`` into ``obs`` (int64[>= OBS_SIZE], the layout of
     ``heuristic_nb.pack_observation``; ``OBS_CARD`` is the card of a pending capture, else -1)."""
@@ -79,7 +79,7 @@ def observe_nb(st, seat, obs):
     obs[H.OBS_CARD] = st[S.ST_CARD] if st[S.ST_KIND] == S.K_CAPTURE else -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic_index_nb(st, table, obs):
     """The heuristic policy's choice at ``st``'s pending decision (``heuristic_nb``), deciding
     from the deciding seat's packed observation only; ``table`` its ``heuristic_tables``."""
@@ -88,7 +88,7 @@ def heuristic_index_nb(st, table, obs):
     return H.heuristic_choose_nb(st[S.ST_KIND], obs, st[S.ST_KEYS:S.ST_KEYS + S.MAX_ACTIONS], n, table)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def basic_index_nb(st, policy_id, preferred_set, table, obs, states, at, rules):
     """The choice of a policy that does not search (random, greedy or heuristic) at ``st``'s
     pending decision; random draws from the stream at ``states[at:]``."""
@@ -99,7 +99,7 @@ def basic_index_nb(st, policy_id, preferred_set, table, obs, states, at, rules):
     return heuristic_index_nb(st, table, obs)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def rollout_nb(x, rollout_id, table, obs, states, at, seed, rules, ids, dstates):
     """Play ``x`` to its end with ``rollout_id`` in every seat (greedy with its default set 1)."""
     while x[S.ST_DONE] == 0:
@@ -116,7 +116,7 @@ def objective_nb(x, seat, objective):
     return payoff
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, seed, rules, ids, dstates,
                   world, x, totals):
     """PIMC at ``st``'s pending decision: each action played out in ``worlds`` sampled worlds;
@@ -153,7 +153,7 @@ def find_child(tree, node, key):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states, at, seed, rules, ids,
                     dstates, world, tree, path, log_table):
     """Single-observer ISMCTS at ``st``'s pending decision (the search contract's section 2):
@@ -252,7 +252,7 @@ def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tables, states, seed, rules,
               ids, dstates, world, x, totals, tree, path, obs):
     """The index of the action the pending decision's seat takes, by its policy."""
@@ -272,7 +272,7 @@ def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tab
                           states, at, rules)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_round_general_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1,
                           policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rules, states,
                           ids, dstates, world, x, totals, tree, path, obs):

@@ -130,7 +130,7 @@ def has_instant_nb(st, seat, rules):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rules,
                  ids, states):
     """Set ``st`` to round ``round_index`` dealt by ``dealer`` at its first decision.
@@ -170,7 +170,7 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
         st[ST_KEYS + 1] = key_of(K_YAKU_SET, 2)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def set_chosen_nb(st, yaku_set, seed, rules, ids, states):
     """The yaku set is fixed: deal (and redeal), the six on the field, then the opening claims."""
     params, rank, rank_mask, deal_order = rules[0], rules[1], rules[2], rules[3]
@@ -227,7 +227,7 @@ def set_chosen_nb(st, yaku_set, seed, rules, ids, states):
     advance_nb(st, PH_OPENING, 1, rules)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def resolve_nb(st, seat, card, source, rules):
     """Resolve a played or turned card against the field; False when ``seat`` must first choose
     what it takes (a pending ``capture`` decision)."""
@@ -291,7 +291,7 @@ def resolve_nb(st, seat, card, source, rules):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def advance_nb(st, phase, arg, rules):
     """Step the round from ``phase`` (``PH_*``; ``arg``: the rank or bank index it resumes at)
     through every step the rules take by themselves, to the next decision or the scored end."""
@@ -403,7 +403,7 @@ def advance_nb(st, phase, arg, rules):
             return
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def pile_yaku_nb(st, rules):
     """``(yaku0, points0, yaku1, points1)``: both piles' completed yaku after supersession."""
     yaku_mask, yaku_points, yaku_in_set, supersedes = rules[4], rules[5], rules[6], rules[8]
@@ -422,7 +422,7 @@ def pile_value_nb(pile, card_value):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def finish_nb(st, rules):
     """Score the ended round: ``ST_WINNER``, ``ST_REASON``, ``ST_SCORE``, ``ST_PAYOFF``, ``ST_DONE``."""
     params, card_value, chaff_mask = rules[0], rules[10], rules[11]
@@ -477,7 +477,7 @@ def finish_nb(st, rules):
     st[ST_DONE] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply_nb(st, index, seed, rules, ids, states):
     """Take action ``index`` of the pending decision and step to the next decision (or the end)."""
     kind = st[ST_KIND]
@@ -519,7 +519,7 @@ def apply_nb(st, index, seed, rules, ids, states):
         set_chosen_nb(st, payload, seed, rules, ids, states)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def sample_hidden_nb(src, dst, seat, states, at, rules, ids):
     """``TenshoState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the cards
     ``seat`` has not seen (the other hand, the draw pile and the dead cards) are shuffled from
@@ -582,7 +582,7 @@ def random_index_nb(st, states, at):
     return uniform_below_nb(states, n, at)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def greedy_index_nb(st, preferred_set, rules):
     """The greedy policy's choice (``policies.GreedyPolicy``); ``preferred_set`` its parameter."""
     (params, rank, rank_mask, _, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
@@ -680,7 +680,7 @@ def greedy_index_nb(st, preferred_set, rules):
     return pick
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def write_row_nb(st, out_int, out_mask, row, rules):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
     columns), as ``kernel_nb.finish_round_nb`` does."""
