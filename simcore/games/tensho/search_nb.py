@@ -103,7 +103,7 @@ def basic_index_nb(st, policy_id, preferred_set, table, obs, states, at, rules):
 def rollout_nb(x, rollout_id, table, obs, states, at, seed, rules, ids, dstates):
     """Play ``x`` to its end with ``rollout_id`` in every seat (greedy with its default set 1)."""
     while x[S.ST_DONE] == 0:
-        index = basic_index_nb(x, rollout_id, 1, table, obs, states, at, rules)
+        index = basic_index_nb(x, rollout_id, np.int64(1), table, obs, states, at, rules)
         S.apply_nb(x, index, seed, rules, ids, dstates)
 
 
@@ -257,7 +257,7 @@ def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tab
               ids, dstates, world, x, totals, tree, path, obs):
     """The index of the action the pending decision's seat takes, by its policy."""
     seat = st[S.ST_DSEAT]
-    policy_id = policy_ids[seat]
+    policy_id = np.int64(policy_ids[seat])
     at = 4 * seat
     if policy_id == POLICY_PIMC:
         return pimc_index_nb(st, policy_params[seat, PARAM_BUDGET], policy_params[seat, PARAM_ROLLOUT],

@@ -154,14 +154,14 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
     st[ST_KIND] = -1
     choice = params[E.P_YAKU_SET_CHOICE]
     if choice == E.SET_FIXED_1:
-        set_chosen_nb(st, 1, seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(1), seed, rules, ids, states)
     elif choice == E.SET_FIXED_2:
-        set_chosen_nb(st, 2, seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(2), seed, rules, ids, states)
     elif choice == E.SET_RANDOM:
         stream_init_hashed_nb(states, round_hash_nb(seed, round_index), RULES_STREAM, 0)
-        set_chosen_nb(st, 1 + uniform_below_nb(states, 2, 0), seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(1 + uniform_below_nb(states, 2, 0)), seed, rules, ids, states)
     elif choice == E.SET_ALTERNATE:
-        set_chosen_nb(st, 1 + alternate_index % 2, seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(1 + alternate_index % 2), seed, rules, ids, states)
     else:
         st[ST_KIND] = K_YAKU_SET
         st[ST_DSEAT] = dealer
@@ -224,7 +224,7 @@ def set_chosen_nb(st, yaku_set, seed, rules, ids, states):
         st[ST_FIELD] = field & ~six
         st[ST_PILE + dealer] |= six
     _ = rank
-    advance_nb(st, PH_OPENING, 1, rules)
+    advance_nb(st, np.int64(PH_OPENING), np.int64(1), rules)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -386,7 +386,7 @@ def advance_nb(st, phase, arg, rules):
             top = st[ST_DRAW_TOP]
             drawn = st[ST_DRAW + top]
             st[ST_DRAW_TOP] = top + 1
-            if not resolve_nb(st, seat, drawn, SOURCE_DRAW, rules):
+            if not resolve_nb(st, seat, drawn, np.int64(SOURCE_DRAW), rules):
                 return
             phase = PH_AFTER_DRAW
         elif phase == PH_AFTER_DRAW:
@@ -486,8 +486,8 @@ def apply_nb(st, index, seed, rules, ids, states):
     st[ST_KIND] = -1
     if kind == K_PLAY:
         st[ST_HAND + seat] &= ~ubit(payload)
-        if resolve_nb(st, seat, payload, SOURCE_PLAY, rules):
-            advance_nb(st, PH_AFTER_PLAY, 0, rules)
+        if resolve_nb(st, seat, payload, np.int64(SOURCE_PLAY), rules):
+            advance_nb(st, np.int64(PH_AFTER_PLAY), np.int64(0), rules)
     elif kind == K_CAPTURE:
         card = st[ST_CARD]
         cb = ubit(card)
@@ -497,7 +497,7 @@ def apply_nb(st, index, seed, rules, ids, states):
         else:
             st[ST_FIELD] &= ~payload
             st[ST_PILE + seat] |= cb | payload
-        advance_nb(st, PH_AFTER_PLAY if st[ST_SOURCE] == SOURCE_PLAY else PH_AFTER_DRAW, 0, rules)
+        advance_nb(st, np.int64(PH_AFTER_PLAY if st[ST_SOURCE] == SOURCE_PLAY else PH_AFTER_DRAW), np.int64(0), rules)
     elif kind == K_OPENING_CLAIM:
         r = st[ST_CARD]
         if payload != 0:
@@ -505,18 +505,18 @@ def apply_nb(st, index, seed, rules, ids, states):
             st[ST_CLAIMED] |= payload
             st[ST_PILE + st[ST_DEALER]] |= payload
             if rules[0][E.P_OPENING_SCOPE] == 1:
-                advance_nb(st, PH_AFTER_OPENING, 0, rules)
+                advance_nb(st, np.int64(PH_AFTER_OPENING), np.int64(0), rules)
                 return
-        advance_nb(st, PH_OPENING, r + 1, rules)
+        advance_nb(st, np.int64(PH_OPENING), np.int64(r + 1), rules)
     elif kind == K_BANK_SIX:
         if payload == 1:
             six = ubit(rules[0][E.P_SIX_CARD])
             st[ST_HAND + seat] &= ~six
             st[ST_SEEN] |= six
             st[ST_PILE + seat] |= six
-        advance_nb(st, PH_BANK, st[ST_CARD] + 1, rules)
+        advance_nb(st, np.int64(PH_BANK), np.int64(st[ST_CARD] + 1), rules)
     else:
-        set_chosen_nb(st, payload, seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(payload), seed, rules, ids, states)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -563,7 +563,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rules, ids):
             dst[ST_N] = m
         elif src[ST_KIND] == K_BANK_SIX:
             dst[ST_KIND] = -1
-            advance_nb(dst, PH_BANK, src[ST_CARD], rules)
+            advance_nb(dst, np.int64(PH_BANK), np.int64(src[ST_CARD]), rules)
 
 
 # --- the reference's random and greedy policies, decision by decision ------------------------
