@@ -152,7 +152,8 @@ def general_policy_arrays(specs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                        out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``play_units`` through the general kernel, whatever the seats' policies (same rows as
-    the fast kernel for random and greedy seats)."""
+    the fast kernel for random and greedy seats): output matrices int64[N_INT_COLUMNS, rows] and
+    uint64[N_MASK_COLUMNS, rows], as ``play_units`` returns them."""
     from simcore.games.tensho.reference import unit_layout
     from simcore.games.tensho.search_nb import play_units_general_nb
 
