@@ -107,17 +107,6 @@ def test_general_kernel_equals_fast_kernel_in_match_play(options, rounds_per_mat
 # --- the state machine == the reference forward model, pause by pause -------------------------
 
 
-def rules_tuple(compiled) -> tuple:
-    """The rule arrays in the dtypes the general kernel passes them."""
-    (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-     supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
-    c = np.ascontiguousarray
-    return (c(params, dtype=np.int32), c(rank, dtype=np.int8), c(rank_mask, dtype=np.uint64),
-            c(deal_order, dtype=np.int8), c(yaku_mask, dtype=np.uint64), c(yaku_points, dtype=np.int32),
-            c(yaku_in_set, dtype=np.uint64), c(yaku_instant, dtype=np.uint64), c(supersedes, dtype=np.uint64),
-            c(greedy_weight, dtype=np.int32), c(card_value, dtype=np.int32), np.uint64(chaff_mask))
-
-
 KIND_CODES = {"yaku_set": 0, "opening_claim": 1, "bank_six": 2, "play": 3, "capture": 4}
 
 
@@ -166,7 +155,7 @@ class Machine:
     """One round of the numba state machine, driven from Python."""
 
     def __init__(self, compiled, seed: int, round_index: int, dealer: int) -> None:
-        self.rules = rules_tuple(compiled)
+        self.rules = S.rule_table(compiled)
         self.seed = np.uint64(seed)
         self.st = np.zeros(S.ST_SIZE, dtype=np.int64)
         self.ids = np.zeros(S.IDS_SIZE, dtype=np.int64)

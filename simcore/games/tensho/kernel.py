@@ -156,6 +156,7 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     uint64[N_MASK_COLUMNS, rows], as ``play_units`` returns them."""
     from simcore.games.tensho.reference import unit_layout
     from simcore.games.tensho.search_nb import play_units_general_nb
+    from simcore.games.tensho.state_nb import rule_table
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
@@ -166,7 +167,7 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     play_units_general_nb(
         np.uint64(seed), np.int64(first_unit), np.int64(n_units),
         np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
-        ids, rows, c, tables, log_tables(ids, rows),
+        ids, rows, c, tables, log_tables(ids, rows), rule_table(compiled),
         np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
         np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
         np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),

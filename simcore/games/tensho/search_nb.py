@@ -15,7 +15,8 @@ Arguments: ``policy_ids`` int32[2]; ``policy_params`` int64[2, N_PARAMS] (``PARA
 int64[3, heuristic_nb.T_SIZE]: ``heuristic_tables(compiled, spec)`` of seat 0, of seat 1 and of
 the rollouts' heuristic (its defaults); ``log_tables`` float64[2, L]: row ``seat`` holds
 ``simcore.search.log_table(iterations)`` of an ISMCTS seat (the very numbers the reference
-reads), zero-padded; the rule arrays in ``CompiledTensho.kernel_args()`` order; the output
+reads), zero-padded; ``rt`` int64[state_nb.R_SIZE], ``state_nb.rule_table(compiled)``; the rule
+arrays in ``CompiledTensho.kernel_args()`` order; the output
 matrices as ``play_units_nb``'s.  Each parallel block allocates its scratch once.
 """
 
@@ -88,7 +89,7 @@ def heuristic_index_nb(st, table, obs):
     return H.heuristic_choose_nb(st[S.ST_KIND], obs, st[S.ST_KEYS:S.ST_KEYS + S.MAX_ACTIONS], n, table)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def basic_index_nb(st, policy_id, preferred_set, table, obs, states, at, rules):
     """The choice of a policy that does not search (random, greedy or heuristic) at ``st``'s
     pending decision; random draws from the stream at ``states[at:]``."""
@@ -100,11 +101,11 @@ def basic_index_nb(st, policy_id, preferred_set, table, obs, states, at, rules):
 
 
 @nb.njit(cache=True, _nrt=False)
-def rollout_nb(x, rollout_id, table, obs, states, at, seed, rules, ids, dstates):
+def rollout_nb(x, rollout_id, table, obs, states, at, seed, rt, rules, ids, dstates):
     """Play ``x`` to its end with ``rollout_id`` in every seat (greedy with its default set 1)."""
     while x[S.ST_DONE] == 0:
         index = basic_index_nb(x, rollout_id, np.int64(1), table, obs, states, at, rules)
-        S.apply_nb(x, index, seed, rules, ids, dstates)
+        S.apply_nb(x, index, seed, rt, ids, dstates)
 
 
 @nb.njit(inline="always", cache=True)
@@ -117,7 +118,7 @@ def objective_nb(x, seat, objective):
 
 
 @nb.njit(cache=True, _nrt=False)
-def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, seed, rules, ids, dstates,
+def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, seed, rt, rules, ids, dstates,
                   world, x, totals):
     """PIMC at ``st``'s pending decision: each action played out in ``worlds`` sampled worlds;
     the action of the largest total (ties: the lowest index)."""
@@ -128,12 +129,12 @@ def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, see
     for i in range(n):
         totals[i] = 0
     for _ in range(worlds):
-        S.sample_hidden_nb(st, world, seat, states, at, rules, ids)
+        S.sample_hidden_nb(st, world, seat, states, at, rt, ids)
         for i in range(n):
             for j in range(S.ST_SIZE):
                 x[j] = world[j]
-            S.apply_nb(x, i, seed, rules, ids, dstates)
-            rollout_nb(x, rollout_id, table, obs, states, at, seed, rules, ids, dstates)
+            S.apply_nb(x, i, seed, rt, ids, dstates)
+            rollout_nb(x, rollout_id, table, obs, states, at, seed, rt, rules, ids, dstates)
             totals[i] += objective_nb(x, seat, objective)
     best = 0
     for i in range(1, n):
@@ -154,7 +155,7 @@ def find_child(tree, node, key):
 
 
 @nb.njit(cache=True, _nrt=False)
-def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states, at, seed, rules, ids,
+def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states, at, seed, rt, rules, ids,
                     dstates, world, tree, path, log_table):
     """Single-observer ISMCTS at ``st``'s pending decision (the search contract's section 2):
     ``iterations`` determinizations, availability-corrected UCB with constant ``c``; the root
@@ -167,7 +168,7 @@ def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states
     tree[T_LAST, 0] = -1
     n_nodes = 1
     for _ in range(iterations):
-        S.sample_hidden_nb(st, world, seat, states, at, rules, ids)
+        S.sample_hidden_nb(st, world, seat, states, at, rt, ids)
         node = 0
         depth = 0
         mover = -1
@@ -205,7 +206,7 @@ def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states
                 if world[S.ST_KEYS + i] == key:
                     index = i
                     break
-            S.apply_nb(world, index, seed, rules, ids, dstates)
+            S.apply_nb(world, index, seed, rt, ids, dstates)
             node = best
             path[depth] = best
             depth += 1
@@ -231,10 +232,10 @@ def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states
             else:
                 tree[T_NEXT, tree[T_LAST, node]] = new
             tree[T_LAST, node] = new
-            S.apply_nb(world, index, seed, rules, ids, dstates)
+            S.apply_nb(world, index, seed, rt, ids, dstates)
             path[depth] = new
             depth += 1
-        rollout_nb(world, rollout_id, table, obs, states, at, seed, rules, ids, dstates)
+        rollout_nb(world, rollout_id, table, obs, states, at, seed, rt, rules, ids, dstates)
         for d in range(depth):
             p = path[d]
             tree[T_VISITS, p] += 1
@@ -253,7 +254,7 @@ def ismcts_index_nb(st, iterations, c, rollout_id, objective, table, obs, states
 
 
 @nb.njit(cache=True, _nrt=False)
-def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tables, states, seed, rules,
+def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tables, states, seed, rt, rules,
               ids, dstates, world, x, totals, tree, path, obs):
     """The index of the action the pending decision's seat takes, by its policy."""
     seat = st[S.ST_DSEAT]
@@ -262,11 +263,11 @@ def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tab
     if policy_id == POLICY_PIMC:
         return pimc_index_nb(st, policy_params[seat, PARAM_BUDGET], policy_params[seat, PARAM_ROLLOUT],
                              policy_params[seat, PARAM_OBJECTIVE], heuristic_tables[ROLLOUT_TABLE], obs, states,
-                             at, seed, rules, ids, dstates, world, x, totals)
+                             at, seed, rt, rules, ids, dstates, world, x, totals)
     if policy_id == POLICY_ISMCTS:
         return ismcts_index_nb(st, policy_params[seat, PARAM_BUDGET], policy_c[seat],
                                policy_params[seat, PARAM_ROLLOUT], policy_params[seat, PARAM_OBJECTIVE],
-                               heuristic_tables[ROLLOUT_TABLE], obs, states, at, seed, rules, ids, dstates,
+                               heuristic_tables[ROLLOUT_TABLE], obs, states, at, seed, rt, rules, ids, dstates,
                                world, tree, path, log_tables[seat])
     return basic_index_nb(st, policy_id, policy_params[seat, PARAM_YAKU_SET], heuristic_tables[seat], obs,
                           states, at, rules)
@@ -274,23 +275,23 @@ def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tab
 
 @nb.njit(cache=True, _nrt=False)
 def play_round_general_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1,
-                          policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rules, states,
+                          policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rt, rules, states,
                           ids, dstates, world, x, totals, tree, path, obs):
     """Play one round to its end in ``st`` (the seats' streams in ``states[0:8]``)."""
     h = round_hash_nb(seed, round_index)
     stream_init_hashed_nb(states, h, SEAT_STREAM_BASE, 0)
     stream_init_hashed_nb(states, h, SEAT_STREAM_BASE + 1, 4)
-    S.new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rules,
+    S.new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rt,
                    ids, dstates)
     while st[S.ST_DONE] == 0:
         index = decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tables, states, seed,
-                          rules, ids, dstates, world, x, totals, tree, path, obs)
-        S.apply_nb(st, index, seed, rules, ids, dstates)
+                          rt, rules, ids, dstates, world, x, totals, tree, path, obs)
+        S.apply_nb(st, index, seed, rt, ids, dstates)
 
 
 @nb.njit(cache=True)
 def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                          policy_c, heuristic_tables, log_tables, rules, out_int, out_mask):
+                          policy_c, heuristic_tables, log_tables, rt, rules, out_int, out_mask):
     """Units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..`` (the unit
     loop of ``kernel_nb.play_block_nb``)."""
     params = rules[0]
@@ -324,9 +325,9 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
             round_index = unit if independent else unit * stride + k
             alternate_index = unit if independent else k
             play_round_general_nb(st, seed, round_index, dealer, alternate_index, k, points0, points1,
-                                  policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rules,
+                                  policy_ids, policy_params, policy_c, heuristic_tables, log_tables, rt, rules,
                                   states, ids, dstates, world, x, totals, tree, path, obs)
-            S.write_row_nb(st, out_int, out_mask, row, rules)
+            S.write_row_nb(st, out_int, out_mask, row, rt)
             winner = st[S.ST_WINNER]
             if by_wins:
                 if winner == 0:
@@ -351,7 +352,7 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
 
 @nb.njit(cache=True, parallel=True)
 def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
-                          policy_c, heuristic_tables, log_tables, params, rank, rank_mask, deal_order, yaku_mask,
+                          policy_c, heuristic_tables, log_tables, rt, params, rank, rank_mask, deal_order, yaku_mask,
                           yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
                           chaff_mask, out_int, out_mask):
     """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds), blocks of
@@ -363,4 +364,4 @@ def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, stride, p
         lo = block * n_units // n_blocks
         hi = (block + 1) * n_units // n_blocks
         play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                              policy_c, heuristic_tables, log_tables, rules, out_int, out_mask)
+                              policy_c, heuristic_tables, log_tables, rt, rules, out_int, out_mask)

@@ -4,9 +4,10 @@ Contract
 --------
 A round is one ``int64[ST_SIZE]`` array (the slots ``ST_*`` below; card sets are masks stored
 as non-negative int64), so cloning a round is copying an array into another.  The rules are
-the tuple ``rules`` of ``CompiledTensho.kernel_args()`` (``params, rank, rank_mask,
-deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight,
-card_value, chaff_mask``), passed as arguments, never globals.  ``ids`` is int64 scratch of at
+one int64 array ``rt`` (``rule_table(compiled)``, slots ``R_*``), passed as an argument, never
+a global: one array instead of a dozen keeps each call's arguments few (a numba call passes
+every array as seven or nine words).  Only ``greedy_index_nb`` takes the tuple ``rules`` of
+``CompiledTensho.kernel_args()``, for the greedy gain functions of ``kernel_nb``.  ``ids`` is int64 scratch of at
 least ``IDS_SIZE`` entries (shuffles); ``states`` a uint64 array of stream states, four words
 per stream at an offset (``simcore.rng``).
 
@@ -27,7 +28,7 @@ import numba as nb
 import numpy as np
 
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.kernel_nb import completed_yaku_pair, greedy_gain, greedy_placement, yaku_bits_points
+from simcore.games.tensho.kernel_nb import greedy_gain, greedy_placement
 from simcore.kernels.bits import lowest_id, popcount
 from simcore.rng import (
     DEAL_STREAM,
@@ -86,6 +87,20 @@ ST_DRAW = ST_KEYS + MAX_ACTIONS
 DRAW_SIZE = 18
 ST_SIZE = ST_DRAW + DRAW_SIZE
 
+# --- the rule table ``rt``: int64[R_SIZE] ------------------------------------------------------
+R_PARAMS = 0  # [32]: ``params`` (``E.P_*``)
+R_RANK = 32  # [64]
+R_RANK_MASK = 96  # [16]
+R_DEAL_ORDER = 112  # [64]
+R_YAKU_MASK = 176  # [64]
+R_YAKU_POINTS = 240  # [set 2][64]
+R_IN_SET = 368  # [2]
+R_INSTANT = 370  # [2]
+R_SUPERSEDES = 372  # [64]
+R_CARD_VALUE = 436  # [64]
+R_CHAFF = 500
+R_SIZE = 501
+
 DECK_SIZE = 45
 SHUFFLED_POSITIONS = 39
 IDS_SIZE = 64
@@ -115,29 +130,50 @@ def ubit(card):
     return np.int64(1) << np.int64(card)
 
 
+def rule_table(compiled) -> np.ndarray:
+    """The rule table ``rt`` of a ``CompiledTensho``: int64[R_SIZE] (slots ``R_*``; masks and
+    yaku bitsets stored bit for bit as int64)."""
+    rt = np.zeros(R_SIZE, dtype=np.int64)
+
+    def put(at: int, values) -> None:
+        values = np.asarray(values).ravel()
+        rt[at:at + values.size] = values.view(np.int64) if values.dtype == np.uint64 else values
+
+    put(R_PARAMS, compiled.params)
+    put(R_RANK, compiled.rank[:64])
+    put(R_RANK_MASK, compiled.rank_mask[:16])
+    put(R_DEAL_ORDER, compiled.deal_order)
+    put(R_YAKU_MASK, compiled.yaku_mask)
+    for s in range(2):
+        put(R_YAKU_POINTS + 64 * s, compiled.yaku_points[s])
+    put(R_IN_SET, compiled.yaku_in_set)
+    put(R_INSTANT, compiled.yaku_instant)
+    put(R_SUPERSEDES, compiled.supersedes)
+    put(R_CARD_VALUE, compiled.card_value[:64])
+    put(R_CHAFF, np.array([compiled.chaff_mask], dtype=np.uint64))
+    return rt
+
+
 @nb.njit(inline="always", cache=True)
-def has_instant_nb(st, seat, rules):
+def has_instant_nb(st, seat, rt):
     """Whether ``seat``'s pile holds an instant-win yaku of the round's set."""
-    yaku_mask = rules[4]
-    yaku_instant = rules[7]
-    pile = np.uint64(st[ST_PILE + seat])
-    rest = yaku_instant[st[ST_YAKU_SET] - 1]
+    pile = st[ST_PILE + seat]
+    rest = rt[R_INSTANT + st[ST_YAKU_SET] - 1]
     while rest:
-        i = lowest_id(rest)
-        rest &= rest - np.uint64(1)
-        if (yaku_mask[i] & pile) == yaku_mask[i]:
+        m = rt[R_YAKU_MASK + lowest_id(rest)]
+        rest &= rest - 1
+        if (m & pile) == m:
             return True
     return False
 
 
 @nb.njit(cache=True, _nrt=False)
-def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rules,
+def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rt,
                  ids, states):
     """Set ``st`` to round ``round_index`` dealt by ``dealer`` at its first decision.
 
     ``states`` needs room for one stream at offset 0 (the rules' stream of a random yaku set).
     """
-    params = rules[0]
     for i in range(ST_SIZE):
         st[i] = 0
     st[ST_ROUND] = round_index
@@ -152,16 +188,16 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
     st[ST_WINNER] = -1
     st[ST_REASON] = -1
     st[ST_KIND] = -1
-    choice = params[E.P_YAKU_SET_CHOICE]
+    choice = rt[R_PARAMS + E.P_YAKU_SET_CHOICE]
     if choice == E.SET_FIXED_1:
-        set_chosen_nb(st, np.int64(1), seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(1), seed, rt, ids, states)
     elif choice == E.SET_FIXED_2:
-        set_chosen_nb(st, np.int64(2), seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(2), seed, rt, ids, states)
     elif choice == E.SET_RANDOM:
         stream_init_hashed_nb(states, round_hash_nb(seed, round_index), RULES_STREAM, 0)
-        set_chosen_nb(st, np.int64(1 + uniform_below_nb(states, 2, 0)), seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(1 + uniform_below_nb(states, 2, 0)), seed, rt, ids, states)
     elif choice == E.SET_ALTERNATE:
-        set_chosen_nb(st, np.int64(1 + alternate_index % 2), seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(1 + alternate_index % 2), seed, rt, ids, states)
     else:
         st[ST_KIND] = K_YAKU_SET
         st[ST_DSEAT] = dealer
@@ -171,9 +207,8 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
 
 
 @nb.njit(cache=True, _nrt=False)
-def set_chosen_nb(st, yaku_set, seed, rules, ids, states):
+def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
     """The yaku set is fixed: deal (and redeal), the six on the field, then the opening claims."""
-    params, rank, rank_mask, deal_order = rules[0], rules[1], rules[2], rules[3]
     st[ST_YAKU_SET] = yaku_set
     dealer = st[ST_DEALER]
     h = round_hash_nb(seed, st[ST_ROUND])
@@ -189,26 +224,26 @@ def set_chosen_nb(st, yaku_set, seed, rules, ids, states):
                                            base)
         field = np.int64(0)
         for i in range(9):
-            field |= ubit(ids[base + deal_order[i]])
+            field |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
         four = False
         for r in range(1, 13):
-            if popcount(np.uint64(field) & rank_mask[r]) == 4:
+            if popcount(field & rt[R_RANK_MASK + r]) == 4:
                 four = True
-        if four and params[E.P_FIELD_FOUR] == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
+        if four and rt[R_PARAMS + E.P_FIELD_FOUR] == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
             redeals += 1
             continue
         break
     hand_d = np.int64(0)
     hand_o = np.int64(0)
     for i in range(9, 15):
-        hand_d |= ubit(ids[base + deal_order[i]])
+        hand_d |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
     for i in range(15, 21):
-        hand_o |= ubit(ids[base + deal_order[i]])
+        hand_o |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
     for i in range(DRAW_SIZE):
-        st[ST_DRAW + i] = ids[base + deal_order[21 + i]]
+        st[ST_DRAW + i] = ids[base + rt[R_DEAL_ORDER + 21 + i]]
     dead = np.int64(0)
     for i in range(39, 45):
-        dead |= ubit(ids[base + deal_order[i]])
+        dead |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
     st[ST_HAND + dealer] = hand_d
     st[ST_HAND + 1 - dealer] = hand_o
     st[ST_FIELD] = field
@@ -219,26 +254,24 @@ def set_chosen_nb(st, yaku_set, seed, rules, ids, states):
     st[ST_FIELD_DEALT] = field
     st[ST_HAND_DEALT] = st[ST_HAND]
     st[ST_HAND_DEALT + 1] = st[ST_HAND + 1]
-    six = ubit(params[E.P_SIX_CARD])
-    if params[E.P_SIX_ON_FIELD] == 1 and (field & six):
+    six = ubit(rt[R_PARAMS + E.P_SIX_CARD])
+    if rt[R_PARAMS + E.P_SIX_ON_FIELD] == 1 and (field & six):
         st[ST_FIELD] = field & ~six
         st[ST_PILE + dealer] |= six
-    _ = rank
-    advance_nb(st, np.int64(PH_OPENING), np.int64(1), rules)
+    advance_nb(st, np.int64(PH_OPENING), np.int64(1), rt)
 
 
 @nb.njit(cache=True, _nrt=False)
-def resolve_nb(st, seat, card, source, rules):
+def resolve_nb(st, seat, card, source, rt):
     """Resolve a played or turned card against the field; False when ``seat`` must first choose
     what it takes (a pending ``capture`` decision)."""
-    params, rank, rank_mask, card_value = rules[0], rules[1], rules[2], rules[10]
     cb = ubit(card)
     st[ST_SEEN] |= cb
-    if card == params[E.P_SIX_CARD]:
+    if card == rt[R_PARAMS + E.P_SIX_CARD]:
         st[ST_PILE + seat] |= cb
         return True
     field = st[ST_FIELD]
-    matches = field & np.int64(rank_mask[rank[card]])
+    matches = field & rt[R_RANK_MASK + rt[R_RANK + card]]
     n = popcount(matches)
     if n == 0:
         st[ST_FIELD] = field | cb
@@ -247,19 +280,19 @@ def resolve_nb(st, seat, card, source, rules):
     if n == 1:
         st[at] = matches
         count = 1
-    elif n == 2 and params[E.P_DOUBLE_MATCH] == 1:
+    elif n == 2 and rt[R_PARAMS + E.P_DOUBLE_MATCH] == 1:
         best = np.int64(0)
         best_value = -1
         rest = matches
         while rest:
             x = lowest_id(rest)
             rest &= rest - 1
-            if card_value[x] > best_value:
+            if rt[R_CARD_VALUE + x] > best_value:
                 best = ubit(x)
-                best_value = card_value[x]
+                best_value = rt[R_CARD_VALUE + x]
         st[at] = best
         count = 1
-    elif n >= 3 and params[E.P_TRIPLE_MATCH] == 0:
+    elif n >= 3 and rt[R_PARAMS + E.P_TRIPLE_MATCH] == 0:
         st[at] = matches
         count = 1
     else:
@@ -270,7 +303,7 @@ def resolve_nb(st, seat, card, source, rules):
             rest &= rest - 1
             st[at + count] = ubit(x)
             count += 1
-    allow_decline = params[E.P_CAPTURE_MANDATORY] == 1 and source == SOURCE_PLAY
+    allow_decline = rt[R_PARAMS + E.P_CAPTURE_MANDATORY] == 1 and source == SOURCE_PLAY
     if count == 1 and not allow_decline:
         taken = st[at]
         st[ST_FIELD] = field & ~taken
@@ -292,20 +325,19 @@ def resolve_nb(st, seat, card, source, rules):
 
 
 @nb.njit(cache=True, _nrt=False)
-def advance_nb(st, phase, arg, rules):
+def advance_nb(st, phase, arg, rt):
     """Step the round from ``phase`` (``PH_*``; ``arg``: the rank or bank index it resumes at)
     through every step the rules take by themselves, to the next decision or the scored end."""
-    params = rules[0]
     dealer = st[ST_DEALER]
     other = 1 - dealer
-    six = ubit(params[E.P_SIX_CARD])
+    six = ubit(rt[R_PARAMS + E.P_SIX_CARD])
     while True:
         if phase == PH_OPENING:
             found = False
             for r in range(arg, 13):
-                on_field = st[ST_FIELD] & np.int64(rules[2][r])
+                on_field = st[ST_FIELD] & rt[R_RANK_MASK + r]
                 count = popcount(on_field)
-                if count == 3 or (count == 4 and params[E.P_FIELD_FOUR] == E.FIELD_FOUR_OPENING):
+                if count == 3 or (count == 4 and rt[R_PARAMS + E.P_FIELD_FOUR] == E.FIELD_FOUR_OPENING):
                     st[ST_KIND] = K_OPENING_CLAIM
                     st[ST_DSEAT] = dealer
                     st[ST_CARD] = r
@@ -329,10 +361,10 @@ def advance_nb(st, phase, arg, rules):
             phase = PH_AFTER_OPENING
         elif phase == PH_AFTER_OPENING:
             st[ST_FIRST] = other if st[ST_CLAIMED] != 0 else dealer
-            if has_instant_nb(st, dealer, rules):
+            if has_instant_nb(st, dealer, rt):
                 st[ST_WINNER] = dealer
                 st[ST_REASON] = E.END_INSTANT_WIN
-            if st[ST_WINNER] < 0 and params[E.P_SIX_IN_HAND] == 1:
+            if st[ST_WINNER] < 0 and rt[R_PARAMS + E.P_SIX_IN_HAND] == 1:
                 phase = PH_BANK
                 arg = 0
             else:
@@ -350,7 +382,7 @@ def advance_nb(st, phase, arg, rules):
                     return
             for i in range(2):
                 seat = dealer if i == 0 else other
-                if st[ST_WINNER] < 0 and has_instant_nb(st, seat, rules):
+                if st[ST_WINNER] < 0 and has_instant_nb(st, seat, rt):
                     st[ST_WINNER] = seat
                     st[ST_REASON] = E.END_INSTANT_WIN
             phase = PH_START_TURNS
@@ -378,7 +410,7 @@ def advance_nb(st, phase, arg, rules):
             return
         elif phase == PH_AFTER_PLAY:
             seat = st[ST_SEAT]
-            if params[E.P_INSTANT_CHECK] == 0 and has_instant_nb(st, seat, rules):
+            if rt[R_PARAMS + E.P_INSTANT_CHECK] == 0 and has_instant_nb(st, seat, rt):
                 st[ST_WINNER] = seat
                 st[ST_REASON] = E.END_INSTANT_WIN
                 phase = PH_FINISH
@@ -386,12 +418,12 @@ def advance_nb(st, phase, arg, rules):
             top = st[ST_DRAW_TOP]
             drawn = st[ST_DRAW + top]
             st[ST_DRAW_TOP] = top + 1
-            if not resolve_nb(st, seat, drawn, np.int64(SOURCE_DRAW), rules):
+            if not resolve_nb(st, seat, drawn, np.int64(SOURCE_DRAW), rt):
                 return
             phase = PH_AFTER_DRAW
         elif phase == PH_AFTER_DRAW:
             seat = st[ST_SEAT]
-            if has_instant_nb(st, seat, rules):
+            if has_instant_nb(st, seat, rt):
                 st[ST_WINNER] = seat
                 st[ST_REASON] = E.END_INSTANT_WIN
                 phase = PH_FINISH
@@ -399,68 +431,100 @@ def advance_nb(st, phase, arg, rules):
             st[ST_SEAT] = 1 - seat
             phase = PH_NEXT_TURN
         else:
-            finish_nb(st, rules)
+            finish_nb(st, rt)
             return
 
 
 @nb.njit(cache=True, _nrt=False)
-def pile_yaku_nb(st, rules):
-    """``(yaku0, points0, yaku1, points1)``: both piles' completed yaku after supersession."""
-    yaku_mask, yaku_points, yaku_in_set, supersedes = rules[4], rules[5], rules[6], rules[8]
+def pile_yaku_nb(st, rt):
+    """``(yaku0, points0, yaku1, points1)``: both piles' completed yaku of the round's set after
+    supersession (a completed yaku cancels those it supersedes), and their points."""
     s = st[ST_YAKU_SET] - 1
-    yaku0, yaku1 = completed_yaku_pair(np.uint64(st[ST_PILE]), np.uint64(st[ST_PILE + 1]), s, yaku_mask,
-                                       yaku_in_set, supersedes)
-    return (yaku0, yaku_bits_points(yaku0, s, yaku_points), yaku1, yaku_bits_points(yaku1, s, yaku_points))
+    pile0 = st[ST_PILE]
+    pile1 = st[ST_PILE + 1]
+    done0 = np.int64(0)
+    done1 = np.int64(0)
+    rest = rt[R_IN_SET + s]
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - 1
+        m = rt[R_YAKU_MASK + i]
+        if (m & pile0) == m:
+            done0 |= ubit(i)
+        if (m & pile1) == m:
+            done1 |= ubit(i)
+    cancel0 = np.int64(0)
+    cancel1 = np.int64(0)
+    rest = done0 | done1
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - 1
+        if (done0 >> i) & 1:
+            cancel0 |= rt[R_SUPERSEDES + i]
+        if (done1 >> i) & 1:
+            cancel1 |= rt[R_SUPERSEDES + i]
+    yaku0 = done0 & ~cancel0
+    yaku1 = done1 & ~cancel1
+    points0 = 0
+    rest = yaku0
+    while rest:
+        points0 += rt[R_YAKU_POINTS + 64 * s + lowest_id(rest)]
+        rest &= rest - 1
+    points1 = 0
+    rest = yaku1
+    while rest:
+        points1 += rt[R_YAKU_POINTS + 64 * s + lowest_id(rest)]
+        rest &= rest - 1
+    return yaku0, points0, yaku1, points1
 
 
 @nb.njit(inline="always", cache=True)
-def pile_value_nb(pile, card_value):
+def pile_value_nb(pile, rt):
     total = 0
     while pile:
-        total += card_value[lowest_id(pile)]
+        total += rt[R_CARD_VALUE + lowest_id(pile)]
         pile &= pile - 1
     return total
 
 
 @nb.njit(cache=True, _nrt=False)
-def finish_nb(st, rules):
+def finish_nb(st, rt):
     """Score the ended round: ``ST_WINNER``, ``ST_REASON``, ``ST_SCORE``, ``ST_PAYOFF``, ``ST_DONE``."""
-    params, card_value, chaff_mask = rules[0], rules[10], rules[11]
     st[ST_KIND] = -1
     st[ST_N] = 0
     winner = st[ST_WINNER]
     reason = st[ST_REASON]
     dealer = st[ST_DEALER]
     if reason == E.END_INSTANT_WIN:
-        score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
-        score1 = params[E.P_INSTANT_WIN_SCORE] if winner == 1 else 0
+        score0 = rt[R_PARAMS + E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
+        score1 = rt[R_PARAMS + E.P_INSTANT_WIN_SCORE] if winner == 1 else 0
     else:
-        _, points0, _, points1 = pile_yaku_nb(st, rules)
-        chaff0 = popcount(np.uint64(st[ST_PILE]) & chaff_mask)
-        chaff1 = popcount(np.uint64(st[ST_PILE + 1]) & chaff_mask)
-        value0 = pile_value_nb(st[ST_PILE], card_value)
-        value1 = pile_value_nb(st[ST_PILE + 1], card_value)
+        _, points0, _, points1 = pile_yaku_nb(st, rt)
+        chaff0 = popcount(st[ST_PILE] & rt[R_CHAFF])
+        chaff1 = popcount(st[ST_PILE + 1] & rt[R_CHAFF])
+        value0 = pile_value_nb(st[ST_PILE], rt)
+        value1 = pile_value_nb(st[ST_PILE + 1], rt)
         score0 = points0
         score1 = points1
         if points0 != points1:
             winner = 0 if points0 > points1 else 1
             reason = E.END_YAKU
-        elif not (params[E.P_NO_YAKU_TIEBREAK] == 1 and points0 == 0) and chaff0 != chaff1:
+        elif not (rt[R_PARAMS + E.P_NO_YAKU_TIEBREAK] == 1 and points0 == 0) and chaff0 != chaff1:
             winner = 0 if chaff0 > chaff1 else 1
             reason = E.END_CHAFF
         elif value0 != value1:
             winner = 0 if value0 > value1 else 1
             reason = E.END_CARD_VALUE
-        elif params[E.P_FINAL_TIE] == 1:
+        elif rt[R_PARAMS + E.P_FINAL_TIE] == 1:
             winner = dealer
             reason = E.END_FINAL_TIE_RULE
-        elif params[E.P_FINAL_TIE] == 2:
+        elif rt[R_PARAMS + E.P_FINAL_TIE] == 2:
             winner = 1 - dealer
             reason = E.END_FINAL_TIE_RULE
         else:
             winner = -1
             reason = E.END_DRAW
-    if params[E.P_MATCH_SCORING] == 0:
+    if rt[R_PARAMS + E.P_MATCH_SCORING] == 0:
         payoff0 = 0
         if winner == 0:
             payoff0 = 1
@@ -478,7 +542,7 @@ def finish_nb(st, rules):
 
 
 @nb.njit(cache=True, _nrt=False)
-def apply_nb(st, index, seed, rules, ids, states):
+def apply_nb(st, index, seed, rt, ids, states):
     """Take action ``index`` of the pending decision and step to the next decision (or the end)."""
     kind = st[ST_KIND]
     seat = st[ST_DSEAT]
@@ -486,8 +550,8 @@ def apply_nb(st, index, seed, rules, ids, states):
     st[ST_KIND] = -1
     if kind == K_PLAY:
         st[ST_HAND + seat] &= ~ubit(payload)
-        if resolve_nb(st, seat, payload, np.int64(SOURCE_PLAY), rules):
-            advance_nb(st, np.int64(PH_AFTER_PLAY), np.int64(0), rules)
+        if resolve_nb(st, seat, payload, np.int64(SOURCE_PLAY), rt):
+            advance_nb(st, np.int64(PH_AFTER_PLAY), np.int64(0), rt)
     elif kind == K_CAPTURE:
         card = st[ST_CARD]
         cb = ubit(card)
@@ -497,30 +561,30 @@ def apply_nb(st, index, seed, rules, ids, states):
         else:
             st[ST_FIELD] &= ~payload
             st[ST_PILE + seat] |= cb | payload
-        advance_nb(st, np.int64(PH_AFTER_PLAY if st[ST_SOURCE] == SOURCE_PLAY else PH_AFTER_DRAW), np.int64(0), rules)
+        advance_nb(st, np.int64(PH_AFTER_PLAY if st[ST_SOURCE] == SOURCE_PLAY else PH_AFTER_DRAW), np.int64(0), rt)
     elif kind == K_OPENING_CLAIM:
         r = st[ST_CARD]
         if payload != 0:
             st[ST_FIELD] &= ~payload
             st[ST_CLAIMED] |= payload
             st[ST_PILE + st[ST_DEALER]] |= payload
-            if rules[0][E.P_OPENING_SCOPE] == 1:
-                advance_nb(st, np.int64(PH_AFTER_OPENING), np.int64(0), rules)
+            if rt[R_PARAMS + E.P_OPENING_SCOPE] == 1:
+                advance_nb(st, np.int64(PH_AFTER_OPENING), np.int64(0), rt)
                 return
-        advance_nb(st, np.int64(PH_OPENING), np.int64(r + 1), rules)
+        advance_nb(st, np.int64(PH_OPENING), np.int64(r + 1), rt)
     elif kind == K_BANK_SIX:
         if payload == 1:
-            six = ubit(rules[0][E.P_SIX_CARD])
+            six = ubit(rt[R_PARAMS + E.P_SIX_CARD])
             st[ST_HAND + seat] &= ~six
             st[ST_SEEN] |= six
             st[ST_PILE + seat] |= six
-        advance_nb(st, np.int64(PH_BANK), np.int64(st[ST_CARD] + 1), rules)
+        advance_nb(st, np.int64(PH_BANK), np.int64(st[ST_CARD] + 1), rt)
     else:
-        set_chosen_nb(st, np.int64(payload), seed, rules, ids, states)
+        set_chosen_nb(st, np.int64(payload), seed, rt, ids, states)
 
 
 @nb.njit(cache=True, _nrt=False)
-def sample_hidden_nb(src, dst, seat, states, at, rules, ids):
+def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     """``TenshoState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the cards
     ``seat`` has not seen (the other hand, the draw pile and the dead cards) are shuffled from
     the stream at ``states[at:at + 4]`` and dealt back, each place keeping its size."""
@@ -563,7 +627,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rules, ids):
             dst[ST_N] = m
         elif src[ST_KIND] == K_BANK_SIX:
             dst[ST_KIND] = -1
-            advance_nb(dst, np.int64(PH_BANK), np.int64(src[ST_CARD]), rules)
+            advance_nb(dst, np.int64(PH_BANK), np.int64(src[ST_CARD]), rt)
 
 
 # --- the reference's random and greedy policies, decision by decision ------------------------
@@ -681,11 +745,10 @@ def greedy_index_nb(st, preferred_set, rules):
 
 
 @nb.njit(cache=True, _nrt=False)
-def write_row_nb(st, out_int, out_mask, row, rules):
+def write_row_nb(st, out_int, out_mask, row, rt):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
     columns), as ``kernel_nb.finish_round_nb`` does."""
-    card_value, chaff_mask = rules[10], rules[11]
-    yaku0, points0, yaku1, points1 = pile_yaku_nb(st, rules)
+    yaku0, points0, yaku1, points1 = pile_yaku_nb(st, rt)
     out_int[E.C_ROUND, row] = st[ST_ROUND]
     out_int[E.C_DEALER, row] = st[ST_DEALER]
     out_int[E.C_FIRST_PLAYER, row] = st[ST_FIRST]
@@ -699,13 +762,13 @@ def write_row_nb(st, out_int, out_mask, row, rules):
     out_int[E.C_YAKU_POINTS + 1, row] = points1
     for seat in range(2):
         pile = st[ST_PILE + seat]
-        out_int[E.C_CARD_POINTS + seat, row] = pile_value_nb(pile, card_value)
-        out_int[E.C_CHAFF + seat, row] = popcount(np.uint64(pile) & chaff_mask)
+        out_int[E.C_CARD_POINTS + seat, row] = pile_value_nb(pile, rt)
+        out_int[E.C_CHAFF + seat, row] = popcount(pile & rt[R_CHAFF])
         out_int[E.C_SCORE + seat, row] = st[ST_SCORE + seat]
         out_int[E.C_PAYOFF + seat, row] = st[ST_PAYOFF + seat]
         out_mask[E.M_HAND_DEALT + seat, row] = np.uint64(st[ST_HAND_DEALT + seat])
         out_mask[E.M_CAPTURED + seat, row] = np.uint64(pile)
     out_mask[E.M_FIELD_DEALT, row] = np.uint64(st[ST_FIELD_DEALT])
     out_mask[E.M_OPENING_CLAIM, row] = np.uint64(st[ST_CLAIMED])
-    out_mask[E.M_YAKU, row] = yaku0
-    out_mask[E.M_YAKU + 1, row] = yaku1
+    out_mask[E.M_YAKU, row] = np.uint64(yaku0)
+    out_mask[E.M_YAKU + 1, row] = np.uint64(yaku1)
