@@ -350,7 +350,7 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
             out_int[E.C_VALID, row] = 0
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
                           policy_c, heuristic_tables, log_tables, rt, params, rank, rank_mask, deal_order, yaku_mask,
                           yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
