@@ -344,13 +344,14 @@ def _rank_yaku(rank_cards, s, t):
     return bits
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0,
                     hand1, field1, pile1, cover_hand1, cover_field1, same_rank, t):
     """``balance(after) - balance(before)`` of ``HeuristicPolicy``, summed over the yaku that
-    can change (those holding a card of the rank the move touches, ``same_rank``); every other
-    yaku's outlook is the same before and after."""
-    yaku = _rank_yaku(same_rank, s, t)
+    can change: a move changes the place or class of cards of its rank (``same_rank``) in the
+    hand or on the field only (an unseen card's class does not depend on the covers), so every
+    yaku without such a card has the same outlook before and after."""
+    yaku = _rank_yaku(same_rank & (hand0 | field0), s, t)
     total = 0
     while yaku:
         i = lowest_id(yaku)
@@ -362,7 +363,7 @@ def _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_han
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s, q0, q1, t):
     """``HeuristicPolicy.offer``: the expected cost of leaving ``card`` on the field."""
     same_rank = t[T_RANK_MASK + t[T_RANK + card]]
@@ -385,7 +386,7 @@ def _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n
     return chance * worth // 1000 * t[T_W_RISK] // 1000
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _take_gain(card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp_pile, unseen, n_unseen,
                access, s, q0, q1, t):
     """``HeuristicPolicy.take_gain``: capturing ``card`` (-1: none) with the field cards ``taken``."""
@@ -426,7 +427,7 @@ def _take_gain(card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp
     return gain
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _leave_gain(card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, unseen, n_unseen, access, s,
                 q0, q1, t):
     """``HeuristicPolicy.leave_gain``: putting ``card`` from the hand on the field."""
@@ -442,7 +443,7 @@ def _leave_gain(card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, 
                          s, q0, q1, t)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _play_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s, q0, q1,
                t):
     """``HeuristicPolicy.play_gain``: the best resolution of playing ``card``."""
@@ -485,7 +486,7 @@ def _play_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unsee
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring: the contract).
 
