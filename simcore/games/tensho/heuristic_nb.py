@@ -108,7 +108,10 @@ T_INSTANT = 496  # [set 2]: bitset of instant-win yaku
 T_IN_SET = 498  # [set 2]: bitset of the set's yaku
 T_HOLD = 512  # [unseen 0..45][access 0..7][k 0..4]: per mille (hold_probability)
 HOLD_N, HOLD_A, HOLD_K = 46, 8, 5
-T_SIZE = T_HOLD + HOLD_N * HOLD_A * HOLD_K
+# [side 2][hand_match 5][hand 5][field_match 5][field 5]: per mille, the chance of a yaku's
+# missing cards of the first four classes (the chain of ``HeuristicPolicy.outlook_of``).
+T_CHANCE = T_HOLD + HOLD_N * HOLD_A * HOLD_K
+T_SIZE = T_CHANCE + 2 * 625
 
 # Classes of a card a yaku still lacks, from the deciding seat's view of where it is.
 CLASS_HAND_MATCH = 0  # in the decider's hand, a field card of its rank waiting
@@ -240,6 +243,14 @@ def heuristic_tables(compiled: Any, spec: Any) -> np.ndarray:
                 for card in range(64):
                     if (mask >> card) & 1:
                         t[T_CARD_YAKU + s * 64 + card] |= 1 << i
+    for side in range(2):
+        for index in range(625):
+            counts = (index // 125, index // 25 % 5, index // 5 % 5, index % 5)
+            chance = 1000
+            for cls, count in enumerate(counts):
+                for _ in range(count):
+                    chance = chance * int(t[T_Q + side * N_CLASSES + cls]) // 1000
+            t[T_CHANCE + side * 625 + index] = chance
     for unseen in range(HOLD_N):
         for access in range(HOLD_A):
             for k in range(HOLD_K):
@@ -273,41 +284,52 @@ def yaku_worth(compiled: Any, instant_points: int) -> list[list[int]]:
 
 # --- the decision ------------------------------------------------------------------------------
 # Each function mirrors the method of ``HeuristicPolicy`` of the same name; ``t`` is the tables.
+# A position is (hand, field, piles) with the covers of hand and field: the union of the rank
+# masks of the ranks each holds, from which every card's class follows in a few bit operations.
+# A move changes cards of one rank only, so its covers are updated for that rank alone.
 
 
 @nb.njit(inline="always", cache=True)
-def _where(card, hand, field, t):
-    """``HeuristicPolicy.where``: the class (``CLASS_*``) of a card a yaku lacks."""
-    if card == t[T_SIX]:
-        if (hand >> card) & 1:
-            return CLASS_SIX_IN_HAND
-        if (field >> card) & 1:
-            return CLASS_SIX_ON_FIELD
-        return CLASS_UNSEEN
-    same_rank = t[T_RANK_MASK + t[T_RANK + card]]
-    if (hand >> card) & 1:
-        return CLASS_HAND_MATCH if field & same_rank else CLASS_HAND
-    if (field >> card) & 1:
-        return CLASS_FIELD_MATCH if hand & same_rank else CLASS_FIELD
-    return CLASS_UNSEEN
+def _cover(mask, t):
+    """The cards of every rank ``mask`` holds a card of."""
+    cover = 0
+    for r in range(1, 13):
+        same_rank = t[T_RANK_MASK + r]
+        if mask & same_rank:
+            cover |= same_rank
+    return cover
 
 
 @nb.njit(inline="always", cache=True)
-def _outlook_of(side, i, s, live, hand, field, own, other, t):
+def _recover(cover, mask, same_rank):
+    """``_cover(mask)`` from the cover of a mask that differed from ``mask`` in ``same_rank`` only."""
+    cover &= ~same_rank
+    if mask & same_rank:
+        cover |= same_rank
+    return cover
+
+
+@nb.njit(inline="always", cache=True)
+def _outlook_of(side, i, s, q_unseen, own, other, hand, field, cover_hand, cover_field, unseen, t):
     """``HeuristicPolicy.outlook_of``: tenths of a point yaku ``i`` is expected to bring ``side``."""
     mask = t[T_YAKU_MASK + i]
     if mask & other:
         return 0
-    chance = 1000
     missing = mask & ~own
-    while missing:
-        card = lowest_id(missing)
-        missing &= missing - 1
-        where = _where(card, hand, field, t)
-        q = t[T_Q + side * N_CLASSES + where]
-        if where == CLASS_UNSEEN:
-            q = q * live // 1000
-        chance = chance * q // 1000
+    six = 1 << t[T_SIX]
+    plain = missing & ~six
+    hand_match = popcount(plain & hand & cover_field)
+    hand_only = popcount(plain & hand & ~cover_field)
+    field_match = popcount(plain & field & cover_hand)
+    field_only = popcount(plain & field & ~cover_hand)
+    chance = t[T_CHANCE + side * 625 + ((hand_match * 5 + hand_only) * 5 + field_match) * 5 + field_only]
+    for _ in range(popcount(missing & unseen)):
+        chance = chance * q_unseen // 1000
+    if missing & six:
+        if hand & six:
+            chance = chance * t[T_Q + side * N_CLASSES + CLASS_SIX_IN_HAND] // 1000
+        elif field & six:
+            chance = chance * t[T_Q + side * N_CLASSES + CLASS_SIX_ON_FIELD] // 1000
     return t[T_YAKU_WORTH + s * 64 + i] * chance // 1000
 
 
@@ -322,44 +344,51 @@ def _rank_yaku(rank_cards, s, t):
     return bits
 
 
-@nb.njit(cache=True)
-def _balance_change(s, live, opp_pile, hand0, field0, pile0, hand1, field1, pile1, touched, t):
+@nb.njit(cache=True, _nrt=False)
+def _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0,
+                    hand1, field1, pile1, cover_hand1, cover_field1, same_rank, t):
     """``balance(after) - balance(before)`` of ``HeuristicPolicy``, summed over the yaku that
-    can change (those holding a card of the rank the move touches, ``touched``); every other
-    yaku's outlook is the same before and after."""
-    yaku = _rank_yaku(touched, s, t)
+    can change: a move changes the place or class of cards of its rank (``same_rank``) in the
+    hand or on the field only (an unseen card's class does not depend on the covers), so every
+    yaku without such a card has the same outlook before and after."""
+    yaku = _rank_yaku(same_rank & (hand0 | field0), s, t)
     total = 0
     while yaku:
         i = lowest_id(yaku)
         yaku &= yaku - 1
-        total += _outlook_of(0, i, s, live, hand1, field1, pile1, opp_pile, t)
-        total -= _outlook_of(1, i, s, live, hand1, field1, opp_pile, pile1, t)
-        total -= _outlook_of(0, i, s, live, hand0, field0, pile0, opp_pile, t)
-        total += _outlook_of(1, i, s, live, hand0, field0, opp_pile, pile0, t)
+        total += _outlook_of(0, i, s, q0, pile1, opp_pile, hand1, field1, cover_hand1, cover_field1, unseen, t)
+        total -= _outlook_of(1, i, s, q1, opp_pile, pile1, hand1, field1, cover_hand1, cover_field1, unseen, t)
+        total -= _outlook_of(0, i, s, q0, pile0, opp_pile, hand0, field0, cover_hand0, cover_field0, unseen, t)
+        total += _outlook_of(1, i, s, q1, opp_pile, pile0, hand0, field0, cover_hand0, cover_field0, unseen, t)
     return total
 
 
-@nb.njit(cache=True)
-def _offer(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t):
+@nb.njit(cache=True, _nrt=False)
+def _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s, q0, q1, t):
     """``HeuristicPolicy.offer``: the expected cost of leaving ``card`` on the field."""
-    k = popcount(unseen & t[T_RANK_MASK + t[T_RANK + card]])
+    same_rank = t[T_RANK_MASK + t[T_RANK + card]]
+    k = popcount(unseen & same_rank)
     chance = t[T_HOLD + (n_unseen * HOLD_A + access) * HOLD_K + k]
     if chance == 0:
         return 0
     worth = t[T_W_CHAFF] * ((t[T_CHAFF] >> card) & 1) + t[T_W_VALUE] * t[T_CARD_VALUE + card]
     yaku = t[T_CARD_YAKU + s * 64 + card]
     bit = 1 << card
+    taken_field = field & ~bit
+    taken_cover = _recover(cover_field, taken_field, same_rank)
     while yaku:
         i = lowest_id(yaku)
         yaku &= yaku - 1
-        gained = _outlook_of(1, i, s, live, hand, field & ~bit, opp_pile | bit, pile, t)
-        worth += gained - _outlook_of(1, i, s, live, hand, field, opp_pile, pile, t)
-        worth += _outlook_of(0, i, s, live, hand, field, pile, opp_pile, t)
+        gained = _outlook_of(1, i, s, q1, opp_pile | bit, pile, hand, taken_field, cover_hand, taken_cover,
+                             unseen, t)
+        worth += gained - _outlook_of(1, i, s, q1, opp_pile, pile, hand, field, cover_hand, cover_field, unseen, t)
+        worth += _outlook_of(0, i, s, q0, pile, opp_pile, hand, field, cover_hand, cover_field, unseen, t)
     return chance * worth // 1000 * t[T_W_RISK] // 1000
 
 
-@nb.njit(cache=True)
-def _take_gain(card, taken, hand0, field0, pile0, opp_pile, unseen, n_unseen, access, s, live, t):
+@nb.njit(cache=True, _nrt=False)
+def _take_gain(card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp_pile, unseen, n_unseen,
+               access, s, q0, q1, t):
     """``HeuristicPolicy.take_gain``: capturing ``card`` (-1: none) with the field cards ``taken``."""
     moved = taken
     if card >= 0:
@@ -376,7 +405,10 @@ def _take_gain(card, taken, hand0, field0, pile0, opp_pile, unseen, n_unseen, ac
             return WIN_GAIN
     rank_of = t[T_RANK + card] if card >= 0 else t[T_RANK + lowest_id(taken)]
     same_rank = t[T_RANK_MASK + rank_of]
-    gain = _balance_change(s, live, opp_pile, hand0, field0, pile0, hand, field, pile, same_rank, t)
+    cover_hand = _recover(cover_hand0, hand, same_rank)
+    cover_field = _recover(cover_field0, field, same_rank)
+    gain = _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0,
+                           hand, field, pile, cover_hand, cover_field, same_rank, t)
     gain += t[T_W_CHAFF] * popcount(moved & t[T_CHAFF])
     value = 0
     rest = moved
@@ -390,30 +422,39 @@ def _take_gain(card, taken, hand0, field0, pile0, opp_pile, unseen, n_unseen, ac
         while left:
             x = lowest_id(left)
             left &= left - 1
-            gain -= _offer(x, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+            gain -= _offer(x, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s,
+                           q0, q1, t)
     return gain
 
 
-@nb.njit(cache=True)
-def _leave_gain(card, hand0, field0, pile, opp_pile, unseen, n_unseen, access, s, live, t):
+@nb.njit(cache=True, _nrt=False)
+def _leave_gain(card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, unseen, n_unseen, access, s,
+                q0, q1, t):
     """``HeuristicPolicy.leave_gain``: putting ``card`` from the hand on the field."""
     bit = 1 << card
     hand = hand0 & ~bit
     field = field0 | bit
     same_rank = t[T_RANK_MASK + t[T_RANK + card]]
-    gain = _balance_change(s, live, opp_pile, hand0, field0, pile, hand, field, pile, same_rank, t)
-    return gain - _offer(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+    cover_hand = _recover(cover_hand0, hand, same_rank)
+    cover_field = _recover(cover_field0, field, same_rank)
+    gain = _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile, cover_hand0, cover_field0,
+                           hand, field, pile, cover_hand, cover_field, same_rank, t)
+    return gain - _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
+                         s, q0, q1, t)
 
 
-@nb.njit(cache=True)
-def _play_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t):
+@nb.njit(cache=True, _nrt=False)
+def _play_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s, q0, q1,
+               t):
     """``HeuristicPolicy.play_gain``: the best resolution of playing ``card``."""
     if card == t[T_SIX]:
-        return _take_gain(card, 0, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        return _take_gain(card, 0, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
+                          access, s, q0, q1, t)
     matches = field & t[T_RANK_MASK + t[T_RANK + card]]
     n = popcount(matches)
     if n == 0:
-        return _leave_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        return _leave_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
+                           s, q0, q1, t)
     if n == 2 and t[T_HIGHEST_VALUE_FIRST]:
         best_card, best_value = -1, -1
         rest = matches
@@ -422,26 +463,30 @@ def _play_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, l
             rest &= rest - 1
             if t[T_CARD_VALUE + x] > best_value:
                 best_card, best_value = x, t[T_CARD_VALUE + x]
-        best = _take_gain(card, 1 << best_card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        best = _take_gain(card, 1 << best_card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen,
+                          n_unseen, access, s, q0, q1, t)
     elif n >= 3 and t[T_TRIPLE_ALL]:
-        best = _take_gain(card, matches, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        best = _take_gain(card, matches, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
+                          access, s, q0, q1, t)
     else:
         best = -WIN_GAIN * 4
         rest = matches
         while rest:
             x = lowest_id(rest)
             rest &= rest - 1
-            g = _take_gain(card, 1 << x, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+            g = _take_gain(card, 1 << x, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
+                           access, s, q0, q1, t)
             if g > best:
                 best = g
     if t[T_CAPTURE_OPTIONAL]:
-        g = _leave_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        g = _leave_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s,
+                        q0, q1, t)
         if g > best:
             best = g
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring: the contract).
 
@@ -473,12 +518,16 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     live = 1000 * still_played // n_unseen if n_unseen else 0
     access = min(opp_hand + 1, n_unseen)
     s = max(obs[OBS_YAKU_SET], 1) - 1
+    q0 = t[T_Q + CLASS_UNSEEN] * live // 1000
+    q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000
+    cover_hand = _cover(hand, t)
+    cover_field = _cover(field, t)
     best_index = 0
     if kind == KIND_PLAY:
         best = 0
         for j in range(n):
-            g = _play_gain(keys[j] & PAYLOAD_MASK, hand, field, pile, opp_pile, unseen, n_unseen, access, s,
-                           live, t)
+            g = _play_gain(keys[j] & PAYLOAD_MASK, hand, field, pile, cover_hand, cover_field, opp_pile, unseen,
+                           n_unseen, access, s, q0, q1, t)
             if j == 0 or g > best:
                 best_index, best = j, g
         return best_index
@@ -491,12 +540,13 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
             if payload == DECLINE_PAYLOAD:
                 decline = j
                 continue
-            g = _take_gain(card, payload, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+            g = _take_gain(card, payload, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
+                           access, s, q0, q1, t)
             if not found or g > best:
                 best_index, best, found = j, g, True
         if decline >= 0:
-            if not found or _leave_gain(card, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live,
-                                        t) > best:
+            if not found or _leave_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen,
+                                        n_unseen, access, s, q0, q1, t) > best:
                 return decline
         return best_index
     # KIND_OPENING_CLAIM: keys are "decline" (payload 0) and the pairs
@@ -508,7 +558,8 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
         if payload == 0:
             decline = j
             continue
-        g = _take_gain(-1, payload, hand, field, pile, opp_pile, unseen, n_unseen, access, s, live, t)
+        g = _take_gain(-1, payload, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
+                       s, q0, q1, t)
         if not found or g > best:
             best_index, best, found = j, g, True
     if found and best >= t[T_CLAIM]:

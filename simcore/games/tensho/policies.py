@@ -382,17 +382,21 @@ class HeuristicPolicy:
 
     def outlook_of(self, side: int, i: int, look: _Outlook, hand: int, field: int, own: int, other: int) -> int:
         """Tenths of a point yaku ``i`` is expected to bring ``side`` (0 the deciding seat, 1 the
-        opponent, whose pile is ``own``): its worth times the chance of each card it lacks."""
+        opponent, whose pile is ``own``): its worth times the chance of each card it lacks, the
+        chances applied class by class (``where``, in class order)."""
         mask = self.yaku_masks[i]
         if mask & other:
             return 0
-        chance = 1000
+        counts = [0] * len(self.chances[side])
         for card in _ids(mask & ~own):
-            where = self.where(card, hand, field)
+            counts[self.where(card, hand, field)] += 1
+        chance = 1000
+        for where, count in enumerate(counts):
             q = self.chances[side][where]
             if where == _UNSEEN:
                 q = q * look.live // 1000
-            chance = chance * q // 1000
+            for _ in range(count):
+                chance = chance * q // 1000
         return self.worth[look.set_index][i] * chance // 1000
 
     def balance(self, look: _Outlook, hand: int, field: int, pile: int) -> int:
