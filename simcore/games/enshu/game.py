@@ -33,6 +33,7 @@ class EnshuGame:
         ("greedy", PolicySupport()),
         ("pimc", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
         ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+        ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
