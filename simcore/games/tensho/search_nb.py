@@ -80,10 +80,13 @@ def observe_nb(st, seat, obs):
     obs[H.OBS_CARD] = st[S.ST_CARD] if st[S.ST_KIND] == S.K_CAPTURE else -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def heuristic_index_nb(st, table, obs):
     """The heuristic policy's choice at ``st``'s pending decision (``heuristic_nb``), deciding
-    from the deciding seat's packed observation only; ``table`` its ``heuristic_tables``."""
+    from the deciding seat's packed observation only; ``table`` its ``heuristic_tables``.
+
+    Compiled with reference counting, unlike its callers: compiled without it, this call to
+    ``heuristic_choose_nb`` measured 2.7 instead of 1.1 microseconds (numba 0.68)."""
     observe_nb(st, st[S.ST_DSEAT], obs)
     n = st[S.ST_N]
     return H.heuristic_choose_nb(st[S.ST_KIND], obs, st[S.ST_KEYS:S.ST_KEYS + S.MAX_ACTIONS], n, table)
