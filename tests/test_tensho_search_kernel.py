@@ -231,6 +231,8 @@ SEARCH_MIXES = [
      ("pimc:worlds=2", "ismcts:iterations=8,c=1.5,rollout=heuristic"), 16, None),
     ("tensho-ise", {"tensho.match_scoring": "yaku_points", "tensho.match_tie": "extra_round"},
      ("ismcts:iterations=8,objective=score", "pimc:worlds=2,rollout=greedy"), 3, 3),
+    ("tensho-ise", {"tensho.yaku_set_choice": "dealer_policy"},
+     ("heuristic:yaku_set=2", "ismcts:iterations=8,rollout=heuristic"), 4, 12),
     ("tensho-hanafuda", {"tensho.double_match": "highest_value_first", "tensho.triple_match": "one"},
      ("ismcts:iterations=8", "heuristic"), 12, None),
 ]
