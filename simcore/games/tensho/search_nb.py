@@ -317,8 +317,8 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
     n_rounds = 1 if independent else stride
     for i in range(lo, hi):
         unit = first_unit + i
-        points0 = 0
-        points1 = 0
+        points0 = np.int64(0)  # typed, not a literal: one signature for the round's callees
+        points1 = np.int64(0)
         dealer = unit % 2
         last_row = i * stride
         for k in range(n_rounds):
