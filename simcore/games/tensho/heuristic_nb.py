@@ -8,7 +8,10 @@ heuristic policy and returns the index of the chosen action in ``keys[:n]``:
 * ``kind`` is the decision's kind code (``KIND_*``: yaku_set 0, opening_claim 1, bank_six 2,
   play 3, capture 4);
 * ``obs`` is int64[OBS_SIZE], the deciding seat's observation packed by ``pack_observation``
-  (slots ``OBS_*``; card sets are masks, all below 2**45, stored as int64);
+  (slots ``OBS_*``; card sets are masks, all below 2**45, stored as int64). At a capture
+  decision ``OBS_CARD`` is the played or turned card being resolved, which is in no other slot
+  (not in the hand: the reference engine's observation is taken after the card left it);
+  at every other decision it is -1;
 * ``keys`` is int64[>= n]: the action keys ``(kind << 56) | payload`` of the legal actions in
   the reference engine's legal order (``tensho_action_key``);
 * ``tables`` is int64[T_SIZE], built once per run by ``heuristic_tables(compiled, spec)``: the
@@ -523,7 +526,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     opp_hand = max(0, n_unseen - draw_size - t[T_DEAD])
     still_played = opp_hand + max(0, draw_size - t[T_UNUSED_DRAW])
     live = 1000 * still_played // n_unseen if n_unseen else 0
-    access = min(opp_hand + 1, n_unseen)
+    access = min(opp_hand + 1, n_unseen, HOLD_A - 1)
     s = max(obs[OBS_YAKU_SET], 1) - 1
     q0 = t[T_Q + CLASS_UNSEEN] * live // 1000
     q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000

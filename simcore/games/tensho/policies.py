@@ -399,7 +399,7 @@ class HeuristicPolicy:
         still_played = opp_hand + max(0, obs.draw_size - _UNUSED_DRAW)
         live = 1000 * still_played // n_unseen if n_unseen else 0
         return _Outlook(hand, obs.field, pile, opp_pile, unseen, n_unseen, live,
-                        min(opp_hand + 1, n_unseen), max(obs.yaku_set, 1) - 1)
+                        min(opp_hand + 1, n_unseen, 7), max(obs.yaku_set, 1) - 1)
 
     def where(self, card: int, hand: int, field: int) -> int:
         """The class of a card a yaku lacks: in hand or on the field, with or without a card of
