@@ -24,7 +24,6 @@ from tensho_cards import (
     RANKS_OF_FOUR,
     SEVEN_OF_SWORDS,
     SIX_OF_CLUBS,
-    TEN_OF_CLUBS,
     TEN_OF_SWORDS,
     TWO_OF_CLUBS,
     TWO_OF_COINS,
@@ -273,20 +272,23 @@ def test_plays_the_six_of_clubs_for_an_instant_win():
     assert both_play(obs) == SIX_OF_CLUBS
 
 
-def test_claims_the_two_valuable_cards_of_a_field_triple():
-    """At the deal, the field holds the 10 of clubs, the 10 of swords and the 10 of coins. The
-    clubs and swords 10s are worth 10 each and belong to both Elders (Front Elder is set 1's
-    instant win) and the One-Two-Ten and Ten-Horse-King yaku; the coin is one chaff card worth
-    1. Claim the clubs and swords pair (giving up the first turn for them)."""
-    field = [TEN_OF_CLUBS, TEN_OF_SWORDS, COIN[10], COIN[1], COIN[3], COIN[4], COIN[5], COIN[7], COIN[8]]
+def test_claims_the_two_yaku_cards_of_a_field_triple():
+    """At the deal, the field holds the 2 of clubs, the 2 of swords and the 2 of coins. The clubs
+    and swords 2s each belong to two yaku (One-Two-Three and One-Two-Ten, Back and Front) and the
+    2 of clubs is worth 10; the 2 of coins is worth 10 too but belongs to no yaku (and is not
+    chaff in set B). Claim the clubs and swords pair: it is the only one that starts four yaku for
+    the dealer and takes them from the opponent."""
+    field = [TWO_OF_CLUBS, TWO_OF_SWORDS, TWO_OF_COINS, COIN[1], COIN[3], COIN[4], COIN[5], COIN[7], COIN[8]]
     hand = [CUP[1], CUP[3], CUP[4], CUP[5], CUP[7], CUP[8]]
     obs = TenshoObservation(seat=0, dealer=0, yaku_set=1, round_in_match=0, match_points=(0, 0),
                             hand=mask_of(hand), field=mask_of(field), piles=(0, 0), seen=mask_of(field),
                             draw_size=18, turn=0)
-    pairs = [(TEN_OF_CLUBS, TEN_OF_SWORDS), (TEN_OF_CLUBS, COIN[10]), (TEN_OF_SWORDS, COIN[10])]
+    pairs = [(TWO_OF_CLUBS, TWO_OF_SWORDS), (TWO_OF_CLUBS, TWO_OF_COINS), (TWO_OF_SWORDS, TWO_OF_COINS)]
     actions = [None] + pairs
     keys = [H.KIND_OPENING_CLAIM << 56] + [(H.KIND_OPENING_CLAIM << 56) | (1 << a) | (1 << b) for a, b in pairs]
-    assert both_decide(H.KIND_OPENING_CLAIM, obs, actions, keys) == (TEN_OF_CLUBS, TEN_OF_SWORDS)
+    assert both_decide(H.KIND_OPENING_CLAIM, obs, actions, keys) == (TWO_OF_CLUBS, TWO_OF_SWORDS)
+    # with a claim threshold above any pair's gain, both engines decline
+    assert both_decide(H.KIND_OPENING_CLAIM, obs, actions, keys, spec="heuristic:claim=100000") is None
 
 
 def test_rules_for_the_six_and_the_yaku_set():

@@ -8,7 +8,10 @@ heuristic policy and returns the index of the chosen action in ``keys[:n]``:
 * ``kind`` is the decision's kind code (``KIND_*``: yaku_set 0, opening_claim 1, bank_six 2,
   play 3, capture 4);
 * ``obs`` is int64[OBS_SIZE], the deciding seat's observation packed by ``pack_observation``
-  (slots ``OBS_*``; card sets are masks, all below 2**45, stored as int64);
+  (slots ``OBS_*``; card sets are masks, all below 2**45, stored as int64). At a capture
+  decision ``OBS_CARD`` is the played or turned card being resolved, which is in no other slot
+  (not in the hand: the reference engine's observation is taken after the card left it);
+  at every other decision it is -1;
 * ``keys`` is int64[>= n]: the action keys ``(kind << 56) | payload`` of the legal actions in
   the reference engine's legal order (``tensho_action_key``);
 * ``tables`` is int64[T_SIZE], built once per run by ``heuristic_tables(compiled, spec)``: the
@@ -310,26 +313,31 @@ def _recover(cover, mask, same_rank):
 
 
 @nb.njit(inline="always", cache=True)
-def _outlook_of(side, i, s, q_unseen, own, other, hand, field, cover_hand, cover_field, unseen, t):
-    """``HeuristicPolicy.outlook_of``: tenths of a point yaku ``i`` is expected to bring ``side``."""
+def _classes(hand, field, cover_hand, cover_field, t):
+    """The cards of a position by class: (hand_match, hand, field_match, field, six_held,
+    six_stuck) masks, the first four without the 6 of clubs."""
+    six = 1 << t[T_SIX]
+    return (hand & cover_field & ~six, hand & ~cover_field & ~six, field & cover_hand & ~six,
+            field & ~cover_hand & ~six, hand & six, field & six)
+
+
+@nb.njit(inline="always", cache=True)
+def _outlook_of(side, i, s, q_unseen, own, other, classes, unseen, t):
+    """``HeuristicPolicy.outlook_of``: tenths of a point yaku ``i`` is expected to bring ``side``
+    (``classes`` from ``_classes``)."""
     mask = t[T_YAKU_MASK + i]
     if mask & other:
         return 0
     missing = mask & ~own
-    six = 1 << t[T_SIX]
-    plain = missing & ~six
-    hand_match = popcount(plain & hand & cover_field)
-    hand_only = popcount(plain & hand & ~cover_field)
-    field_match = popcount(plain & field & cover_hand)
-    field_only = popcount(plain & field & ~cover_hand)
-    chance = t[T_CHANCE + side * 625 + ((hand_match * 5 + hand_only) * 5 + field_match) * 5 + field_only]
+    hand_match, hand_only, field_match, field_only, six_held, six_stuck = classes
+    chance = t[T_CHANCE + side * 625 + ((popcount(missing & hand_match) * 5 + popcount(missing & hand_only)) * 5
+                                        + popcount(missing & field_match)) * 5 + popcount(missing & field_only)]
     for _ in range(popcount(missing & unseen)):
         chance = chance * q_unseen // 1000
-    if missing & six:
-        if hand & six:
-            chance = chance * t[T_Q + side * N_CLASSES + CLASS_SIX_IN_HAND] // 1000
-        elif field & six:
-            chance = chance * t[T_Q + side * N_CLASSES + CLASS_SIX_ON_FIELD] // 1000
+    if missing & six_held:
+        chance = chance * t[T_Q + side * N_CLASSES + CLASS_SIX_IN_HAND] // 1000
+    elif missing & six_stuck:
+        chance = chance * t[T_Q + side * N_CLASSES + CLASS_SIX_ON_FIELD] // 1000
     return t[T_YAKU_WORTH + s * 64 + i] * chance // 1000
 
 
@@ -352,14 +360,16 @@ def _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_han
     hand or on the field only (an unseen card's class does not depend on the covers), so every
     yaku without such a card has the same outlook before and after."""
     yaku = _rank_yaku(same_rank & (hand0 | field0), s, t)
+    before = _classes(hand0, field0, cover_hand0, cover_field0, t)
+    after = _classes(hand1, field1, cover_hand1, cover_field1, t)
     total = 0
     while yaku:
         i = lowest_id(yaku)
         yaku &= yaku - 1
-        total += _outlook_of(0, i, s, q0, pile1, opp_pile, hand1, field1, cover_hand1, cover_field1, unseen, t)
-        total -= _outlook_of(1, i, s, q1, opp_pile, pile1, hand1, field1, cover_hand1, cover_field1, unseen, t)
-        total -= _outlook_of(0, i, s, q0, pile0, opp_pile, hand0, field0, cover_hand0, cover_field0, unseen, t)
-        total += _outlook_of(1, i, s, q1, opp_pile, pile0, hand0, field0, cover_hand0, cover_field0, unseen, t)
+        total += _outlook_of(0, i, s, q0, pile1, opp_pile, after, unseen, t)
+        total -= _outlook_of(1, i, s, q1, opp_pile, pile1, after, unseen, t)
+        total -= _outlook_of(0, i, s, q0, pile0, opp_pile, before, unseen, t)
+        total += _outlook_of(1, i, s, q1, opp_pile, pile0, before, unseen, t)
     return total
 
 
@@ -375,14 +385,14 @@ def _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n
     yaku = t[T_CARD_YAKU + s * 64 + card]
     bit = 1 << card
     taken_field = field & ~bit
-    taken_cover = _recover(cover_field, taken_field, same_rank)
+    now = _classes(hand, field, cover_hand, cover_field, t)
+    taken = _classes(hand, taken_field, cover_hand, _recover(cover_field, taken_field, same_rank), t)
     while yaku:
         i = lowest_id(yaku)
         yaku &= yaku - 1
-        gained = _outlook_of(1, i, s, q1, opp_pile | bit, pile, hand, taken_field, cover_hand, taken_cover,
-                             unseen, t)
-        worth += gained - _outlook_of(1, i, s, q1, opp_pile, pile, hand, field, cover_hand, cover_field, unseen, t)
-        worth += _outlook_of(0, i, s, q0, pile, opp_pile, hand, field, cover_hand, cover_field, unseen, t)
+        gained = _outlook_of(1, i, s, q1, opp_pile | bit, pile, taken, unseen, t)
+        worth += gained - _outlook_of(1, i, s, q1, opp_pile, pile, now, unseen, t)
+        worth += _outlook_of(0, i, s, q0, pile, opp_pile, now, unseen, t)
     return chance * worth // 1000 * t[T_W_RISK] // 1000
 
 
@@ -516,7 +526,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     opp_hand = max(0, n_unseen - draw_size - t[T_DEAD])
     still_played = opp_hand + max(0, draw_size - t[T_UNUSED_DRAW])
     live = 1000 * still_played // n_unseen if n_unseen else 0
-    access = min(opp_hand + 1, n_unseen)
+    access = min(opp_hand + 1, n_unseen, HOLD_A - 1)
     s = max(obs[OBS_YAKU_SET], 1) - 1
     q0 = t[T_Q + CLASS_UNSEEN] * live // 1000
     q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000

@@ -33,6 +33,44 @@ Built-in policies
     always claims the best pair of a field triple and always banks the 6 of clubs.  Ties go to the
     lowest card id (the first option).  Parameter ``yaku_set`` (1 or 2, default 1) is its choice of
     yaku set when the dealer's policy chooses.
+
+``heuristic``
+    Deterministic (it never draws from its stream); a club player's rules, weighing each action
+    by the change it makes to an integer evaluation (worths in tenths of a point, chances per
+    mille, every division rounding down, so that the kernel's twin
+    ``simcore.games.tensho.heuristic_nb`` decides identically).
+
+    *Yaku outlook.* Each yaku of the round's set is worth its points less those of the set's
+    yaku it supersedes (``10 x points``; an instant win counts ``instant`` points).  For each
+    seat, a yaku of which the other seat holds a card is dead (0); otherwise its outlook is its
+    worth times the chance of every card it still lacks, by where the card is as the deciding
+    seat sees it: in its hand with a card of its rank on the field (``*_hand_match``) or without
+    (``*_hand``), on the field with a card of its rank in its hand (``*_field_match``) or without
+    (``*_field``), or unseen (``*_unseen``, scaled by the share of unseen cards still to come into
+    play: the opponent's hand and the draw-pile cards still to be turned, of all unseen).  The 6
+    of clubs in its hand is certain for it and lost to the opponent; stuck on the field it is
+    lost to both.  ``mine_*`` chances apply to its own yaku, ``theirs_*`` to the opponent's.  The
+    chances are applied class by class (in the order above), each ``chance * q // 1000``.  The
+    *balance* of a position is the sum of its own outlooks less the opponent's: capturing a card
+    the opponent needs kills its yaku (denial), and holding back such a card keeps it unlikely.
+
+    *Gain of a capture* of cards ``C`` (the played or turned card and the field cards it takes,
+    or a claimed pair): ``WIN`` if the pile then holds an instant-win yaku; otherwise the change
+    of balance, plus ``chaff`` per chaff card of ``C`` and ``value`` per card-value point of
+    ``C``, less the *offer* of each field card of that rank left behind.  *Gain of leaving* a card
+    on the field: the change of balance less its offer.  The *offer* of a card ``x`` on the
+    field is the chance that the opponent holds or turns a card of its rank (``k`` unseen cards
+    of the rank, the opponent's hand plus one turned card drawn from all unseen cards: ``1 -
+    C(U - k, a) / C(U, a)``, per mille) times what ``x`` is worth -- its chaff and value weights,
+    the opponent's outlook gain from holding it and the deciding seat's outlook of the yaku with
+    ``x`` it would lose -- times ``risk`` per mille.
+
+    Decisions: it plays the hand card whose best resolution gains most (ties: lowest id); takes
+    the capture option that gains most, and declines an optional capture only if leaving gains
+    more; claims the best pair of a field triple if its gain is at least ``claim``; never banks
+    the 6 of clubs (banking costs a turn's draw, and a 6 in hand is safe and completes an instant
+    win the moment it is played); picks the yaku set ``yaku_set``.  Parameters and defaults:
+    ``HEURISTIC_PARAMS``.
 """
 
 from __future__ import annotations
@@ -270,20 +308,20 @@ class GreedyPolicy:
 # in per mille (module docstring, ``heuristic``).
 HEURISTIC_PARAMS: dict[str, tuple[int, str]] = {
     "yaku_set": (1, "the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),
-    "chaff": (150, "worth of a chaff card, tenths of a point"),
+    "chaff": (240, "worth of a chaff card, tenths of a point"),
     "value": (3, "worth of one card-value point, tenths of a point"),
     "instant": (400, "points an instant-win yaku counts for while incomplete"),
-    "risk": (1000, "per-mille weight of what a card left on the field offers the opponent"),
+    "risk": (1600, "per-mille weight of what a card left on the field offers the opponent"),
     "claim": (0, "least gain (tenths of a point) for which it claims a pair of a field triple"),
     "mine_hand_match": (850, "per-mille chance it captures a card it holds whose rank is on the field"),
     "mine_hand": (450, "per-mille chance it captures a card it holds whose rank is not on the field"),
     "mine_field_match": (850, "per-mille chance it captures a field card whose rank it holds"),
-    "mine_field": (350, "per-mille chance it captures a field card whose rank it does not hold"),
+    "mine_field": (175, "per-mille chance it captures a field card whose rank it does not hold"),
     "mine_unseen": (450, "per-mille chance it captures an unseen card that still comes into play"),
     "theirs_hand_match": (100, "per-mille chance the opponent gets a card it holds whose rank is on the field"),
     "theirs_hand": (250, "per-mille chance the opponent gets a card it holds whose rank is not on the field"),
     "theirs_field_match": (250, "per-mille chance the opponent gets a field card whose rank it holds"),
-    "theirs_field": (550, "per-mille chance the opponent gets a field card whose rank it does not hold"),
+    "theirs_field": (275, "per-mille chance the opponent gets a field card whose rank it does not hold"),
     "theirs_unseen": (500, "per-mille chance the opponent gets an unseen card that still comes into play"),
 }
 _CHANCES = (("mine_hand_match", "mine_hand", "mine_field_match", "mine_field", "mine_unseen"),
@@ -364,7 +402,7 @@ class HeuristicPolicy:
         still_played = opp_hand + max(0, obs.draw_size - _UNUSED_DRAW)
         live = 1000 * still_played // n_unseen if n_unseen else 0
         return _Outlook(hand, obs.field, pile, opp_pile, unseen, n_unseen, live,
-                        min(opp_hand + 1, n_unseen), max(obs.yaku_set, 1) - 1)
+                        min(opp_hand + 1, n_unseen, 7), max(obs.yaku_set, 1) - 1)
 
     def where(self, card: int, hand: int, field: int) -> int:
         """The class of a card a yaku lacks: in hand or on the field, with or without a card of
