@@ -71,19 +71,9 @@ def _most_players() -> int:
 
 def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
     """``--option`` overrides, plus ``--players`` as the game's player-count option."""
-    overrides = _parse_overrides(options)
-    if players is not None:
-        from simcore.games import game_of
-        from simcore.rules import load_rules
+    from simcore.runner import with_players
 
-        rule_set = load_rules(rules)
-        game = game_of(rule_set)
-        problem = game.players_problem(rule_set, players)
-        if problem:
-            raise UserError(f"--players {players}: {problem}")
-        if game.players_option is not None:
-            overrides[game.players_option] = str(players)
-    return overrides
+    return with_players(rules, _parse_overrides(options), players)
 
 
 def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | None, policies: tuple[str, ...]):
