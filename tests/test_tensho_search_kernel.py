@@ -233,6 +233,8 @@ SEARCH_MIXES = [
      ("ismcts:iterations=8,objective=score", "pimc:worlds=2,rollout=greedy"), 3, 3),
     ("tensho-ise", {"tensho.yaku_set_choice": "dealer_policy"},
      ("heuristic:yaku_set=2", "ismcts:iterations=8,rollout=heuristic"), 4, 12),
+    ("tensho-ise", {"tensho.capture_mandatory": "false"}, ("omniscient:worlds=2", "pimc:worlds=2"), 12, None),
+    ("tensho-ise", {}, ("heuristic", "omniscient:worlds=1,rollout=heuristic,objective=score"), 8, None),
     ("tensho-hanafuda", {"tensho.double_match": "highest_value_first", "tensho.triple_match": "one"},
      ("ismcts:iterations=8", "heuristic"), 12, None),
 ]

@@ -17,6 +17,7 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
+    POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
     ROLLOUT_IDS,
@@ -31,7 +32,8 @@ __all__ = ["general_policy_arrays", "heuristic_table_rows", "log_tables", "play_
 N_POLICY_PARAMS = 4  # width of the kernel's policy-parameter rows
 GREEDY_PARAM_YAKU_SET = 0  # greedy's row: its preferred yaku set
 KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY)
-GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS)
+GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
+SEARCHING = (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
 
 
 def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +115,7 @@ def heuristic_table_rows(compiled, specs) -> np.ndarray:
     for seat, spec in enumerate(specs):
         if spec.policy_id == POLICY_HEURISTIC:
             out[seat] = heuristic_tables(compiled, spec)
-    if any(spec.policy_id in (POLICY_PIMC, POLICY_ISMCTS) and spec.params["rollout"] == "heuristic"
+    if any(spec.policy_id in SEARCHING and spec.params["rollout"] == "heuristic"
            for spec in specs):
         out[2] = heuristic_tables(compiled, parse_policy("heuristic", "tensho"))
     return out
@@ -134,14 +136,14 @@ def general_policy_arrays(specs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             raise PolicyError(f"policy {spec.name}: the Tensho kernel does not implement it")
         if spec.policy_id == POLICY_GREEDY:
             rows[seat, search_nb.PARAM_YAKU_SET] = int(spec.params["yaku_set"])
-        if spec.policy_id in (POLICY_PIMC, POLICY_ISMCTS):
+        if spec.policy_id in SEARCHING:
             rollout = ROLLOUT_IDS[spec.params["rollout"]]
             if rollout not in GENERAL_POLICIES:
                 raise PolicyError(f"policy {spec.name}: the Tensho kernel does not implement rollout="
                                   f"{spec.params['rollout']}")
             rows[seat, search_nb.PARAM_ROLLOUT] = rollout
             rows[seat, search_nb.PARAM_OBJECTIVE] = OBJECTIVE_IDS[spec.params.get("objective", "win")]
-            budget = "worlds" if spec.policy_id == POLICY_PIMC else "iterations"
+            budget = "iterations" if spec.policy_id == POLICY_ISMCTS else "worlds"
             rows[seat, search_nb.PARAM_BUDGET] = int(spec.params[budget])
             if spec.policy_id == POLICY_ISMCTS:
                 c[seat] = float(spec.params["c"])

@@ -9,6 +9,8 @@ stream draws), ``heuristic`` through ``heuristic_nb.heuristic_choose_nb``, ``pim
 ``ismcts`` as ``simcore.search`` defines them (section 2 of the search contract): both draw only
 from their seat's stream, sample worlds with ``state_nb.sample_hidden_nb`` and play them out
 with their rollout policy, every seat of a rollout drawing from the searching seat's stream.
+``omniscient`` (measurement only) is ``pimc`` whose every world is the real position; the game
+offers it on the reference engine only, so only direct callers of the wrapper reach it here.
 
 Arguments: ``policy_ids`` int32[2]; ``policy_params`` int64[2, N_PARAMS] (``PARAM_*``);
 ``policy_c`` float64[2] (ISMCTS's exploration constant); ``heuristic_tables``
@@ -35,6 +37,7 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
+    POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
 )
@@ -122,9 +125,10 @@ def objective_nb(x, seat, objective):
 
 @nb.njit(cache=True, _nrt=False)
 def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, seed, rt, rules, ids, dstates,
-                  world, x, totals):
+                  world, x, totals, omniscient):
     """PIMC at ``st``'s pending decision: each action played out in ``worlds`` sampled worlds;
-    the action of the largest total (ties: the lowest index)."""
+    the action of the largest total (ties: the lowest index).  ``omniscient`` (the measurement
+    policy): every world is the real position, a copy of ``st``, and no world is dealt."""
     n = st[S.ST_N]
     if n == 1:
         return 0
@@ -132,7 +136,11 @@ def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, see
     for i in range(n):
         totals[i] = 0
     for _ in range(worlds):
-        S.sample_hidden_nb(st, world, seat, states, at, rt, ids)
+        if omniscient:
+            for j in range(S.ST_SIZE):
+                world[j] = st[j]
+        else:
+            S.sample_hidden_nb(st, world, seat, states, at, rt, ids)
         for i in range(n):
             for j in range(S.ST_SIZE):
                 x[j] = world[j]
@@ -263,10 +271,11 @@ def decide_nb(st, policy_ids, policy_params, policy_c, heuristic_tables, log_tab
     seat = st[S.ST_DSEAT]
     policy_id = np.int64(policy_ids[seat])
     at = 4 * seat
-    if policy_id == POLICY_PIMC:
+    if policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT:
         return pimc_index_nb(st, policy_params[seat, PARAM_BUDGET], policy_params[seat, PARAM_ROLLOUT],
                              policy_params[seat, PARAM_OBJECTIVE], heuristic_tables[ROLLOUT_TABLE], obs, states,
-                             at, seed, rt, rules, ids, dstates, world, x, totals)
+                             at, seed, rt, rules, ids, dstates, world, x, totals,
+                             policy_id == POLICY_OMNISCIENT)
     if policy_id == POLICY_ISMCTS:
         return ismcts_index_nb(st, policy_params[seat, PARAM_BUDGET], policy_c[seat],
                                policy_params[seat, PARAM_ROLLOUT], policy_params[seat, PARAM_OBJECTIVE],
