@@ -35,7 +35,6 @@ from simcore.games.tensho import state_nb as S
 from simcore.kernels.policy_ids import (
     OBJECTIVE_WIN,
     POLICY_GREEDY,
-    POLICY_HEURISTIC,
     POLICY_ISMCTS,
     POLICY_OMNISCIENT,
     POLICY_PIMC,
