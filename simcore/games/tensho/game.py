@@ -16,6 +16,23 @@ from simcore.rules.schema import OptionSpec
 __all__ = ["GAME", "TenshoGame"]
 
 
+def _heuristic_params() -> tuple[ParamSpec, ...]:
+    """The ``heuristic`` policy's parameters, from ``HEURISTIC_PARAMS`` (defaults and help)."""
+    from simcore.games.tensho.policies import HEURISTIC_PARAMS
+
+    specs = []
+    for name, (default, text) in HEURISTIC_PARAMS.items():
+        if name == "yaku_set":
+            specs.append(ParamSpec(name, default, choices=(1, 2), help=text))
+        elif name.startswith(("mine_", "theirs_")):
+            specs.append(ParamSpec(name, default, minimum=0, maximum=1000, help=text))
+        elif name == "claim":
+            specs.append(ParamSpec(name, default, minimum=-1_000_000, maximum=1_000_000, help=text))
+        else:
+            specs.append(ParamSpec(name, default, minimum=0, maximum=100_000, help=text))
+    return tuple(specs)
+
+
 class TenshoGame:
     """Tensho (RULES.md section 2): two players, the 45-card Ise deck or its hanafuda skin."""
 
@@ -35,8 +52,9 @@ class TenshoGame:
         ("greedy", PolicySupport(params=(
             ParamSpec("yaku_set", 1, choices=(1, 2),
                       help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
-        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
-        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("heuristic", PolicySupport(params=_heuristic_params())),
+        ("pimc", PolicySupport(params=(objective_param("win"),))),
+        ("ismcts", PolicySupport(params=(objective_param("win"),))),
         ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
     )
 
