@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -70,19 +71,9 @@ def _most_players() -> int:
 
 def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
     """``--option`` overrides, plus ``--players`` as the game's player-count option."""
-    overrides = _parse_overrides(options)
-    if players is not None:
-        from simcore.games import game_of
-        from simcore.rules import load_rules
+    from simcore.runner import with_players
 
-        rule_set = load_rules(rules)
-        game = game_of(rule_set)
-        problem = game.players_problem(rule_set, players)
-        if problem:
-            raise UserError(f"--players {players}: {problem}")
-        if game.players_option is not None:
-            overrides[game.players_option] = str(players)
-    return overrides
+    return with_players(rules, _parse_overrides(options), players)
 
 
 def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | None, policies: tuple[str, ...]):
@@ -109,6 +100,7 @@ class FudasimGroup(click.Group):
     def main(self, *args, **kwargs):
         """Run the command line; click's usage errors become one line with exit status 2."""
         kwargs["standalone_mode"] = False
+        warnings.formatwarning = _one_line_warning
         try:
             return super().main(*args, **kwargs)
         except click.exceptions.Exit as done:  # --help, --version
@@ -124,6 +116,11 @@ class FudasimGroup(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
+
+
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning on the command line as one line (e.g. a seat that sees hidden cards)."""
+    return f"fudasim: warning: {message}\n"
 
 
 @click.group(cls=FudasimGroup, context_settings=CONTEXT)
@@ -255,7 +252,13 @@ def verify(dataset, deep):
     2: DATASET is not a fudasim dataset.
     """
     from simcore.dataset import DatasetError, check_dataset
+    from simcore.tournament import is_tournament
 
+    if is_tournament(dataset):
+        from cli.tournament import verify_tournament_folder
+
+        verify_tournament_folder(dataset, deep)
+        return
     try:
         check = check_dataset(dataset, checksums=True, deep=deep)
     except DatasetError as error:
@@ -536,10 +539,20 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
+from cli.skill import skill  # noqa: E402
+from cli.sweep import sweep  # noqa: E402
+from cli.tournament import tournament  # noqa: E402
 
 main.add_command(report)
 main.add_command(compare)
 main.add_command(rescore)
+main.add_command(tournament)
+main.add_command(skill)
+main.add_command(sweep)
+
+from cli.play import play  # noqa: E402  (registered below)
+
+main.add_command(play)
 
 
 if __name__ == "__main__":

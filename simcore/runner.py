@@ -18,6 +18,7 @@ import queue
 import sys
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,13 @@ import simcore
 from simcore import dataset as ds
 from simcore.errors import RunError
 from simcore.games import Game, game_of
-from simcore.policies import check_engine, parse_policy
+from simcore.policies import (
+    HiddenCardsWarning,
+    check_engine,
+    hidden_notice,
+    parse_policy,
+    sees_hidden,
+)
 from simcore.record import ColumnStore
 from simcore.rules import load_rules
 from simcore.rules.bounds import MAX_MATCH_ROUNDS
@@ -146,6 +153,22 @@ def bit_counts(masks: np.ndarray, n_bits: int) -> np.ndarray:
     return counts[:n_bits]
 
 
+def with_players(rules: str, options: dict[str, str], players: int | None, flag: str = "--players") -> dict[str, str]:
+    """``options`` plus the game's player-count option set to ``players`` (unchanged when None);
+    ``RunError`` naming ``flag`` when the rules do not allow that many players."""
+    if players is None:
+        return dict(options)
+    rule_set = load_rules(rules, dict(options))
+    game = game_of(rule_set)
+    problem = game.players_problem(rule_set, players)
+    if problem:
+        raise RunError(f"{flag}{players}: {problem}" if flag.endswith("=") else f"{flag} {players}: {problem}")
+    out = dict(options)
+    if game.players_option is not None:
+        out[game.players_option] = str(players)
+    return out
+
+
 def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
     rules = load_rules(config.rules, config.options)
     game = game_of(rules)
@@ -205,6 +228,9 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         "end_reasons": list(game.end_reasons),
         **game.run_metadata(rules),  # the yaku table in bit order, and whatever else the game records
     }
+    hidden = [seat for seat, spec in enumerate(specs) if sees_hidden(spec)]
+    if hidden:
+        plan["sees_hidden"] = hidden  # only then: every other run's metadata stays as it was
     return plan, game, compiled, specs
 
 
@@ -399,6 +425,9 @@ def run(config: RunConfig) -> RunSummary:
     second writer is refused, naming this process.
     """
     plan, game, compiled, specs = _plan(config)
+    notice = hidden_notice(plan["policies"])
+    if notice is not None:
+        warnings.warn(notice, HiddenCardsWarning, stacklevel=2)
     out = Path(config.out) if config.out else _default_out(config, plan)
     if config.threads is not None:
         import numba

@@ -10,7 +10,7 @@ import numpy as np
 
 from simcore.games import Game, TieBreakChain
 from simcore.games.tensho import enums as E
-from simcore.policies import ParamSpec, PolicySpec, PolicySupport
+from simcore.policies import ParamSpec, PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["GAME", "TenshoGame"]
@@ -53,6 +53,9 @@ class TenshoGame:
             ParamSpec("yaku_set", 1, choices=(1, 2),
                       help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
         ("heuristic", PolicySupport(engines=("reference",), params=_heuristic_params())),
+        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
