@@ -41,7 +41,7 @@ from simcore.games.tensho.policies import (
     TenshoObservation,
     make_policy,
 )
-from simcore.games.tensho.reference import RoundSetup, ask_policy, new_state
+from simcore.games.tensho.reference import RoundSetup, action_key, ask_policy, new_state
 from simcore.policies import parse_policy
 from simcore.rng import Stream, seat_stream
 from simcore.rules import load_rules
@@ -89,6 +89,8 @@ def play_checked(compiled, specs, seed, round_index, dealer):
     compared = 0
     while (decision := state.decision()) is not None:
         seat = decision.seat
+        assert [H.tensho_action_key(decision, a) for a in decision.actions] == \
+            [action_key(decision, a) for a in decision.actions]
         if specs[seat].name == "heuristic":
             reference, twin = decide_both(state, decision, policies[seat], tables[seat])
             assert reference == twin, (round_index, decision.kind, decision.actions)

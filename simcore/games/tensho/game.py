@@ -55,7 +55,7 @@ class TenshoGame:
         ("heuristic", PolicySupport(params=_heuristic_params())),
         ("pimc", PolicySupport(params=(objective_param("win"),))),
         ("ismcts", PolicySupport(params=(objective_param("win"),))),
-        ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("omniscient", PolicySupport(params=(objective_param("win"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -20,7 +20,8 @@ heuristic policy and returns the index of the chosen action in ``keys[:n]``:
 It draws nothing and allocates nothing; every quantity is an integer, computed with the same
 operations in the same order as the reference policy, so both engines decide identically.
 The observation layout only ever grows: new slots are added at the end.
-This module imports only math, numpy, numba and the shared bit helpers.
+This module imports only math, numpy, numba and the shared bit helpers (``heuristic_tables``
+reads the game's enums and the policy's defaults when it is called).
 """
 
 from __future__ import annotations
