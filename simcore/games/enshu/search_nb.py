@@ -39,6 +39,7 @@ from simcore.games.enshu.state_nb import (
     N_SI,
     N_SM,
     apply_nb,
+    copy_state_nb,
     greedy_choose_nb,
     new_round_nb,
     new_workspace_nb,
@@ -78,13 +79,13 @@ N_NODE_FIELDS = 8
 MAX_PATH = 512  # decisions of one round, with room to spare
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic_choose_state_nb(si, sm, rt, ws, htables, row, obs):
     """The heuristic's answer to the pending decision (not available in this build: -1)."""
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def policy_choose_nb(policy_id, si, sm, rt, ws, streams, at, htables, row, obs):
     """The answer of a non-search policy (random, greedy, heuristic) to the pending decision."""
     if policy_id == POLICY_RANDOM:
@@ -94,7 +95,7 @@ def policy_choose_nb(policy_id, si, sm, rt, ws, streams, at, htables, row, obs):
     return heuristic_choose_state_nb(si, sm, rt, ws, htables, row, obs)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def rollout_nb(si, sm, rt, ws, rollout_id, streams, at, htables, obs):
     """Play the round to its end, every seat with the rollout policy drawing from one stream."""
     while si[I_DONE] == 0:
@@ -102,7 +103,7 @@ def rollout_nb(si, sm, rt, ws, rollout_id, streams, at, htables, obs):
         apply_nb(si, sm, rt, ws, index)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def objective_nb(si, seat, objective):
     """A finished round's worth to ``seat``: the sign of its payoff (win) or the payoff (score)."""
     payoff = si[I_PAYOFF + seat]
@@ -111,7 +112,7 @@ def objective_nb(si, seat, objective):
     return payoff
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, streams, at, htables, sb):
     """Determinized Monte Carlo (``simcore.search`` PIMC): the index of the best action."""
     n_actions = si[I_PEND_N]
@@ -123,8 +124,7 @@ def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, streams,
     for _ in range(worlds):
         sample_hidden_nb(si, sm, rt, ws, seat, streams, at, world_si, world_sm)
         for i in range(n_actions):
-            x_si[:] = world_si
-            x_sm[:] = world_sm
+            copy_state_nb(world_si, world_sm, x_si, x_sm)
             apply_nb(x_si, x_sm, rt, ws, i)
             rollout_nb(x_si, x_sm, rt, ws, rollout_id, streams, at, htables, obs)
             totals[i] += objective_nb(x_si, seat, objective)
@@ -135,7 +135,7 @@ def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, streams,
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def find_child(nodes, node, key):
     child = nodes[N_FIRST, node]
     while child >= 0:
@@ -145,7 +145,7 @@ def find_child(nodes, node, key):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def key_index(si, key):
     for i in range(si[I_PEND_N]):
         if si[I_KEYS + i] == key:
@@ -153,7 +153,7 @@ def key_index(si, key):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def ismcts_choose_nb(si, sm, rt, ws, seat, iterations, c, rollout_id, objective, streams, at, htables,
                      log_table, sb):
     """Single-observer ISMCTS (``simcore.search`` ISMCTS): the index of the chosen action."""
@@ -229,7 +229,7 @@ def ismcts_choose_nb(si, sm, rt, ws, seat, iterations, c, rollout_id, objective,
     return key_index(si, nodes[N_KEY, best])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def choose_nb(si, sm, rt, ws, seat_params, seat_c, log_table, htables, streams, sb):
     """The pending decision's answer by its seat's policy (an action index)."""
     seat = si[I_PEND_SEAT]
@@ -254,7 +254,7 @@ def new_search_buffers_nb(max_nodes, obs_size):
             np.empty(MAX_PATH, dtype=np.int64), np.zeros(obs_size, dtype=np.int64))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_round_general_nb(seed, round_index, dealer, match, round_in_match, match_points, seat_params, seat_c,
                           log_table, htables, rt, ws, si, sm, streams, sb, out_int, out_mask, row):
     """Play one round through the state machine and write its row (not the match columns)."""

@@ -212,35 +212,38 @@ def new_state_arrays():
     return np.zeros(N_SI, dtype=np.int64), np.zeros(N_SM, dtype=np.uint64)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def draw_uniform_nb(states, at, n):
     """``Stream.uniform_below(n)`` on the stream at ``states[at:at + 4]`` (one call site)."""
     return uniform_below_nb(states, n, at)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def action_key_nb(kind, payload):
     """The int64 action key ``kind << 56 | payload``."""
     return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def copy_state_nb(si, sm, to_si, to_sm):
-    """Clone: copy the state ``(si, sm)`` into ``(to_si, to_sm)``."""
-    to_si[:] = si
-    to_sm[:] = sm
+    """Clone: copy the state ``(si, sm)`` into ``(to_si, to_sm)`` (element loops: a slice
+    assignment between arrays needs the runtime for its overlap copy)."""
+    for k in range(N_SI):
+        to_si[k] = si[k]
+    for k in range(N_SM):
+        to_sm[k] = sm[k]
 
 
 # --- setup ----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def raises_allowed(params):
     """(C) Whether mizu-kotsu and kotsu are played."""
     return params[EE.P_PLAYERS] >= 4 or params[EE.P_C_KOTSU_SMALL_GAMES] == 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_match, match_points):
     """Set ``(si, sm)`` to the round's start and step to its first decision (``EnshuState()``)."""
     params = rt[0]
@@ -275,7 +278,7 @@ def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_matc
     advance_nb(si, sm, rt, ws)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def ask_yes_no(si, kind, seat):
     si[I_PEND_KIND] = kind
     si[I_PEND_SEAT] = seat
@@ -287,7 +290,7 @@ def ask_yes_no(si, kind, seat):
 # --- helpers ----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def first_active_from(si, start, n):
     seat = start
     for _ in range(n):
@@ -297,7 +300,7 @@ def first_active_from(si, start, n):
     return start
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def declare_option(si, sm, seat, index, month, three, cards):
     """``EnshuState.declare``: record the option and expose its cards."""
     d = si[I_N_DECLARED + seat]
@@ -310,7 +313,7 @@ def declare_option(si, sm, seat, index, month, three, cards):
     sm[M_SEEN] |= cards
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def best_opt(count, opt_ints, teyaku_ints):
     best = 0
     for k in range(1, count):
@@ -319,7 +322,7 @@ def best_opt(count, opt_ints, teyaku_ints):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def gather_dropped_hands(si, sm, rt):
     """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
     params = rt[0]
@@ -356,7 +359,7 @@ def gather_dropped_hands(si, sm, rt):
             sm[at], sm[at + 1], sm[at + 2], sm[at + 3], si, total, 0, total, I_DRAW)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def deal(si, sm, rt):
     """``EnshuState.deal`` from the deal stream (misdeals redeal)."""
     params, month, month_mask = rt[0], rt[1], rt[2]
@@ -411,7 +414,7 @@ def deal(si, sm, rt):
     sm[M_SEEN] = field
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def resolve(si, sm, rt, seat, card, source):
     """``EnshuState.resolve``: a played or turned card against the field (may pause at a capture)."""
     params, month, month_mask = rt[0], rt[1], rt[2]
@@ -440,14 +443,14 @@ def resolve(si, sm, rt, seat, card, source):
     si[I_PEND_N] = k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def take(si, sm, seat, card, taken):
     sm[M_IN_PLAY] = U0
     sm[M_FIELD] &= ~taken
     sm[M_PILES + seat] |= bit(card) | taken
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def stop(si, sm, seat, bits):
     si[I_WINNER] = seat
     sm[M_STOPPING] = bits
@@ -457,7 +460,7 @@ def stop(si, sm, seat, bits):
 # --- scoring -------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def tally(si, sm, rt, seat):
     """``EnshuState.tally``: yaku, card, yaku and teyaku points into the count; returns the
     multiplier yaku as (count, sum, product, max)."""
@@ -529,7 +532,7 @@ def tally(si, sm, rt, seat):
     return n_mult, mult_sum, mult_product, mult_max
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def top_score(si, params, start):
     """``EnshuState.top_score`` over ``si[I_SCORE:]``."""
     n = params[EE.P_PLAYERS]
@@ -544,7 +547,7 @@ def top_score(si, params, start):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def phase_score(si, sm, rt):
     """``EnshuState._phase_score``."""
     params = rt[0]
@@ -683,7 +686,7 @@ def phase_score(si, sm, rt):
             si[I_PHASE] = P_FUKE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def phase_settle(si, sm, rt):
     """``EnshuState._phase_settle`` (variant C)."""
     params = rt[0]
@@ -710,7 +713,7 @@ def phase_settle(si, sm, rt):
 # --- the phases -------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def advance_nb(si, sm, rt, ws):
     """``EnshuState._advance``: the rules' own steps until a decision or the end."""
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
@@ -952,7 +955,7 @@ def advance_nb(si, sm, rt, ws):
             si[I_DONE] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def set_play_keys(si, hand):
     k = 0
     rest = hand
@@ -964,7 +967,7 @@ def set_play_keys(si, hand):
     si[I_PEND_N] = k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply_nb(si, sm, rt, ws, index):
     """Take the pending decision's action ``index`` (reference order) and step on."""
     kind = si[I_PEND_KIND]
@@ -1013,15 +1016,14 @@ def apply_nb(si, sm, rt, ws, index):
 # --- sample_hidden ----------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
     """``EnshuState.sample_hidden(seat, stream)`` into ``(out_si, out_sm)``; draws from the stream
     at ``streams[at:at + 4]`` exactly as the reference does."""
     params = rt[0]
     n = params[EE.P_PLAYERS]
     cards = ws[2]
-    out_si[:] = si
-    out_sm[:] = sm
+    copy_state_nb(si, sm, out_si, out_sm)
     own_former = U0
     if si[I_GATHERED] == 1 and si[I_ACTIVE + seat] == 0:
         own_former = sm[M_HAND_DEALT + seat]
@@ -1099,7 +1101,7 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
 # --- the random and greedy policies ----------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def random_choose_nb(si, sm, streams, at):
     """``EnshuRandomPolicy``'s answer to the pending decision, as an action index."""
     kind = si[I_PEND_KIND]
@@ -1113,7 +1115,7 @@ def random_choose_nb(si, sm, streams, at):
     return draw_uniform_nb(streams, at, 2)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def greedy_choose_nb(si, sm, rt, ws):
     """``EnshuGreedyPolicy``'s answer to the pending decision, as an action index (no draws)."""
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
@@ -1171,7 +1173,7 @@ def greedy_choose_nb(si, sm, rt, ws):
 # --- the row -------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def write_row_nb(si, sm, rt, out_int, out_mask, row):
     """Write the finished round into row ``row`` (all but the match columns), as ``fill_row``."""
     params, class_masks = rt[0], rt[4]
