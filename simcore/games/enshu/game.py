@@ -10,7 +10,7 @@ import numpy as np
 
 from simcore.games import Game
 from simcore.games.enshu import enums as EE
-from simcore.policies import PolicySpec, PolicySupport
+from simcore.policies import PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["GAME", "EnshuGame"]
@@ -28,7 +28,12 @@ class EnshuGame:
     n_int: int = EE.N_INT_COLUMNS
     n_mask: int = EE.N_MASK_COLUMNS
     report_options: tuple[str, ...] = ()
-    policies: tuple[tuple[str, PolicySupport], ...] = (("random", PolicySupport()), ("greedy", PolicySupport()))
+    policies: tuple[tuple[str, PolicySupport], ...] = (
+        ("random", PolicySupport()),
+        ("greedy", PolicySupport()),
+        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+    )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
                     overrides: dict[str, Any]) -> Any:

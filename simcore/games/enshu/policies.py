@@ -44,13 +44,16 @@ Decision hooks (RULES.md 3.4), each called only when the seat has a real choice:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.rules import TeyakuOption, teyaku_options
 from simcore.policies import PolicyError, PolicySpec
 from simcore.rng import Stream
+
+if TYPE_CHECKING:
+    from simcore.search import SearchPolicy
 
 __all__ = [
     "EnshuObservation",
@@ -276,8 +279,13 @@ class EnshuGreedyPolicy:
         return best
 
 
-def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy:
+def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
+    if spec.name in ("pimc", "ismcts"):
+        from simcore.games.enshu.reference import action_key, ask_policy
+        from simcore.search import make_search_policy
+
+        return make_search_policy("enshu", spec, compiled, stream, make_enshu_policy, ask_policy, action_key)
     if spec.name == "random":
         return EnshuRandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":

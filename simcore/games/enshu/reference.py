@@ -63,6 +63,7 @@ from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
 __all__ = [
+    "action_key",
     "DealError",
     "EnshuRoundResult",
     "EnshuRoundSetup",
@@ -1165,6 +1166,23 @@ def _best_option(options: list[TeyakuOption]) -> TeyakuOption:
     return best
 
 
+ACTION_KINDS = {"mizu_kotsu": 0, "kotsu": 1, "join": 2, "fuke": 3, "declare_teyaku": 4, "play": 5, "capture": 6}
+
+
+def action_key(decision: Decision, action: Any) -> int:
+    """The int64 key of ``action`` at ``decision``: ``kind << 56 | payload`` (both engines).
+
+    Payloads: 1 or 0 for a yes/no decision; a teyaku option as ``(index + 1) | month << 8 |
+    three_month << 16`` (0 declares none); the card played; the capture's field-card mask.
+    """
+    kind = ACTION_KINDS[decision.kind]
+    if decision.kind == "declare_teyaku":
+        payload = 0 if action is None else (action.index + 1) | (action.month << 8) | (action.three_month << 16)
+    else:
+        payload = int(action)
+    return (kind << 56) | payload
+
+
 def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
     """Answer ``decision`` with the policy object's method for its kind (``simcore.games.enshu.policies``).
 
@@ -1178,9 +1196,12 @@ def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
     Returns
     -------
     The action: a bool (yes/no kinds), a ``TeyakuOption`` or None, a card id, or a field-card
-    mask.  The method is called with the seat's observation and the same other arguments as
+    mask.  A search player (``simcore.search``) is handed the state instead, which it only
+    samples worlds from.  The method is called with the seat's observation and the same other arguments as
     the closed round loop called it with, so the seat's stream is drawn from identically.
     """
+    if getattr(policy, "searches", False):
+        return policy.decide(state, decision)
     obs = state.observe(decision.seat)
     kind = decision.kind
     if kind == "play":

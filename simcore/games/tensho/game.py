@@ -10,7 +10,7 @@ import numpy as np
 
 from simcore.games import Game, TieBreakChain
 from simcore.games.tensho import enums as E
-from simcore.policies import ParamSpec, PolicySpec, PolicySupport
+from simcore.policies import ParamSpec, PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["GAME", "TenshoGame"]
@@ -35,6 +35,8 @@ class TenshoGame:
         ("greedy", PolicySupport(params=(
             ParamSpec("yaku_set", 1, choices=(1, 2),
                       help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
+        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -38,12 +38,15 @@ Built-in policies
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from simcore.errors import PolicyError
 from simcore.games.tensho import enums as E
 from simcore.policies import PolicySpec
 from simcore.rng import Stream
+
+if TYPE_CHECKING:
+    from simcore.search import SearchPolicy
 
 __all__ = ["GreedyPolicy", "RandomPolicy", "TenshoObservation", "TenshoPolicy", "make_policy"]
 
@@ -270,8 +273,13 @@ def _highest_value(matches: int, card_value) -> int:
     return best
 
 
-def make_policy(spec: PolicySpec, compiled, stream: Stream) -> TenshoPolicy:
+def make_policy(spec: PolicySpec, compiled, stream: Stream) -> TenshoPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
+    if spec.name in ("pimc", "ismcts"):
+        from simcore.games.tensho.reference import action_key, ask_policy
+        from simcore.search import make_search_policy
+
+        return make_search_policy("tensho", spec, compiled, stream, make_policy, ask_policy, action_key)
     if spec.name == "random":
         return RandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
+    "action_key",
     "DealError",
     "RoundResult",
     "RoundSetup",
@@ -614,8 +615,32 @@ class TenshoState(PausedRound):
         )
 
 
+ACTION_KINDS = {"yaku_set": 0, "opening_claim": 1, "bank_six": 2, "play": 3, "capture": 4}
+DECLINE_CAPTURE_KEY = 1 << 50  # the payload of "leave the card on the field"
+
+
+def action_key(decision: Decision, action: Any) -> int:
+    """The int64 key of ``action`` at ``decision``: ``kind << 56 | payload`` (both engines).
+
+    Payloads: the yaku set (1 or 2); an opening claim's pair as a card mask (0 declines); the
+    6 of clubs banked (1) or not (0); the card played; the capture's field-card mask
+    (``DECLINE_CAPTURE_KEY`` leaves the card on the field).
+    """
+    kind = ACTION_KINDS[decision.kind]
+    if decision.kind == "opening_claim":
+        payload = 0 if action is None else (1 << action[0]) | (1 << action[1])
+    elif decision.kind == "capture":
+        payload = DECLINE_CAPTURE_KEY if action is None else int(action)
+    else:
+        payload = int(action)
+    return (kind << 56) | payload
+
+
 def ask_policy(policy, state: TenshoState, decision: Decision) -> Any:
-    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies``)."""
+    """Answer ``decision`` with the policy object's method for its kind (``simcore.policies``);
+    a search player (``simcore.search``) is handed the state, which it only samples worlds from."""
+    if getattr(policy, "searches", False):
+        return policy.decide(state, decision)
     obs = state.observe(decision.seat)
     info = decision.info
     if decision.kind == "play":

@@ -1,0 +1,200 @@
+"""The Python entry points: ``run`` a simulation, ``load`` (or ``open_dataset``) a dataset.
+
+``run`` takes what ``fudasim run`` takes, as Python values, and returns a ``Run`` (the dataset's
+folder and the run's summary). ``load`` returns the rows as a pandas DataFrame with readable
+columns: on request each yaku bitset becomes one boolean column per yaku, named after it, and
+each card mask a list of card names. Both raise ``FudasimError`` subclasses with the CLI's
+one-line messages.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcore.errors import FudasimError, RunError
+
+__all__ = ["Run", "load", "open_dataset", "run"]
+
+YAKU_STYLES = ("bits", "names", "both")
+CARD_MASKS = ("field_dealt", "opening_claim", "hand_dealt_", "captured_", "exposed_")  # names or prefixes
+
+
+@dataclass(frozen=True)
+class Run:
+    """A finished run: its dataset folder and what ``fudasim run`` would have printed.
+
+    ``summary`` is ``simcore.runner.RunSummary`` (rounds, seconds, wins by seat, ...);
+    ``frame(...)`` loads the rows (see ``load``); ``dataset`` opens it for streaming analysis.
+    """
+
+    path: Path
+    summary: Any
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in the dataset."""
+        return int(self.summary.rounds)
+
+    def frame(self, columns: Sequence[str] | None = None, *, yaku: str = "bits", cards: bool = False) -> pd.DataFrame:
+        """The rows as a DataFrame (``load`` with this run's folder)."""
+        return load(self.path, columns, yaku=yaku, cards=cards)
+
+    def dataset(self) -> Any:
+        """The dataset opened for analysis (``open_dataset``)."""
+        return open_dataset(self.path)
+
+
+def _policies(players: Mapping[int, str] | Sequence[str] | None) -> dict[int, str]:
+    """``{seat: spec}`` from a mapping, a per-seat sequence, or None (every seat random)."""
+    if players is None:
+        return {}
+    if isinstance(players, str):
+        raise RunError(f"policies={players!r}: give a mapping {{seat: policy}} or one policy per seat")
+    if isinstance(players, Mapping):
+        out = {}
+        for seat, spec in players.items():
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise RunError(f"policies: seat {seat!r} is not a seat number")
+            out[seat] = str(spec)
+        return out
+    return {seat: str(spec) for seat, spec in enumerate(players)}
+
+
+def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | None = None,
+        rounds_per_match: int | None = None, seed: int = 0,
+        policies: Mapping[int, str] | Sequence[str] | None = None, options: Mapping[str, Any] | None = None,
+        players: int | None = None, out: str | os.PathLike | None = None, engine: str = "kernel",
+        threads: int | None = None, resume: bool = False, overwrite: bool = False,
+        shard_rounds: int | None = None, progress: bool = False) -> Run:
+    """Run a simulation, as ``fudasim run`` does, and return the finished ``Run``.
+
+    Parameters
+    ----------
+    rules : a shipped rule set's name (``fudasim rules list``) or a rules file's path
+    rounds, matches, rounds_per_match : the run's size (independent rounds, or matches)
+    seed : the master seed; the same arguments and seed give the same rows
+    policies : ``{seat: "NAME[:k=v,...]"}`` or one spec per seat; other seats play ``random``
+    options : rule options, ``{"tensho.card_values": "T3_hanafuda", ...}`` (``-O``)
+    players : the number of players, where the rules allow a choice (Enshu-bana)
+    out : the dataset folder (default: ``runs/<rules>-<seed>``, as the CLI)
+    engine : ``kernel`` or ``reference``
+    threads : kernel threads (default: all cores)
+    resume, overwrite : finish an interrupted run in ``out`` / replace the run in ``out``
+    shard_rounds : rounds (units) per shard
+    progress : show a progress bar on stderr
+
+    Raises
+    ------
+    FudasimError (``RulesError``, ``PolicyError``, ``RunError``, ``DatasetError``): bad input or
+    a folder that cannot be written, with a one-line message.
+    """
+    from simcore.games import game_of
+    from simcore.rules import load_rules
+    from simcore.runner import RunConfig
+    from simcore.runner import run as run_simulation
+
+    if resume and overwrite:
+        raise RunError("resume and overwrite contradict each other; give one")
+    overrides = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (options or {}).items()}
+    if players is not None:
+        rule_set = load_rules(rules, dict(overrides))
+        game = game_of(rule_set)
+        problem = game.players_problem(rule_set, players)
+        if problem:
+            raise RunError(f"players={players}: {problem}")
+        if game.players_option is not None:
+            overrides[game.players_option] = str(players)
+    config = RunConfig(rules=rules, options=overrides, seed=seed, rounds=rounds, matches=matches,
+                       rounds_per_match=rounds_per_match, policies=_policies(policies), engine=engine,
+                       threads=threads, out=None if out is None else str(out), resume=resume,
+                       overwrite=overwrite, units_per_shard=shard_rounds, progress=progress,
+                       command=f"fudasim.run({rules!r}, seed={seed})")
+    summary = run_simulation(config)
+    return Run(Path(summary.out), summary)
+
+
+def open_dataset(path: str | os.PathLike, allow_incomplete: bool = False) -> Any:
+    """The dataset at ``path`` opened for analysis (``analysis.reader.RunDataset``): its run
+    metadata, yaku table and rules, and ``iter_batches`` to stream columns in bounded memory."""
+    from analysis.reader import open_run
+
+    return open_run(path, allow_incomplete=allow_incomplete)
+
+
+def _card_names(mask: np.ndarray, labels: list[str]) -> list[list[str]]:
+    """Each uint64 mask as the list of its cards' names, in id order."""
+    bits = (mask[:, None] >> np.arange(len(labels), dtype=np.uint64)) & np.uint64(1)
+    return [[labels[i] for i in np.flatnonzero(row)] for row in bits.astype(bool)]
+
+
+def load(path: str | os.PathLike, columns: Sequence[str] | None = None, *, yaku: str = "bits",
+         cards: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
+    """The rows of the dataset at ``path`` as a pandas DataFrame, after the checks every reader
+    makes (a complete dataset of one run; ``allow_incomplete`` reads what is there).
+
+    Parameters
+    ----------
+    columns : the stored columns to read (default: all; ``docs/dataset.md`` lists them)
+    yaku : ``bits`` keeps each ``yaku_<seat>`` bitset; ``names`` replaces it with one boolean
+        column per yaku, ``yaku_<seat>:<yaku name>``; ``both`` keeps the bitset and adds them
+    cards : replace every card mask (``hand_dealt_<seat>``, ``captured_<seat>``,
+        ``field_dealt``, ...) by the list of its cards' names, in id order
+    """
+    if yaku not in YAKU_STYLES:
+        raise FudasimError(f"yaku={yaku!r}: must be one of {', '.join(YAKU_STYLES)}")
+    from simcore.dataset import read_dataset
+
+    dataset = open_dataset(path, allow_incomplete=allow_incomplete)
+    wanted = None if columns is None else list(columns)
+    if wanted is not None:
+        missing = [c for c in wanted if c not in dataset.schema.names]
+        if missing:
+            raise FudasimError(f"{path}: no column {missing[0]!r} (columns: {', '.join(dataset.schema.names)})")
+    frame = read_dataset(path, columns=wanted, allow_incomplete=allow_incomplete)
+    if yaku != "bits":
+        frame = _expand_yaku(frame, dataset, keep=yaku == "both")
+    if cards:
+        frame = _name_cards(frame, dataset)
+    return frame
+
+
+def _yaku_columns(frame: pd.DataFrame) -> list[str]:
+    """The yaku bitset columns: ``yaku_<seat>`` and Enshu-bana's ``stopping_yaku``."""
+    return [c for c in frame.columns if c.startswith("yaku_") and c[5:].isdigit() or c == "stopping_yaku"]
+
+
+def _expand_yaku(frame: pd.DataFrame, dataset: Any, keep: bool) -> pd.DataFrame:
+    """One boolean column per (seat, yaku) in place of (or after) each ``yaku_<seat>`` bitset."""
+    table = dataset.yaku
+    parts: list[pd.DataFrame | pd.Series] = []
+    for name in frame.columns:
+        if name not in _yaku_columns(frame):
+            parts.append(frame[name])
+            continue
+        if keep:
+            parts.append(frame[name])
+        bits = frame[name].to_numpy(dtype=np.uint64)
+        parts.append(pd.DataFrame({f"{name}:{y.name}": ((bits >> np.uint64(y.bit)) & np.uint64(1)).astype(bool)
+                                   for y in table}, index=frame.index))
+    return pd.concat(parts, axis=1)
+
+
+def _name_cards(frame: pd.DataFrame, dataset: Any) -> pd.DataFrame:
+    """Every uint64 card-mask column as lists of card names (the deck's labels in the run's skin)."""
+    rules = dataset.rules()
+    deck = rules.deck
+    skin = str(dataset.options.get("tensho.skin", "hanafuda" if deck.key != "ise45" else "ise"))
+    labels = [deck.label(i, skin) for i in range(deck.size)]
+    out = frame.copy()
+    for name in frame.columns:
+        if name in CARD_MASKS or any(p.endswith("_") and name.startswith(p) and name[len(p):].isdigit()
+                                     for p in CARD_MASKS):
+            out[name] = _card_names(frame[name].to_numpy(), labels)
+    return out
