@@ -10,6 +10,7 @@ import numpy as np
 
 from simcore.games import Game
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.policies import HEURISTIC_PARAMS
 from simcore.policies import PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
 
@@ -31,6 +32,7 @@ class EnshuGame:
     policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
+        ("heuristic", PolicySupport(engines=("reference",), params=HEURISTIC_PARAMS)),
         ("pimc", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
         ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
     )

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Protocol
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.rules import TeyakuOption, teyaku_options
-from simcore.policies import PolicyError, PolicySpec
+from simcore.policies import ParamSpec, PolicyError, PolicySpec
 from simcore.rng import Stream
 
 if TYPE_CHECKING:
@@ -59,6 +59,9 @@ __all__ = [
     "EnshuObservation",
     "EnshuRandomPolicy",
     "EnshuGreedyPolicy",
+    "EnshuHeuristicPolicy",
+    "HEURISTIC_PARAMS",
+    "HEURISTIC_DEFAULTS",
     "EnshuPolicy",
     "make_enshu_policy",
     "GREEDY_KOTSU_POINTS",
@@ -279,6 +282,296 @@ class EnshuGreedyPolicy:
         return best
 
 
+
+# --- heuristic -----------------------------------------------------------------------------------
+
+HEURISTIC_PARAMS = (
+    ParamSpec("card_weight", 100, minimum=0, maximum=10_000,
+              help="percent: weight of a card point captured"),
+    ParamSpec("yaku_weight", 100, minimum=0, maximum=10_000,
+              help="percent: weight of the gain in a yaku's chance-weighted worth"),
+    ParamSpec("deny_weight", 60, minimum=0, maximum=10_000,
+              help="percent: weight of the chance-weighted worth of an opponent's yaku a capture kills"),
+    ParamSpec("stop_worth", 100, minimum=0, maximum=10_000,
+              help="points per unit of a round-stopping yaku's stakes or multiplier (S: per unit above 1)"),
+    ParamSpec("chance_hand", 700, minimum=0, maximum=1000,
+              help="per mille: chance of capturing a missing yaku card held in one's own hand"),
+    ParamSpec("chance_field", 500, minimum=0, maximum=1000,
+              help="per mille: chance of capturing a missing yaku card lying on the field"),
+    ParamSpec("chance_unseen", 400, minimum=0, maximum=1000,
+              help="per mille, with two active seats (scaled by 2 / active seats): chance of "
+                   "capturing a missing yaku card not yet seen"),
+    ParamSpec("field_risk", 300, minimum=0, maximum=1000,
+              help="per mille per unseen card of its month: chance that a card left on the field is taken"),
+    ParamSpec("safe_delay", 300, minimum=0, maximum=1000,
+              help="per mille of a capture's gain counted when no other seat can take that field card"),
+    ParamSpec("kotsu_strength", 80, minimum=0, maximum=10_000,
+              help="hand strength at or above which kotsu is declared"),
+    ParamSpec("join_strength", 50, minimum=0, maximum=10_000,
+              help="hand strength at or above which the first dropout pass is joined"),
+    ParamSpec("join_step", 20, minimum=0, maximum=10_000,
+              help="added to join_strength for each further dropout pass"),
+    ParamSpec("teyaku_b_min", 100, minimum=0, maximum=10_000,
+              help="variant C: a group-B teyaku is declared when worth at least this (else Fuke stays open)"),
+)
+HEURISTIC_DEFAULTS: dict[str, int] = {p.name: int(p.default) for p in HEURISTIC_PARAMS}
+
+# chance (per mille) of a missing yaku card a seat cannot reach itself: in another seat's hand
+# (exposed by a teyaku) or, for an opponent, in the deciding seat's hand
+HEURISTIC_OTHER_CHANCE = 100
+# hand strength (kotsu, join): each month of which the hand holds three or more cards adds this
+HEURISTIC_TRIPLE_STRENGTH = 50
+
+
+class EnshuHeuristicPolicy:
+    """A club player's rules (module docstring); deterministic, it never draws from its stream.
+
+    The numba twin ``simcore.games.enshu.heuristic_nb.heuristic_choose_nb`` takes the same
+    decisions: every quantity below is an integer computed in the same order.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, spec: PolicySpec, compiled, stream: Stream | None = None) -> None:
+        from simcore.games.enshu.heuristic_nb import heuristic_weights, yaku_worth
+
+        c = compiled
+        self.compiled = c
+        self.w = heuristic_weights(spec)
+        self.variant = int(c.params[EE.P_VARIANT])
+        self.capture_all = int(c.params[EE.P_CAPTURE_THREE]) == 0
+        self.card_points = [int(v) for v in c.card_points]
+        self.month = [int(m) for m in c.month]
+        self.month_mask = [int(m) for m in c.month_mask]
+        self.yaku_mask = [int(m) for m in c.yaku_mask]
+        self.worth = yaku_worth(c, self.w["stop_worth"])
+        self.deck = (1 << EE.DECK_SIZE) - 1
+        # per decision (set by _look)
+        self.obs: EnshuObservation | None = None
+        self.unknown = 0
+        self.opp_exposed = 0
+        self.unseen_chance = 0
+        self.piles: list[int] = []
+
+    # --- the position -------------------------------------------------------------------------
+
+    def _look(self, obs: EnshuObservation, in_play: int = -1) -> None:
+        """Derive what every evaluation reads: unknown cards, the chance of an unseen card."""
+        self.obs = obs
+        piles = list(obs.piles)
+        if in_play >= 0:
+            piles[obs.seat] |= 1 << in_play  # it is ours whatever we take with it
+        self.piles = piles
+        known = obs.seen | obs.hand | obs.field
+        opp_exposed = 0
+        for s in range(obs.players):
+            known |= piles[s] | obs.exposed[s]
+            if s != obs.seat:
+                opp_exposed |= obs.exposed[s]
+        self.unknown = self.deck & ~known
+        self.opp_exposed = opp_exposed
+        n_active = max(sum(1 for a in obs.active if a), 1)
+        self.unseen_chance = self.w["chance_unseen"] * 2 // n_active
+
+    def _chance(self, seat: int, card: int, field: int, hand: int) -> int:
+        """Per mille: the chance ``seat`` gets ``card`` (missing from its pile) into its pile."""
+        obs = self.obs
+        assert obs is not None
+        b = 1 << card
+        for s in range(obs.players):
+            if s != seat and self.piles[s] & b:
+                return 0
+        if field & b:
+            return self.w["chance_field"]
+        if obs.exposed[seat] & b:
+            return self.w["chance_hand"]
+        if hand & b:
+            return self.w["chance_hand"] if seat == obs.seat else HEURISTIC_OTHER_CHANCE
+        if self.unknown & b:
+            return self.unseen_chance
+        return HEURISTIC_OTHER_CHANCE
+
+    def _prob(self, seat: int, mask: int, pile: int, field: int, hand: int) -> int:
+        """Per mille: the chance ``seat`` with ``pile`` completes the yaku of ``mask``."""
+        p = 1000
+        missing = mask & ~pile
+        while missing and p:
+            card = (missing & -missing).bit_length() - 1
+            missing &= missing - 1
+            p = p * self._chance(seat, card, field, hand) // 1000
+        return p
+
+    def _gain(self, captured: int, field: int, hand: int) -> int:
+        """Milli-points: what moving ``captured`` into our pile is worth (card points, yaku
+        progress weighted by its chance, the opponents' yaku it kills).  ``field`` and ``hand``
+        are those before the move."""
+        obs = self.obs
+        assert obs is not None
+        me, w = obs.seat, self.w
+        pile = self.piles[me]
+        g = 0
+        rest = captured
+        while rest:
+            card = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            g += self.card_points[card] * 10 * w["card_weight"]
+        for y, mask in enumerate(self.yaku_mask):
+            if not mask & captured or mask & pile == mask:
+                continue
+            worth = self.worth[y]
+            before = self._prob(me, mask, pile, field, hand)
+            after = self._prob(me, mask, pile | captured, field, hand)
+            g += worth * (after - before) * w["yaku_weight"] // 100
+            for o in range(obs.players):
+                if o == me or not obs.active[o]:
+                    continue
+                opile = self.piles[o]
+                if mask & opile == mask:
+                    continue
+                g += worth * self._prob(o, mask, opile, field, hand) * w["deny_weight"] // 100
+        return g
+
+    def _offer(self, card: int, field: int, hand: int) -> int:
+        """Milli-points: the cost of ``card`` lying on ``field`` (it is on it) for the others to
+        take: the chance they take it times the most it is worth to one of them."""
+        obs = self.obs
+        assert obs is not None
+        month_cards = self.month_mask[self.month[card]]
+        if self.opp_exposed & month_cards:
+            risk = 1000
+        else:
+            risk = min(1000, self.w["field_risk"] * (self.unknown & month_cards).bit_count())
+        if risk == 0:
+            return 0
+        w = self.w
+        best = 0
+        b = 1 << card
+        for o in range(obs.players):
+            if o == obs.seat or not obs.active[o]:
+                continue
+            opile = self.piles[o]
+            v = self.card_points[card] * 10 * w["card_weight"]
+            for y, mask in enumerate(self.yaku_mask):
+                if not mask & b or mask & opile == mask:
+                    continue
+                before = self._prob(o, mask, opile, field, hand)
+                after = self._prob(o, mask, opile | b, field, hand)
+                v += self.worth[y] * (after - before) * w["yaku_weight"] // 100
+            best = max(best, v)
+        return risk * best // 1000
+
+    def _safe(self, month: int) -> bool:
+        """Whether no other seat can hold or draw a card of ``month``."""
+        cards = self.month_mask[month]
+        return not (self.unknown & cards) and not (self.opp_exposed & cards)
+
+    def _play_value(self, card: int) -> int:
+        """Milli-points of playing hand card ``card`` and resolving it at its best."""
+        obs = self.obs
+        assert obs is not None
+        field, hand = obs.field, obs.hand
+        b = 1 << card
+        month = self.month[card]
+        matches = field & self.month_mask[month]
+        k = matches.bit_count()
+        if k == 0:
+            return -self._offer(card, field | b, hand & ~b)
+        safe = self._safe(month)
+        if k == 1 or (k == 3 and self.capture_all):
+            g = self._gain(b | matches, field, hand)
+            return g * self.w["safe_delay"] // 1000 if safe else g
+        best = None
+        rest = matches
+        while rest:
+            x = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            v = self._capture_value(b | (1 << x), matches & ~(1 << x), field, hand & ~b, safe)
+            if best is None or v > best:
+                best = v
+        assert best is not None
+        return best
+
+    def _capture_value(self, captured: int, left: int, field: int, hand: int, safe: bool) -> int:
+        """Milli-points: the gain of ``captured`` less the offer of the ``left`` field cards."""
+        g = self._gain(captured, field, hand)
+        if safe:
+            g = g * self.w["safe_delay"] // 1000
+        after = field & ~captured
+        while left:
+            x = (left & -left).bit_length() - 1
+            left &= left - 1
+            g -= self._offer(x, after, hand)
+        return g
+
+    def _strength(self, obs: EnshuObservation) -> int:
+        """Hand strength: its card points, the best field card each hand card matches, and
+        ``HEURISTIC_TRIPLE_STRENGTH`` per month of which it holds three or more."""
+        s = 0
+        hand = obs.hand
+        rest = hand
+        while rest:
+            card = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            s += self.card_points[card]
+            best = 0
+            matches = obs.field & self.month_mask[self.month[card]]
+            while matches:
+                x = (matches & -matches).bit_length() - 1
+                matches &= matches - 1
+                best = max(best, self.card_points[x])
+            s += best
+        for m in range(1, 13):
+            if (hand & self.month_mask[m]).bit_count() >= 3:
+                s += HEURISTIC_TRIPLE_STRENGTH
+        return s
+
+    # --- the decisions ------------------------------------------------------------------------
+
+    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+        return False
+
+    def kotsu(self, obs: EnshuObservation) -> bool:
+        return self._strength(obs) >= self.w["kotsu_strength"]
+
+    def join(self, obs: EnshuObservation) -> bool:
+        need = self.w["join_strength"] + self.w["join_step"] * (max(obs.dropout_pass, 1) - 1)
+        return self._strength(obs) >= need
+
+    def fuke(self, obs: EnshuObservation) -> bool:
+        return obs.winner != obs.seat and obs.winner >= 0 and obs.scores[obs.winner] > 0
+
+    def declare_teyaku(self, obs: EnshuObservation, group: str, options: list[TeyakuOption]):
+        best = options[0]
+        for option in options[1:]:
+            if option.value > best.value:
+                best = option
+        if group == "B" and self.variant == EE.VARIANT_C and best.value < self.w["teyaku_b_min"]:
+            return None
+        return best
+
+    def play(self, obs: EnshuObservation) -> int:
+        self._look(obs)
+        best, best_value = -1, None
+        for card in ids_of(obs.hand):
+            v = self._play_value(card)
+            if best_value is None or v > best_value:
+                best, best_value = card, v
+        return best
+
+    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+        self._look(obs, card)
+        matches = 0
+        for option in options:
+            matches |= option
+        safe = self._safe(self.month[card])
+        best, best_value = options[0], None
+        for option in options:
+            v = self._capture_value(option, matches & ~option, obs.field, obs.hand, safe)
+            if best_value is None or v > best_value:
+                best, best_value = option, v
+        return best
+
+
 def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name in ("pimc", "ismcts"):
@@ -290,4 +583,6 @@ def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy
         return EnshuRandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":
         return EnshuGreedyPolicy(spec, compiled, stream)
+    if spec.name == "heuristic":
+        return EnshuHeuristicPolicy(spec, compiled, stream)
     raise PolicyError(f"unknown policy {spec.name!r}")

@@ -1,0 +1,256 @@
+"""The Enshu-bana ``heuristic`` policy as pure numba functions (the reference's twin).
+
+Contract
+--------
+``heuristic_choose_nb(kind, obs, keys, n, tables) -> index`` decides exactly as
+``simcore.games.enshu.policies.EnshuHeuristicPolicy`` (its docstring and the module docstring of
+``simcore.games.enshu.policies`` define the rules):
+
+* ``kind``: the decision kind's code (``KIND_*``: the action-key kinds of issue 20's contract);
+* ``obs``: int64[OBS_SIZE], the deciding seat's observation in the layout of the ``OBS_*``
+  constants below (``pack_observation`` builds it from an ``EnshuObservation``); card masks are
+  stored as int64 (card ids are below 48, so every mask is non-negative);
+* ``keys``: int64[>= n], the action keys of the legal actions in the reference's order
+  (``enshu_action_key``), ``n`` of them;
+* ``tables``: int64[...] built once per run by ``heuristic_tables(compiled, spec)``: the
+  policy's weights and the rule arrays it reads, at the offsets of the ``T_*`` constants.
+
+It returns the index in ``keys`` of the chosen action.  It never draws a random number and
+allocates nothing; all arithmetic is int64 and every division is of non-negative numbers, in
+the same order as the reference, so both engines agree exactly.
+
+The observation layout is shared with the kernel's ``observe`` (it writes these slots); slots
+are only ever added at the end.
+This module imports only numpy and numba (and the project's kernel helpers).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.games.enshu import enums as EE
+from simcore.kernels.bits import lowest_id, popcount
+
+__all__ = [
+    "KIND_CODES",
+    "OBS_SIZE",
+    "enshu_action_key",
+    "heuristic_choose_nb",
+    "heuristic_tables",
+    "pack_observation",
+]
+
+# --- action keys (issue 20 contract, section 1) ------------------------------------------------
+KIND_MIZU_KOTSU = 0
+KIND_KOTSU = 1
+KIND_JOIN = 2
+KIND_FUKE = 3
+KIND_DECLARE_TEYAKU = 4
+KIND_PLAY = 5
+KIND_CAPTURE = 6
+KIND_CODES = {"mizu_kotsu": KIND_MIZU_KOTSU, "kotsu": KIND_KOTSU, "join": KIND_JOIN, "fuke": KIND_FUKE,
+              "declare_teyaku": KIND_DECLARE_TEYAKU, "play": KIND_PLAY, "capture": KIND_CAPTURE}
+KEY_SHIFT = 56
+PAYLOAD_MASK = (1 << KEY_SHIFT) - 1
+
+# --- the packed observation: int64[OBS_SIZE] ----------------------------------------------------
+MAX_SEATS = EE.MAX_SEATS
+OBS_SEAT = 0  # the deciding seat
+OBS_PLAYERS = 1
+OBS_VARIANT = 2  # EE.VARIANT_*
+OBS_DEALER = 3
+OBS_ACTING_DEALER = 4
+OBS_ROUND_IN_MATCH = 5
+OBS_MULTIPLIER = 6
+OBS_HAND = 7  # card mask of the seat's own hand
+OBS_FIELD = 8  # card mask
+OBS_SEEN = 9  # card mask of every card seen face up (EnshuObservation.seen)
+OBS_DRAW_SIZE = 10
+OBS_TURN = 11
+OBS_DROPOUT_PASS = 12
+OBS_WINNER = 13  # known at the Fuke decision, else -1
+OBS_CARD = 14  # the played or turned card awaiting a capture choice, else -1
+OBS_SOURCE = 15  # of OBS_CARD: 0 played, 1 turned, -1 none
+OBS_ACTIVE = 16  # + seat: 1 if the seat plays the round
+OBS_MATCH_POINTS = OBS_ACTIVE + MAX_SEATS  # + seat
+OBS_PILES = OBS_MATCH_POINTS + MAX_SEATS  # + seat: capture pile masks
+OBS_EXPOSED = OBS_PILES + MAX_SEATS  # + seat: exposed teyaku cards still in that hand
+OBS_DECLARED = OBS_EXPOSED + MAX_SEATS  # + seat: teyaku bitset declared
+OBS_MIZU_KOTSU = OBS_DECLARED + MAX_SEATS  # + seat: 0/1
+OBS_KOTSU = OBS_MIZU_KOTSU + MAX_SEATS  # + seat: 0/1
+OBS_SCORES = OBS_KOTSU + MAX_SEATS  # + seat: the round's scores at the Fuke decision, else 0
+OBS_SIZE = OBS_SCORES + MAX_SEATS
+
+SOURCES = {"play": 0, "draw": 1}
+
+
+def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarray:
+    """The observation ``obs`` (an ``EnshuObservation``) as int64[OBS_SIZE] in the ``OBS_*`` layout.
+
+    Parameters
+    ----------
+    obs : EnshuObservation
+    card : the card awaiting a capture choice (a ``capture`` decision's ``info["card"]``), or -1
+    source : that card's ``info["source"]`` (``"play"`` or ``"draw"``), or None
+
+    Returns
+    -------
+    np.ndarray
+        int64[OBS_SIZE]; per-seat slots of seats beyond ``obs.players`` are 0.
+    """
+    out = np.zeros(OBS_SIZE, dtype=np.int64)
+    out[OBS_SEAT] = obs.seat
+    out[OBS_PLAYERS] = obs.players
+    out[OBS_VARIANT] = EE.VARIANTS.index(obs.variant)
+    out[OBS_DEALER] = obs.dealer
+    out[OBS_ACTING_DEALER] = obs.acting_dealer
+    out[OBS_ROUND_IN_MATCH] = obs.round_in_match
+    out[OBS_MULTIPLIER] = obs.multiplier
+    out[OBS_HAND] = obs.hand
+    out[OBS_FIELD] = obs.field
+    out[OBS_SEEN] = obs.seen
+    out[OBS_DRAW_SIZE] = obs.draw_size
+    out[OBS_TURN] = obs.turn
+    out[OBS_DROPOUT_PASS] = obs.dropout_pass
+    out[OBS_WINNER] = obs.winner
+    out[OBS_CARD] = card
+    out[OBS_SOURCE] = -1 if source is None else SOURCES[source]
+    for s in range(obs.players):
+        out[OBS_ACTIVE + s] = int(obs.active[s])
+        out[OBS_MATCH_POINTS + s] = obs.match_points[s] if s < len(obs.match_points) else 0
+        out[OBS_PILES + s] = obs.piles[s]
+        out[OBS_EXPOSED + s] = obs.exposed[s]
+        out[OBS_DECLARED + s] = obs.declared[s]
+        out[OBS_MIZU_KOTSU + s] = int(obs.mizu_kotsu[s])
+        out[OBS_KOTSU + s] = int(obs.kotsu[s])
+        out[OBS_SCORES + s] = obs.scores[s] if s < len(obs.scores) else 0
+    return out
+
+
+def enshu_action_key(decision, action) -> int:
+    """The int64 action key of ``action`` at the reference ``decision`` (issue 20 section 1).
+
+    ``(kind_code << 56) | payload``: yes/no kinds 0|1; ``declare_teyaku`` None -> 0, an option
+    -> ``(index + 1) | (month << 8) | (three_month << 16)``; ``play`` the card id; ``capture``
+    the field-card mask.
+    """
+    kind = KIND_CODES[decision.kind]
+    if decision.kind == "declare_teyaku":
+        payload = 0 if action is None else (action.index + 1) | (action.month << 8) | (action.three_month << 16)
+    elif decision.kind in ("play", "capture"):
+        payload = int(action)
+    else:
+        payload = int(bool(action))
+    return (kind << KEY_SHIFT) | payload
+
+
+# --- the tables: int64 --------------------------------------------------------------------------
+# weights (the policy's parameters, simcore.games.enshu.policies.HEURISTIC_PARAMS order)
+T_CARD_WEIGHT = 0
+T_YAKU_WEIGHT = 1
+T_DENY_WEIGHT = 2
+T_STOP_WORTH = 3
+T_CHANCE_HAND = 4
+T_CHANCE_FIELD = 5
+T_CHANCE_UNSEEN = 6
+T_FIELD_RISK = 7
+T_SAFE_DELAY = 8
+T_KOTSU_STRENGTH = 9
+T_JOIN_STRENGTH = 10
+T_JOIN_STEP = 11
+T_TEYAKU_B_MIN = 12
+N_WEIGHTS = 16
+# rules
+T_VARIANT = 16
+T_N_YAKU = 17
+T_N_TEYAKU = 18
+T_CAPTURE_ALL = 19  # 1: three matches are all taken
+T_DECK = 20  # mask of the deck
+T_CARD_POINTS = 24  # + card id (64)
+T_MONTH = T_CARD_POINTS + 64  # + card id (64)
+T_MONTH_MASK = T_MONTH + 64  # + month (13)
+T_YAKU_MASK = T_MONTH_MASK + 16  # + yaku (64)
+T_YAKU_WORTH = T_YAKU_MASK + EE.MAX_YAKU  # + yaku (64)
+T_TEYAKU_VALUE = T_YAKU_WORTH + EE.MAX_YAKU  # + teyaku (64)
+T_TEYAKU_GROUP = T_TEYAKU_VALUE + EE.MAX_TEYAKU  # + teyaku (64)
+T_SIZE = T_TEYAKU_GROUP + EE.MAX_TEYAKU
+
+# The chance (per mille) a seat is given of getting a card it lacks that it cannot reach
+# itself: in another seat's hand (exposed), or (for an opponent) in the deciding seat's hand.
+OTHER_CHANCE = 100
+# strength of a hand (kotsu, join): each month of which it holds three or more cards adds this
+TRIPLE_STRENGTH = 50
+
+
+def yaku_worth(compiled, stop_worth: int) -> list[int]:
+    """Each yaku's worth in points for the heuristic (``EnshuHeuristicPolicy``).
+
+    A points-kind yaku is worth its value less the values of the yaku it supersedes (so that
+    completing Sokuyaku over Shishibo and Shishichu is worth what it adds); a round-stopping
+    yaku ``value * stop_worth`` (stakes in W, the score's multiplier in C); a multiplier
+    (variant S) ``(value - 1) * stop_worth``.
+    """
+    values = [int(v) for v in compiled.yaku_value]
+    out = []
+    for i, kind in enumerate(int(k) for k in compiled.yaku_kind):
+        if kind == EE.YAKU_POINTS:
+            worth = values[i]
+            cancelled = int(compiled.supersedes[i])
+            for j in range(len(values)):
+                if (cancelled >> j) & 1:
+                    worth -= values[j]
+            out.append(max(worth, 0))
+        elif kind == EE.YAKU_UCHIKIRI:
+            out.append(values[i] * stop_worth)
+        else:
+            out.append(max(values[i] - 1, 0) * stop_worth)
+    return out
+
+
+WEIGHT_SLOTS = {
+    "card_weight": T_CARD_WEIGHT, "yaku_weight": T_YAKU_WEIGHT, "deny_weight": T_DENY_WEIGHT,
+    "stop_worth": T_STOP_WORTH, "chance_hand": T_CHANCE_HAND, "chance_field": T_CHANCE_FIELD,
+    "chance_unseen": T_CHANCE_UNSEEN, "field_risk": T_FIELD_RISK, "safe_delay": T_SAFE_DELAY,
+    "kotsu_strength": T_KOTSU_STRENGTH, "join_strength": T_JOIN_STRENGTH, "join_step": T_JOIN_STEP,
+    "teyaku_b_min": T_TEYAKU_B_MIN,
+}
+
+
+def heuristic_weights(spec) -> dict[str, int]:
+    """The heuristic's weights: ``spec``'s parameters over the documented defaults."""
+    from simcore.games.enshu.policies import HEURISTIC_DEFAULTS
+
+    weights = dict(HEURISTIC_DEFAULTS)
+    params = getattr(spec, "params", None) or {}
+    for name in weights:
+        if name in params:
+            weights[name] = int(params[name])
+    return weights
+
+
+def heuristic_tables(compiled, spec) -> np.ndarray:
+    """int64[T_SIZE]: the heuristic's weights (from ``spec``, a ``PolicySpec``) and the rule
+    arrays of ``compiled`` (a ``CompiledEnshu``) it reads, at the ``T_*`` offsets."""
+    weights = heuristic_weights(spec)
+    t = np.zeros(T_SIZE, dtype=np.int64)
+    for name, slot in WEIGHT_SLOTS.items():
+        t[slot] = weights[name]
+    p = compiled.params
+    t[T_VARIANT] = int(p[EE.P_VARIANT])
+    t[T_N_YAKU] = compiled.n_yaku
+    t[T_N_TEYAKU] = compiled.n_teyaku
+    t[T_CAPTURE_ALL] = int(int(p[EE.P_CAPTURE_THREE]) == 0)
+    t[T_DECK] = (1 << EE.DECK_SIZE) - 1
+    for c in range(64):
+        t[T_CARD_POINTS + c] = int(compiled.card_points[c])
+        t[T_MONTH + c] = int(compiled.month[c])
+    for m in range(13):
+        t[T_MONTH_MASK + m] = int(compiled.month_mask[m])
+    for i, worth in enumerate(yaku_worth(compiled, weights["stop_worth"])):
+        t[T_YAKU_MASK + i] = int(compiled.yaku_mask[i])
+        t[T_YAKU_WORTH + i] = worth
+    for i in range(compiled.n_teyaku):
+        t[T_TEYAKU_VALUE + i] = int(compiled.teyaku_value[i])
+        t[T_TEYAKU_GROUP + i] = int(compiled.teyaku_group[i])
+    return t
