@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.heuristic_nb import OBS_SIZE
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
 from simcore.kernels.policy_ids import (
     OBJECTIVE_IDS,
@@ -96,11 +97,12 @@ def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
     return rows, c
 
 
-def log_table(iterations: int) -> np.ndarray:
-    """``LOG[n] = numpy.log(n)`` for ``n`` in 1 .. ``iterations`` (float64; ``LOG[0]`` unused, 0)."""
-    table = np.zeros(max(int(iterations), 1) + 1, dtype=np.float64)
-    table[1:] = np.log(np.arange(1, len(table), dtype=np.float64))
-    return table
+def rule_tables(compiled) -> tuple:
+    """The packed rule tables ``rt`` of the state machine (``state_nb``): ``(params, month,
+    month_mask, card_points, class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints)``."""
+    args = kernel_rule_args(compiled)
+    # kernel_rule_args order: params, month, month_mask, card_points, six class masks, yaku, teyaku tables
+    return (args[0], args[1], args[2], args[3], *pack_rules_nb(*args[4:]))
 
 
 def _stride(rounds_per_match: int | None) -> int:
@@ -149,19 +151,17 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     ``pimc`` or ``ismcts`` (``heuristic``, and rollouts with it, are refused by this build).
     """
     from simcore.games.enshu.search_nb import play_units_general_nb
+    from simcore.search import log_table
 
     stride = _stride(rounds_per_match)
     rows, c = policy_rows(specs, compiled.players)
     iterations = max([int(rows[s, 1]) for s in range(EE.MAX_SEATS) if rows[s, 0] == POLICY_ISMCTS] or [1])
-    args = kernel_rule_args(compiled)
-    # kernel_rule_args order: params, month, month_mask, card_points, six class masks, yaku, teyaku tables
-    tables = pack_rules_nb(*args[4:])
-    rt = (args[0], args[1], args[2], args[3], *tables)
+    rt = rule_tables(compiled)
     htables = np.zeros((EE.MAX_SEATS + 1, 1), dtype=np.int64)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
     play_units_general_nb(
         np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(n_units),
         np.int64(0 if rounds_per_match is None else stride), rows, c, log_table(iterations), htables,
-        np.int64(1), np.int64(iterations + 1), rt, out_int, out_mask,
+        np.int64(OBS_SIZE), np.int64(iterations + 1), rt, out_int, out_mask,
     )
     return out_int, out_mask

@@ -55,6 +55,33 @@ from simcore.games.enshu.kernel_nb import (
     stopping_yaku,
     teyaku_options,
 )
+from simcore.games.enshu.heuristic_nb import (
+    OBS_ACTIVE,
+    OBS_ACTING_DEALER,
+    OBS_CARD,
+    OBS_DEALER,
+    OBS_DECLARED,
+    OBS_DRAW_SIZE,
+    OBS_DROPOUT_PASS,
+    OBS_EXPOSED,
+    OBS_FIELD,
+    OBS_HAND,
+    OBS_KOTSU,
+    OBS_MATCH_POINTS,
+    OBS_MIZU_KOTSU,
+    OBS_MULTIPLIER,
+    OBS_PILES,
+    OBS_PLAYERS,
+    OBS_ROUND_IN_MATCH,
+    OBS_SCORES,
+    OBS_SEAT,
+    OBS_SEEN,
+    OBS_SIZE,
+    OBS_SOURCE,
+    OBS_TURN,
+    OBS_VARIANT,
+    OBS_WINNER,
+)
 from simcore.kernels.bits import bit, lowest_id, mask_value, popcount
 from simcore.rng import (
     DEAL_STREAM,
@@ -1096,6 +1123,48 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
         elif kind == KIND_DECLARE_TEYAKU:
             out_si[I_PEND_KIND] = NO_KIND
             advance_nb(out_si, out_sm, rt, ws)
+
+
+# --- the observation ---------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def observe_nb(si, sm, rt, seat, obs):
+    """``pack_observation(state.observe(seat), card, source)`` into ``obs`` (int64[OBS_SIZE]):
+    what ``seat`` may see, with the card awaiting a pending capture choice (else -1)."""
+    params = rt[0]
+    n = params[EE.P_PLAYERS]
+    for k in range(OBS_SIZE):
+        obs[k] = 0
+    obs[OBS_SEAT] = seat
+    obs[OBS_PLAYERS] = n
+    obs[OBS_VARIANT] = params[EE.P_VARIANT]
+    obs[OBS_DEALER] = si[I_DEALER]
+    obs[OBS_ACTING_DEALER] = si[I_ACTING]
+    obs[OBS_ROUND_IN_MATCH] = si[I_ROUND_IN_MATCH]
+    obs[OBS_MULTIPLIER] = si[I_MULTIPLIER]
+    obs[OBS_HAND] = np.int64(sm[M_HANDS + seat])
+    obs[OBS_FIELD] = np.int64(sm[M_FIELD])
+    obs[OBS_SEEN] = np.int64(sm[M_SEEN])
+    obs[OBS_DRAW_SIZE] = si[I_DRAW_LEN]
+    obs[OBS_TURN] = si[I_TURN]
+    obs[OBS_DROPOUT_PASS] = si[I_PASSES]
+    obs[OBS_WINNER] = si[I_WINNER]
+    if si[I_PEND_KIND] == KIND_CAPTURE:
+        obs[OBS_CARD] = si[I_PEND_CARD]
+        obs[OBS_SOURCE] = si[I_PEND_SOURCE]
+    else:
+        obs[OBS_CARD] = -1
+        obs[OBS_SOURCE] = -1
+    for s in range(n):
+        obs[OBS_ACTIVE + s] = si[I_ACTIVE + s]
+        obs[OBS_MATCH_POINTS + s] = si[I_MATCH_POINTS + s]
+        obs[OBS_PILES + s] = np.int64(sm[M_PILES + s])
+        obs[OBS_EXPOSED + s] = np.int64(sm[M_EXPOSED + s] & sm[M_HANDS + s])
+        obs[OBS_DECLARED + s] = np.int64(sm[M_DECLARED + s])
+        obs[OBS_MIZU_KOTSU + s] = si[I_MIZU + s]
+        obs[OBS_KOTSU + s] = si[I_KOTSU + s]
+        obs[OBS_SCORES + s] = si[I_SCORES + s] if si[I_SCORES_SET] == 1 else 0
 
 
 # --- the random and greedy policies ----------------------------------------------------------
