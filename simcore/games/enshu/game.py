@@ -33,8 +33,8 @@ class EnshuGame:
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
         ("heuristic", PolicySupport(engines=("reference",), params=HEURISTIC_PARAMS)),
-        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
-        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+        ("pimc", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
+        ("ismcts", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -147,8 +147,9 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
                        out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``play_units`` through the general kernel (the state machine), whatever the policies.
 
-    Same parameters and rows as ``play_units``; every seat may play ``random``, ``greedy``,
-    ``pimc`` or ``ismcts`` (``heuristic``, and rollouts with it, are refused by this build).
+    Same parameters and rows as ``play_units``: returns (int64[N_INT_COLUMNS, rows],
+    uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc`` or
+    ``ismcts`` (``heuristic``, and rollouts with it, are refused by this build).
     """
     from simcore.games.enshu.search_nb import play_units_general_nb
     from simcore.search import log_table
