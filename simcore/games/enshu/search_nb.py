@@ -29,17 +29,37 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.kernel_nb import K_STOPPING, greedy_gain, greedy_play, stopping_yaku
 from simcore.games.enshu.state_nb import (
+    I_ACTIVE,
     I_DONE,
+    I_DRAW,
+    I_DRAW_LEN,
+    I_DRAW_START,
     I_KEYS,
     I_PAYOFF,
+    I_PEND_KIND,
     I_PEND_N,
     I_PEND_SEAT,
+    I_PHASE,
+    I_SEAT,
+    I_TURN,
+    I_WINNER,
+    KIND_PLAY,
+    M_FIELD,
+    M_HANDS,
+    M_PILES,
+    M_SEEN,
+    M_STOPPING,
     MAX_ACTIONS,
     N_SI,
     N_SM,
+    NO_KIND,
+    P_SCORE,
+    advance_nb,
     apply_nb,
     copy_state_nb,
+    draw_uniform_nb,
     greedy_choose_nb,
     new_round_nb,
     new_workspace_nb,
@@ -47,6 +67,7 @@ from simcore.games.enshu.state_nb import (
     sample_hidden_nb,
     write_row_nb,
 )
+from simcore.kernels.bits import bit, kth_id, lowest_id, popcount
 from simcore.kernels.policy_ids import (
     OBJECTIVE_WIN,
     POLICY_GREEDY,
@@ -55,6 +76,9 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
 )
 from simcore.rng import SEAT_STREAM_BASE, stream_init_nb
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
 
 MAX_SEATS = EE.MAX_SEATS
 N_BLOCKS_MAX = 256
@@ -96,9 +120,103 @@ def policy_choose_nb(policy_id, si, sm, rt, ws, streams, at, htables, row, obs):
 
 
 @nb.njit(cache=True, _nrt=False)
+def resolve_fast(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
+                 yaku_ints, card_points, stopping):
+    """``state_nb.resolve`` with the capture choice taken at once by random or greedy."""
+    cb = bit(card)
+    sm[M_SEEN] |= cb
+    field = sm[M_FIELD]
+    matches = field & month_mask[month[card]]
+    count = popcount(matches)
+    if count == 0:
+        sm[M_FIELD] = field | cb
+        return
+    if count == 1 or (count == 3 and capture_three_all):
+        taken = matches
+    elif policy_id == POLICY_RANDOM:
+        taken = bit(kth_id(matches, draw_uniform_nb(streams, at, count)))
+    else:
+        pile = sm[M_PILES + seat]
+        taken = U0
+        best_gain = 0
+        options = matches
+        while options:
+            x = lowest_id(options)
+            options &= options - U1
+            g = greedy_gain(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
+            if taken == U0 or g > best_gain:
+                taken = bit(x)
+                best_gain = g
+    sm[M_FIELD] = field & ~taken
+    sm[M_PILES + seat] |= cb | taken
+
+
+@nb.njit(cache=True, _nrt=False)
+def turns_fast(si, sm, rt, ws, policy_id, streams, at):
+    """From a pending ``play``, the turns of a random or greedy rollout played in one loop, the
+    draws and choices exactly those of ``random_choose_nb`` / ``greedy_choose_nb`` through
+    ``apply_nb``; then the state machine scores the round."""
+    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
+    yaku_masks, yaku_ints = rt[5], rt[6]
+    n = params[EE.P_PLAYERS]
+    capture_three_all = params[EE.P_CAPTURE_THREE] == 0
+    each_capture = params[EE.P_UCHIKIRI_CHECK] == 1
+    stopping_mask = class_masks[K_STOPPING]
+    seat = si[I_PEND_SEAT]
+    si[I_PEND_KIND] = NO_KIND
+    while True:
+        hand = sm[M_HANDS + seat]
+        if policy_id == POLICY_RANDOM:
+            card = kth_id(hand, draw_uniform_nb(streams, at, popcount(hand)))
+        else:
+            card = greedy_play(hand, sm[M_FIELD], sm[M_PILES + seat], not capture_three_all, month, month_mask,
+                               yaku_masks, yaku_ints, card_points, stopping_mask)
+        sm[M_HANDS + seat] = hand & ~bit(card)
+        resolve_fast(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
+                     yaku_ints, card_points, stopping_mask)
+        if each_capture:
+            bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, stopping_mask)
+            if bits != U0:
+                si[I_WINNER] = seat
+                sm[M_STOPPING] = bits
+                si[I_PHASE] = P_SCORE
+                break
+        if si[I_DRAW_LEN] > 0:
+            card = si[I_DRAW + si[I_DRAW_START]]
+            si[I_DRAW_START] += 1
+            si[I_DRAW_LEN] -= 1
+            resolve_fast(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
+                         yaku_ints, card_points, stopping_mask)
+        bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, stopping_mask)
+        if bits != U0:
+            si[I_WINNER] = seat
+            sm[M_STOPPING] = bits
+            si[I_PHASE] = P_SCORE
+            break
+        seat = (seat + 1) % n
+        while si[I_ACTIVE + seat] == 0:
+            seat = (seat + 1) % n
+        si[I_SEAT] = seat
+        any_cards = False
+        for s in range(n):
+            if si[I_ACTIVE + s] == 1 and sm[M_HANDS + s] != U0:
+                any_cards = True
+        if not any_cards:
+            si[I_PHASE] = P_SCORE
+            break
+        si[I_TURN] += 1
+    si[I_SEAT] = seat
+    advance_nb(si, sm, rt, ws)
+
+
+@nb.njit(cache=True, _nrt=False)
 def rollout_nb(si, sm, rt, ws, rollout_id, streams, at, htables, obs):
-    """Play the round to its end, every seat with the rollout policy drawing from one stream."""
+    """Play the round to its end, every seat with the rollout policy drawing from one stream
+    (the turns of a random or greedy rollout in one loop: ``turns_fast``)."""
     while si[I_DONE] == 0:
+        if si[I_PEND_KIND] == KIND_PLAY and rollout_id != POLICY_HEURISTIC:
+            turns_fast(si, sm, rt, ws, rollout_id, streams, at)
+            continue
         index = policy_choose_nb(rollout_id, si, sm, rt, ws, streams, at, htables, MAX_SEATS, obs)
         apply_nb(si, sm, rt, ws, index)
 

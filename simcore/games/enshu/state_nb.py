@@ -30,34 +30,9 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.kernel_nb import (
-    K_BRIGHT,
-    K_ICP,
-    K_STOPPING,
-    K_WILLOW,
-    O_INDEX,
-    O_MONTH,
-    O_THREE,
-    T_BONUS,
-    T_KIND,
-    T_PATTERN,
-    T_VALUE,
-    TM_BONUS_MONTHS,
-    Y_KIND,
-    Y_MONTH,
-    Y_UPGRADED,
-    Y_VALUE,
-    YM_MASK,
-    completed_yaku,
-    greedy_gain,
-    greedy_play,
-    icp_four,
-    stopping_yaku,
-    teyaku_options,
-)
 from simcore.games.enshu.heuristic_nb import (
-    OBS_ACTIVE,
     OBS_ACTING_DEALER,
+    OBS_ACTIVE,
     OBS_CARD,
     OBS_DEALER,
     OBS_DECLARED,
@@ -81,6 +56,30 @@ from simcore.games.enshu.heuristic_nb import (
     OBS_TURN,
     OBS_VARIANT,
     OBS_WINNER,
+)
+from simcore.games.enshu.kernel_nb import (
+    K_BRIGHT,
+    K_ICP,
+    K_STOPPING,
+    K_WILLOW,
+    O_INDEX,
+    O_MONTH,
+    O_THREE,
+    T_BONUS,
+    T_KIND,
+    T_PATTERN,
+    T_VALUE,
+    TM_BONUS_MONTHS,
+    Y_KIND,
+    Y_MONTH,
+    Y_UPGRADED,
+    Y_VALUE,
+    completed_yaku,
+    greedy_gain,
+    greedy_play,
+    icp_four,
+    stopping_yaku,
+    teyaku_options,
 )
 from simcore.kernels.bits import bit, lowest_id, mask_value, popcount
 from simcore.rng import (
@@ -389,7 +388,7 @@ def gather_dropped_hands(si, sm, rt):
 @nb.njit(cache=True, _nrt=False)
 def deal(si, sm, rt):
     """``EnshuState.deal`` from the deal stream (misdeals redeal)."""
-    params, month, month_mask = rt[0], rt[1], rt[2]
+    params, month_mask = rt[0], rt[2]
     class_masks = rt[4]
     n = params[EE.P_PLAYERS]
     hand_size = params[EE.P_HAND]
@@ -743,7 +742,7 @@ def phase_settle(si, sm, rt):
 @nb.njit(cache=True, _nrt=False)
 def advance_nb(si, sm, rt, ws):
     """``EnshuState._advance``: the rules' own steps until a decision or the end."""
-    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
+    params, month_mask, card_points, class_masks = rt[0], rt[2], rt[3], rt[4]
     yaku_masks, teyaku_masks, teyaku_ints = rt[5], rt[7], rt[8]
     opt_ints, opt_cards = ws[0], ws[1]
     n = params[EE.P_PLAYERS]
