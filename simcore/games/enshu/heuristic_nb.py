@@ -174,7 +174,8 @@ T_YAKU_MASK = T_MONTH_MASK + 16  # + yaku (64)
 T_YAKU_WORTH = T_YAKU_MASK + EE.MAX_YAKU  # + yaku (64)
 T_TEYAKU_VALUE = T_YAKU_WORTH + EE.MAX_YAKU  # + teyaku (64)
 T_TEYAKU_GROUP = T_TEYAKU_VALUE + EE.MAX_TEYAKU  # + teyaku (64)
-T_SIZE = T_TEYAKU_GROUP + EE.MAX_TEYAKU
+T_CARD_YAKU = T_TEYAKU_GROUP + EE.MAX_TEYAKU  # + card id (64): bitset of the yaku holding the card
+T_SIZE = T_CARD_YAKU + 64
 
 # The chance (per mille) a seat is given of getting a card it lacks that it cannot reach
 # itself: in another seat's hand (exposed), or (for an opponent) in the deciding seat's hand.
@@ -250,7 +251,343 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
     for i, worth in enumerate(yaku_worth(compiled, weights["stop_worth"])):
         t[T_YAKU_MASK + i] = int(compiled.yaku_mask[i])
         t[T_YAKU_WORTH + i] = worth
+        for c in range(64):
+            if (int(compiled.yaku_mask[i]) >> c) & 1:
+                t[T_CARD_YAKU + c] |= 1 << i
     for i in range(compiled.n_teyaku):
         t[T_TEYAKU_VALUE + i] = int(compiled.teyaku_value[i])
         t[T_TEYAKU_GROUP + i] = int(compiled.teyaku_group[i])
     return t
+
+
+# --- the decision ---------------------------------------------------------------------------------
+# Each helper mirrors the EnshuHeuristicPolicy method of the same name; ``pile_me`` is the deciding
+# seat's pile as the policy sees it (with a card awaiting its capture choice already in it).
+
+
+@nb.njit(inline="always", cache=True)
+def _pile(obs, s, me, pile_me):
+    if s == me:
+        return pile_me
+    return obs[OBS_PILES + s]
+
+
+@nb.njit(cache=True)
+def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
+    b = np.int64(1) << card
+    if field & b:
+        return t[T_CHANCE_FIELD]
+    if obs[OBS_EXPOSED + seat] & b:
+        return t[T_CHANCE_HAND]
+    if hand & b:
+        if seat == me:
+            return t[T_CHANCE_HAND]
+        return np.int64(OTHER_CHANCE)
+    if unknown & b:
+        return unseen_chance
+    return np.int64(OTHER_CHANCE)
+
+
+@nb.njit(cache=True)
+def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance):
+    p = np.int64(1000)
+    missing = mask & ~pile
+    if missing & all_piles:
+        return np.int64(0)
+    while missing and p:
+        card = lowest_id(missing)
+        missing &= missing - 1
+        p = p * _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance) // 1000
+    return p
+
+
+@nb.njit(inline="always", cache=True)
+def _yaku_of(captured, t):
+    """Bitset of the yaku holding a card of ``captured``."""
+    ys = np.int64(0)
+    rest = captured
+    while rest:
+        ys |= t[T_CARD_YAKU + lowest_id(rest)]
+        rest &= rest - 1
+    return ys
+
+
+@nb.njit(cache=True)
+def _card_value(captured, t):
+    v = np.int64(0)
+    rest = captured
+    while rest:
+        card = lowest_id(rest)
+        rest &= rest - 1
+        v += t[T_CARD_POINTS + card] * 10 * t[T_CARD_WEIGHT]
+    return v
+
+
+@nb.njit(cache=True)
+def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
+    pile = pile_me
+    g = _card_value(captured, t)
+    ys = _yaku_of(captured, t)
+    while ys:
+        y = lowest_id(ys)
+        ys &= ys - 1
+        mask = t[T_YAKU_MASK + y]
+        if mask & pile == mask:
+            continue
+        worth = t[T_YAKU_WORTH + y]
+        before = _prob(me, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        after = _prob(me, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        g += worth * (after - before) * t[T_YAKU_WEIGHT] // 100
+        for o in range(obs[OBS_PLAYERS]):
+            if o == me or not obs[OBS_ACTIVE + o]:
+                continue
+            opile = obs[OBS_PILES + o]
+            if mask & opile == mask:
+                continue
+            g += worth * _prob(o, mask, opile, field, hand, obs, t, me, all_piles, unknown,
+                               unseen_chance) * t[T_DENY_WEIGHT] // 100
+    return g
+
+
+@nb.njit(cache=True)
+def _take_value(seat, captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
+    pile = _pile(obs, seat, me, pile_me)
+    v = _card_value(captured, t)
+    ys = _yaku_of(captured, t)
+    while ys:
+        y = lowest_id(ys)
+        ys &= ys - 1
+        mask = t[T_YAKU_MASK + y]
+        if mask & pile == mask:
+            continue
+        before = _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        after = _prob(seat, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        v += t[T_YAKU_WORTH + y] * (after - before) * t[T_YAKU_WEIGHT] // 100
+    return v
+
+
+@nb.njit(cache=True)
+def _n_active(obs):
+    k = np.int64(0)
+    for s in range(obs[OBS_PLAYERS]):
+        if obs[OBS_ACTIVE + s]:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _risk(month_cards, obs, t, unknown, opp_exposed):
+    if opp_exposed & month_cards:
+        return np.int64(1000)
+    u = popcount(unknown & month_cards)
+    if u == 0:
+        return np.int64(0)
+    total = popcount(unknown)
+    hidden = max(total - obs[OBS_DRAW_SIZE], 0)
+    reach = min(total, hidden + _n_active(obs) - 1)
+    stay = np.int64(1000)
+    for i in range(u):
+        if total - reach - i <= 0:
+            stay = np.int64(0)
+            break
+        stay = stay * (total - reach - i) // (total - i)
+    return min(np.int64(1000), (1000 - stay) * t[T_FIELD_RISK] // 100)
+
+
+@nb.njit(cache=True)
+def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
+    month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]
+    risk = _risk(month_cards, obs, t, unknown, opp_exposed)
+    if risk == 0:
+        return np.int64(0)
+    b = np.int64(1) << card
+    best = np.int64(0)
+    for o in range(obs[OBS_PLAYERS]):
+        if o == me or not obs[OBS_ACTIVE + o]:
+            continue
+        takers = (unknown | obs[OBS_EXPOSED + o]) & month_cards
+        k = popcount(takers)
+        if k == 0:
+            continue
+        total = np.int64(0)
+        while takers:
+            y = lowest_id(takers)
+            takers &= takers - 1
+            total += _take_value(o, b | (np.int64(1) << y), field, hand, obs, t, me, pile_me, all_piles, unknown,
+                                 unseen_chance)
+        best = max(best, total // k)
+    return risk * best // 1000
+
+
+@nb.njit(cache=True)
+def _safe(month, t, unknown, opp_exposed):
+    cards = t[T_MONTH_MASK + month]
+    return not (unknown & cards) and not (opp_exposed & cards)
+
+
+@nb.njit(cache=True)
+def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                   unseen_chance):
+    g = _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
+    if safe:
+        g = g * t[T_SAFE_DELAY] // 1000
+    after = field & ~captured
+    while left:
+        x = lowest_id(left)
+        left &= left - 1
+        g -= _offer(x, after, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance)
+    return g
+
+
+@nb.njit(cache=True)
+def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
+    field = obs[OBS_FIELD]
+    hand = obs[OBS_HAND]
+    b = np.int64(1) << card
+    month = t[T_MONTH + card]
+    matches = field & t[T_MONTH_MASK + month]
+    k = popcount(matches)
+    if k == 0:
+        return -_offer(card, field | b, hand & ~b, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                       unseen_chance)
+    safe = _safe(month, t, unknown, opp_exposed)
+    if k == 1 or (k == 3 and t[T_CAPTURE_ALL]):
+        g = _gain(b | matches, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
+        if safe:
+            return g * t[T_SAFE_DELAY] // 1000
+        return g
+    best = np.int64(0)
+    first = True
+    rest = matches
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        xb = np.int64(1) << x
+        v = _capture_value(b | xb, matches & ~xb, field, hand & ~b, safe, obs, t, me, pile_me, all_piles, unknown,
+                           opp_exposed, unseen_chance)
+        if first or v > best:
+            best = v
+            first = False
+    return best
+
+
+@nb.njit(cache=True)
+def _strength(obs, t):
+    s = np.int64(0)
+    hand = obs[OBS_HAND]
+    field = obs[OBS_FIELD]
+    rest = hand
+    while rest:
+        card = lowest_id(rest)
+        rest &= rest - 1
+        s += t[T_CARD_POINTS + card]
+        best = np.int64(0)
+        matches = field & t[T_MONTH_MASK + t[T_MONTH + card]]
+        while matches:
+            x = lowest_id(matches)
+            matches &= matches - 1
+            best = max(best, t[T_CARD_POINTS + x])
+        s += best
+    for m in range(1, 13):
+        if popcount(hand & t[T_MONTH_MASK + m]) >= 3:
+            s += TRIPLE_STRENGTH
+    return s
+
+
+@nb.njit(cache=True)
+def _yes_no(keys, n, yes):
+    want = np.int64(1) if yes else np.int64(0)
+    for i in range(n):
+        if keys[i] & PAYLOAD_MASK == want:
+            return i
+    return 0
+
+
+@nb.njit(cache=True)
+def heuristic_choose_nb(kind, obs, keys, n, tables):
+    """The index in ``keys[:n]`` of the heuristic's action (module docstring).
+
+    Parameters
+    ----------
+    kind : int, the decision kind (``KIND_*``)
+    obs : int64[OBS_SIZE], the deciding seat's packed observation
+    keys : int64[>= n], the legal actions' keys in the reference's order
+    n : int, the number of legal actions
+    tables : int64[T_SIZE], from ``heuristic_tables``
+
+    Returns
+    -------
+    int
+        The index of the chosen action.
+    """
+    t = tables
+    if kind == KIND_MIZU_KOTSU:
+        return _yes_no(keys, n, False)
+    if kind == KIND_KOTSU:
+        return _yes_no(keys, n, _strength(obs, t) >= t[T_KOTSU_STRENGTH])
+    if kind == KIND_JOIN:
+        need = t[T_JOIN_STRENGTH] + t[T_JOIN_STEP] * (max(obs[OBS_DROPOUT_PASS], 1) - 1)
+        return _yes_no(keys, n, _strength(obs, t) >= need)
+    if kind == KIND_FUKE:
+        winner = obs[OBS_WINNER]
+        return _yes_no(keys, n, winner != obs[OBS_SEAT] and winner >= 0 and obs[OBS_SCORES + winner] > 0)
+    if kind == KIND_DECLARE_TEYAKU:
+        best = -1
+        best_value = np.int64(0)
+        decline = n - 1
+        for i in range(n):
+            payload = keys[i] & PAYLOAD_MASK
+            if payload == 0:
+                decline = i
+                continue
+            value = t[T_TEYAKU_VALUE + (payload & 0xFF) - 1]
+            if best < 0 or value > best_value:
+                best = i
+                best_value = value
+        if best < 0:
+            return decline
+        group = t[T_TEYAKU_GROUP + (keys[best] & 0xFF) - 1]
+        if group == 1 and t[T_VARIANT] == EE.VARIANT_C and best_value < t[T_TEYAKU_B_MIN]:
+            return decline
+        return best
+    me = obs[OBS_SEAT]
+    pile_me = obs[OBS_PILES + me]
+    card = obs[OBS_CARD]
+    if kind == KIND_CAPTURE and card >= 0:
+        pile_me |= np.int64(1) << card
+    known = obs[OBS_SEEN] | obs[OBS_HAND] | obs[OBS_FIELD]
+    opp_exposed = np.int64(0)
+    all_piles = np.int64(0)
+    n_active = np.int64(0)
+    for s in range(obs[OBS_PLAYERS]):
+        all_piles |= _pile(obs, s, me, pile_me)
+        known |= _pile(obs, s, me, pile_me) | obs[OBS_EXPOSED + s]
+        if s != me:
+            opp_exposed |= obs[OBS_EXPOSED + s]
+        if obs[OBS_ACTIVE + s]:
+            n_active += 1
+    unknown = t[T_DECK] & ~known
+    unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
+    best = 0
+    best_value = np.int64(0)
+    if kind == KIND_PLAY:
+        for i in range(n):
+            v = _play_value(keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                            unseen_chance)
+            if i == 0 or v > best_value:
+                best = i
+                best_value = v
+        return best
+    # capture
+    matches = np.int64(0)
+    for i in range(n):
+        matches |= keys[i] & PAYLOAD_MASK
+    safe = _safe(t[T_MONTH + card], t, unknown, opp_exposed)
+    for i in range(n):
+        option = keys[i] & PAYLOAD_MASK
+        v = _capture_value(option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
+                           all_piles, unknown, opp_exposed, unseen_chance)
+        if i == 0 or v > best_value:
+            best = i
+            best_value = v
+    return best

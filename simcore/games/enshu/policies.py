@@ -4,7 +4,7 @@ A policy sees only an ``EnshuObservation`` (DESIGN.md invariant 6): its own hand
 every capture pile, the cards exposed by declared teyaku that are still in their holders' hands,
 every card seen face up, the draw pile's size, the multiplier, who is active and who declared
 kotsu and mizu-kotsu, and the match state -- never another hand's hidden cards or the draw order.
-Policies are chosen with ``simcore.policies.PolicySpec`` (``random``, ``greedy``).
+Policies are chosen with ``simcore.policies.PolicySpec`` (``random``, ``greedy``, ``heuristic``).
 
 Decision hooks (RULES.md 3.4), each called only when the seat has a real choice:
 
@@ -39,6 +39,48 @@ Decision hooks (RULES.md 3.4), each called only when the seat has a real choice:
   a teyaku on the first pass;
 * always declares a teyaku when one qualifies, the highest-valued (ties: the first option);
 * declares Fuke when it is not the round winner and the winner's score is positive.
+
+``heuristic`` is deterministic (no draws) and decides from the observation alone, as a club
+player would; its weights are the parameters of ``HEURISTIC_PARAMS`` (``heuristic:k=v,...``),
+all integers, and every quantity is an integer computed in a fixed order (its numba twin,
+``simcore.games.enshu.heuristic_nb``, computes the same).  Values are in milli-points.
+
+* *unknown* cards: those it has not seen (not in its hand, the field, a pile, or exposed);
+* a yaku's *worth*: a points yaku its value less the values of the yaku it supersedes; a
+  round-stopping yaku ``value * stop_worth`` (stakes in W, the score's multiplier in C); a
+  multiplier (S) ``(value - 1) * stop_worth``;
+* the *chance* (per mille) that seat ``s`` completes yaku ``y``: 1000 if its pile holds ``y``;
+  0 if another seat's pile holds a card of it; otherwise the product, over the cards ``s``
+  lacks (ascending id, ``p = p * q // 1000``), of ``q`` = ``chance_field`` for a card on the
+  field, ``chance_hand`` for a card in ``s``'s own hand (ours, or exposed by ``s``), ``2 *
+  chance_unseen // active seats`` for an unknown card, and 100 for a card in another hand;
+* the *gain* of moving cards ``C`` into its pile: ``10 * card_weight`` per card point, plus for
+  each yaku touching ``C`` and not yet complete ``worth * (chance after - chance before) *
+  yaku_weight // 100``, plus, for each active opponent lacking it, ``worth * their chance *
+  deny_weight // 100`` (the capture kills it);
+* the *offer* of a card left on the field: ``risk * best // 1000`` where ``risk`` is 1000 if an
+  opponent holds an exposed card of its month, 0 if no card of its month is unknown, otherwise
+  ``(1000 - stay) * field_risk // 100`` (at most 1000) with ``stay`` the chance that none of the
+  ``u`` unknown cards of the month is among the ``reach`` cards the opponents hold or draw
+  before its next turn (``stay = stay * (U - reach - i) // (U - i)`` for ``i < u``, ``U`` the
+  unknown cards, ``reach = min(U, U - draw pile + active seats - 1)``); ``best`` is the most an
+  opponent gains (card points and yaku chances, as above, without denial) by taking the card
+  together with one of the unknown or exposed cards of its month, averaged over those;
+* a capture is *safe* when no card of its month is unknown or exposed in another hand: no one
+  else can ever take it, so its gain counts only ``safe_delay`` per mille (it can wait);
+* plays the hand card of highest value (ties: the lowest id): a card that matches nothing is
+  worth minus its offer; one that takes one card (or three) its gain; one that matches two the
+  best over the two of the gain less the offer of the card left; a capture choice takes the
+  option of highest gain less the offer of what it leaves (ties: the first);
+* *strength* of a hand: its card points, plus for each hand card the points of the best field
+  card it matches, plus 50 for each month of which it holds three or more cards;
+* never declares mizu-kotsu (a blind raise has no edge for an average hand and gives up the
+  dropout); declares kotsu when its strength is at least ``kotsu_strength``; joins dropout pass
+  ``k`` when its strength is at least ``join_strength + join_step * (k - 1)``;
+* declares the highest-valued teyaku of a group (ties: the first), except, in C, a group-B
+  teyaku worth less than ``teyaku_b_min`` (declaring would forbid Fuke);
+* declares Fuke when it is not the round winner and the winner's score is positive (it would
+  pay it).
 """
 
 from __future__ import annotations
@@ -301,8 +343,8 @@ HEURISTIC_PARAMS = (
     ParamSpec("chance_unseen", 400, minimum=0, maximum=1000,
               help="per mille, with two active seats (scaled by 2 / active seats): chance of "
                    "capturing a missing yaku card not yet seen"),
-    ParamSpec("field_risk", 300, minimum=0, maximum=1000,
-              help="per mille per unseen card of its month: chance that a card left on the field is taken"),
+    ParamSpec("field_risk", 100, minimum=0, maximum=1000,
+              help="percent: scale of the chance that a card left on the field is taken before one's next turn"),
     ParamSpec("safe_delay", 300, minimum=0, maximum=1000,
               help="per mille of a capture's gain counted when no other seat can take that field card"),
     ParamSpec("kotsu_strength", 80, minimum=0, maximum=10_000,
@@ -352,6 +394,7 @@ class EnshuHeuristicPolicy:
         self.opp_exposed = 0
         self.unseen_chance = 0
         self.piles: list[int] = []
+        self.all_piles = 0
 
     # --- the position -------------------------------------------------------------------------
 
@@ -362,6 +405,9 @@ class EnshuHeuristicPolicy:
         if in_play >= 0:
             piles[obs.seat] |= 1 << in_play  # it is ours whatever we take with it
         self.piles = piles
+        self.all_piles = 0
+        for pile in piles:
+            self.all_piles |= pile
         known = obs.seen | obs.hand | obs.field
         opp_exposed = 0
         for s in range(obs.players):
@@ -374,13 +420,10 @@ class EnshuHeuristicPolicy:
         self.unseen_chance = self.w["chance_unseen"] * 2 // n_active
 
     def _chance(self, seat: int, card: int, field: int, hand: int) -> int:
-        """Per mille: the chance ``seat`` gets ``card`` (missing from its pile) into its pile."""
+        """Per mille: the chance ``seat`` gets ``card`` (in no pile) into its pile."""
         obs = self.obs
         assert obs is not None
         b = 1 << card
-        for s in range(obs.players):
-            if s != seat and self.piles[s] & b:
-                return 0
         if field & b:
             return self.w["chance_field"]
         if obs.exposed[seat] & b:
@@ -395,6 +438,8 @@ class EnshuHeuristicPolicy:
         """Per mille: the chance ``seat`` with ``pile`` completes the yaku of ``mask``."""
         p = 1000
         missing = mask & ~pile
+        if missing & self.all_piles:
+            return 0  # another seat holds a card of it
         while missing and p:
             card = (missing & -missing).bit_length() - 1
             missing &= missing - 1
@@ -431,33 +476,74 @@ class EnshuHeuristicPolicy:
                 g += worth * self._prob(o, mask, opile, field, hand) * w["deny_weight"] // 100
         return g
 
+    def _take_value(self, seat: int, captured: int, field: int, hand: int) -> int:
+        """Milli-points: what moving ``captured`` into ``seat``'s pile is worth to ``seat``
+        (card points and yaku progress weighted by its chance; no denial)."""
+        w = self.w
+        pile = self.piles[seat]
+        v = 0
+        rest = captured
+        while rest:
+            card = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            v += self.card_points[card] * 10 * w["card_weight"]
+        for y, mask in enumerate(self.yaku_mask):
+            if not mask & captured or mask & pile == mask:
+                continue
+            before = self._prob(seat, mask, pile, field, hand)
+            after = self._prob(seat, mask, pile | captured, field, hand)
+            v += self.worth[y] * (after - before) * w["yaku_weight"] // 100
+        return v
+
+    def _risk(self, month_cards: int) -> int:
+        """Per mille: the chance another seat takes a card of ``month_cards`` left on the field
+        before our next turn (certain if one holds an exposed card of the month; else the chance
+        that their hidden cards and next draws hold one of the unseen cards of the month, scaled
+        by ``field_risk`` percent)."""
+        obs = self.obs
+        assert obs is not None
+        if self.opp_exposed & month_cards:
+            return 1000
+        u = (self.unknown & month_cards).bit_count()
+        if u == 0:
+            return 0
+        total = self.unknown.bit_count()
+        hidden = max(total - obs.draw_size, 0)
+        n_active = sum(1 for a in obs.active if a)
+        reach = min(total, hidden + n_active - 1)
+        stay = 1000
+        for i in range(u):
+            if total - reach - i <= 0:
+                stay = 0
+                break
+            stay = stay * (total - reach - i) // (total - i)
+        return min(1000, (1000 - stay) * self.w["field_risk"] // 100)
+
     def _offer(self, card: int, field: int, hand: int) -> int:
         """Milli-points: the cost of ``card`` lying on ``field`` (it is on it) for the others to
-        take: the chance they take it times the most it is worth to one of them."""
+        take: ``_risk`` times the most one of them gains by taking it, with the mean of the
+        cards of its month they might take it with."""
         obs = self.obs
         assert obs is not None
         month_cards = self.month_mask[self.month[card]]
-        if self.opp_exposed & month_cards:
-            risk = 1000
-        else:
-            risk = min(1000, self.w["field_risk"] * (self.unknown & month_cards).bit_count())
+        risk = self._risk(month_cards)
         if risk == 0:
             return 0
-        w = self.w
-        best = 0
         b = 1 << card
+        best = 0
         for o in range(obs.players):
             if o == obs.seat or not obs.active[o]:
                 continue
-            opile = self.piles[o]
-            v = self.card_points[card] * 10 * w["card_weight"]
-            for y, mask in enumerate(self.yaku_mask):
-                if not mask & b or mask & opile == mask:
-                    continue
-                before = self._prob(o, mask, opile, field, hand)
-                after = self._prob(o, mask, opile | b, field, hand)
-                v += self.worth[y] * (after - before) * w["yaku_weight"] // 100
-            best = max(best, v)
+            takers = (self.unknown | obs.exposed[o]) & month_cards
+            k = takers.bit_count()
+            if k == 0:
+                continue
+            total = 0
+            while takers:
+                y = (takers & -takers).bit_length() - 1
+                takers &= takers - 1
+                total += self._take_value(o, b | (1 << y), field, hand)
+            best = max(best, total // k)
         return risk * best // 1000
 
     def _safe(self, month: int) -> bool:
