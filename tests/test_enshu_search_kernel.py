@@ -10,8 +10,8 @@ against the fast kernel (random and greedy) and against the reference engine (se
   state), and both worlds play on to the same row (their own deal and rules streams agree);
 * the general kernel writes the fast kernel's rows for random and greedy seats, independent
   rounds and match play;
-* with ``pimc`` and ``ismcts`` seats it writes the reference engine's rows (small budgets: the
-  reference search is slow).
+* with ``heuristic``, ``pimc`` and ``ismcts`` seats (rollouts of every kind) it writes the
+  reference engine's rows (small search budgets: the reference search is slow).
 """
 
 from __future__ import annotations
@@ -240,6 +240,8 @@ SEARCH_MIXES = [
     ("enshu-c", 3, ["pimc:worlds=2,objective=win", "random", "ismcts:iterations=8,c=1.5"], None, 3),
     ("enshu-c", 5, ["pimc:worlds=2", "greedy", "random", "ismcts:iterations=8", "random"], None, 2),
     ("enshu-s", 2, ["pimc:worlds=2", "ismcts:iterations=8,objective=win"], 2, 2),
+    ("enshu-w", 3, ["pimc:worlds=2,rollout=heuristic", "heuristic", "ismcts:iterations=8,rollout=heuristic"], None, 2),
+    ("enshu-c", 4, ["heuristic:deny_weight=0", "pimc:worlds=2,rollout=heuristic", "random", "heuristic"], None, 2),
 ]
 
 
@@ -251,6 +253,29 @@ def test_general_kernel_writes_the_reference_rows_with_search_players(rules, pla
     specs = [parse_policy(p, "enshu") for p in policies]
     kernel = play_units(compiled, specs, 12, 5, units, rounds_per_match)
     reference = reference_play_units(compiled, specs, 12, 5, units, rounds_per_match)
+    np.testing.assert_array_equal(kernel[0], reference[0])
+    np.testing.assert_array_equal(kernel[1], reference[1])
+
+
+@pytest.mark.parametrize("rounds_per_match", [None, 3])
+@pytest.mark.parametrize("rules, players", GRID, ids=GRID_IDS)
+def test_general_kernel_writes_the_reference_rows_with_heuristic_seats(rules, players, rounds_per_match):
+    compiled = compiled_for(rules, players)
+    for first, second in (("heuristic", "random"), ("greedy", "heuristic:card_weight=300,field_risk=0")):
+        specs = [parse_policy(p, "enshu") for p in (first, second, first, second, first)[:players]]
+        units = 60 if rounds_per_match is None else 15
+        kernel = play_units(compiled, specs, 21, 3, units, rounds_per_match)
+        reference = reference_play_units(compiled, specs, 21, 3, units, rounds_per_match)
+        np.testing.assert_array_equal(kernel[0], reference[0])
+        np.testing.assert_array_equal(kernel[1], reference[1])
+
+
+@pytest.mark.parametrize("rules, players, options", ORDER_OPTIONS, ids=ORDER_IDS)
+def test_general_kernel_writes_the_reference_rows_with_heuristic_seats_under_options(rules, players, options):
+    compiled = compiled_for(rules, players, options)
+    specs = [parse_policy("heuristic" if s % 2 == 0 else "random", "enshu") for s in range(players)]
+    kernel = play_units(compiled, specs, 2, 0, 60, None)
+    reference = reference_play_units(compiled, specs, 2, 0, 60, None)
     np.testing.assert_array_equal(kernel[0], reference[0])
     np.testing.assert_array_equal(kernel[1], reference[1])
 

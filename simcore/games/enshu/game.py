@@ -32,7 +32,7 @@ class EnshuGame:
     policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
-        ("heuristic", PolicySupport(engines=("reference",), params=HEURISTIC_PARAMS)),
+        ("heuristic", PolicySupport(engines=("kernel", "reference"), params=HEURISTIC_PARAMS)),
         ("pimc", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
         ("ismcts", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
     )

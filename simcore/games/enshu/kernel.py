@@ -62,7 +62,7 @@ def kernel_rule_args(compiled) -> tuple:
 
 
 SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS)
-GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_PIMC, POLICY_ISMCTS)
+GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS)
 
 
 def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +74,13 @@ def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
         Per seat: policy id, budget (``worlds`` or ``iterations``), rollout policy id, objective
         id; and ``ismcts``' ``c``.  Rows of seats beyond ``players`` are 0.
     """
-    from simcore.games.enshu.search_nb import N_SEAT_PARAMS, SP_BUDGET, SP_OBJECTIVE, SP_POLICY, SP_ROLLOUT
+    from simcore.games.enshu.search_nb import (
+        N_SEAT_PARAMS,
+        SP_BUDGET,
+        SP_OBJECTIVE,
+        SP_POLICY,
+        SP_ROLLOUT,
+    )
 
     if len(specs) != players:
         raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
@@ -87,8 +93,6 @@ def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
         rows[seat, SP_POLICY] = pid
         if pid in (POLICY_PIMC, POLICY_ISMCTS):
             rollout = spec.params.get("rollout", "random")
-            if ROLLOUT_IDS[rollout] not in (POLICY_RANDOM, POLICY_GREEDY):
-                raise PolicyError(f"policy {spec}: rollout={rollout} is not implemented by the Enshu-bana kernel")
             rows[seat, SP_BUDGET] = int(spec.params["worlds" if pid == POLICY_PIMC else "iterations"])
             rows[seat, SP_ROLLOUT] = ROLLOUT_IDS[rollout]
             rows[seat, SP_OBJECTIVE] = OBJECTIVE_IDS[spec.params.get("objective", "score")]
@@ -103,6 +107,20 @@ def rule_tables(compiled) -> tuple:
     args = kernel_rule_args(compiled)
     # kernel_rule_args order: params, month, month_mask, card_points, six class masks, yaku, teyaku tables
     return (args[0], args[1], args[2], args[3], *pack_rules_nb(*args[4:]))
+
+
+def heuristic_rows(compiled, specs) -> np.ndarray:
+    """int64[MAX_SEATS + 1, T_SIZE]: each heuristic seat's ``heuristic_tables`` (other seats' rows
+    0), and in row ``MAX_SEATS`` those of the default heuristic, which rollouts play."""
+    from simcore.games.enshu.heuristic_nb import T_SIZE, heuristic_tables
+    from simcore.policies import parse_policy
+
+    rows = np.zeros((EE.MAX_SEATS + 1, T_SIZE), dtype=np.int64)
+    for seat, spec in enumerate(specs):
+        if spec.policy_id == POLICY_HEURISTIC:
+            rows[seat] = heuristic_tables(compiled, spec)
+    rows[EE.MAX_SEATS] = heuristic_tables(compiled, parse_policy("heuristic", "enshu"))
+    return rows
 
 
 def _stride(rounds_per_match: int | None) -> int:
@@ -148,8 +166,8 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     """``play_units`` through the general kernel (the state machine), whatever the policies.
 
     Same parameters and rows as ``play_units``: returns (int64[N_INT_COLUMNS, rows],
-    uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc`` or
-    ``ismcts`` (``heuristic``, and rollouts with it, are refused by this build).
+    uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc``,
+    ``ismcts``, ``heuristic``.
     """
     from simcore.games.enshu.search_nb import play_units_general_nb
     from simcore.search import log_table
@@ -158,7 +176,7 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     rows, c = policy_rows(specs, compiled.players)
     iterations = max([int(rows[s, 1]) for s in range(EE.MAX_SEATS) if rows[s, 0] == POLICY_ISMCTS] or [1])
     rt = rule_tables(compiled)
-    htables = np.zeros((EE.MAX_SEATS + 1, 1), dtype=np.int64)
+    htables = heuristic_rows(compiled, specs)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
     play_units_general_nb(
         np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(n_units),

@@ -11,8 +11,9 @@ same rows for random and greedy seats) through the state machine of
   (``simcore.kernels.policy_ids``); ``seat_c`` float64[MAX_SEATS]: ``ismcts``' ``c``;
 * ``log_table`` float64[>= max iterations + 1]: ``LOG[n] = numpy.log(n)`` (the same table the
   reference search reads);
-* ``htables`` int64[MAX_SEATS + 1, T]: each seat's heuristic tables, row ``MAX_SEATS`` those of
-  the default heuristic (what a rollout with ``rollout=heuristic`` plays);
+* ``htables`` int64[MAX_SEATS + 1, T_SIZE]: each heuristic seat's tables
+  (``heuristic_nb.heuristic_tables``), row ``MAX_SEATS`` those of the default heuristic (what a
+  rollout with ``rollout=heuristic`` plays);
 * ``rt`` the packed rule tables (``kernel_nb.pack_rules_nb``).
 
 The search players follow ``simcore.search`` step for step (issue 20's contract, section 2):
@@ -29,6 +30,7 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.heuristic_nb import heuristic_choose_nb
 from simcore.games.enshu.kernel_nb import K_STOPPING, greedy_gain, greedy_play, stopping_yaku
 from simcore.games.enshu.state_nb import (
     I_ACTIVE,
@@ -63,6 +65,7 @@ from simcore.games.enshu.state_nb import (
     greedy_choose_nb,
     new_round_nb,
     new_workspace_nb,
+    observe_nb,
     random_choose_nb,
     sample_hidden_nb,
     write_row_nb,
@@ -105,8 +108,11 @@ MAX_PATH = 512  # decisions of one round, with room to spare
 
 @nb.njit(cache=True, _nrt=False)
 def heuristic_choose_state_nb(si, sm, rt, ws, htables, row, obs):
-    """The heuristic's answer to the pending decision (not available in this build: -1)."""
-    return -1
+    """The heuristic's answer to the pending decision (``heuristic_nb.heuristic_choose_nb`` on the
+    deciding seat's packed observation, with the tables of ``htables[row]``)."""
+    n = si[I_PEND_N]
+    observe_nb(si, sm, rt, si[I_PEND_SEAT], obs)
+    return heuristic_choose_nb(si[I_PEND_KIND], obs, si[I_KEYS:I_KEYS + n], n, htables[row])
 
 
 @nb.njit(cache=True, _nrt=False)
