@@ -42,7 +42,7 @@ from analysis.intervals import (
     z_value,
 )
 from analysis.reader import AnalysisError, RunDataset, open_run
-from analysis.render import Figure, Report
+from analysis.render import Figure, Report, hidden_notices
 from analysis.tables import Table
 
 __all__ = ["Metric", "compare_runs", "comparison_metrics", "aligned_batches", "MetricSums", "run_facts",
@@ -608,6 +608,7 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
         title=f"fudasim compare: {' vs '.join(labels)} ({'paired' if paired else 'unpaired'})",
         tables=tables,
         warnings=warnings,
+        notices=hidden_notices(datasets),
         figures=figures_out,
         metadata={"datasets": [str(d.path) for d in datasets], "paired": paired, "confidence": confidence},
     )

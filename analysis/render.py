@@ -56,6 +56,7 @@ class Report:
     tables: list[Table]
     warnings: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # shown first, under the title, in every format
     metadata: dict[str, Any] = field(default_factory=dict)
     summary: RunSummary | None = None  # the raw counts behind a single run's report
 
@@ -69,6 +70,19 @@ class Report:
     def frames(self) -> dict[str, pd.DataFrame]:
         """Every table's DataFrame by name, for notebooks."""
         return {t.name: t.frame for t in self.tables}
+
+
+def hidden_notices(datasets: list[Any]) -> list[str]:
+    """The notices of datasets whose seats include a policy that sees hidden cards (``omniscient``),
+    each prefixed with the dataset's label when there are several."""
+    from simcore.policies import hidden_notice
+
+    out = []
+    for dataset in datasets:
+        notice = hidden_notice([str(p) for p in dataset.policies])
+        if notice is not None:
+            out.append(notice if len(datasets) == 1 else f"{dataset.label}: {notice}")
+    return out
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -315,6 +329,8 @@ def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
 def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
     """A report as plain text (what ``--format text`` prints)."""
     parts = textwrap.wrap(report.title, width=width) + [""]
+    for notice in report.notices:
+        parts += textwrap.wrap("NOTE: " + notice, width=width, subsequent_indent="  ") + [""]
     for table in report.tables:
         parts += [text_table(table, width), ""]
     for warning in report.warnings:
@@ -332,6 +348,7 @@ def _md_escape(text: str) -> str:
 def render_markdown(report: Report) -> str:
     """A report as Markdown (``--format md``)."""
     parts = [f"# {report.title}", ""]
+    parts += [f"**Note: {n}**\n" for n in report.notices]
     for table in report.tables:
         shown, caption = display_frame(table)
         parts.append(f"## {table.title}")
@@ -360,7 +377,8 @@ table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #e4e4e4; }
 th { text-align: left; background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 p.note { color: #555; max-width: 60em; } .warnings { background: #fff6e0; border: 1px solid #e8c36a;
-padding: 0.5em 1em; } figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
+padding: 0.5em 1em; } p.notice { background: #fde8e8; border: 1px solid #d66; padding: 0.5em 1em; }
+figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
 img { max-width: 100%; height: auto; }
 """
 
@@ -381,6 +399,7 @@ def render_html(report: Report) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              f"<title>{esc(report.title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
              f"<h1>{esc(report.title)}</h1>"]
+    parts += [f'<p class="notice"><strong>Note: {esc(n)}</strong></p>' for n in report.notices]
     if report.warnings:
         parts.append('<div class="warnings"><strong>Warnings</strong><ul>')
         parts += [f"<li>{esc(w)}</li>" for w in report.warnings]
@@ -425,6 +444,7 @@ def render_json(report: Report) -> str:
     """A report as JSON (``--format json``): title, warnings, metadata and every table's rows."""
     out = {
         "title": report.title,
+        "notices": report.notices,
         "metadata": report.metadata,
         "warnings": report.warnings,
         "tables": [

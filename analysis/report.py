@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from analysis import tables as T
 from analysis.reader import RunDataset, open_run
-from analysis.render import Report
+from analysis.render import Report, hidden_notices
 from analysis.summary import RunSummary, summarise_run
 
 __all__ = ["build_report", "report_tables"]
@@ -47,7 +48,8 @@ def build_report(dataset: RunDataset | str | os.PathLike, *, confidence: float =
     Parameters
     ----------
     dataset : RunDataset or path
-        A dataset directory written by ``fudasim run`` (or one shard).
+        A dataset directory written by ``fudasim run`` (or one shard); a tournament folder
+        gives ``analysis.tournament.build_tournament_report``'s report.
     confidence : float
         Nominal coverage of every interval.
     figures : bool
@@ -59,6 +61,12 @@ def build_report(dataset: RunDataset | str | os.PathLike, *, confidence: float =
         ``report.table(name).frame`` is a DataFrame; ``report.summary`` holds the raw counts.
     """
     if not isinstance(dataset, RunDataset):
+        from simcore.tournament import is_tournament
+
+        if Path(dataset).is_dir() and is_tournament(dataset):
+            from analysis.tournament import build_tournament_report
+
+            return build_tournament_report(dataset, confidence=confidence, figures=figures)
         dataset = open_run(dataset)
     summary = summarise_run(dataset)
     tables = report_tables(summary, confidence)
@@ -71,6 +79,7 @@ def build_report(dataset: RunDataset | str | os.PathLike, *, confidence: float =
         tables=tables,
         warnings=warnings,
         metadata={"dataset": str(dataset.path), "confidence": confidence, "run": dataset.run_info},
+        notices=hidden_notices([dataset]),
     )
     report.summary = summary
     if figures:

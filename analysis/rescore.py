@@ -32,7 +32,7 @@ import pandas as pd
 
 from analysis.intervals import mcnemar_test, moments_from_sums, z_value
 from analysis.reader import AnalysisError, RunDataset, open_run
-from analysis.render import Report
+from analysis.render import Report, hidden_notices
 from analysis.tables import Table, add_rate
 from simcore.games import get_game, known_game_names
 
@@ -334,6 +334,7 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
         title=f"fudasim rescore: {dataset.label} ({checked:,} rounds)",
         tables=tables,
         warnings=warnings,
+        notices=hidden_notices([dataset]),
         metadata={"dataset": str(dataset.path), "original": rules.original.label,
                   "alternatives": [a.label for a in alternatives], "confidence": confidence},
     )

@@ -136,11 +136,19 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
     """Tables of one run: outcomes by seat, role and policy, how rounds end, yaku frequencies,
     scores, round length and matches, every rate with its interval and sample size.
 
-    DATASET is a directory written by `fudasim run`.
+    DATASET is a directory written by `fudasim run`, or a tournament folder written by
+    `fudasim tournament` (its pairings, ratings, pairing matrix and throughput).
     """
     from analysis.report import build_report
+    from simcore.tournament import is_tournament
 
     target = _target(output_format, output, overwrite, _stem(dataset, "report"), (dataset,))
+    if is_tournament(dataset):
+        from analysis.tournament import build_tournament_report
+
+        _emit(build_tournament_report(dataset, confidence=confidence, figures=output_format == "html",
+                                      allow_incomplete=allow_incomplete), output_format, target)
+        return
     opened = _open(dataset, allow_incomplete)
     built = build_report(opened, confidence=confidence, figures=output_format == "html")
     _mark_incomplete(built, [opened])

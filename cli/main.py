@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -109,6 +110,7 @@ class FudasimGroup(click.Group):
     def main(self, *args, **kwargs):
         """Run the command line; click's usage errors become one line with exit status 2."""
         kwargs["standalone_mode"] = False
+        warnings.showwarning = _one_line_warning
         try:
             return super().main(*args, **kwargs)
         except click.exceptions.Exit as done:  # --help, --version
@@ -124,6 +126,11 @@ class FudasimGroup(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning on the command line: one line on stderr (e.g. a seat that sees hidden cards)."""
+    click.echo(f"fudasim: warning: {message}", err=True)
 
 
 @click.group(cls=FudasimGroup, context_settings=CONTEXT)
@@ -255,7 +262,13 @@ def verify(dataset, deep):
     2: DATASET is not a fudasim dataset.
     """
     from simcore.dataset import DatasetError, check_dataset
+    from simcore.tournament import is_tournament
 
+    if is_tournament(dataset):
+        from cli.tournament import verify_tournament_folder
+
+        verify_tournament_folder(dataset, deep)
+        return
     try:
         check = check_dataset(dataset, checksums=True, deep=deep)
     except DatasetError as error:
@@ -536,10 +549,16 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
+from cli.tournament import tournament  # noqa: E402
 
 main.add_command(report)
 main.add_command(compare)
 main.add_command(rescore)
+main.add_command(tournament)
+
+from cli.play import play  # noqa: E402  (registered below)
+
+main.add_command(play)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,7 @@ folder, lock, manifest and resume); ``load`` is the dataset with readable column
 See docs/python.md.
 """
 
-from simcore.errors import FudasimError
-
 from fudasim.api import Run, load, open_dataset, run
+from simcore.errors import FudasimError
 
 __all__ = ["FudasimError", "Run", "load", "open_dataset", "run"]

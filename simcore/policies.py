@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcore.errors import PolicyError
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_HEURISTIC, POLICY_ISMCTS, POLICY_PIMC, POLICY_RANDOM
+from simcore.kernels.policy_ids import (
+    POLICY_GREEDY,
+    POLICY_HEURISTIC,
+    POLICY_ISMCTS,
+    POLICY_OMNISCIENT,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+)
 
 __all__ = [
     "POLICY_KINDS",
@@ -28,7 +35,10 @@ __all__ = [
     "PolicySpec",
     "PolicySupport",
     "check_engine",
+    "HiddenCardsWarning",
+    "hidden_notice",
     "objective_param",
+    "sees_hidden",
     "parse_policy",
     "register_policy",
 ]
@@ -84,13 +94,16 @@ class PolicyKind:
     """A policy of the registry: its name, the id the kernels dispatch on, its parameters.
 
     The parameters here are those it takes in every game; a game adds its own through its
-    ``PolicySupport`` (e.g. Tensho's ``greedy`` takes the yaku set it prefers).
+    ``PolicySupport`` (e.g. Tensho's ``greedy`` takes the yaku set it prefers). A kind that
+    ``sees_hidden`` looks at cards its seat cannot see (``omniscient``): it plays only where a
+    seat names it, and every run and report that has one says so.
     """
 
     name: str
     policy_id: int
     help: str
     params: tuple[ParamSpec, ...] = ()
+    sees_hidden: bool = False  # breaks DESIGN.md invariant 6 on purpose: for measurement only
 
 
 @dataclass(frozen=True)
@@ -142,6 +155,11 @@ register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                             ParamSpec("c", 0.7, kind=float, minimum=0.0, maximum=100.0,
                                       help="UCB exploration constant"),
                             _ROLLOUT)))
+register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
+                           "for measurement only: pimc in the real position, seeing every hidden card",
+                           (ParamSpec("worlds", 32, minimum=1, maximum=65536,
+                                      help="rollouts of each option in the real position"), _ROLLOUT),
+                           sees_hidden=True))
 
 
 @dataclass(frozen=True)
@@ -211,6 +229,27 @@ def parse_policy(text: str, game: str | None = None) -> PolicySpec:
                 raise PolicyError(f"policy {name}: unknown parameter {item!r} (parameters: {allowed})")
             params[key] = specs[key].parse(name, value.strip())
     return PolicySpec(name, params, defaults)
+
+
+class HiddenCardsWarning(UserWarning):
+    """A run or tournament seats a policy that sees hidden cards (``omniscient``)."""
+
+
+def sees_hidden(spec: PolicySpec | str) -> bool:
+    """Whether a policy (spec or registered name) looks at cards its seat cannot see."""
+    name = spec if isinstance(spec, str) else spec.name
+    kind = POLICY_KINDS.get(name.partition(":")[0])
+    return kind is not None and kind.sees_hidden
+
+
+def hidden_notice(policies: list[str]) -> str | None:
+    """The line every run and report of a dataset whose seats include a policy that sees hidden
+    cards starts with (None when none does); ``policies`` are the seats' policy texts."""
+    seats = [f"{seat} ({text})" for seat, text in enumerate(policies) if sees_hidden(str(text))]
+    if not seats:
+        return None
+    return (f"seat{'s' if len(seats) > 1 else ''} {', '.join(seats)} see{'' if len(seats) > 1 else 's'} the hidden "
+            "cards (omniscient, for measurement only): these are not fair players' results")
 
 
 def check_engine(spec: PolicySpec, game: str, engine: str) -> None:

@@ -18,6 +18,7 @@ import queue
 import sys
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,13 @@ import simcore
 from simcore import dataset as ds
 from simcore.errors import RunError
 from simcore.games import Game, game_of
-from simcore.policies import check_engine, parse_policy
+from simcore.policies import (
+    HiddenCardsWarning,
+    check_engine,
+    hidden_notice,
+    parse_policy,
+    sees_hidden,
+)
 from simcore.record import ColumnStore
 from simcore.rules import load_rules
 from simcore.rules.bounds import MAX_MATCH_ROUNDS
@@ -205,6 +212,9 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         "end_reasons": list(game.end_reasons),
         **game.run_metadata(rules),  # the yaku table in bit order, and whatever else the game records
     }
+    hidden = [seat for seat, spec in enumerate(specs) if sees_hidden(spec)]
+    if hidden:
+        plan["sees_hidden"] = hidden  # only then: every other run's metadata stays as it was
     return plan, game, compiled, specs
 
 
@@ -399,6 +409,9 @@ def run(config: RunConfig) -> RunSummary:
     second writer is refused, naming this process.
     """
     plan, game, compiled, specs = _plan(config)
+    notice = hidden_notice(plan["policies"])
+    if notice is not None:
+        warnings.warn(notice, HiddenCardsWarning, stacklevel=2)
     out = Path(config.out) if config.out else _default_out(config, plan)
     if config.threads is not None:
         import numba

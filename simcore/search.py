@@ -40,6 +40,11 @@ ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, `
     The action whose child was visited most is taken (ties: the earliest made). ``LOG`` is
     ``log_table``: one float64 table computed by numpy, read by both engines, so the two
     compute each bound with the same operations on the same numbers.
+
+``omniscient`` (for measurement only), ``worlds`` W
+    ``pimc`` in the real position: each of its W worlds is ``state.clone()``, so it sees every
+    hidden card (the upper bound of the skill measures; it breaks DESIGN.md invariant 6 on
+    purpose, plays only where a seat names it, and every run and report with it says so).
 """
 
 from __future__ import annotations
@@ -52,9 +57,9 @@ import numpy as np
 
 from simcore.policies import PolicySpec, parse_policy
 
-__all__ = ["IsmctsPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "log_table", "make_search_policy", "objective"]
+__all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "log_table", "make_search_policy", "objective"]
 
-SEARCH_POLICIES = ("pimc", "ismcts")
+SEARCH_POLICIES = ("pimc", "ismcts", "omniscient")
 
 
 def log_table(n: int) -> np.ndarray:
@@ -119,6 +124,30 @@ class PimcPolicy(_Search):
             world = state.sample_hidden(seat, self.stream)
             for i, action in enumerate(actions):
                 copy = world.clone()
+                copy.apply(action)
+                self.rollout(copy)
+                totals[i] += self.score(copy, seat)
+        best = 0
+        for i in range(1, len(actions)):
+            if totals[i] > totals[best]:
+                best = i
+        return actions[best]
+
+
+class OmniscientPolicy(PimcPolicy):
+    """``pimc`` whose every world is the real position (for measurement only): the same draws
+    and rollouts, with ``state.clone()`` where ``pimc`` deals ``state.sample_hidden(seat, S)``."""
+
+    def decide(self, state: Any, decision: Any) -> Any:
+        """The action to take at ``decision`` of ``state``, knowing every card."""
+        actions = decision.actions
+        if len(actions) == 1:
+            return actions[0]
+        seat = decision.seat
+        totals = [0] * len(actions)
+        for _ in range(self.worlds):
+            for i, action in enumerate(actions):
+                copy = state.clone()
                 copy.apply(action)
                 self.rollout(copy)
                 totals[i] += self.score(copy, seat)
@@ -214,7 +243,7 @@ class IsmctsPolicy(_Search):
         raise AssertionError("the most visited root action is not legal")  # pragma: no cover
 
 
-SearchPolicy = PimcPolicy | IsmctsPolicy
+SearchPolicy = PimcPolicy | IsmctsPolicy | OmniscientPolicy
 
 
 def make_search_policy(game: str, spec: PolicySpec, compiled: Any, stream: Any, make_policy: Callable,
@@ -224,5 +253,6 @@ def make_search_policy(game: str, spec: PolicySpec, compiled: Any, stream: Any, 
     ``make_policy`` builds the rollout policy, ``ask_policy`` asks a policy object a decision,
     ``action_key`` names an action by its int key (each game's reference engine gives all three).
     """
-    cls = PimcPolicy if spec.name == "pimc" else IsmctsPolicy
-    return cls(game, spec, compiled, stream, make_policy, ask_policy, action_key)
+    classes: dict[str, type[PimcPolicy] | type[IsmctsPolicy]] = {
+        "pimc": PimcPolicy, "ismcts": IsmctsPolicy, "omniscient": OmniscientPolicy}
+    return classes[spec.name](game, spec, compiled, stream, make_policy, ask_policy, action_key)

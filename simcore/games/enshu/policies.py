@@ -660,7 +660,7 @@ class EnshuHeuristicPolicy:
 
 def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
-    if spec.name in ("pimc", "ismcts"):
+    if spec.name in ("pimc", "ismcts", "omniscient"):
         from simcore.games.enshu.reference import action_key, ask_policy
         from simcore.search import make_search_policy
 

@@ -37,6 +37,7 @@ class TenshoGame:
                       help="the yaku set it picks when the dealer's policy chooses (tensho.yaku_set_choice)"),))),
         ("pimc", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
         ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
+        ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("win"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -275,7 +275,7 @@ def _highest_value(matches: int, card_value) -> int:
 
 def make_policy(spec: PolicySpec, compiled, stream: Stream) -> TenshoPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
-    if spec.name in ("pimc", "ismcts"):
+    if spec.name in ("pimc", "ismcts", "omniscient"):
         from simcore.games.tensho.reference import action_key, ask_policy
         from simcore.search import make_search_policy
 

@@ -1,0 +1,153 @@
+"""Skill against luck, from players of different strength on the same deals.
+
+Every measure takes per-deal numbers (a deal is played by every policy, in every seating, so
+deal luck is shared) and gives a point estimate with a percentile bootstrap interval over deals
+(the deals are resampled, with replacement, as whole units).
+
+* ``gap``: the mean per-round payoff difference of two policies on the same deals.
+* ``relative_skill`` (Dreef, Borm & van der Genugten, 2004): ``RS = LE / (LE + RE)`` with the
+  learning effect ``LE = E[best fair policy] - E[beginner]`` and the random effect
+  ``RE = E[omniscient] - E[best fair policy]``, each ``E`` a mean payoff against the same
+  opponents on the same deals. 0: only knowing the cards helps (pure luck for a fair player);
+  1: a fair player does as well as one who knows the cards.
+* ``critical_rounds`` (Fiedler & Rock, 2009): ``n* = (z sigma / E)^2``, the rounds after which a
+  per-round edge ``E`` (standard deviation ``sigma``) puts the better player ahead with
+  probability ``Phi(z)``; ``rounds_to_lead`` finds the same number by simulating matches of
+  ``n`` rounds drawn from the observed rounds.
+* ``variance_shares``: the share of the variance of outcomes ``y[deal, seating, policy]``
+  explained by the deal, the seating and the policy (main effects of a balanced layout, whose
+  sums of squares add up with the rest to the total).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Estimate", "critical_rounds", "gap", "relative_skill", "rounds_to_lead", "variance_shares"]
+
+Z_ONE_SIDED_95 = 1.6448536269514722  # Phi^-1(0.95): "ahead with probability 0.95"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its 95% interval (``nan`` bounds when it cannot be bootstrapped)."""
+
+    value: float
+    low: float
+    high: float
+
+    def contains(self, x: float) -> bool:
+        """Whether ``x`` lies in the interval."""
+        return bool(self.low <= x <= self.high)
+
+
+def _bootstrap(statistic, columns: list[np.ndarray], draws: int, seed: int) -> Estimate:
+    """``statistic(*columns)`` and its 2.5-97.5% percentile interval over deals resampled whole."""
+    n = len(columns[0])
+    value = float(statistic(*columns))
+    if n < 2 or draws <= 0:
+        return Estimate(value, float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    stats = np.empty(draws)
+    for b in range(draws):
+        pick = rng.integers(0, n, n)
+        stats[b] = statistic(*(c[pick] for c in columns))
+    stats = stats[np.isfinite(stats)]
+    if len(stats) == 0:
+        return Estimate(value, float("nan"), float("nan"))
+    low, high = np.percentile(stats, [2.5, 97.5])
+    return Estimate(value, float(low), float(high))
+
+
+def gap(a: np.ndarray, b: np.ndarray, draws: int = 2000, seed: int = 0) -> Estimate:
+    """Mean of ``a - b`` (float64 per-deal mean payoffs of two policies on the same deals), with its interval."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return _bootstrap(lambda x, y: np.mean(x - y), [a, b], draws, seed)
+
+
+def _rs(beginner: np.ndarray, best: np.ndarray, omniscient: np.ndarray) -> float:
+    learning = np.mean(best) - np.mean(beginner)
+    chance = np.mean(omniscient) - np.mean(best)
+    total = learning + chance
+    return float(learning / total) if total != 0 else float("nan")
+
+
+def relative_skill(beginner: np.ndarray, best: np.ndarray, omniscient: np.ndarray,
+                   draws: int = 2000, seed: int = 0) -> tuple[Estimate, Estimate, Estimate]:
+    """``(RS, LE, RE)`` from float64 per-deal mean payoffs of the beginner, the best fair policy and the
+    omniscient one, each against the same opponents on the same deals (module docstring)."""
+    cols = [np.asarray(x, dtype=np.float64) for x in (beginner, best, omniscient)]
+    rs = _bootstrap(_rs, cols, draws, seed)
+    le = _bootstrap(lambda x, y, z: np.mean(y) - np.mean(x), cols, draws, seed)
+    re = _bootstrap(lambda x, y, z: np.mean(z) - np.mean(y), cols, draws, seed)
+    return rs, le, re
+
+
+def critical_rounds(diff: np.ndarray, z: float = Z_ONE_SIDED_95) -> float:
+    """Fiedler and Rock's ``n* = (z sigma / E)^2`` from float64 per-round payoff differences ``diff``
+    (better minus worse); ``inf`` when there is no edge."""
+    diff = np.asarray(diff, dtype=np.float64)
+    edge = float(np.mean(diff))
+    if edge <= 0:
+        return float("inf")
+    sigma = float(np.std(diff, ddof=1))
+    return (z * sigma / edge) ** 2
+
+
+def _lead_probability(diff: np.ndarray, n: int, matches: int, rng: np.random.Generator) -> float:
+    """P(the sum of ``n`` rounds drawn from ``diff`` is positive), ties counting one half."""
+    totals = np.zeros(matches)
+    left = n
+    while left:  # in slices, so memory stays bounded for long matches
+        take = min(left, max(1, 4_000_000 // matches))
+        totals += diff[rng.integers(0, len(diff), (matches, take))].sum(axis=1)
+        left -= take
+    return float(np.mean(totals > 0) + 0.5 * np.mean(totals == 0))
+
+
+def rounds_to_lead(diff: np.ndarray, probability: float = 0.95, matches: int = 4000, seed: int = 0,
+                   limit: int = 10_000_000) -> int | None:
+    """The fewest rounds after which the better policy is ahead with ``probability``, by
+    simulating ``matches`` matches of rounds drawn (with replacement) from ``diff`` (float64
+    per-round differences, better minus worse); None when
+    even ``limit`` rounds do not reach it."""
+    diff = np.asarray(diff, dtype=np.float64)
+    if np.mean(diff) <= 0:
+        return None
+    rng = np.random.default_rng(seed)
+    high = 1
+    while _lead_probability(diff, high, matches, rng) < probability:
+        high *= 2
+        if high > limit:
+            return None
+    low = high // 2
+    while high - low > max(1, low // 50):  # to 2%: the simulation's own noise is about that
+        mid = (low + high) // 2
+        if _lead_probability(diff, mid, matches, rng) >= probability:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def variance_shares(y: np.ndarray) -> dict[str, float]:
+    """Shares of the total sum of squares of float64 ``y[deal, seating, policy]`` explained by each main
+    effect (``deal``, ``seating``, ``policy``) and by everything else (``rest``); they add to 1."""
+    y = np.asarray(y, dtype=np.float64)
+    if y.ndim != 3:
+        raise ValueError("variance_shares needs y[deal, seating, policy]")
+    grand = y.mean()
+    total = float(((y - grand) ** 2).sum())
+    if total == 0:
+        return {"deal": 0.0, "seating": 0.0, "policy": 0.0, "rest": 0.0}
+    n_deal, n_seat, n_policy = y.shape
+    ss = {
+        "deal": float(n_seat * n_policy * ((y.mean(axis=(1, 2)) - grand) ** 2).sum()),
+        "seating": float(n_deal * n_policy * ((y.mean(axis=(0, 2)) - grand) ** 2).sum()),
+        "policy": float(n_deal * n_seat * ((y.mean(axis=(0, 1)) - grand) ** 2).sum()),
+    }
+    shares = {k: v / total for k, v in ss.items()}
+    shares["rest"] = 1.0 - sum(shares.values())
+    return shares

@@ -1,0 +1,431 @@
+"""Tournaments: every pairing of a list of policies on the same deals, each deal once per seating.
+
+A tournament is a folder of ordinary run datasets, one per pairing and seating, plus a
+tournament manifest ``_tournament.json``::
+
+    OUT/_tournament.json          the plan (rules, policies, deals, seed, seatings, runs) and timings
+    OUT/.fudasim.lock             the tournament writer's lock
+    OUT/pair-0-1-AB/              a run dataset (``_run.json``, shards): policy 0 in seat 0, 1 in seat 1
+    OUT/pair-0-1-BA/              the same deals with the seats swapped
+    ...
+
+Every run has the tournament's seed and plays rounds ``0 .. deals - 1``, so deal ``d`` (its deck,
+dealer and redeals come from the deal stream of ``(seed, d)``, DESIGN.md invariant 2) is the same
+in every pairing and seating: the comparisons are paired deal by deal.  Each run is made by
+``simcore.runner.run`` (its lock, manifest, shards, threads and ``--resume``), so ``fudasim
+verify`` checks every run, and a resumed tournament resumes the unfinished runs and plays only
+what is missing.
+
+Seatings
+--------
+In a pairing of policies A (the one listed first) and B, a seating is a string of one letter per
+seat.  For ``P`` players the seatings are the ``P`` cyclic rotations of ``A * ceil(P/2) + B *
+floor(P/2)`` followed by the rotations of its complement (A and B swapped), without repeats:
+2 players: AB, BA; 3 players: AAB, ABA, BAA, BBA, BAB, ABB (every assignment using both);
+4 players: AABB, ABBA, BBAA, BAAB; 5 players: the 5 rotations of AAABB and the 5 of BBBAA.  Over
+the seatings of a pairing each policy holds each seat equally often, and the two policies hold
+the same number of seats in all.
+
+Policy lists
+------------
+``--policies`` is one string of policies separated by commas; a policy's own parameters are
+separated by commas too (``pimc:worlds=64,rollout=greedy``).  ``split_policies`` reads it
+unambiguously: an item of the form ``key=value`` (an ``=`` with no ``:`` before it) continues the
+policy before it; any other item starts a new policy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import simcore
+from simcore import dataset as ds
+from simcore.errors import RunError
+from simcore.games import game_of
+from simcore.policies import check_engine, parse_policy
+from simcore.rules import load_rules
+
+__all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
+           "plan_tournament", "run_tournament", "is_tournament", "read_tournament", "verify_tournament",
+           "run_name"]
+
+TOURNAMENT_FILE = "_tournament.json"
+TOURNAMENT_FORMAT = 1
+_TEMPORARY_PREFIX = f".{TOURNAMENT_FILE}.tmp-"
+# Fields of the plan that must agree for --resume (everything that changes rows or the runs).
+_RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "players", "deals", "policies",
+                "seatings", "units_per_shard")
+
+
+@dataclass
+class TournamentConfig:
+    """What ``fudasim tournament`` was asked for."""
+
+    rules: str = "tensho-ise"
+    options: dict[str, str] = field(default_factory=dict)
+    policies: tuple[str, ...] = ()  # one policy spec each (see ``split_policies`` for the CLI's string)
+    deals: int = 10_000
+    seed: int = 0
+    engine: str = "kernel"
+    threads: int | None = None
+    out: str | None = None
+    resume: bool = False
+    overwrite: bool = False
+    units_per_shard: int | None = None
+    progress: bool = False
+    command: str = ""
+
+
+@dataclass
+class TournamentResult:
+    """What a tournament did: its folder, its manifest, and how many runs it played now."""
+
+    out: Path
+    manifest: dict[str, Any]
+    runs_played: int = 0
+    runs_resumed: int = 0
+    runs_skipped: int = 0
+    rounds_computed: int = 0
+    seconds: float = 0.0
+
+
+def split_policies(text: str) -> list[str]:
+    """Split a ``--policies`` string into policy specs.
+
+    Items are separated by commas (``;`` works as well); an item ``key=value`` with no ``:``
+    before its ``=`` is a parameter of the policy before it, any other item starts a new policy:
+    ``"random,pimc:worlds=64,rollout=greedy,greedy"`` gives ``["random",
+    "pimc:worlds=64,rollout=greedy", "greedy"]``.
+    """
+    out: list[str] = []
+    for item in text.replace(";", ",").split(","):
+        item = item.strip()
+        if not item:
+            raise RunError(f"--policies {text!r}: an empty item (two commas in a row, or a comma at an end)")
+        equals, colon = item.find("="), item.find(":")
+        is_parameter = equals > 0 and (colon < 0 or colon > equals)
+        if is_parameter:
+            if not out:
+                raise RunError(f"--policies {text!r}: {item!r} is a parameter with no policy before it")
+            head = out[-1]
+            out[-1] = f"{head},{item}" if ":" in head else f"{head}:{item}"
+        else:
+            out.append(item)
+    return out
+
+
+def seatings(players: int) -> list[str]:
+    """The seatings of a pairing for ``players`` seats (module docstring), e.g. ``['AB', 'BA']``."""
+    if players < 2:
+        raise ValueError(f"a pairing needs at least 2 seats, got {players}")
+    base = "A" * -(-players // 2) + "B" * (players // 2)
+    complement = base.translate(str.maketrans("AB", "BA"))
+    out: list[str] = []
+    for pattern in (base, complement):
+        for shift in range(players):
+            seating = pattern[shift:] + pattern[:shift]
+            if seating not in out:
+                out.append(seating)
+    return out
+
+
+def run_name(first: int, second: int, seating: str) -> str:
+    """The folder of the run of policies ``first`` (A) and ``second`` (B) in ``seating``."""
+    return f"pair-{first}-{second}-{seating}"
+
+
+def plan_tournament(config: TournamentConfig) -> dict[str, Any]:
+    """Check a tournament's settings and lay out its runs; nothing is written.
+
+    Raises ``RulesError``, ``PolicyError`` or ``RunError`` (one line each) on bad input.
+    """
+    if len(config.policies) < 2:
+        raise RunError(f"--policies: a tournament needs at least two policies, got {len(config.policies)}")
+    if config.deals < 1:
+        raise RunError(f"--deals {config.deals}: must be at least 1")
+    if not 0 <= config.seed < 2**64:
+        raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
+    if config.engine not in ("kernel", "reference"):
+        raise RunError(f"--engine {config.engine!r}: expected kernel or reference")
+    rules = load_rules(config.rules, config.options)
+    game = game_of(rules)
+    compiled = game.compile(rules)
+    players = game.players(compiled)
+    specs = [parse_policy(text, game.name) for text in config.policies]
+    for spec in specs:
+        check_engine(spec, game.name, config.engine)
+    names = [str(spec) for spec in specs]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            raise RunError(f"--policies: {name} is listed twice (as {config.policies[names.index(name)]!r} "
+                           f"and {config.policies[index]!r})")
+    seats = seatings(players)
+    runs = []
+    for first in range(len(names)):
+        for second in range(first + 1, len(names)):
+            for seating in seats:
+                runs.append({
+                    "name": run_name(first, second, seating),
+                    "pair": [first, second],
+                    "seating": seating,
+                    "policies": [names[first] if letter == "A" else names[second] for letter in seating],
+                })
+    return {
+        "fudasim_tournament": TOURNAMENT_FORMAT,
+        "fudasim_version": simcore.__version__,
+        "engine_version": simcore.ENGINE_VERSION,
+        "game": rules.game,
+        "rules": config.rules,
+        "rules_name": rules.name,
+        "rules_source": rules.source,
+        "rules_sha256": rules.sha256,
+        "options": rules.options,
+        "option_overrides": rules.overrides,
+        "players": players,
+        "seed": config.seed,
+        "deals": config.deals,
+        "policies": names,
+        "seatings": seats,
+        "units_per_shard": config.units_per_shard,
+        "engine": config.engine,
+        "runs": runs,
+    }
+
+
+def is_tournament(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a tournament folder (it holds ``_tournament.json``)."""
+    return (Path(path) / TOURNAMENT_FILE).is_file()
+
+
+def read_tournament(path: str | os.PathLike) -> dict[str, Any]:
+    """The tournament manifest of ``path``; ``DatasetError`` if it is not a tournament folder."""
+    path = Path(path)
+    manifest_path = path / TOURNAMENT_FILE
+    if not manifest_path.is_file():
+        raise ds.DatasetError(f"{path}: not a fudasim tournament (no {TOURNAMENT_FILE})")
+    try:
+        data = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ds.DatasetError(f"{manifest_path}: unreadable tournament manifest: {error}") from None
+    if not isinstance(data, dict) or data.get("fudasim_tournament") != TOURNAMENT_FORMAT \
+            or not isinstance(data.get("runs"), list):
+        raise ds.DatasetError(f"{manifest_path}: not a fudasim tournament manifest")
+    for entry in data["runs"]:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+            raise ds.DatasetError(f"{manifest_path}: a run entry without a proper folder name: {entry!r}")
+    return data
+
+
+def _difference(key: str, then: Any, now: Any) -> str:
+    if isinstance(then, dict) and isinstance(now, dict):
+        for sub in sorted(set(then) | set(now), key=str):
+            if then.get(sub) != now.get(sub):
+                return f"{sub}: {then.get(sub)!r} then, {now.get(sub)!r} now"
+    return f"{key}: {then!r} then, {now!r} now"
+
+
+def _remove_tournament(out: Path, stored: dict[str, Any]) -> None:
+    """Delete a tournament's own files (``--overwrite``), refusing before deleting anything if the
+    folder holds anything that is not its own."""
+    listed = {entry["name"] for entry in stored["runs"]}
+    runs = []
+    temporaries: list[Path] = []
+    for name in sorted(os.listdir(out)):
+        path = out / name
+        if name in (TOURNAMENT_FILE, ds.LOCK_FILE):
+            continue
+        if name.startswith(_TEMPORARY_PREFIX):
+            temporaries.append(path)
+            continue
+        if name not in listed or path.is_symlink() or not path.is_dir():
+            raise RunError(f"--overwrite: {out} holds {name}, which is not part of its tournament; "
+                           f"refusing to delete anything")
+        own, foreign = ds.own_files(path)
+        if foreign is not None:
+            raise RunError(f"--overwrite: {path} holds {foreign}, which is not part of its fudasim dataset; "
+                           f"refusing to delete anything")
+        holder = ds.lock_holder(path)
+        if holder is not None:
+            raise RunError(f"{path}: another fudasim process (pid {holder}) is writing this run")
+        runs.append((path, own))
+    for path, own in runs:
+        for file in sorted(own, key=lambda p: (p.name == ds.RUN_FILE, p.name)):
+            file.unlink()
+        path.rmdir()
+    for path in temporaries:
+        path.unlink()
+    (out / TOURNAMENT_FILE).unlink()
+
+
+def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple[dict[str, Any], ds.DatasetLock]:
+    """Check the folder against --resume/--overwrite, lock it, and write the manifest to follow."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out}: exists and is not a directory")
+    if config.resume:
+        if not (out / TOURNAMENT_FILE).is_file():
+            raise RunError(f"--resume: {out} holds no tournament to resume (no {TOURNAMENT_FILE})")
+        read_tournament(out)
+        lock = ds.lock_dataset(out)
+        try:
+            stored = read_tournament(out)
+            for key in _RESUME_KEYS:
+                if stored.get(key) != plan.get(key):
+                    raise RunError(f"--resume: {out} was started with a different "
+                                   f"{_difference(key, stored.get(key), plan.get(key))}")
+            for name in os.listdir(out):
+                if name.startswith(_TEMPORARY_PREFIX):
+                    (out / name).unlink()  # an interrupted manifest write
+            stored.setdefault("resumed_by", []).append(config.command)
+            stored["complete"] = False
+            ds.write_json_atomic(out / TOURNAMENT_FILE, stored)
+        except BaseException:
+            lock.release()
+            raise
+        return stored, lock
+    out.mkdir(parents=True, exist_ok=True)
+    lock = ds.lock_dataset(out)
+    try:
+        present = [name for name in os.listdir(out) if name != ds.LOCK_FILE]
+        if present:
+            if not config.overwrite:
+                raise RunError(f"--out {out}: already exists and is not empty; use --resume to finish "
+                               f"that tournament or --overwrite to replace it")
+            if TOURNAMENT_FILE not in present:
+                raise RunError(f"--overwrite: {out} is not a fudasim tournament (no {TOURNAMENT_FILE}); "
+                               f"refusing to delete anything")
+            _remove_tournament(out, read_tournament(out))
+        manifest = dict(plan, command=config.command, complete=False, timing={})
+        ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
+    except BaseException:
+        lock.release()
+        raise
+    return manifest, lock
+
+
+def _run_is_intact(path: Path) -> bool:
+    """Whether the run in ``path`` is complete with every shard present and intact."""
+    try:
+        check = ds.check_dataset(path, checksums=True)
+    except ds.DatasetError:
+        return False
+    return check.complete and not check.problems
+
+
+def run_tournament(config: TournamentConfig, announce=None) -> TournamentResult:
+    """Plan and play a tournament (or finish one, with ``resume``); returns what was done.
+
+    Parameters
+    ----------
+    config : TournamentConfig
+        The settings; ``config.policies`` holds one policy spec per policy.
+    announce : callable, optional
+        Called with one line of text before each run is played (progress for the command line).
+
+    Raises ``RulesError``, ``PolicyError``, ``RunError`` or ``DatasetError`` on bad input or a
+    folder that cannot be written.
+    """
+    from simcore.runner import RunConfig, run
+
+    plan = plan_tournament(config)
+    out = Path(config.out) if config.out else Path("fudasim-out") / f"tournament-{plan['rules_name']}-seed{config.seed}"
+    if config.threads is not None:
+        import numba
+
+        if not 1 <= config.threads <= numba.config.NUMBA_NUM_THREADS:
+            raise RunError(f"--threads {config.threads}: must be 1..{numba.config.NUMBA_NUM_THREADS}")
+    manifest, lock = _prepare(config, plan, out)
+    result = TournamentResult(out=out, manifest=manifest)
+    timing = manifest.setdefault("timing", {})
+    try:
+        began = time.perf_counter()
+        for number, entry in enumerate(manifest["runs"], start=1):
+            path = out / entry["name"]
+            resume = path.is_dir() and (path / ds.RUN_FILE).is_file()
+            if resume and _run_is_intact(path):
+                result.runs_skipped += 1
+                continue
+            if path.is_dir() and not resume and any(name != ds.LOCK_FILE for name in os.listdir(path)):
+                raise RunError(f"{path}: holds files but no {ds.RUN_FILE}; move them away and resume")
+            if announce is not None:
+                verb = "finishing" if resume else "playing"
+                announce(f"[{number}/{len(manifest['runs'])}] {verb} {entry['name']}: "
+                         + " vs ".join(entry["policies"]))
+            summary = run(RunConfig(
+                rules=config.rules, options=dict(config.options), seed=config.seed, rounds=config.deals,
+                policies=tuple(entry["policies"]), engine=config.engine, threads=config.threads, out=str(path),
+                resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
+                command=config.command,
+            ))
+            computed = summary.rounds - summary.rounds_present
+            spent = timing.get(entry["name"], {"rounds": 0, "seconds": 0.0})
+            timing[entry["name"]] = {"rounds": int(spent["rounds"]) + computed,
+                                     "seconds": float(spent["seconds"]) + summary.seconds,
+                                     "engine": config.engine}
+            result.rounds_computed += computed
+            if resume:
+                result.runs_resumed += 1
+            else:
+                result.runs_played += 1
+            ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
+        result.seconds = time.perf_counter() - began
+        manifest["complete"] = True
+        ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
+    finally:
+        lock.release()
+    return result
+
+
+def verify_tournament(path: str | os.PathLike, deep: bool = False) -> tuple[list[str], list[str], int, int]:
+    """Check every run of a tournament folder, and the folder itself, against the manifests.
+
+    Returns
+    -------
+    (problems, notes, runs, rounds)
+        One line per problem (each run's own problems prefixed with its folder name: missing run,
+        extra entries, a run's missing, damaged or foreign shards, an unfinished tournament),
+        notes, the number of runs and the rounds in their intact shards.
+
+    Raises
+    ------
+    DatasetError
+        ``path`` is not a tournament folder.
+    """
+    path = Path(path)
+    manifest = read_tournament(path)
+    problems: list[str] = []
+    notes: list[str] = []
+    rounds = 0
+    listed = {entry["name"] for entry in manifest["runs"]}
+    if manifest.get("complete") is not True:
+        problems.append("the tournament is not complete (finish it with `fudasim tournament ... --resume`)")
+    for name in sorted(os.listdir(path)):
+        if name in (TOURNAMENT_FILE, ds.LOCK_FILE) or name in listed:
+            continue
+        if name.startswith(_TEMPORARY_PREFIX):
+            problems.append(f"{name}: a temporary file left by an interrupted write (--resume removes it)")
+            continue
+        problems.append(f"{name}: extra entry (not a run of this tournament)")
+    for entry in manifest["runs"]:
+        run_path = path / entry["name"]
+        if not (run_path / ds.RUN_FILE).is_file():
+            problems.append(f"{entry['name']}: missing run")
+            continue
+        try:
+            check = ds.check_dataset(run_path, checksums=True, deep=deep)
+        except ds.DatasetError as error:
+            problems.append(f"{entry['name']}: {error}")
+            continue
+        if check.manifest.get("policies") != entry["policies"] or check.manifest.get("seed") != manifest["seed"] \
+                or check.manifest.get("units") != manifest["deals"]:
+            problems.append(f"{entry['name']}: a run of other policies, seed or deals than the tournament lists")
+        problems += [f"{entry['name']}/{line}" for _, line in check.problems]
+        notes += [f"{entry['name']}: {note}" for note in check.notes]
+        rounds += sum(shard.rows for shard in check.good_shards())
+    return problems, notes, len(manifest["runs"]), rounds
+

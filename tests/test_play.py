@@ -1,0 +1,399 @@
+"""``fudasim play``: a person against policies, driven through a pseudo-terminal with scripted
+keystrokes, and the driver ``simcore.play`` driven directly.
+
+The pseudo-terminal tests run ``python -m cli.main play ...`` on the slave side of a pty pair
+(standard library only), answer each ``Your choice (1-N, q to quit):`` prompt from a script
+(invalid answers first), and check the screen, the saved deck and decisions, and that
+``fudasim replay --deck --decisions`` gives the round's result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import random
+import re
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simcore.cards import ids_of
+from simcore.games import game_of
+from simcore.play import PlaySession, Question, Quit, decision_entry
+from simcore.policies import parse_policy
+from simcore.reference.forward import Decision
+from simcore.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+PROMPT = re.compile(r"Your choice \(1-(\d+), q to quit\): ")
+TENSHO_EVERY_DECISION = {"tensho.yaku_set_choice": "dealer_policy", "tensho.six_in_hand": "bank_at_deal",
+                         "tensho.capture_mandatory": "false"}
+# Seeds whose first round puts these decisions to seat 0 (found with the driver; see the tests).
+TENSHO_SEED = 26  # yaku set, opening claim, the 6 of clubs, a capture choice with "leave it"
+ENSHU_C_SEED = 155  # mizu-kotsu, kotsu, a teyaku (declined), Fuke
+ENSHU_C4_SEED = 0  # join or drop (4 players)
+
+
+def run_in_pty(args: list[str], answer, env: dict[str, str] | None = None, timeout: float = 120.0):
+    """Run ``python -m cli.main ARGS`` in a pseudo-terminal; ``answer(text, n, index)`` gives the
+    bytes typed at the index-th prompt (``n`` options, ``text`` the screen so far).  Returns
+    (everything the terminal showed, with ``\\r\\n`` as ``\\n``; exit status; prompts seen)."""
+    master, slave = pty.openpty()
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TERM": "xterm", **(env or {})}
+    environment = {key: value for key, value in environment.items() if value is not None}
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", "play", *args], stdin=slave, stdout=slave,
+                               stderr=slave, cwd=ROOT, env=environment, close_fds=True)
+    os.close(slave)
+    raw = b""
+    answered = 0
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], timeout)
+            if not ready:
+                process.kill()
+                raise AssertionError(f"no output for {timeout} s; the screen so far:\n{raw.decode(errors='replace')}")
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            raw += chunk
+            text = raw.decode(errors="replace").replace("\r\n", "\n")
+            prompts = list(PROMPT.finditer(text))
+            while answered < len(prompts):
+                typed = answer(text[:prompts[answered].end()], int(prompts[answered].group(1)), answered)
+                os.write(master, typed)
+                answered += 1
+    finally:
+        os.close(master)
+        status = process.wait(timeout=timeout)
+    return raw.decode(errors="replace").replace("\r\n", "\n"), status, answered
+
+
+def scripted(choose, invalid=(b"abc\n", b"0\n", b"99\n", b"\n")):
+    """Answers: the invalid inputs at the first prompt, then ``choose(question_text, n)``."""
+    queue = list(invalid)
+
+    def answer(text: str, n: int, index: int) -> bytes:
+        if queue:
+            return queue.pop(0)
+        question = _last_question(text)
+        return f"{choose(question, n)}\n".encode()
+
+    return answer
+
+
+def _last_question(text: str) -> str:
+    """The question line above the options of the last prompt."""
+    block = text[:text.rfind("Your choice")]
+    lines = [line for line in block.split("\n") if line and not re.match(r"\s+\d+\) ", line)
+             and not line.startswith("Please answer") and not line.startswith("Your choice")]
+    return lines[-1] if lines else ""
+
+
+def first_option(question: str, n: int) -> int:
+    return 1
+
+
+def decline_teyaku(question: str, n: int) -> int:
+    """Option 1, except a teyaku, which is declined (its last option)."""
+    return n if "teyaku" in question else 1
+
+
+def result_of_screen(text: str) -> tuple[int, str, list[int]]:
+    """(winner, end reason, payoff per seat) from the end of a round on the screen."""
+    over = re.search(r"Round over: (?:seat (\d+) \([^)]*\) wins|no winner) \((\w+)\)", text)
+    assert over, text[-3000:]
+    winner = int(over.group(1)) if over.group(1) is not None else -1
+    score = text[over.end():]
+    payoffs = [int(p) for p in re.findall(r"; payoff ([+-]\d+)", score.split("Saved")[0])]
+    return winner, over.group(2), payoffs
+
+
+def replay_json(rules: str, prefix: Path, dealer: int, extra: list[str] = ()) -> dict:
+    """``fudasim replay RULES --deck ... --decisions ... --json`` of saved files."""
+    deck = (prefix.parent / (prefix.name + ".deck")).read_text(encoding="utf-8").strip()
+    decisions = prefix.parent / (prefix.name + ".decisions.json")
+    completed = subprocess.run(
+        [sys.executable, "-m", "cli.main", "replay", rules, *extra, "--deck", deck, "--decisions", str(decisions),
+         "--dealer", str(dealer), "--json"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+def options_flags(options: dict[str, str]) -> list[str]:
+    return [flag for name, value in options.items() for flag in ("--option", f"{name}={value}")]
+
+
+# --- through a pseudo-terminal ---------------------------------------------------------------------
+
+
+def test_tensho_in_a_terminal_every_decision_bad_input_screen_save_and_replay(tmp_path):
+    prefix = tmp_path / "tensho"
+    args = ["tensho-ise", "--rounds", "1", "--seed", str(TENSHO_SEED), "--against", "greedy", "--save", str(prefix),
+            *options_flags(TENSHO_EVERY_DECISION)]
+    text, status, prompts = run_in_pty(args, scripted(first_option))
+    assert status == 0, text[-3000:]
+    assert "Traceback" not in text
+    # bad input is asked again: four invalid answers at the first prompt, each re-asked
+    assert text.count("Please answer with a number from 1 to 2, or q to quit.") == 4
+    # every decision the rules give the player here was asked
+    for question in ("which yaku set is played", "claim two of them?", "You hold the 6 of clubs",
+                     "Your turn: which card do you play?", "matches several field cards"):
+        assert question in text, question
+    assert re.search(r"leave .* on the field", text)  # capturing is optional here
+    # the screen: numbered hand, field, piles with yaku progress, played cards, draw pile, whose turn
+    assert re.search(r"Your hand: 1\) \S+", text)
+    assert "Field: " in text and "Played and turned so far: " in text
+    assert re.search(r"Seat 1 \(greedy\) captured \d+: ", text)
+    assert re.search(r"yaku: .*\d/\d", text)
+    assert re.search(r"Turn \d+; to move: seat 0 \(you\); draw pile: \d+ cards", text)
+    assert re.search(r"Seat 1 \(greedy\) (plays|turns) ", text)  # what the policy did
+    # the end: result, every hand as dealt, score and payoff
+    assert "Hands as dealt:" in text and "Seat 0 (you): " in text
+    winner, reason, payoffs = result_of_screen(text)
+    assert len(payoffs) == 2
+    # the saved round replays to the same result
+    assert "Replay it with: fudasim replay tensho-ise" in text
+    trace = replay_json("tensho-ise", prefix, 0, options_flags(TENSHO_EVERY_DECISION))
+    assert trace["winner"] == winner and trace["end_reason"] == reason
+    assert [seat["payoff"] for seat in trace["seats"]] == payoffs
+    decisions = json.loads((tmp_path / "tensho.decisions.json").read_text(encoding="utf-8"))
+    assert decisions[0] == 1  # the person chose yaku set 1 (option 1)
+
+
+def test_enshu_c_in_a_terminal_kotsu_teyaku_fuke_save_and_replay(tmp_path):
+    prefix = tmp_path / "enshu"
+    args = ["enshu-c", "--rounds", "1", "--seed", str(ENSHU_C_SEED), "--save", str(prefix)]
+    text, status, _ = run_in_pty(args, scripted(decline_teyaku, invalid=(b"x\n", b"3\n")))
+    assert status == 0, text[-3000:]
+    assert "Traceback" not in text
+    assert text.count("Please answer with a number from 1 to 2, or q to quit.") == 2
+    for question in ("Declare mizu-kotsu", "Declare kotsu", "teyaku: declare one?", "Declare Fuke",
+                     "Your turn: which card do you play?"):
+        assert question in text, question
+    assert "multiplier" in text and re.search(r"Seat 2 \(greedy\) captured \d+", text)
+    winner, reason, payoffs = result_of_screen(text)
+    assert len(payoffs) == 3
+    trace = replay_json("enshu-c", prefix, 0)
+    assert trace["winner"] == winner and trace["end_reason"] == reason
+    assert [seat["payoff"] for seat in trace["seats"]] == payoffs
+
+
+def test_enshu_w_two_rounds_against_random_saves_each_round(tmp_path):
+    prefix = tmp_path / "w"
+    text, status, _ = run_in_pty(["enshu-w", "--players", "2", "--rounds", "2", "--seed", "11", "--seat", "1",
+                                  "--against", "random", "--save", str(prefix)], scripted(first_option, ()))
+    assert status == 0, text[-3000:]
+    assert "Round 1 of 2" in text and "Round 2 of 2" in text and "Match over" in text
+    starts = [m.start() for m in re.finditer(r"=== Round \d of 2", text)]
+    dealers = [int(d) for d in re.findall(r"=== Round \d of 2: seat (\d)", text)]
+    for k, start in enumerate(starts):
+        winner, reason, payoffs = result_of_screen(text[start:])
+        trace = replay_json("enshu-w", tmp_path / f"w-r{k + 1}", dealers[k], ["--players", "2"])
+        assert (trace["winner"], trace["end_reason"]) == (winner, reason)
+        assert [seat["payoff"] for seat in trace["seats"]] == payoffs
+
+
+def test_enshu_c_four_players_asks_join_or_drop(tmp_path):
+    text, status, _ = run_in_pty(["enshu-c", "--players", "4", "--rounds", "1", "--seed", str(ENSHU_C4_SEED),
+                                  "--save", str(tmp_path / "c4")], scripted(decline_teyaku, ()))
+    assert status == 0, text[-3000:]
+    assert "Join the round, or drop out" in text and "Round over" in text
+    # the dropped hands are shuffled into the draw pile: the order is saved for the Python replay
+    assert (tmp_path / "c4.redraw.json").is_file() and "Note: the dropped hands were shuffled" in text
+
+
+def test_end_of_input_ends_cleanly_with_status_2():
+    text, status, _ = run_in_pty(["tensho-ise", "--rounds", "1", "--seed", "1"],
+                                 lambda text, n, index: b"1\n" if index < 2 else b"\x04")
+    assert status == 2
+    assert "Traceback" not in text
+    assert text.rstrip().endswith("fudasim: error: input ended before the game did; "
+                                  "the round in progress is not saved")
+
+
+def test_q_quits():
+    text, status, prompts = run_in_pty(["enshu-s", "--rounds", "1", "--seed", "2"], lambda text, n, index: b"q\n")
+    assert status == 0 and prompts == 1
+    assert "You quit" in text and "Traceback" not in text
+
+
+def test_colour_only_without_no_color():
+    def quit_at_once(text, n, index):
+        return b"q\n"
+
+    plain, _, _ = run_in_pty(["tensho-ise", "--seed", "4"], quit_at_once)
+    coloured, _, _ = run_in_pty(["tensho-ise", "--seed", "4"], quit_at_once, env={"NO_COLOR": None})
+    dumb, _, _ = run_in_pty(["tensho-ise", "--seed", "4"], quit_at_once, env={"NO_COLOR": None, "TERM": "dumb"})
+    assert "\x1b[" not in plain and "\x1b[" not in dumb
+    assert "\x1b[" in coloured
+    assert "12 rounds" in plain  # a match, as long as tensho.rounds says
+
+
+@pytest.mark.parametrize("args, message", [
+    (["tensho-ise", "--against", "nonsense"], "unknown policy 'nonsense'"),
+    (["tensho-ise", "--seat", "2"], "--seat 2"),
+    (["tensho-ise", "--save", "/no/such/dir/x"], "no such directory"),
+    (["enshu-c", "--players", "7"], "--players"),
+])
+def test_user_errors_are_one_line(args, message):
+    completed = subprocess.run([sys.executable, "-m", "cli.main", "play", *args], cwd=ROOT, capture_output=True,
+                               text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL,
+                               timeout=120)
+    assert completed.returncode == 2
+    assert message in completed.stderr and len(completed.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in completed.stderr
+
+
+# --- the driver, directly ---------------------------------------------------------------------------
+
+
+def session(rules: str, options: dict[str, str], seat: int, seed: int, rounds: int, prompt, against="greedy",
+            shown: list[str] | None = None) -> PlaySession:
+    rule_set = load_rules(rules, options)
+    game = game_of(rule_set)
+    compiled = game.compile(rule_set)
+    players = game.players(compiled)
+    specs = [parse_policy(against, game.name) for _ in range(players)]
+    return PlaySession(game, compiled, specs, seat, seed, rounds, prompt,
+                       (shown if shown is not None else []).append)
+
+
+@pytest.mark.parametrize("rules, options", [
+    ("tensho-ise", {}), ("tensho-hanafuda", TENSHO_EVERY_DECISION), ("enshu-w", {}), ("enshu-s", {}),
+    ("enshu-c", {}), ("enshu-c", {"enshu.players": "2"}),
+])
+def test_every_round_played_replays_to_its_result(rules, options):
+    """Random answers in every seat: the recorded deck and decisions give the same round."""
+    answers = random.Random(7)
+    for seed in range(6):
+        players = game_of(load_rules(rules, options)).players(
+            game_of(load_rules(rules, options)).compile(load_rules(rules, options)))
+        for seat in range(players):
+            match = session(rules, options, seat, seed, 2, lambda q: answers.randrange(len(q.options)),
+                            against="random" if seed % 2 else "greedy").play()
+            for record in match.rounds:
+                assert record.replay_problem is None, (seed, seat, record.replay_problem)
+                assert len(record.deck) == load_rules(rules, options).deck.size
+            assert match.totals == [sum(int(r.result.payoff[s]) for r in match.rounds) for s in range(players)]
+
+
+def test_four_player_variant_c_replays_with_the_saved_draw_order():
+    rule_set = load_rules("enshu-c", {"enshu.players": "4"})
+    game = game_of(rule_set)
+    compiled = game.compile(rule_set)
+    match = session("enshu-c", {"enshu.players": "4"}, 0, 3, 1, lambda q: 0).play()
+    record = match.rounds[0]
+    assert record.redraw is not None
+    again = game.replay().replay_deck(compiled, record.deck, record.decisions, None, dealer=record.dealer,
+                                      redraw=record.redraw)
+    assert again.payoff == record.result.payoff and again.captured == record.result.captured
+
+
+def answer_as(game, policy, holder: list[PlaySession]):
+    """A prompt that answers as ``policy`` would at the round in progress of ``holder[0]``."""
+
+    def prompt(question: Question) -> int:
+        state = holder[0].state
+        decision = state.decision()
+        return list(decision.actions).index(game.ask_policy(policy, state, decision))
+
+    return prompt
+
+
+def test_the_policy_seats_draw_from_their_own_streams_as_in_the_reference_engine():
+    """With the person answering as the random policy of its seat would, the round is the
+    reference engine's round of the same seed (every seat random)."""
+    rule_set = load_rules("tensho-ise")
+    game = game_of(rule_set)
+    compiled = game.compile(rule_set)
+    specs = [parse_policy("random", "tensho")] * 2
+    for seed in range(5):
+        mirror = game.seat_policies(compiled, specs, seed, 0)[0]
+        holder: list[PlaySession] = []
+        holder.append(session("tensho-ise", {}, 0, seed, 1, answer_as(game, mirror, holder), against="random"))
+        ours = holder[0].play().rounds[0].result
+        ints, masks = game.play_units("reference", compiled, specs, seed, 0, 1, None)
+        row = game.columns(ints, masks, 2)
+        assert ours.winner == row["winner"][0]
+        assert ours.payoff == [row["payoff_0"][0], row["payoff_1"][0]]
+        assert ours.captured == [row["captured_0"][0], row["captured_1"][0]]
+
+
+def first_screen_then_quit(shown: list[str], screens: list[str]):
+    """A prompt that keeps everything shown up to the first question, then quits."""
+
+    def prompt(question: Question) -> int:
+        screens.append("\n".join(shown) + "\n" + question.screen + "\n" + "\n".join(question.options))
+        raise Quit()
+
+    return prompt
+
+
+def test_the_screen_shows_no_hidden_card():
+    """Before the first play, no card of the other hand appears on anything the person sees."""
+    for seed in range(10):
+        shown: list[str] = []
+        screens: list[str] = []
+        play = session("tensho-ise", {}, 0, seed, 1, first_screen_then_quit(shown, screens), shown=shown)
+        with pytest.raises(Quit):
+            play.play()
+        text = screens[0]
+        rule_set = load_rules("tensho-ise")
+        game = game_of(rule_set)
+        state = game.new_state(game.compile(rule_set), seed, 0, 0)
+        hidden = ids_of(state.card_places()["hand 1"] | state.card_places()["draw"])
+        mine = ids_of(state.card_places()["hand 0"])
+        for card in hidden:
+            assert not re.search(rf"(^|[ ,(]){re.escape(rule_set.card_label(card))}($|[,\n )])", text), card
+        for card in mine:
+            assert rule_set.card_label(card) in text
+
+
+def test_quit_propagates_and_nothing_is_recorded():
+    play = session("enshu-w", {}, 0, 0, 3, lambda q: (_ for _ in ()).throw(Quit()))
+    with pytest.raises(Quit):
+        play.play()
+    assert play.match.rounds == []
+
+
+def test_decision_entries_use_the_replay_vocabulary():
+    assert decision_entry(Decision("play", 0, (3, 4)), 4) == 4
+    assert decision_entry(Decision("capture", 0, (1 << 5, 1 << 7, None)), None) == "decline"
+    assert decision_entry(Decision("capture", 0, (1 << 5, 1 << 7)), 1 << 7) == 7
+    assert decision_entry(Decision("opening_claim", 0, (None, (14, 12))), (14, 12)) == [12, 14]
+    assert decision_entry(Decision("bank_six", 1, (False, True)), True) == "bank"
+    assert decision_entry(Decision("kotsu", 1, (False, True)), False) == "no"
+    assert decision_entry(Decision("yaku_set", 0, (1, 2)), 2) == 2
+    with pytest.raises(ValueError):
+        decision_entry(Decision("mystery", 0, (1, 2)), 1)
+
+
+def keep_and_decline(question: Question) -> int:
+    """Keep the 6 of clubs (option 0); otherwise the last option (declare no teyaku, ...)."""
+    return 0 if question.kind == "bank_six" else len(question.options) - 1
+
+
+@pytest.mark.parametrize("rules, options, secret", [
+    ("enshu-c", {}, "declares no group-"),
+    ("enshu-w", {}, "declares no group-"),
+    ("tensho-ise", TENSHO_EVERY_DECISION, "keeps the 6 of clubs"),
+])
+def test_silent_choices_of_other_seats_are_not_shown(rules, options, secret):
+    """Declining a teyaku or keeping the 6 of clubs is not announced: shown for the person only."""
+    seen_mine = 0
+    for seed in range(30):
+        shown: list[str] = []
+        session(rules, options, 0, seed, 1, keep_and_decline, against="random", shown=shown).play()
+        for line in shown:
+            if secret in line:
+                assert line.startswith("Seat 0 (you)"), line
+                seen_mine += 1
+    assert seen_mine  # the person's own choice is shown
