@@ -242,6 +242,8 @@ SEARCH_MIXES = [
     ("enshu-s", 2, ["pimc:worlds=2", "ismcts:iterations=8,objective=win"], 2, 2),
     ("enshu-w", 3, ["pimc:worlds=2,rollout=heuristic", "heuristic", "ismcts:iterations=8,rollout=heuristic"], None, 2),
     ("enshu-c", 4, ["heuristic:deny_weight=0", "pimc:worlds=2,rollout=heuristic", "random", "heuristic"], None, 2),
+    ("enshu-c", 3, ["omniscient:worlds=2", "pimc:worlds=2", "greedy"], None, 3),
+    ("enshu-w", 2, ["omniscient:worlds=3,rollout=greedy", "heuristic"], 2, 2),
 ]
 
 

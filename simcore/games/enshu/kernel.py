@@ -22,6 +22,7 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
+    POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
     ROLLOUT_IDS,
@@ -61,8 +62,8 @@ def kernel_rule_args(compiled) -> tuple:
                  for a, dtype in zip(args, _ARG_DTYPES, strict=True))
 
 
-SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS)
-GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS)
+SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
+GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, *SEARCH_POLICIES)
 
 
 def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -91,9 +92,9 @@ def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
         if pid not in GENERAL_POLICIES:
             raise PolicyError(f"policy {spec.name}: the Enshu-bana kernel does not implement it")
         rows[seat, SP_POLICY] = pid
-        if pid in (POLICY_PIMC, POLICY_ISMCTS):
+        if pid in (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT):
             rollout = spec.params.get("rollout", "random")
-            rows[seat, SP_BUDGET] = int(spec.params["worlds" if pid == POLICY_PIMC else "iterations"])
+            rows[seat, SP_BUDGET] = int(spec.params["iterations" if pid == POLICY_ISMCTS else "worlds"])
             rows[seat, SP_ROLLOUT] = ROLLOUT_IDS[rollout]
             rows[seat, SP_OBJECTIVE] = OBJECTIVE_IDS[spec.params.get("objective", "score")]
             if pid == POLICY_ISMCTS:
@@ -167,7 +168,7 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
 
     Same parameters and rows as ``play_units``: returns (int64[N_INT_COLUMNS, rows],
     uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc``,
-    ``ismcts``, ``heuristic``.
+    ``ismcts``, ``heuristic`` or ``omniscient``.
     """
     from simcore.games.enshu.search_nb import play_units_general_nb
     from simcore.search import log_table

@@ -75,6 +75,7 @@ from simcore.kernels.policy_ids import (
     OBJECTIVE_WIN,
     POLICY_GREEDY,
     POLICY_HEURISTIC,
+    POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
 )
@@ -237,8 +238,9 @@ def objective_nb(si, seat, objective):
 
 
 @nb.njit(cache=True, _nrt=False)
-def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, streams, at, htables, sb):
-    """Determinized Monte Carlo (``simcore.search`` PIMC): the index of the best action."""
+def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, omniscient, streams, at, htables, sb):
+    """Determinized Monte Carlo (``simcore.search`` PIMC): the index of the best action.
+    ``omniscient`` (measurement only): every world is the real position, not a sample."""
     n_actions = si[I_PEND_N]
     if n_actions == 1:
         return 0
@@ -246,7 +248,10 @@ def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, streams,
     for i in range(n_actions):
         totals[i] = 0
     for _ in range(worlds):
-        sample_hidden_nb(si, sm, rt, ws, seat, streams, at, world_si, world_sm)
+        if omniscient:
+            copy_state_nb(si, sm, world_si, world_sm)
+        else:
+            sample_hidden_nb(si, sm, rt, ws, seat, streams, at, world_si, world_sm)
         for i in range(n_actions):
             copy_state_nb(world_si, world_sm, x_si, x_sm)
             apply_nb(x_si, x_sm, rt, ws, i)
@@ -361,9 +366,10 @@ def choose_nb(si, sm, rt, ws, seat_params, seat_c, log_table, htables, streams, 
     at = 4 * seat
     if policy_id <= POLICY_HEURISTIC:
         return policy_choose_nb(policy_id, si, sm, rt, ws, streams, at, htables, seat, sb[7])
-    if policy_id == POLICY_PIMC:
+    if policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT:
         return pimc_choose_nb(si, sm, rt, ws, seat, seat_params[seat, SP_BUDGET], seat_params[seat, SP_ROLLOUT],
-                              seat_params[seat, SP_OBJECTIVE], streams, at, htables, sb)
+                              seat_params[seat, SP_OBJECTIVE], policy_id == POLICY_OMNISCIENT, streams, at,
+                              htables, sb)
     return ismcts_choose_nb(si, sm, rt, ws, seat, seat_params[seat, SP_BUDGET], seat_c[seat],
                             seat_params[seat, SP_ROLLOUT], seat_params[seat, SP_OBJECTIVE], streams, at, htables,
                             log_table, sb)
