@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 
+import numba
 import numpy as np
 import pytest
 
@@ -280,6 +281,20 @@ def test_general_kernel_writes_the_reference_rows_with_heuristic_seats_under_opt
     reference = reference_play_units(compiled, specs, 2, 0, 60, None)
     np.testing.assert_array_equal(kernel[0], reference[0])
     np.testing.assert_array_equal(kernel[1], reference[1])
+
+
+def test_search_rows_do_not_depend_on_the_thread_count():
+    compiled = compiled_for("enshu-c", 4)
+    specs = [parse_policy(p, "enshu") for p in ("pimc:worlds=3", "heuristic", "ismcts:iterations=16", "random")]
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_units(compiled, specs, 6, 0, 16, None)
+    finally:
+        numba.set_num_threads(threads)
+    many = play_units(compiled, specs, 6, 0, 16, None)
+    for k in range(2):
+        np.testing.assert_array_equal(one[k], many[k])
 
 
 def test_search_rows_do_not_depend_on_how_units_are_split():
