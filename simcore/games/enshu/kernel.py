@@ -171,9 +171,16 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     ``ismcts``, ``heuristic`` or ``omniscient``.
     """
     from simcore.games.enshu.search_nb import play_units_general_nb
+    from simcore.games.enshu.state_nb import MAX_ACTIONS
     from simcore.search import log_table
 
     stride = _stride(rounds_per_match)
+    # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
+    groups = np.asarray(compiled.teyaku_group)
+    most_options = 2 * max([int((groups == g).sum()) for g in (0, 1)] + [0]) + 1
+    if int(compiled.params[EE.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
+        raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
+                         f"rules may ask {max(int(compiled.params[EE.P_HAND]), most_options)}")
     rows, c = policy_rows(specs, compiled.players)
     iterations = max([int(rows[s, 1]) for s in range(EE.MAX_SEATS) if rows[s, 0] == POLICY_ISMCTS] or [1])
     rt = rule_tables(compiled)
