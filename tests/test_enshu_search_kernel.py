@@ -304,3 +304,14 @@ def test_search_rows_do_not_depend_on_how_units_are_split():
     parts = [play_units(compiled, specs, 4, 0, 5, None), play_units(compiled, specs, 4, 5, 7, None)]
     for k in range(2):
         np.testing.assert_array_equal(whole[k], np.concatenate([parts[0][k], parts[1][k]], axis=1))
+
+
+def test_the_general_kernel_compiles_one_signature():
+    from simcore.games.enshu.search_nb import play_units_general_nb
+
+    play_units_general(compiled_for("enshu-w", 2), [parse_policy("random"), parse_policy("heuristic", "enshu")],
+                       1, 0, 4, None)
+    play_units_general(compiled_for("enshu-c", 5, {"enshu.c.dropped_hands": "set_aside"}),
+                       [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
+                                                           "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
+    assert len(play_units_general_nb.signatures) == 1
