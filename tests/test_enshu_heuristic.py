@@ -279,13 +279,13 @@ def test_the_yes_no_decisions():
     # strength: card points + the best field card each hand card matches + 50 per triplet month
     strong = [SUSUKI_MOON, SUSUKI_GEESE, MAPLE_DEER, PINE_RIBBON]  # 30 + 10 + 10 + 5, + Crane 30 matched
     obs = _obs(compiled, hand=strong, field=[0], piles=no_piles)  # card 0 is the Pine Crane
-    assert _yes_no(compiled, "kotsu", obs)  # 85 >= 80
+    assert _yes_no(compiled, "kotsu", obs)  # 85 >= 50
     weak = [PINE_CHAFF_1, WISTERIA_CHAFF_1, MAPLE_DEER]  # 10 (+ 0: no matches)
     assert not _yes_no(compiled, "kotsu", _obs(compiled, hand=weak, field=[IRIS_BRIDGE], piles=no_piles))
-    # join: 50 on the first pass, 50 + 20 on the second
+    # join: 80 on the first pass, 80 + 20 on the second
     mid = [MAPLE_DEER, SUSUKI_GEESE, IRIS_BRIDGE, PINE_RIBBON, PLUM_RIBBON, CHERRY_RIBBON]  # 45
     assert not _yes_no(compiled, "join", _obs(compiled, hand=mid, field=[], piles=no_piles, dropout_pass=1))
-    mid2 = mid + [WISTERIA_CUCKOO, CHRYS_RIBBON]  # 60
+    mid2 = mid + [WISTERIA_CUCKOO, SUSUKI_MOON]  # 85
     assert _yes_no(compiled, "join", _obs(compiled, hand=mid2, field=[], piles=no_piles, dropout_pass=1))
     assert not _yes_no(compiled, "join", _obs(compiled, hand=mid2, field=[], piles=no_piles, dropout_pass=2))
     # mizu-kotsu: never (a blind raise with an average hand has no edge and loses the dropout)
@@ -300,19 +300,18 @@ def test_the_yes_no_decisions():
 
 
 def test_teyaku_declarations():
-    compiled = _compiled("enshu-c", 3)
-    policy = EnshuHeuristicPolicy(HEURISTIC, compiled)
-    tables = H.heuristic_tables(compiled, HEURISTIC)
+    from simcore.reference.forward import Decision
 
-    def both(hand, group):
+    compiled = _compiled("enshu-c", 3)
+
+    def both(hand, group, spec=HEURISTIC):
         obs = _obs(compiled, hand=hand, field=[], piles=[[], [], []])
         options = teyaku_options(compiled, obs.hand, group)
-        chosen = policy.declare_teyaku(obs, group, options)
-        from simcore.reference.forward import Decision
-
+        chosen = EnshuHeuristicPolicy(spec, compiled).declare_teyaku(obs, group, options)
         decision = Decision("declare_teyaku", 0, (*options, None), {"group": group})
         keys = np.array([H.enshu_action_key(decision, a) for a in decision.actions], dtype=np.int64)
-        index = H.heuristic_choose_nb(H.KIND_DECLARE_TEYAKU, H.pack_observation(obs), keys, len(keys), tables)
+        index = H.heuristic_choose_nb(H.KIND_DECLARE_TEYAKU, H.pack_observation(obs), keys, len(keys),
+                                      H.heuristic_tables(compiled, spec))
         assert decision.actions[index] == chosen
         return chosen
 
@@ -320,11 +319,29 @@ def test_teyaku_declarations():
     triplet = both([PINE_CHAFF_1, PINE_CHAFF_2, PINE_RIBBON, MAPLE_DEER, SUSUKI_GEESE, IRIS_BRIDGE, WISTERIA_RIBBON],
                    "A")
     assert triplet is not None and triplet.key == "sanbon"
-    # group B worth less than teyaku_b_min (100): Lone Animal (50) is declined, Fuke stays open
+    # group B: declared by default (teyaku_b_min 0: its points lower every opponent's score);
+    # with teyaku_b_min = 100 a Lone Animal (50) is declined, so that Fuke stays open
     lone = [MAPLE_DEER, PINE_CHAFF_1, PINE_CHAFF_2, WISTERIA_CHAFF_1, WISTERIA_CHAFF_2, CHERRY_CHAFF_1, SUSUKI_CHAFF_1]
-    assert both(lone, "B") is None
-    # All Junk (100) is declared
+    declared = both(lone, "B")
+    assert declared is not None and declared.key == "toichi"
+    strict = parse_policy("heuristic:teyaku_b_min=100", "enshu")
+    assert both(lone, "B", strict) is None
+    # All Junk (100) is declared even then
     junk = [PINE_CHAFF_1, PINE_CHAFF_2, WISTERIA_CHAFF_1, WISTERIA_CHAFF_2, CHERRY_CHAFF_1, SUSUKI_CHAFF_1,
             SUSUKI_CHAFF_2]
-    declared = both(junk, "B")
+    declared = both(junk, "B", strict)
     assert declared is not None and declared.key == "soppe"
+
+
+def test_the_documented_defaults_are_the_parameters():
+    import re
+
+    from simcore.games.enshu import policies
+    from simcore.games.enshu.policies import HEURISTIC_DEFAULTS
+
+    documented = policies.__doc__.split("Its parameters and their defaults")[1]
+    pairs = {name: int(value) for name, value in re.findall(r"``(\w+)=(\d+)``", documented)}
+    assert pairs == HEURISTIC_DEFAULTS
+    offered = dict(GAME.policies)["heuristic"]
+    assert {p.name: p.default for p in offered.params} == HEURISTIC_DEFAULTS
+    assert "reference" in offered.engines

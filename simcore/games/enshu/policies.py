@@ -81,6 +81,13 @@ all integers, and every quantity is an integer computed in a fixed order (its nu
   teyaku worth less than ``teyaku_b_min`` (declaring would forbid Fuke);
 * declares Fuke when it is not the round winner and the winner's score is positive (it would
   pay it).
+
+Its parameters and their defaults (tuned against ``greedy`` with the reference engine on W 2p,
+S 3p, C 3p and C 5p): ``card_weight=100``, ``yaku_weight=100``, ``deny_weight=60`` (percent);
+``stop_worth=100`` (points per unit); ``chance_hand=700``, ``chance_field=500``,
+``chance_unseen=400`` (per mille); ``field_risk=100`` (percent); ``safe_delay=300`` (per mille);
+``kotsu_strength=50``, ``join_strength=80``, ``join_step=20`` (hand strength);
+``teyaku_b_min=0`` (points: every group-B teyaku is declared).
 """
 
 from __future__ import annotations
@@ -347,13 +354,13 @@ HEURISTIC_PARAMS = (
               help="percent: scale of the chance that a card left on the field is taken before one's next turn"),
     ParamSpec("safe_delay", 300, minimum=0, maximum=1000,
               help="per mille of a capture's gain counted when no other seat can take that field card"),
-    ParamSpec("kotsu_strength", 80, minimum=0, maximum=10_000,
+    ParamSpec("kotsu_strength", 50, minimum=0, maximum=10_000,
               help="hand strength at or above which kotsu is declared"),
-    ParamSpec("join_strength", 50, minimum=0, maximum=10_000,
+    ParamSpec("join_strength", 80, minimum=0, maximum=10_000,
               help="hand strength at or above which the first dropout pass is joined"),
     ParamSpec("join_step", 20, minimum=0, maximum=10_000,
               help="added to join_strength for each further dropout pass"),
-    ParamSpec("teyaku_b_min", 100, minimum=0, maximum=10_000,
+    ParamSpec("teyaku_b_min", 0, minimum=0, maximum=10_000,
               help="variant C: a group-B teyaku is declared when worth at least this (else Fuke stays open)"),
 )
 HEURISTIC_DEFAULTS: dict[str, int] = {p.name: int(p.default) for p in HEURISTIC_PARAMS}
