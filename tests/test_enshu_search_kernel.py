@@ -315,3 +315,67 @@ def test_the_general_kernel_compiles_one_signature():
                        [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
                                                            "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
     assert len(play_units_general_nb.signatures) == 1
+
+
+def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
+    """A copy of the machine's state with the cards ``seat`` cannot see dealt anew at random:
+    the other hands' unexposed cards and the draw pile (its order too), each place its size."""
+    other = Machine.__new__(Machine)
+    other.rt, other.ws = machine.rt, machine.ws
+    other.si, other.sm = machine.si.copy(), machine.sm.copy()
+    n = int(machine.rt[0][EE.P_PLAYERS])
+    start, length = int(machine.si[S.I_DRAW_START]), int(machine.si[S.I_DRAW_LEN])
+    hidden = {s: int(machine.sm[S.M_HANDS + s]) & ~int(machine.sm[S.M_EXPOSED + s]) for s in range(n) if s != seat}
+    cards = [c for mask in hidden.values() for c in range(64) if mask >> c & 1]
+    cards += [int(c) for c in machine.si[S.I_DRAW + start:S.I_DRAW + start + length]]
+    rng.shuffle(cards)
+    at = 0
+    for s, mask in hidden.items():
+        size = bin(mask).count("1")
+        kept = int(machine.sm[S.M_HANDS + s]) & ~mask
+        other.sm[S.M_HANDS + s] = np.uint64(kept | sum(1 << c for c in cards[at:at + size]))
+        at += size
+    other.si[S.I_DRAW + start:S.I_DRAW + start + length] = cards[at:]
+    return other
+
+
+@pytest.mark.parametrize("rules, players", [("enshu-w", 3), ("enshu-c", 4)], ids=["w-3p", "c-4p"])
+def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, players):
+    """DESIGN.md invariant 6 in the kernel: a pimc or ismcts decision is a function of what its
+    seat may see (and its stream), however the hidden cards lie."""
+    from simcore.games.enshu.search_nb import (
+        ismcts_choose_nb,
+        new_search_buffers_nb,
+        pimc_choose_nb,
+    )
+    from simcore.kernels.policy_ids import OBJECTIVE_SCORE, POLICY_GREEDY, POLICY_RANDOM
+    from simcore.search import log_table
+
+    compiled = compiled_for(rules, players)
+    machine = Machine(compiled)
+    rng = random.Random(3)
+    sb = new_search_buffers_nb(65, OBS_SIZE)
+    htables = np.zeros((EE.MAX_SEATS + 1, 1), dtype=np.int64)
+    logs = log_table(64)
+    decided = 0
+    changed = 0
+    for r in range(6):
+        machine.start(EnshuRoundSetup(seed=8, round_index=r, dealer=r % players))
+        while not machine.done():
+            seat = int(machine.si[S.I_PEND_SEAT])
+            if machine.si[S.I_PEND_N] > 1 and machine.si[S.I_PEND_KIND] in (S.KIND_PLAY, S.KIND_CAPTURE):
+                answers = set()
+                for k in range(3):
+                    state = machine if k == 0 else hidden_shuffled(machine, seat, rng)
+                    changed += k > 0 and not (np.array_equal(state.sm, machine.sm)
+                                              and np.array_equal(state.si, machine.si))
+                    words = np.array(Stream(8, r, 40 + seat).s * EE.MAX_SEATS, dtype=np.uint64)
+                    pimc = pimc_choose_nb(state.si, state.sm, state.rt, state.ws, seat, 3, POLICY_RANDOM,
+                                          OBJECTIVE_SCORE, False, words, 0, htables, sb)
+                    ismcts = ismcts_choose_nb(state.si, state.sm, state.rt, state.ws, seat, 24, 0.7, POLICY_GREEDY,
+                                              OBJECTIVE_SCORE, words, 0, htables, logs, sb)
+                    answers.add((pimc, ismcts, tuple(int(w) for w in words[:4])))
+                assert len(answers) == 1
+                decided += 1
+            machine.apply(rng.randrange(int(machine.si[S.I_PEND_N])))
+    assert decided > 20 and changed > decided
