@@ -224,7 +224,10 @@ def rollout_nb(si, sm, rt, ws, rollout_id, streams, at, htables, obs):
         if si[I_PEND_KIND] == KIND_PLAY and rollout_id != POLICY_HEURISTIC:
             turns_fast(si, sm, rt, ws, rollout_id, streams, at)
             continue
-        index = policy_choose_nb(rollout_id, si, sm, rt, ws, streams, at, htables, MAX_SEATS, obs)
+        if rollout_id == POLICY_RANDOM:  # called apart: a call with every table costs more than the draw
+            index = random_choose_nb(si, sm, streams, at)
+        else:
+            index = policy_choose_nb(rollout_id, si, sm, rt, ws, streams, at, htables, MAX_SEATS, obs)
         apply_nb(si, sm, rt, ws, index)
 
 

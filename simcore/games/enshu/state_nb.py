@@ -440,10 +440,12 @@ def deal(si, sm, rt):
     sm[M_SEEN] = field
 
 
-@nb.njit(cache=True, _nrt=False)
-def resolve(si, sm, rt, seat, card, source):
-    """``EnshuState.resolve``: a played or turned card against the field (may pause at a capture)."""
-    params, month, month_mask = rt[0], rt[1], rt[2]
+@nb.njit(cache=True, _nrt=False, inline="always")
+def resolve(si, sm, params, month, month_mask, seat, card, source):
+    """``EnshuState.resolve``: a played or turned card against the field (may pause at a capture).
+
+    Inlined, and given only the arrays it reads: a call's arguments are every array's fields, so a
+    call with the whole rule tuple costs more than the resolution itself."""
     cb = bit(card)
     sm[M_SEEN] |= cb
     matches = sm[M_FIELD] & month_mask[month[card]]
@@ -742,7 +744,7 @@ def phase_settle(si, sm, rt):
 @nb.njit(cache=True, _nrt=False)
 def advance_nb(si, sm, rt, ws):
     """``EnshuState._advance``: the rules' own steps until a decision or the end."""
-    params, month_mask, card_points, class_masks = rt[0], rt[2], rt[3], rt[4]
+    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
     yaku_masks, teyaku_masks, teyaku_ints = rt[5], rt[7], rt[8]
     opt_ints, opt_cards = ws[0], ws[1]
     n = params[EE.P_PLAYERS]
@@ -948,7 +950,7 @@ def advance_nb(si, sm, rt, ws):
                 card = si[I_DRAW + si[I_DRAW_START]]
                 si[I_DRAW_START] += 1
                 si[I_DRAW_LEN] -= 1
-                resolve(si, sm, rt, seat, card, 1)
+                resolve(si, sm, params, month, month_mask, seat, card, 1)
         elif phase == P_AFTER_DRAW:
             seat = si[I_SEAT]
             bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
@@ -993,9 +995,9 @@ def set_play_keys(si, hand):
     si[I_PEND_N] = k
 
 
-@nb.njit(cache=True, _nrt=False)
-def apply_nb(si, sm, rt, ws, index):
-    """Take the pending decision's action ``index`` (reference order) and step on."""
+@nb.njit(cache=True, _nrt=False, inline="always")
+def apply_action(si, sm, params, month, month_mask, index):
+    """The pending decision's action ``index`` taken (the steps after it are ``advance_nb``'s)."""
     kind = si[I_PEND_KIND]
     seat = si[I_PEND_SEAT]
     si[I_PEND_KIND] = NO_KIND
@@ -1026,7 +1028,7 @@ def apply_nb(si, sm, rt, ws, index):
         card = si[I_KEYS + index] & 0xFF
         sm[M_HANDS + seat] &= ~bit(card)
         si[I_PHASE] = P_AFTER_PLAY
-        resolve(si, sm, rt, seat, card, 0)
+        resolve(si, sm, params, month, month_mask, seat, card, 0)
     elif kind == KIND_CAPTURE:
         taken = np.uint64(si[I_KEYS + index] & ((np.int64(1) << KIND_SHIFT) - 1))
         take(si, sm, seat, si[I_PEND_CARD], taken)
@@ -1036,6 +1038,12 @@ def apply_nb(si, sm, rt, ws, index):
             si[I_PHASE] = P_SETTLE
         else:
             si[I_FUKE_INDEX] += 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def apply_nb(si, sm, rt, ws, index):
+    """Take the pending decision's action ``index`` (reference order) and step on."""
+    apply_action(si, sm, rt[0], rt[1], rt[2], index)
     advance_nb(si, sm, rt, ws)
 
 
