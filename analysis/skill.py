@@ -14,9 +14,9 @@ deal luck is shared) and gives a point estimate with a percentile bootstrap inte
   per-round edge ``E`` (standard deviation ``sigma``) puts the better player ahead with
   probability ``Phi(z)``; ``rounds_to_lead`` finds the same number by simulating matches of
   ``n`` rounds drawn from the observed rounds.
-* ``variance_shares``: the share of the variance of outcomes ``y[deal, seating, policy]``
-  explained by the deal, the seating and the policy (main effects of a balanced layout, whose
-  sums of squares add up with the rest to the total).
+* ``variance_shares``: the share of the variance of the seats' payoffs ``y[deal, seating, seat]``
+  explained by the cards each seat is dealt (the deal) and by the policy in the seat, in a
+  balanced layout whose sums of squares add up, with the rest, to the total.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Estimate", "critical_rounds", "gap", "relative_skill", "rounds_to_lead", "variance_shares"]
+__all__ = ["Estimate", "critical_rounds", "gap", "relative_skill", "relative_skill_from_effects", "rounds_to_lead",
+           "variance_shares"]
 
 Z_ONE_SIDED_95 = 1.6448536269514722  # Phi^-1(0.95): "ahead with probability 0.95"
 
@@ -43,8 +44,8 @@ class Estimate:
         return bool(self.low <= x <= self.high)
 
 
-def _bootstrap(statistic, columns: list[np.ndarray], draws: int, seed: int) -> Estimate:
-    """``statistic(*columns)`` and its 2.5-97.5% percentile interval over deals resampled whole."""
+def _bootstrap(statistic, columns: list[np.ndarray], draws: int, seed: int, confidence: float = 0.95) -> Estimate:
+    """``statistic(*columns)`` and its percentile interval (``confidence``) over deals resampled whole."""
     n = len(columns[0])
     value = float(statistic(*columns))
     if n < 2 or draws <= 0:
@@ -57,14 +58,28 @@ def _bootstrap(statistic, columns: list[np.ndarray], draws: int, seed: int) -> E
     stats = stats[np.isfinite(stats)]
     if len(stats) == 0:
         return Estimate(value, float("nan"), float("nan"))
-    low, high = np.percentile(stats, [2.5, 97.5])
+    tail = 50 * (1 - confidence)
+    low, high = np.percentile(stats, [tail, 100 - tail])
     return Estimate(value, float(low), float(high))
 
 
-def gap(a: np.ndarray, b: np.ndarray, draws: int = 2000, seed: int = 0) -> Estimate:
+def gap(a: np.ndarray, b: np.ndarray, draws: int = 2000, seed: int = 0, confidence: float = 0.95) -> Estimate:
     """Mean of ``a - b`` (float64 per-deal mean payoffs of two policies on the same deals), with its interval."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return _bootstrap(lambda x, y: np.mean(x - y), [a, b], draws, seed)
+    return _bootstrap(lambda x, y: np.mean(x - y), [a, b], draws, seed, confidence)
+
+
+def relative_skill_from_effects(learning: np.ndarray, chance: np.ndarray, draws: int = 2000, seed: int = 0,
+                                confidence: float = 0.95) -> Estimate:
+    """``RS = mean(LE) / (mean(LE) + mean(RE))`` from float64 per-deal learning and random effects
+    (each a payoff difference measured on the same deals), with its interval."""
+    cols = [np.asarray(learning, dtype=np.float64), np.asarray(chance, dtype=np.float64)]
+
+    def rs(le: np.ndarray, re: np.ndarray) -> float:
+        total = np.mean(le) + np.mean(re)
+        return float(np.mean(le) / total) if total != 0 else float("nan")
+
+    return _bootstrap(rs, cols, draws, seed, confidence)
 
 
 def _rs(beginner: np.ndarray, best: np.ndarray, omniscient: np.ndarray) -> float:
@@ -132,22 +147,31 @@ def rounds_to_lead(diff: np.ndarray, probability: float = 0.95, matches: int = 4
     return high
 
 
-def variance_shares(y: np.ndarray) -> dict[str, float]:
-    """Shares of the total sum of squares of float64 ``y[deal, seating, policy]`` explained by each main
-    effect (``deal``, ``seating``, ``policy``) and by everything else (``rest``); they add to 1."""
+def variance_shares(y: np.ndarray, policy_of: np.ndarray) -> dict[str, float]:
+    """Shares of the variance of the seats' payoffs explained by the deal and by the policies.
+
+    ``y`` is float64 ``y[deal, seating, seat]``: each seat's payoff in each seating's round of
+    each deal; ``policy_of`` is an int ``[seating, seat]`` array naming the policy in each seat
+    (a balanced layout: over the seatings, each policy holds each seat equally often). The model
+    is ``y = mean + luck[deal, seat] + skill[policy] + rest``: ``deal`` is the share of the total
+    sum of squares explained by the cards a seat is dealt (the deal-and-seat cell means, which
+    include the seat's own advantage), ``policy`` the share explained by which policy plays,
+    ``rest`` everything else (how a deal suits one policy more than another). They add to 1.
+    """
     y = np.asarray(y, dtype=np.float64)
-    if y.ndim != 3:
-        raise ValueError("variance_shares needs y[deal, seating, policy]")
+    policy_of = np.asarray(policy_of)
+    if y.ndim != 3 or policy_of.shape != y.shape[1:]:
+        raise ValueError("variance_shares needs y[deal, seating, seat] and policy_of[seating, seat]")
     grand = y.mean()
     total = float(((y - grand) ** 2).sum())
     if total == 0:
-        return {"deal": 0.0, "seating": 0.0, "policy": 0.0, "rest": 0.0}
-    n_deal, n_seat, n_policy = y.shape
-    ss = {
-        "deal": float(n_seat * n_policy * ((y.mean(axis=(1, 2)) - grand) ** 2).sum()),
-        "seating": float(n_deal * n_policy * ((y.mean(axis=(0, 2)) - grand) ** 2).sum()),
-        "policy": float(n_deal * n_seat * ((y.mean(axis=(0, 1)) - grand) ** 2).sum()),
-    }
-    shares = {k: v / total for k, v in ss.items()}
-    shares["rest"] = 1.0 - sum(shares.values())
+        return {"deal": 0.0, "policy": 0.0, "rest": 0.0}
+    n_seatings = y.shape[1]
+    luck = float(n_seatings * ((y.mean(axis=1) - grand) ** 2).sum())
+    skill = 0.0
+    for policy in np.unique(policy_of):
+        cells = y[:, policy_of == policy]
+        skill += cells.size * (cells.mean() - grand) ** 2
+    shares = {"deal": luck / total, "policy": float(skill) / total}
+    shares["rest"] = 1.0 - shares["deal"] - shares["policy"]
     return shares

@@ -72,6 +72,9 @@ class PairOutcomes:
         Mean over the seatings of (mean payoff of A's seats) - (mean payoff of B's seats).
     a_wins, b_wins, draws : int64 arrays, shape (deals,)
         Seatings of the deal won by A, won by B, and drawn (no winner).
+    seat_payoffs : float64 array, shape (seatings, deals, seats), or None
+        Every seat's payoff in each seating's round of each deal (read only when asked for:
+        ``open_tournament(..., seatings=True)``).
     """
 
     first: int
@@ -82,6 +85,7 @@ class PairOutcomes:
     a_wins: np.ndarray
     b_wins: np.ndarray
     draws: np.ndarray
+    seat_payoffs: np.ndarray | None = None
 
     @property
     def deals(self) -> int:
@@ -174,7 +178,7 @@ def _read_run(path: Path, deals: int, seats: int, allow_incomplete: bool,
     return winners, payoffs, present
 
 
-def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False) -> TournamentData:
+def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False, seatings: bool = False) -> TournamentData:
     """Read a tournament folder: every run's winners and payoffs, as per-deal pairing results.
 
     Parameters
@@ -184,6 +188,8 @@ def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False) -> 
     allow_incomplete : bool
         Read an unfinished or damaged tournament: each pairing keeps the deals present in every
         one of its seatings' intact shards (``TournamentData.incomplete`` says what is left out).
+    seatings : bool
+        Also keep every seat's payoff in each seating's round of each deal (``PairOutcomes.seat_payoffs``).
 
     Raises
     ------
@@ -196,6 +202,8 @@ def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False) -> 
     except DatasetError as error:
         raise AnalysisError(str(error)) from None
     notes: list[str] = []
+    if manifest.get("kind") == "sweep":
+        raise AnalysisError(f"{path}: a sweep, not a tournament (fudasim report reads it)")
     if manifest.get("complete") is not True:
         if not allow_incomplete:
             raise AnalysisError(f"{path}: the tournament is not complete; finish it with `fudasim tournament ... "
@@ -212,18 +220,21 @@ def open_tournament(path: str | os.PathLike, allow_incomplete: bool = False) -> 
         present = np.ones(deals, dtype=bool)
         diff = np.zeros(deals, dtype=np.float64)
         a_wins, b_wins, draws = (np.zeros(deals, dtype=np.int64) for _ in range(3))
-        for entry in entries:
+        kept = np.zeros((len(entries), deals, seats)) if seatings else None
+        for k, entry in enumerate(entries):
             winners, payoffs, run_present = _read_run(path / entry["name"], deals, seats, allow_incomplete, notes)
             present &= run_present
+            if kept is not None:
+                kept[k] = payoffs
             for total, part in zip((diff, a_wins, b_wins, draws),
                                    _seating_outcomes(entry["seating"], winners, payoffs), strict=True):
                 total += part
             del winners, payoffs
         diff /= len(entries)
-        seatings = [e["seating"] for e in entries]
         for array in (diff, a_wins, b_wins, draws):
             array[~present] = 0
-        pairs.append(PairOutcomes(first, second, seatings, present, diff, a_wins, b_wins, draws))
+        pairs.append(PairOutcomes(first, second, [e["seating"] for e in entries], present, diff, a_wins, b_wins,
+                                  draws, kept))
     return TournamentData(path, manifest, pairs, notes)
 
 
@@ -544,6 +555,12 @@ def build_tournament_report(tournament: TournamentData | str | os.PathLike, *, c
         Bootstrap resamples of the deals for the rating intervals.
     """
     if not isinstance(tournament, TournamentData):
+        from simcore.sweep import is_sweep
+
+        if is_sweep(tournament):
+            from analysis.sweep import build_sweep_report
+
+            return build_sweep_report(tournament, confidence=confidence, figures=figures)
         tournament = open_tournament(tournament, allow_incomplete=allow_incomplete)
     data = tournament
     z_value(confidence)  # refuses a bad level before any work

@@ -71,19 +71,9 @@ def _most_players() -> int:
 
 def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
     """``--option`` overrides, plus ``--players`` as the game's player-count option."""
-    overrides = _parse_overrides(options)
-    if players is not None:
-        from simcore.games import game_of
-        from simcore.rules import load_rules
+    from simcore.runner import with_players
 
-        rule_set = load_rules(rules)
-        game = game_of(rule_set)
-        problem = game.players_problem(rule_set, players)
-        if problem:
-            raise UserError(f"--players {players}: {problem}")
-        if game.players_option is not None:
-            overrides[game.players_option] = str(players)
-    return overrides
+    return with_players(rules, _parse_overrides(options), players)
 
 
 def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | None, policies: tuple[str, ...]):
@@ -110,7 +100,7 @@ class FudasimGroup(click.Group):
     def main(self, *args, **kwargs):
         """Run the command line; click's usage errors become one line with exit status 2."""
         kwargs["standalone_mode"] = False
-        warnings.showwarning = _one_line_warning
+        warnings.formatwarning = _one_line_warning
         try:
             return super().main(*args, **kwargs)
         except click.exceptions.Exit as done:  # --help, --version
@@ -128,9 +118,9 @@ class FudasimGroup(click.Group):
             sys.exit(error.exit_code)
 
 
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """A warning on the command line: one line on stderr (e.g. a seat that sees hidden cards)."""
-    click.echo(f"fudasim: warning: {message}", err=True)
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning on the command line as one line (e.g. a seat that sees hidden cards)."""
+    return f"fudasim: warning: {message}\n"
 
 
 @click.group(cls=FudasimGroup, context_settings=CONTEXT)
@@ -549,12 +539,16 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
+from cli.skill import skill  # noqa: E402
+from cli.sweep import sweep  # noqa: E402
 from cli.tournament import tournament  # noqa: E402
 
 main.add_command(report)
 main.add_command(compare)
 main.add_command(rescore)
 main.add_command(tournament)
+main.add_command(skill)
+main.add_command(sweep)
 
 from cli.play import play  # noqa: E402  (registered below)
 

@@ -95,22 +95,13 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
     FudasimError (``RulesError``, ``PolicyError``, ``RunError``, ``DatasetError``): bad input or
     a folder that cannot be written, with a one-line message.
     """
-    from simcore.games import game_of
-    from simcore.rules import load_rules
-    from simcore.runner import RunConfig
+    from simcore.runner import RunConfig, with_players
     from simcore.runner import run as run_simulation
 
     if resume and overwrite:
         raise RunError("resume and overwrite contradict each other; give one")
     overrides = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (options or {}).items()}
-    if players is not None:
-        rule_set = load_rules(rules, dict(overrides))
-        game = game_of(rule_set)
-        problem = game.players_problem(rule_set, players)
-        if problem:
-            raise RunError(f"players={players}: {problem}")
-        if game.players_option is not None:
-            overrides[game.players_option] = str(players)
+    overrides = with_players(rules, overrides, players, flag="players=")
     config = RunConfig(rules=rules, options=overrides, seed=seed, rounds=rounds, matches=matches,
                        rounds_per_match=rounds_per_match, policies=_policies(policies), engine=engine,
                        threads=threads, out=None if out is None else str(out), resume=resume,

@@ -153,6 +153,22 @@ def bit_counts(masks: np.ndarray, n_bits: int) -> np.ndarray:
     return counts[:n_bits]
 
 
+def with_players(rules: str, options: dict[str, str], players: int | None, flag: str = "--players") -> dict[str, str]:
+    """``options`` plus the game's player-count option set to ``players`` (unchanged when None);
+    ``RunError`` naming ``flag`` when the rules do not allow that many players."""
+    if players is None:
+        return dict(options)
+    rule_set = load_rules(rules, dict(options))
+    game = game_of(rule_set)
+    problem = game.players_problem(rule_set, players)
+    if problem:
+        raise RunError(f"{flag}{players}: {problem}" if flag.endswith("=") else f"{flag} {players}: {problem}")
+    out = dict(options)
+    if game.players_option is not None:
+        out[game.players_option] = str(players)
+    return out
+
+
 def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
     rules = load_rules(config.rules, config.options)
     game = game_of(rules)

@@ -113,6 +113,10 @@ class PimcPolicy(_Search):
         super().__init__(game, spec, compiled, stream, make_policy, ask_policy, action_key)
         self.worlds = int(spec.params["worlds"])
 
+    def world(self, state: Any, seat: int) -> Any:
+        """A world to search: the hidden cards dealt anew from the stream."""
+        return state.sample_hidden(seat, self.stream)
+
     def decide(self, state: Any, decision: Any) -> Any:
         """The action to take at ``decision`` of ``state`` (the seat's own decision)."""
         actions = decision.actions
@@ -121,7 +125,7 @@ class PimcPolicy(_Search):
         seat = decision.seat
         totals = [0] * len(actions)
         for _ in range(self.worlds):
-            world = state.sample_hidden(seat, self.stream)
+            world = self.world(state, seat)
             for i, action in enumerate(actions):
                 copy = world.clone()
                 copy.apply(action)
@@ -138,24 +142,9 @@ class OmniscientPolicy(PimcPolicy):
     """``pimc`` whose every world is the real position (for measurement only): the same draws
     and rollouts, with ``state.clone()`` where ``pimc`` deals ``state.sample_hidden(seat, S)``."""
 
-    def decide(self, state: Any, decision: Any) -> Any:
-        """The action to take at ``decision`` of ``state``, knowing every card."""
-        actions = decision.actions
-        if len(actions) == 1:
-            return actions[0]
-        seat = decision.seat
-        totals = [0] * len(actions)
-        for _ in range(self.worlds):
-            for i, action in enumerate(actions):
-                copy = state.clone()
-                copy.apply(action)
-                self.rollout(copy)
-                totals[i] += self.score(copy, seat)
-        best = 0
-        for i in range(1, len(actions)):
-            if totals[i] > totals[best]:
-                best = i
-        return actions[best]
+    def world(self, state: Any, seat: int) -> Any:
+        """The real position: every card where it really is."""
+        return state.clone()
 
 
 class _Node:

@@ -59,7 +59,7 @@ TOURNAMENT_FORMAT = 1
 _TEMPORARY_PREFIX = f".{TOURNAMENT_FILE}.tmp-"
 # Fields of the plan that must agree for --resume (everything that changes rows or the runs).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "players", "deals", "policies",
-                "seatings", "units_per_shard")
+                "seatings", "units_per_shard", "kind", "vary", "baseline")
 
 
 @dataclass
@@ -317,7 +317,7 @@ def _run_is_intact(path: Path) -> bool:
     return check.complete and not check.problems
 
 
-def run_tournament(config: TournamentConfig, announce=None) -> TournamentResult:
+def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any] | None = None) -> TournamentResult:
     """Plan and play a tournament (or finish one, with ``resume``); returns what was done.
 
     Parameters
@@ -326,13 +326,16 @@ def run_tournament(config: TournamentConfig, announce=None) -> TournamentResult:
         The settings; ``config.policies`` holds one policy spec per policy.
     announce : callable, optional
         Called with one line of text before each run is played (progress for the command line).
+    plan : dict, optional
+        A plan made elsewhere in the same layout (``simcore.sweep.plan_sweep``): each run entry may
+        carry its own ``options``, laid over ``config.options``.
 
     Raises ``RulesError``, ``PolicyError``, ``RunError`` or ``DatasetError`` on bad input or a
     folder that cannot be written.
     """
     from simcore.runner import RunConfig, run
 
-    plan = plan_tournament(config)
+    plan = plan_tournament(config) if plan is None else plan
     out = Path(config.out) if config.out else Path("fudasim-out") / f"tournament-{plan['rules_name']}-seed{config.seed}"
     if config.threads is not None:
         import numba
@@ -357,7 +360,8 @@ def run_tournament(config: TournamentConfig, announce=None) -> TournamentResult:
                 announce(f"[{number}/{len(manifest['runs'])}] {verb} {entry['name']}: "
                          + " vs ".join(entry["policies"]))
             summary = run(RunConfig(
-                rules=config.rules, options=dict(config.options), seed=config.seed, rounds=config.deals,
+                rules=config.rules, options={**config.options, **entry.get("options", {})}, seed=config.seed,
+                rounds=config.deals,
                 policies=tuple(entry["policies"]), engine=config.engine, threads=config.threads, out=str(path),
                 resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
                 command=config.command,
@@ -422,8 +426,10 @@ def verify_tournament(path: str | os.PathLike, deep: bool = False) -> tuple[list
             problems.append(f"{entry['name']}: {error}")
             continue
         if check.manifest.get("policies") != entry["policies"] or check.manifest.get("seed") != manifest["seed"] \
-                or check.manifest.get("units") != manifest["deals"]:
-            problems.append(f"{entry['name']}: a run of other policies, seed or deals than the tournament lists")
+                or check.manifest.get("units") != manifest["deals"] \
+                or any(check.manifest.get("options", {}).get(k) != v for k, v in entry.get("resolved", {}).items()):
+            problems.append(f"{entry['name']}: a run of other policies, options, seed or deals than the tournament "
+                            f"lists")
         problems += [f"{entry['name']}/{line}" for _, line in check.problems]
         notes += [f"{entry['name']}: {note}" for note in check.notes]
         rounds += sum(shard.rows for shard in check.good_shards())

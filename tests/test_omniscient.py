@@ -16,7 +16,13 @@ from analysis.compare import compare_runs
 from analysis.render import render
 from analysis.report import build_report
 from simcore.games import get_game
-from simcore.policies import POLICY_KINDS, HiddenCardsWarning, hidden_notice, parse_policy, sees_hidden
+from simcore.policies import (
+    POLICY_KINDS,
+    HiddenCardsWarning,
+    hidden_notice,
+    parse_policy,
+    sees_hidden,
+)
 from simcore.rng import Stream
 from simcore.rules import load_rules
 from simcore.runner import RunConfig, run

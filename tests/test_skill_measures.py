@@ -64,13 +64,20 @@ def test_no_edge_means_no_number_of_rounds():
 
 
 def test_variance_shares_of_pure_effects():
-    deals, seats, policies = 50, 2, 3
-    deal_only = np.broadcast_to(np.arange(deals, dtype=float)[:, None, None], (deals, seats, policies))
-    assert math.isclose(variance_shares(deal_only)["deal"], 1.0)
-    policy_only = np.broadcast_to(np.array([0.0, 1.0, 5.0])[None, None, :], (deals, seats, policies))
-    assert math.isclose(variance_shares(policy_only)["policy"], 1.0)
+    deals = 400
+    policy_of = np.array([[0, 1], [1, 0]])  # seatings AB and BA
     rng = np.random.default_rng(6)
-    mixed = deal_only + policy_only + rng.normal(0, 1, (deals, seats, policies))
-    shares = variance_shares(mixed)
-    assert math.isclose(sum(shares.values()), 1.0)
-    assert shares["deal"] > shares["policy"] > shares["seating"]
+    luck = rng.normal(0, 2, (deals, 2))  # what each seat's cards are worth, the same in both seatings
+    deal_only = np.broadcast_to(luck[:, None, :], (deals, 2, 2))
+    assert math.isclose(variance_shares(deal_only, policy_of)["deal"], 1.0)
+    skill = np.array([-0.5, 0.5])  # policy B is better by 1 per round
+    policy_only = np.broadcast_to(skill[policy_of][None], (deals, 2, 2))
+    assert math.isclose(variance_shares(policy_only, policy_of)["policy"], 1.0)
+    both = deal_only + policy_only
+    shares = variance_shares(both, policy_of)
+    # the two effects are orthogonal in the balanced layout: each explains its own variance
+    assert math.isclose(shares["policy"], 0.25 / both.var(), rel_tol=1e-9)
+    assert math.isclose(shares["deal"] + shares["policy"], 1.0) and abs(shares["rest"]) < 1e-12
+    noisy = both + rng.normal(0, 1, both.shape)
+    shares = variance_shares(noisy, policy_of)
+    assert math.isclose(sum(shares.values()), 1.0) and shares["rest"] > 0.1

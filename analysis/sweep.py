@@ -1,0 +1,147 @@
+"""The report of a sweep folder (``simcore.sweep``): every combination against the baseline.
+
+Each combination's run is compared with the baseline's round by round (``analysis.compare``:
+the runs share seed and rounds, so the differences are paired), on the outcomes a rule change
+moves: the dealer's win rate, each seat's win rate and mean payoff, how rounds end, and the
+yaku whose frequency moved most. The p-values of every difference in the table are adjusted
+together (Holm), so a difference marked significant stays so however many combinations and
+outcomes the sweep holds.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.compare import compare_runs
+from analysis.intervals import holm_adjusted
+from analysis.reader import AnalysisError, open_run
+from analysis.render import Figure, Report, Table, hidden_notices
+from simcore.dataset import DatasetError
+from simcore.tournament import read_tournament
+
+__all__ = ["build_sweep_report"]
+
+
+def _key_metric(metric: str) -> bool:
+    return metric == "dealer wins" or metric.startswith("ends by ") or (
+        metric.startswith("seat ") and (metric.endswith(" wins") or metric.endswith(" payoff")))
+
+
+def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, figures: bool = False,
+                       alpha: float = 0.05) -> Report:
+    """Every combination of a sweep folder against its baseline (module docstring)."""
+    path = Path(path)
+    try:
+        manifest = read_tournament(path)
+    except DatasetError as error:
+        raise AnalysisError(str(error)) from None
+    if manifest.get("kind") != "sweep":
+        raise AnalysisError(f"{path}: not a sweep (a tournament: use fudasim report)")
+    if manifest.get("complete") is not True:
+        raise AnalysisError(f"{path}: the sweep is not complete; finish it with `fudasim sweep ... --resume`")
+    runs = manifest["runs"]
+    base = int(manifest.get("baseline", 0))
+    others = [k for k in range(len(runs)) if k != base]
+    datasets: list[Any] = [open_run(path / runs[k]["name"]) for k in [base, *others]]
+    compared = compare_runs(datasets, confidence=confidence)
+    rows: list[dict[str, Any]] = []
+    for j, k in enumerate(others, start=1):
+        frame = compared.table(f"paired_{datasets[j].label}").frame
+        keep = frame[frame["metric"].map(_key_metric)]
+        yaku = frame[frame["metric"].str.startswith("yaku ")]
+        if len(yaku):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                strength = (yaku["difference_diff"].abs() / (yaku["difference_high"] - yaku["difference_low"])).fillna(0)
+            keep = pd.concat([keep, yaku.loc[[strength.idxmax()]]])
+        for _, r in keep.iterrows():
+            rows.append({"combination": runs[k]["label"], "run": runs[k]["name"], "metric": r["metric"],
+                         "kind": r["kind"], "difference": r["difference_diff"], "low": r["difference_low"],
+                         "high": r["difference_high"], "p_value": r["p_value"]})
+    table = pd.DataFrame(rows)
+    if len(table):
+        table["p_value_holm"] = holm_adjusted(table["p_value"].to_numpy())
+        table["significant"] = table["p_value_holm"] < alpha
+    side = compared.table("side_by_side").frame
+    levels = _levels(side, datasets, runs, [base, *others])
+    tables = [
+        Table("sweep_setup", "Sweep", _setup(path, manifest), "Every combination plays the same rounds of the same "
+              "seed: each row below is a paired, round-by-round difference from the baseline."),
+        Table("sweep_levels", "Each combination", levels, "The key outcomes of every combination (rates in percent, "
+              "per-seat rates over the rounds the seat played)."),
+        Table("sweep_differences", f"Against the baseline ({runs[base]['label']})", _shown(table),
+              f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p: McNemar (rates) or "
+              f"paired z (means); p Holm: adjusted over all {len(table)} differences of this table, marked * below "
+              f"{alpha}. The yaku row is the yaku whose frequency moved most (largest difference per interval width)."),
+    ]
+    report = Report(title=f"fudasim sweep: {path.name} ({manifest.get('game')}, {len(runs)} combinations, "
+                          f"{int(manifest['deals']):,} rounds each)",
+                    tables=tables, warnings=list(compared.warnings), notices=hidden_notices(datasets[:1]),
+                    metadata={"sweep": str(path), "confidence": confidence})
+    if figures and len(table):
+        report.figures = [Figure("sweep_plot", "Dealer's win rate and seat 0's mean payoff against the baseline, "
+                                 "with intervals", _plot(table), table="sweep_differences")]
+    return report
+
+
+def _setup(path: Path, manifest: dict[str, Any]) -> pd.DataFrame:
+    vary = "; ".join(f"{name} = {', '.join(values)}" for name, values in manifest["vary"])
+    rows = [("sweep", str(path)), ("rules", str(manifest.get("rules_name"))), ("players", str(manifest.get("players"))),
+            ("policies", " / ".join(manifest["policies"])), ("seed", str(manifest["seed"])),
+            ("rounds per combination", f"{int(manifest['deals']):,}"), ("varied", vary),
+            ("baseline", manifest["runs"][int(manifest.get("baseline", 0))]["label"])]
+    return pd.DataFrame(rows, columns=["item", "value"])
+
+
+def _levels(side: pd.DataFrame, datasets: list[Any], runs: list[dict[str, Any]], order: list[int]) -> pd.DataFrame:
+    metrics = [m for m in side["metric"] if _key_metric(m)]
+    out = []
+    for dataset, k in zip(datasets, order, strict=True):
+        row: dict[str, Any] = {"combination": runs[k]["label"]}
+        for metric in metrics:
+            value = float(side.loc[side["metric"] == metric, dataset.label].iloc[0])
+            kind = side.loc[side["metric"] == metric, "kind"].iloc[0]
+            row[metric] = f"{100 * value:.2f}" if kind == "rate" else f"{value:.3f}"
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def _shown(table: pd.DataFrame) -> pd.DataFrame:
+    if not len(table):
+        return pd.DataFrame(columns=["combination", "metric", "difference", "p", "p Holm"])
+    def cell(r: pd.Series) -> str:
+        scale, digits = (100.0, 2) if r["kind"] == "rate" else (1.0, 3)
+        return (f"{scale * r['difference']:+.{digits}f} [{scale * r['low']:+.{digits}f}, {scale * r['high']:+.{digits}f}]"
+                + (" *" if r["significant"] else ""))
+    return pd.DataFrame({"combination": table["combination"], "metric": table["metric"],
+                         "difference": table.apply(cell, axis=1), "p": table["p_value"].map(lambda p: f"{p:.3g}"),
+                         "p Holm": table["p_value_holm"].map(lambda p: f"{p:.3g}")})
+
+
+def _plot(table: pd.DataFrame) -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [("dealer wins", 100.0, "dealer's win rate (points)"), ("seat 0 payoff", 1.0, "seat 0 mean payoff")]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.5 + 0.45 * table["combination"].nunique()), squeeze=False)
+    for ax, (metric, scale, label) in zip(axes[0], panels, strict=True):
+        part = table[table["metric"] == metric]
+        y = np.arange(len(part))
+        ax.errorbar(scale * part["difference"], y, xerr=[scale * (part["difference"] - part["low"]),
+                                                         scale * (part["high"] - part["difference"])],
+                    fmt="o", capsize=3)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_yticks(y, part["combination"])
+        ax.set_xlabel(f"{label}, minus the baseline")
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    return buffer.getvalue()
