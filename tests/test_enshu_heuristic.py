@@ -38,7 +38,7 @@ from simcore.cards import mask_of
 from simcore.games import get_game
 from simcore.games.enshu import heuristic_nb as H
 from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuHeuristicPolicy, EnshuObservation
-from simcore.games.enshu.reference import ask_policy
+from simcore.games.enshu.reference import ACTION_KINDS, action_key, ask_policy
 from simcore.games.enshu.rules import teyaku_options
 from simcore.policies import parse_policy
 from simcore.rng import Stream
@@ -72,7 +72,7 @@ def _twin_choice(tables: np.ndarray, state, decision) -> object:
     """The action the numba twin picks at ``decision`` of ``state``."""
     obs = H.pack_observation(state.observe(decision.seat), decision.info.get("card", -1),
                              decision.info.get("source"))
-    keys = np.array([H.enshu_action_key(decision, a) for a in decision.actions], dtype=np.int64)
+    keys = np.array([action_key(decision, a) for a in decision.actions], dtype=np.int64)
     index = H.heuristic_choose_nb(H.KIND_CODES[decision.kind], obs, keys, len(keys), tables)
     return decision.actions[index]
 
@@ -309,7 +309,7 @@ def test_teyaku_declarations():
         options = teyaku_options(compiled, obs.hand, group)
         chosen = EnshuHeuristicPolicy(spec, compiled).declare_teyaku(obs, group, options)
         decision = Decision("declare_teyaku", 0, (*options, None), {"group": group})
-        keys = np.array([H.enshu_action_key(decision, a) for a in decision.actions], dtype=np.int64)
+        keys = np.array([action_key(decision, a) for a in decision.actions], dtype=np.int64)
         index = H.heuristic_choose_nb(H.KIND_DECLARE_TEYAKU, H.pack_observation(obs), keys, len(keys),
                                       H.heuristic_tables(compiled, spec))
         assert decision.actions[index] == chosen
@@ -331,6 +331,10 @@ def test_teyaku_declarations():
             SUSUKI_CHAFF_2]
     declared = both(junk, "B", strict)
     assert declared is not None and declared.key == "soppe"
+
+
+def test_the_twin_uses_the_engines_action_kinds():
+    assert H.KIND_CODES == ACTION_KINDS
 
 
 def test_the_documented_defaults_are_the_parameters():

@@ -11,7 +11,7 @@ Contract
   constants below (``pack_observation`` builds it from an ``EnshuObservation``); card masks are
   stored as int64 (card ids are below 48, so every mask is non-negative);
 * ``keys``: int64[>= n], the action keys of the legal actions in the reference's order
-  (``enshu_action_key``), ``n`` of them;
+  (``simcore.games.enshu.reference.action_key``), ``n`` of them;
 * ``tables``: int64[...] built once per run by ``heuristic_tables(compiled, spec)``: the
   policy's weights and the rule arrays it reads, at the offsets of the ``T_*`` constants.
 
@@ -21,7 +21,9 @@ the same order as the reference, so both engines agree exactly.
 
 The observation layout is shared with the kernel's ``observe`` (it writes these slots); slots
 are only ever added at the end.
-This module imports only numpy and numba (and the project's kernel helpers).
+Besides numpy and numba it imports only integer constants (``enums``, the policy's fixed
+numbers), the bit helpers of ``simcore.kernels.bits``, and, when building tables, the
+parameter defaults of ``simcore.games.enshu.policies``.
 """
 
 from __future__ import annotations
@@ -30,18 +32,19 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.policies import HEURISTIC_OTHER_CHANCE, HEURISTIC_TRIPLE_STRENGTH
 from simcore.kernels.bits import lowest_id, popcount
 
 __all__ = [
     "KIND_CODES",
+    "as_int64",
     "OBS_SIZE",
-    "enshu_action_key",
     "heuristic_choose_nb",
     "heuristic_tables",
     "pack_observation",
 ]
 
-# --- action keys (issue 20 contract, section 1) ------------------------------------------------
+# --- action keys (issue 20 contract, section 1; simcore.games.enshu.reference.ACTION_KINDS) ----
 KIND_MIZU_KOTSU = 0
 KIND_KOTSU = 1
 KIND_JOIN = 2
@@ -121,28 +124,11 @@ def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarr
         out[OBS_MATCH_POINTS + s] = obs.match_points[s] if s < len(obs.match_points) else 0
         out[OBS_PILES + s] = obs.piles[s]
         out[OBS_EXPOSED + s] = obs.exposed[s]
-        out[OBS_DECLARED + s] = obs.declared[s]
+        out[OBS_DECLARED + s] = as_int64(obs.declared[s])  # a teyaku bitset: bit 63 is the sign
         out[OBS_MIZU_KOTSU + s] = int(obs.mizu_kotsu[s])
         out[OBS_KOTSU + s] = int(obs.kotsu[s])
         out[OBS_SCORES + s] = obs.scores[s] if s < len(obs.scores) else 0
     return out
-
-
-def enshu_action_key(decision, action) -> int:
-    """The int64 action key of ``action`` at the reference ``decision`` (issue 20 section 1).
-
-    ``(kind_code << 56) | payload``: yes/no kinds 0|1; ``declare_teyaku`` None -> 0, an option
-    -> ``(index + 1) | (month << 8) | (three_month << 16)``; ``play`` the card id; ``capture``
-    the field-card mask.
-    """
-    kind = KIND_CODES[decision.kind]
-    if decision.kind == "declare_teyaku":
-        payload = 0 if action is None else (action.index + 1) | (action.month << 8) | (action.three_month << 16)
-    elif decision.kind in ("play", "capture"):
-        payload = int(action)
-    else:
-        payload = int(bool(action))
-    return (kind << KEY_SHIFT) | payload
 
 
 # --- the tables: int64 --------------------------------------------------------------------------
@@ -177,11 +163,15 @@ T_TEYAKU_GROUP = T_TEYAKU_VALUE + EE.MAX_TEYAKU  # + teyaku (64)
 T_CARD_YAKU = T_TEYAKU_GROUP + EE.MAX_TEYAKU  # + card id (64): bitset of the yaku holding the card
 T_SIZE = T_CARD_YAKU + 64
 
-# The chance (per mille) a seat is given of getting a card it lacks that it cannot reach
-# itself: in another seat's hand (exposed), or (for an opponent) in the deciding seat's hand.
-OTHER_CHANCE = 100
-# strength of a hand (kotsu, join): each month of which it holds three or more cards adds this
-TRIPLE_STRENGTH = 50
+# one definition of the heuristic's fixed numbers (module docstring of the policies)
+OTHER_CHANCE = HEURISTIC_OTHER_CHANCE
+TRIPLE_STRENGTH = HEURISTIC_TRIPLE_STRENGTH
+
+
+def as_int64(value: int) -> int:
+    """A 64-bit pattern (a uint64 bitset) as the int64 with the same bits."""
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >> 63 else value
 
 
 def yaku_worth(compiled, stop_worth: int) -> list[int]:
@@ -251,9 +241,12 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
     for i, worth in enumerate(yaku_worth(compiled, weights["stop_worth"])):
         t[T_YAKU_MASK + i] = int(compiled.yaku_mask[i])
         t[T_YAKU_WORTH + i] = worth
-        for c in range(64):
+    for c in range(64):
+        bits = 0
+        for i in range(compiled.n_yaku):
             if (int(compiled.yaku_mask[i]) >> c) & 1:
-                t[T_CARD_YAKU + c] |= 1 << i
+                bits |= 1 << i
+        t[T_CARD_YAKU + c] = as_int64(bits)  # a yaku bitset: bit 63 is the sign
     for i in range(compiled.n_teyaku):
         t[T_TEYAKU_VALUE + i] = int(compiled.teyaku_value[i])
         t[T_TEYAKU_GROUP + i] = int(compiled.teyaku_group[i])
@@ -265,14 +258,14 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
 # seat's pile as the policy sees it (with a card awaiting its capture choice already in it).
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _pile(obs, s, me, pile_me):
     if s == me:
         return pile_me
     return obs[OBS_PILES + s]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     b = np.int64(1) << card
     if field & b:
@@ -288,7 +281,7 @@ def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     return np.int64(OTHER_CHANCE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance):
     p = np.int64(1000)
     missing = mask & ~pile
@@ -301,7 +294,7 @@ def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_
     return p
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _yaku_of(captured, t):
     """Bitset of the yaku holding a card of ``captured``."""
     ys = np.int64(0)
@@ -312,7 +305,7 @@ def _yaku_of(captured, t):
     return ys
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _card_value(captured, t):
     v = np.int64(0)
     rest = captured
@@ -323,7 +316,7 @@ def _card_value(captured, t):
     return v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
     pile = pile_me
     g = _card_value(captured, t)
@@ -349,24 +342,7 @@ def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen
     return g
 
 
-@nb.njit(cache=True)
-def _take_value(seat, captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
-    pile = _pile(obs, seat, me, pile_me)
-    v = _card_value(captured, t)
-    ys = _yaku_of(captured, t)
-    while ys:
-        y = lowest_id(ys)
-        ys &= ys - 1
-        mask = t[T_YAKU_MASK + y]
-        if mask & pile == mask:
-            continue
-        before = _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
-        after = _prob(seat, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
-        v += t[T_YAKU_WORTH + y] * (after - before) * t[T_YAKU_WEIGHT] // 100
-    return v
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _n_active(obs):
     k = np.int64(0)
     for s in range(obs[OBS_PLAYERS]):
@@ -375,32 +351,47 @@ def _n_active(obs):
     return k
 
 
-@nb.njit(cache=True)
-def _risk(month_cards, obs, t, unknown, opp_exposed):
+@nb.njit(cache=True, _nrt=False)
+def _risk_table(obs, t, unknown, n_active):
+    """The risk of ``EnshuHeuristicPolicy._risk`` for 1, 2, 3 and 4 unknown cards of a month,
+    11 bits each (it depends on the month only through that count): computed once a decision."""
+    total = popcount(unknown)
+    hidden = max(total - obs[OBS_DRAW_SIZE], 0)
+    reach = min(total, hidden + n_active - 1)
+    stay = np.int64(1000)
+    packed = np.int64(0)
+    for i in range(4):
+        if stay > 0:
+            if total - reach - i <= 0:
+                stay = np.int64(0)
+            else:
+                stay = stay * (total - reach - i) // (total - i)
+        packed |= min(np.int64(1000), (1000 - stay) * t[T_FIELD_RISK] // 100) << (11 * i)
+    return packed
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def _risk(month_cards, risks, unknown, opp_exposed):
     if opp_exposed & month_cards:
         return np.int64(1000)
     u = popcount(unknown & month_cards)
     if u == 0:
         return np.int64(0)
-    total = popcount(unknown)
-    hidden = max(total - obs[OBS_DRAW_SIZE], 0)
-    reach = min(total, hidden + _n_active(obs) - 1)
-    stay = np.int64(1000)
-    for i in range(u):
-        if total - reach - i <= 0:
-            stay = np.int64(0)
-            break
-        stay = stay * (total - reach - i) // (total - i)
-    return min(np.int64(1000), (1000 - stay) * t[T_FIELD_RISK] // 100)
+    return (risks >> (11 * (u - 1))) & 0x7FF
 
 
-@nb.njit(cache=True)
-def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
+@nb.njit(cache=True, _nrt=False)
+def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
+    """``EnshuHeuristicPolicy._offer``.  The reference sums ``_take_value`` over the takers; here
+    the same integer terms are summed yaku by yaku, so that a yaku's chance before the take is
+    computed once (integer sums do not depend on their order)."""
     month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]
-    risk = _risk(month_cards, obs, t, unknown, opp_exposed)
+    risk = _risk(month_cards, risks, unknown, opp_exposed)
     if risk == 0:
         return np.int64(0)
     b = np.int64(1) << card
+    card_value = _card_value(b, t)
+    yaku_of_card = t[T_CARD_YAKU + card]
     best = np.int64(0)
     for o in range(obs[OBS_PLAYERS]):
         if o == me or not obs[OBS_ACTIVE + o]:
@@ -409,25 +400,45 @@ def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_expos
         k = popcount(takers)
         if k == 0:
             continue
-        total = np.int64(0)
-        while takers:
-            y = lowest_id(takers)
-            takers &= takers - 1
-            total += _take_value(o, b | (np.int64(1) << y), field, hand, obs, t, me, pile_me, all_piles, unknown,
-                                 unseen_chance)
+        opile = obs[OBS_PILES + o]
+        total = k * card_value + _card_value(takers, t)
+        ys = yaku_of_card | _yaku_of(takers, t)
+        while ys:
+            y = lowest_id(ys)
+            ys &= ys - 1
+            mask = t[T_YAKU_MASK + y]
+            if mask & opile == mask or mask & ~opile & all_piles:
+                continue  # complete, or dead: every term is 0
+            worth = t[T_YAKU_WORTH + y]
+            before = _prob(o, mask, opile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+            with_card = (yaku_of_card >> y) & 1
+            after_card = np.int64(0)
+            if with_card:
+                after_card = _prob(o, mask, opile | b, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+            rest = takers
+            while rest:
+                x = lowest_id(rest)
+                rest &= rest - 1
+                xb = np.int64(1) << x
+                if mask & xb:
+                    after = _prob(o, mask, opile | b | xb, field, hand, obs, t, me, all_piles, unknown,
+                                  unseen_chance)
+                    total += worth * (after - before) * t[T_YAKU_WEIGHT] // 100
+                elif with_card:
+                    total += worth * (after_card - before) * t[T_YAKU_WEIGHT] // 100
         best = max(best, total // k)
     return risk * best // 1000
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _safe(month, t, unknown, opp_exposed):
     cards = t[T_MONTH_MASK + month]
     return not (unknown & cards) and not (opp_exposed & cards)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
-                   unseen_chance):
+                   unseen_chance, risks):
     g = _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
     if safe:
         g = g * t[T_SAFE_DELAY] // 1000
@@ -435,12 +446,12 @@ def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_p
     while left:
         x = lowest_id(left)
         left &= left - 1
-        g -= _offer(x, after, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance)
+        g -= _offer(x, after, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks)
     return g
 
 
-@nb.njit(cache=True)
-def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance):
+@nb.njit(cache=True, _nrt=False)
+def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     field = obs[OBS_FIELD]
     hand = obs[OBS_HAND]
     b = np.int64(1) << card
@@ -449,7 +460,7 @@ def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unse
     k = popcount(matches)
     if k == 0:
         return -_offer(card, field | b, hand & ~b, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
-                       unseen_chance)
+                       unseen_chance, risks)
     safe = _safe(month, t, unknown, opp_exposed)
     if k == 1 or (k == 3 and t[T_CAPTURE_ALL]):
         g = _gain(b | matches, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
@@ -464,14 +475,14 @@ def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unse
         rest &= rest - 1
         xb = np.int64(1) << x
         v = _capture_value(b | xb, matches & ~xb, field, hand & ~b, safe, obs, t, me, pile_me, all_piles, unknown,
-                           opp_exposed, unseen_chance)
+                           opp_exposed, unseen_chance, risks)
         if first or v > best:
             best = v
             first = False
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _strength(obs, t):
     s = np.int64(0)
     hand = obs[OBS_HAND]
@@ -494,7 +505,7 @@ def _strength(obs, t):
     return s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _yes_no(keys, n, yes):
     want = np.int64(1) if yes else np.int64(0)
     for i in range(n):
@@ -503,7 +514,7 @@ def _yes_no(keys, n, yes):
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring).
 
@@ -568,12 +579,13 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
             n_active += 1
     unknown = t[T_DECK] & ~known
     unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
+    risks = _risk_table(obs, t, unknown, n_active)
     best = 0
     best_value = np.int64(0)
     if kind == KIND_PLAY:
         for i in range(n):
             v = _play_value(keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
-                            unseen_chance)
+                            unseen_chance, risks)
             if i == 0 or v > best_value:
                 best = i
                 best_value = v
@@ -586,7 +598,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
     for i in range(n):
         option = keys[i] & PAYLOAD_MASK
         v = _capture_value(option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
-                           all_piles, unknown, opp_exposed, unseen_chance)
+                           all_piles, unknown, opp_exposed, unseen_chance, risks)
         if i == 0 or v > best_value:
             best = i
             best_value = v

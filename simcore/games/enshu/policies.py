@@ -331,7 +331,6 @@ class EnshuGreedyPolicy:
         return best
 
 
-
 # --- heuristic -----------------------------------------------------------------------------------
 
 HEURISTIC_PARAMS = (
