@@ -18,8 +18,10 @@ same rows for random and greedy seats) through the state machine of
 
 The search players follow ``simcore.search`` step for step (issue 20's contract, section 2):
 they draw only from their seat's stream, in the same order, with the same tie rules, and
-rollouts play every seat with a fresh rollout policy drawing from that same stream.  Each
-parallel block allocates its scratch (state copies, the search tree) once.
+rollouts play every seat with a fresh rollout policy drawing from that same stream (a random or
+greedy rollout plays its turns in one loop, ``turns_fast``, with the state machine's draws and
+choices).  ``omniscient`` (measurement only) is ``pimc`` whose worlds are copies of the real
+position.  Each parallel block allocates its scratch (state copies, the search tree) once.
 """
 
 from __future__ import annotations

@@ -21,7 +21,10 @@ seat's decision stream is the caller's.
 
 The random and greedy policies (``random_choose_nb``, ``greedy_choose_nb``) answer a pending
 decision exactly as ``simcore.games.enshu.policies`` does, drawing the same words from the seat's
-stream.  ``write_row_nb`` writes the finished round's row as ``reference.fill_row``.
+stream.  ``observe_nb`` packs what a seat may see into the heuristic's layout
+(``heuristic_nb.pack_observation``); ``write_row_nb`` writes the finished round's row as
+``reference.fill_row``.  Every function but the allocating ``new_workspace_nb`` runs without
+numba's reference counting (``_nrt=False``, as ``kernel_nb``'s round).
 """
 
 from __future__ import annotations
@@ -223,14 +226,13 @@ N_SM = M_OPT_CARDS + MAX_OPTS
 WS_CARDS = 64
 
 
-def new_workspace_nb_impl(n_teyaku):
-    """Python body of ``new_workspace_nb`` (kept apart for the docs)."""
+@nb.njit(cache=True)
+def new_workspace_nb(n_teyaku):
+    """The scratch ``ws`` of one thread: (int64[3, 2 * n_teyaku + 2] and uint64[2 * n_teyaku + 2]
+    teyaku options, as ``kernel_nb.teyaku_options`` fills them; int64[WS_CARDS] cards)."""
     size = 2 * n_teyaku + 2
     return (np.empty((3, size), dtype=np.int64), np.empty(size, dtype=np.uint64),
             np.empty(WS_CARDS, dtype=np.int64))
-
-
-new_workspace_nb = nb.njit(cache=True)(new_workspace_nb_impl)
 
 
 def new_state_arrays():
