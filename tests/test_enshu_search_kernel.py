@@ -21,6 +21,7 @@ import random
 import numba
 import numpy as np
 import pytest
+from test_enshu_kernel_parity import PLAY_CHANGING_OPTIONS, _option_id
 
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu import state_nb as S
@@ -169,6 +170,12 @@ def test_state_machine_follows_the_reference_under_options_that_change_the_order
     lockstep(compiled_for(rules, players, options), rounds=30, seed=17)
 
 
+@pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=[_option_id(case) for case in PLAY_CHANGING_OPTIONS])
+def test_state_machine_follows_the_reference_under_every_option_that_changes_play(case):
+    rules, players, options = case
+    lockstep(compiled_for(rules, players, options), rounds=12, seed=41)
+
+
 def check_sample_hidden(compiled, rounds: int, seed: int) -> None:
     """At some pauses, a world for some seat: the same in both engines, and both play on alike."""
     picker = random.Random(seed)
@@ -202,9 +209,10 @@ def test_sample_hidden_deals_the_reference_world(rules, players):
     check_sample_hidden(compiled_for(rules, players), rounds=6, seed=31)
 
 
-@pytest.mark.parametrize("rules, players, options", ORDER_OPTIONS[4:], ids=ORDER_IDS[4:])
-def test_sample_hidden_with_dropped_hands(rules, players, options):
-    check_sample_hidden(compiled_for(rules, players, options), rounds=6, seed=37)
+@pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=[_option_id(case) for case in PLAY_CHANGING_OPTIONS])
+def test_sample_hidden_deals_the_reference_world_under_every_option_that_changes_play(case):
+    rules, players, options = case
+    check_sample_hidden(compiled_for(rules, players, options), rounds=4, seed=37)
 
 
 def mixed(players: int, first: str, second: str) -> list:
