@@ -232,8 +232,9 @@ def test_general_kernel_writes_the_fast_kernel_rows_for_random_and_greedy(rules,
         np.testing.assert_array_equal(general[1], fast[1])
 
 
-@pytest.mark.parametrize("rules, players, options", ORDER_OPTIONS, ids=ORDER_IDS)
-def test_general_kernel_writes_the_fast_kernel_rows_under_options(rules, players, options):
+@pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=[_option_id(case) for case in PLAY_CHANGING_OPTIONS])
+def test_general_kernel_writes_the_fast_kernel_rows_under_every_option_that_changes_play(case):
+    rules, players, options = case
     compiled = compiled_for(rules, players, options)
     specs = mixed(players, "random", "greedy")
     fast = play_units(compiled, specs, 8, 0, 300, None)
