@@ -146,7 +146,8 @@ def main() -> None:
 @players_option
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True,
               help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Kernel threads (default: all cores; with --scheduler, per task, default 1).")
 @click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Dataset directory (default fudasim-out/RULES-seedS). Every command that writes spells "
                    "this -o/--out; --output is accepted too.")
@@ -155,9 +156,13 @@ def main() -> None:
 @click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
               help="Units (rounds or matches) per Parquet shard (default: about 262,144 rounds).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the shards as tasks on Dask distributed: tcp://HOST:8786 (a running scheduler; --out "
+                   "must be on a file system every worker can write) or local:N (N worker processes on this "
+                   "machine, started and closed by the run). Same rows as a local run (docs/distributed.md).")
 @reports_user_errors
 def run(rules, rounds, matches, rounds_per_match, seed, policies, options, players, engine, threads, out, resume,
-        overwrite, shard_rounds, progress):
+        overwrite, shard_rounds, progress, scheduler):
     """Play rounds (or matches) and write one row per round to a Parquet dataset.
 
     RULES is a shipped rule set (see `fudasim rules list`) or a rule file; default tensho-ise.
@@ -173,7 +178,7 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, playe
         threads=threads, out=str(out) if out else None, resume=resume, overwrite=overwrite,
         units_per_shard=shard_rounds,
         progress=sys.stderr.isatty() if progress is None else progress,
-        command=shlex.join(["fudasim", *sys.argv[1:]]),
+        command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler,
     )
     try:
         summary = run_simulation(config)

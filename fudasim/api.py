@@ -72,7 +72,7 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
         policies: Mapping[int, str] | Sequence[str] | None = None, options: Mapping[str, Any] | None = None,
         players: int | None = None, out: str | os.PathLike | None = None, engine: str = "kernel",
         threads: int | None = None, resume: bool = False, overwrite: bool = False,
-        shard_rounds: int | None = None, progress: bool = False) -> Run:
+        shard_rounds: int | None = None, progress: bool = False, scheduler: str | None = None) -> Run:
     """Run a simulation, as ``fudasim run`` does, and return the finished ``Run``.
 
     Parameters
@@ -85,10 +85,13 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
     players : the number of players, where the rules allow a choice (Enshu-bana)
     out : the dataset folder (default: ``runs/<rules>-<seed>``, as the CLI)
     engine : ``kernel`` or ``reference``
-    threads : kernel threads (default: all cores)
+    threads : kernel threads (default: all cores; with ``scheduler``, per task, default 1)
     resume, overwrite : finish an interrupted run in ``out`` / replace the run in ``out``
     shard_rounds : rounds (units) per shard
     progress : show a progress bar on stderr
+    scheduler : run the shards as tasks on Dask distributed: ``"tcp://HOST:8786"`` (a running
+        scheduler; ``out`` on a file system every worker can write) or ``"local:N"`` (a
+        LocalCluster of N worker processes, started and closed here); the same rows as a local run
 
     Raises
     ------
@@ -106,7 +109,7 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
                        rounds_per_match=rounds_per_match, policies=_policies(policies), engine=engine,
                        threads=threads, out=None if out is None else str(out), resume=resume,
                        overwrite=overwrite, units_per_shard=shard_rounds, progress=progress,
-                       command=f"fudasim.run({rules!r}, seed={seed})")
+                       command=f"fudasim.run({rules!r}, seed={seed})", scheduler=scheduler)
     summary = run_simulation(config)
     return Run(Path(summary.out), summary)
 

@@ -72,7 +72,8 @@ RUN_FILE = "_run.json"
 LOCK_FILE = ".fudasim.lock"
 SHARD_FILES = "shard_files"  # the manifest's per-shard entries
 SHARD_NAME = re.compile(r"part-(\d{6,})\.parquet")
-TEMPORARY_NAME = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp-\d+")
+# ``tmp-<pid>``, or ``tmp-<pid>-<hex>`` for a Dask task's attempt (pids repeat across machines).
+TEMPORARY_NAME = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp-\d+(?:-[0-9a-f]+)?")
 # Keys of the plan that every fudasim manifest has (the first version of the plan had them all).
 MANIFEST_KEYS = ("engine_version", "game", "seed", "rules_sha256", "policies", "units", "units_per_shard",
                  "shards")
@@ -153,15 +154,19 @@ def _why(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
-def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table) -> tuple[Path, Path]:
+def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table,
+                     attempt: str | None = None) -> tuple[Path, Path]:
     """Write a shard under its temporary name; returns (temporary, final) for ``commit_shard``.
 
     Until committed the shard is a hidden ``.part-*.tmp-*`` file, which readers ignore and
     ``--resume`` deletes.  A failed write (a full disk, ...) removes its temporary file and
-    raises ``DatasetError`` naming the shard.
+    raises ``DatasetError`` naming the shard.  ``attempt`` (lowercase hex) makes the temporary
+    name unique to one attempt when several processes, on several machines, may write the same
+    shard at once (a retried or duplicated Dask task): each writes its own file, then renames it.
     """
     final = shard_path(out_dir, shard_index)
-    temporary = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    suffix = f"{os.getpid()}" if attempt is None else f"{os.getpid()}-{attempt}"
+    temporary = final.with_name(f".{final.name}.tmp-{suffix}")
     # Encodings chosen per column by what they cost to write and what they save: delta encoding
     # for the consecutive round and match numbers; byte-stream-split for the card masks and the
     # small integers (it groups their mostly-zero high bytes, which zstd then compresses fast:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import sys
 import threading
 import time
@@ -45,6 +46,9 @@ __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
 TARGET_ROWS_PER_SHARD = 1 << 18
+# s3://, gs://, file://... (also as a path collapses them: s3:/bucket): not a local folder.  A
+# relative folder whose first part ends in a colon is read so too; ./name: is a folder.
+URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")
 WRITERS = 2
 
 
@@ -69,6 +73,9 @@ class RunConfig:
     units_per_shard: int | None = None
     progress: bool = False
     command: str = ""
+    # None: this process.  ``tcp://HOST:8786``: the shards as tasks on that Dask cluster;
+    # ``local:N``: on a LocalCluster of N single-threaded worker processes (simcore.distributed).
+    scheduler: str | None = None
 
 
 @dataclass
@@ -89,6 +96,12 @@ class RunSummary:
     shards_written: int = 0
     shards_skipped: int = 0
     seconds: float = 0.0
+    # Dask runs only: seconds the workers spent warming up before ``seconds`` began, and inside
+    # the shards' tasks (computing and writing), summed over tasks: wall clock, and the CPU time
+    # the tasks' threads got.
+    warmup_seconds: float = 0.0
+    task_seconds: float = 0.0
+    task_cpu_seconds: float = 0.0
     dealer_wins: int = 0
     dealer_rounds: int = 0  # rounds the dealer played (Enshu-bana's dealer may sit a round out)
     draws: int = 0
@@ -133,6 +146,17 @@ class RunSummary:
         self.end_reasons += np.bincount(columns["end_reason"], minlength=n_reasons)[:n_reasons]
         for seat in range(self.seats):
             self.yaku_counts[seat] += bit_counts(columns[f"yaku_{seat}"], len(self.yaku_names))
+
+    def merge(self, other: RunSummary) -> None:
+        """Add the counts of ``other``, a summary of other rows of the same run."""
+        self.rounds += other.rounds
+        self.dealer_wins += other.dealer_wins
+        self.dealer_rounds += other.dealer_rounds
+        self.draws += other.draws
+        self.wins += other.wins
+        self.seat_rounds += other.seat_rounds
+        self.end_reasons += other.end_reasons
+        self.yaku_counts += other.yaku_counts
 
 
 _BYTE_BITS = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # [byte value, bit]
@@ -428,7 +452,23 @@ def run(config: RunConfig) -> RunSummary:
     notice = hidden_notice(plan["policies"])
     if notice is not None:
         warnings.warn(notice, HiddenCardsWarning, stacklevel=2)
+    if config.out and URI.match(config.out):
+        raise RunError(f"--out {config.out}: object stores and other URIs are not supported yet; write to a "
+                       f"folder on a file system every worker can write (docs/distributed.md)")
     out = Path(config.out) if config.out else _default_out(config, plan)
+    if config.scheduler is not None:
+        # The cluster's workers run the kernels: --threads is their kernel threads per task.
+        if config.threads is not None and config.threads < 1:
+            raise RunError(f"--threads {config.threads}: must be at least 1")
+        connection = _connect(config.scheduler)  # before the folder is touched: a bad address changes nothing
+        try:
+            plan, lock, present = _prepare_out(config, plan, out)
+            try:
+                return _execute_distributed(connection, config, plan, game, compiled, specs, out, present)
+            finally:
+                lock.release()
+        finally:
+            connection.close()
     if config.threads is not None:
         import numba
 
@@ -442,21 +482,108 @@ def run(config: RunConfig) -> RunSummary:
         lock.release()
 
 
+def _connect(address: str) -> Any:
+    """A ``simcore.distributed.Connection`` to the scheduler at ``address`` (or a new LocalCluster)."""
+    try:
+        from simcore import distributed
+    except ImportError as error:
+        raise RunError(f"--scheduler needs Dask distributed ({error}); install fudasim[distributed]") from None
+    return distributed.connect(address)
+
+
+def _shard_info(plan: dict[str, Any], engine: str) -> dict[str, Any]:
+    """The ``fudasim.run`` metadata every shard of a run carries, before its per-shard keys."""
+    info = {k: v for k, v in plan.items() if k not in ("complete", "resumed_by", ds.SHARD_FILES)}
+    info["engine"] = engine
+    return info
+
+
+def _new_summary(plan: dict[str, Any], out: Path) -> RunSummary:
+    """An empty summary of the run ``plan`` describes."""
+    return RunSummary(out=out, end_reason_names=tuple(plan["end_reasons"]),
+                      yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
+                      policies=list(plan["policies"]))
+
+
+def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any], game: Game, compiled,
+                         specs: list, out: Path, present: dict[int, dict[str, Any]]) -> RunSummary:
+    """``_execute`` on a Dask cluster: the shards are tasks, this process keeps the manifest."""
+    from simcore import distributed
+
+    units = int(plan["units"])
+    per_shard = int(plan["units_per_shard"])
+    rounds_per_match = plan["rounds_per_match"]
+    todo = [k for k in range(int(plan["shards"])) if k not in present]
+    summary = _new_summary(plan, out)
+    summary.shards_skipped = int(plan["shards"]) - len(todo)
+    _add_present_shards(summary, out, present)
+    summary.rounds_present = summary.rounds
+    context = distributed.run_context(config, plan, game, compiled, specs, out)
+
+    entries = dict(present)
+    manifest_clock = [time.monotonic(), 0.0]
+
+    def write_manifest() -> None:
+        began = time.monotonic()
+        plan[ds.SHARD_FILES] = [entries[k] for k in sorted(entries)]
+        ds.write_manifest(out, plan)
+        manifest_clock[:] = [time.monotonic(), time.monotonic() - began]
+
+    def commit(index: int, entry: dict[str, Any]) -> None:
+        entries[index] = entry
+        last_written, took = manifest_clock
+        if took <= MANIFEST_SHARE * (time.monotonic() - last_written):
+            write_manifest()
+
+    progress = _Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
+                         config.progress)
+    clock = [time.perf_counter()]
+
+    def started() -> None:
+        clock[0] = progress.start = time.perf_counter()
+        progress.update(sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"])))
+
+    def add(result: Any) -> None:
+        summary.merge(result.summary)
+        summary.shards_written += 1
+        progress.update(result.n_units)
+
+    stats = distributed.DistributedStats()
+    try:
+        distributed.execute(connection, context, plan, out, todo, commit, add, started, stats)
+    finally:
+        if len(entries) < int(plan["shards"]):
+            try:  # interrupted or failed: list every shard committed so far, if the disk allows
+                write_manifest()
+            except ds.DatasetError:
+                pass
+    # Temporary files of attempts whose worker died; every task has finished, so none is live.
+    for name in os.listdir(out):
+        if name.startswith(".part-") and ds.TEMPORARY_NAME.fullmatch(name):
+            (out / name).unlink(missing_ok=True)
+    progress.update(0, final=True)
+    summary.seconds = time.perf_counter() - clock[0]
+    summary.warmup_seconds = stats.warmup_seconds
+    summary.task_seconds = float(sum(stats.task_seconds))
+    summary.task_cpu_seconds = float(sum(stats.task_cpu_seconds))
+    summary.units = units
+    plan["complete"] = True
+    write_manifest()
+    return summary
+
+
 def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: Path,
              present: dict[int, dict[str, Any]]) -> RunSummary:
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]
     todo = [k for k in range(int(plan["shards"])) if k not in present]
-    summary = RunSummary(out=out, end_reason_names=tuple(plan["end_reasons"]),
-                         yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
-                         policies=list(plan["policies"]))
+    summary = _new_summary(plan, out)
     players = int(plan["players"])
     summary.shards_skipped = int(plan["shards"]) - len(todo)
     _add_present_shards(summary, out, present)
     summary.rounds_present = summary.rounds
-    shard_info = {k: v for k, v in plan.items() if k not in ("complete", "resumed_by", ds.SHARD_FILES)}
-    shard_info["engine"] = config.engine
+    shard_info = _shard_info(plan, config.engine)
     rules_text = compiled.rules.text
 
     # A small pool of output buffers cycles between the engine and the writer: memory stays at

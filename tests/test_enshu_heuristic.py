@@ -349,3 +349,34 @@ def test_the_documented_defaults_are_the_parameters():
     offered = dict(GAME.policies)["heuristic"]
     assert {p.name: p.default for p in offered.params} == HEURISTIC_DEFAULTS
     assert "reference" in offered.engines
+
+
+def _paired_edge(rules_name: str, players: int, other: str, deals: int) -> float:
+    """Mean over ``deals`` of the heuristic seats' mean payoff less the other seats', every
+    seating of one and of two heuristic seats (two players: both seats), same deals."""
+    from itertools import combinations
+
+    from simcore.games.enshu.reference import play_unit
+
+    compiled = _compiled(rules_name, players)
+    other_spec = parse_policy(other, "enshu")
+    counts = (1,) if players == 2 else (1, 2)
+    seatings = [set(c) for k in counts for c in combinations(range(players), k)]
+    total = 0.0
+    for deal in range(deals):
+        for seats in seatings:
+            specs = [HEURISTIC if s in seats else other_spec for s in range(players)]
+            payoff = play_unit(compiled, specs, SEED, deal, None)[0].payoff
+            mine = sum(payoff[s] for s in seats) / len(seats)
+            theirs = sum(payoff[s] for s in range(players) if s not in seats) / (players - len(seats))
+            total += (mine - theirs) / len(seatings)
+    return total / deals
+
+
+@pytest.mark.parametrize(("rules_name", "players", "other", "deals"),
+                         [("enshu-w", 2, "greedy", 400), ("enshu-c", 5, "greedy", 100), ("enshu-s", 3, "random", 50)])
+def test_it_beats_the_simpler_policies_on_fixed_deals(rules_name, players, other, deals):
+    # measured with intervals on thousands of deals, the edge is clearly positive; on these fixed
+    # deals it is: W 2p +0.16 stakes a deal against greedy, C 5p +44 sticks, S 3p +74 points
+    # against random
+    assert _paired_edge(rules_name, players, other, deals) > 0

@@ -1,0 +1,297 @@
+"""Runs on Dask distributed (DESIGN.md invariant 9): a two-worker LocalCluster writes the rows of
+a local run, also after a worker or the client is killed mid-run, and a retried or duplicated
+task leaves exactly one shard."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import dask
+import pandas as pd
+import psutil
+import pytest
+from click.testing import CliRunner
+from distributed import Client, LocalCluster
+
+import fudasim
+from cli.main import main
+from simcore import distributed
+from simcore.dataset import file_digest, read_dataset, read_manifest, verify_dataset
+from simcore.runner import RunConfig, _plan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running, but for multiprocessing's resource tracker (one per
+    parent process, shared by every process pool it starts, and ended with it)."""
+    alive = []
+    for pid in pids:
+        try:
+            process = psutil.Process(pid)
+            if process.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(process.cmdline()):
+                alive.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two single-threaded worker processes; every process it started is gone afterwards."""
+    before = {child.pid for child in psutil.Process().children(recursive=True)}
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                      silence_logs=logging.ERROR) as local_cluster, Client(local_cluster) as client:
+        yield local_cluster, client
+    started = [child.pid for child in psutil.Process().children(recursive=True) if child.pid not in before]
+    deadline = time.monotonic() + 30
+    while _alive(started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(started), [psutil.Process(p).cmdline() for p in _alive(started)]
+
+
+def _shards(out: Path) -> dict[str, str]:
+    """Each shard file's sha256, by name, as the manifest lists it."""
+    return {entry["file"]: entry["sha256"] for entry in read_manifest(out)["shard_files"]}
+
+
+def _no_temporaries(out: Path) -> bool:
+    return not [p for p in out.iterdir() if ".tmp-" in p.name]
+
+
+@pytest.mark.parametrize(("rules", "size"), [
+    ("tensho-ise", dict(rounds=20_000, shard_rounds=3_000, policies={1: "greedy"})),
+    ("tensho-ise", dict(matches=300, rounds_per_match=6, shard_rounds=70,
+                        options={"tensho.match_tie": "extra_round"})),
+    ("enshu-c", dict(rounds=6_000, shard_rounds=1_000, players=4, policies={2: "greedy"})),
+    ("tensho-hanafuda", dict(rounds=600, shard_rounds=250, engine="reference", policies={0: "greedy"})),
+])
+def test_a_cluster_writes_the_shards_of_a_local_run_byte_for_byte(tmp_path, cluster, rules, size):
+    local = fudasim.run(rules, seed=11, out=tmp_path / "local", threads=1, **size)
+    remote = fudasim.run(rules, seed=11, out=tmp_path / "remote", scheduler=cluster[0].scheduler_address, **size)
+    # the same API call gives the same metadata, so the shards are the same bytes
+    assert _shards(tmp_path / "remote") == _shards(tmp_path / "local")
+    assert len(_shards(tmp_path / "local")) == -(-int(size.get("rounds") or size["matches"]) // size["shard_rounds"])
+    pd.testing.assert_frame_equal(read_dataset(tmp_path / "remote"), read_dataset(tmp_path / "local"))
+    assert verify_dataset(tmp_path / "remote", deep=True) == []
+    assert _no_temporaries(tmp_path / "remote")
+    # the summary counts the same rounds, wins and yaku
+    for name in ("rounds", "draws", "dealer_wins", "dealer_rounds"):
+        assert getattr(remote.summary, name) == getattr(local.summary, name)
+    assert (remote.summary.wins == local.summary.wins).all()
+    assert (remote.summary.yaku_counts == local.summary.yaku_counts).all()
+    assert remote.summary.task_seconds > 0 and remote.summary.shards_written == len(_shards(tmp_path / "local"))
+
+
+def test_the_workers_use_a_node_local_numba_cache(cluster, tmp_path):
+    # in a fresh process (numba reads its cache folder once): $TMPDIR, unless NUMBA_CACHE_DIR is set
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    code = ("import numba; from simcore.distributed import use_node_local_cache; "
+            "print(use_node_local_cache()); print(numba.config.CACHE_DIR)")
+    folders = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                             check=True).stdout.split()
+    assert folders[0] == folders[1] and folders[0].startswith(str(tmp_path))
+    # the plugin every run registers keeps a folder the worker's environment names
+    _, client = cluster
+    client.register_plugin(distributed.NumbaCachePlugin(), name=distributed.PLUGIN_NAME)
+    expected = os.environ.get("NUMBA_CACHE_DIR") or distributed.node_local_cache_dir()
+    assert set(client.run(lambda: os.environ.get("NUMBA_CACHE_DIR")).values()) == {expected}
+
+
+def test_a_worker_killed_mid_run_changes_no_row_and_leaves_one_shard_each(tmp_path, cluster):
+    local_cluster, client = cluster
+    size = dict(rounds=800_000, shard_rounds=4_000, seed=5)
+    shards = 200
+    local = fudasim.run(out=tmp_path / "local", **size)
+    out = tmp_path / "remote"
+    victim = sorted(client.run(os.getpid).values())[0]
+    finished: list = []
+    thread = threading.Thread(target=lambda: finished.append(
+        fudasim.run(out=out, scheduler=local_cluster.scheduler_address, **size)))
+    thread.start()
+    deadline = time.monotonic() + 300
+    while len(list(out.glob("part-*.parquet"))) < 20 and time.monotonic() < deadline and thread.is_alive():
+        time.sleep(0.01)
+    os.kill(victim, signal.SIGKILL)
+    landed = len(list(out.glob("part-*.parquet")))
+    thread.join(timeout=600)
+    assert finished, "the run did not finish after a worker was killed"
+    assert 20 <= landed < shards, "the worker was not killed part-way through the run"
+    assert sorted(p.name for p in out.glob("part-*.parquet")) == [f"part-{k:06d}.parquet" for k in range(shards)]
+    assert _no_temporaries(out)
+    assert _shards(out) == _shards(tmp_path / "local")
+    pd.testing.assert_frame_equal(read_dataset(out), read_dataset(tmp_path / "local"))
+    assert verify_dataset(out) == []
+    assert finished[0].rounds == local.rounds == 800_000
+    client.wait_for_workers(2, timeout=120)  # the nanny restarted the killed worker
+    assert victim not in client.run(os.getpid).values()
+
+
+def test_a_killed_client_is_finished_by_resume_with_the_rows_of_a_local_run(tmp_path, cluster):
+    address = cluster[0].scheduler_address
+    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "2000000", "--seed", "8",
+               "--shard-rounds", "20000", "--no-progress", "--scheduler", address]
+    out = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([*command, "--out", str(out)], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while len(list(out.glob("part-*.parquet"))) < 5 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    landed = len(list(out.glob("part-*.parquet")))
+    assert 5 <= landed < 100, "the client was not killed part-way through the run"
+    assert read_manifest(out)["complete"] is False
+
+    resumed = subprocess.run([*command, "--out", str(out), "--resume"], env=env, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "already present" in resumed.stdout and "2,000,000" in resumed.stdout
+    assert read_manifest(out)["complete"] is True
+    assert _no_temporaries(out)
+    checked = subprocess.run([sys.executable, "-m", "cli.main", "verify", str(out)], env=env, capture_output=True,
+                             text=True)
+    assert checked.returncode == 0, checked.stdout
+    whole = tmp_path / "whole"
+    fudasim.run("tensho-ise", rounds=2_000_000, seed=8, shard_rounds=20_000, out=whole)
+    pd.testing.assert_frame_equal(read_dataset(out), read_dataset(whole))
+
+
+def test_a_duplicated_task_leaves_one_shard_with_the_same_bytes(tmp_path, cluster):
+    out = tmp_path / "d"
+    fudasim.run(rounds=9_000, shard_rounds=3_000, seed=2, out=out, scheduler=cluster[0].scheduler_address)
+    listed = _shards(out)
+    config = RunConfig(rounds=9_000, units_per_shard=3_000, seed=2, out=str(out),
+                       command="fudasim.run('tensho-ise', seed=2)")
+    _, game, compiled, specs = _plan(config)
+    context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
+    results: list = []
+    attempts = [threading.Thread(target=lambda: results.append(distributed.compute_shard(context, 1, 3_000, 3_000)))
+                for _ in range(2)]
+    for attempt in attempts:
+        attempt.start()
+    for attempt in attempts:
+        attempt.join()
+    assert [r.entry["sha256"] for r in results] == [listed["part-000001.parquet"]] * 2
+    assert file_digest(out / "part-000001.parquet")[1] == listed["part-000001.parquet"]
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith("part-")) == sorted(listed)
+    assert _no_temporaries(out)
+    assert verify_dataset(out) == []
+
+
+def test_a_workers_error_is_one_line_with_exit_status_2(tmp_path, cluster):
+    out = tmp_path / "e"
+    args = ["run", "--rounds", "6000", "--shard-rounds", "2000", "-o", str(out), "--no-progress",
+            "--scheduler", cluster[0].scheduler_address]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    # shard 2 is missing and a folder has taken its name: the worker cannot commit it
+    manifest = read_manifest(out)
+    manifest["shard_files"] = [e for e in manifest["shard_files"] if e["shard"] != 2]
+    manifest["complete"] = False
+    (out / "_run.json").write_text(json.dumps(manifest))
+    (out / "part-000002.parquet").unlink()
+    (out / "part-000002.parquet").mkdir()
+    result = CliRunner().invoke(main, [*args, "--resume"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fudasim: error: ") and "part-000002.parquet" in lines[0]
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "not an address", "local:0"])
+def test_a_bad_scheduler_address_is_one_line_with_exit_status_2(tmp_path, address):
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        result = CliRunner().invoke(main, ["run", "--rounds", "100", "-o", str(tmp_path / "x"), "--scheduler", address])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fudasim: error: --scheduler"), result.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_local_n_starts_a_cluster_and_closes_it(tmp_path):
+    before = {child.pid for child in psutil.Process().children(recursive=True)}
+    local = fudasim.run(rounds=4_000, shard_rounds=1_000, seed=3, out=tmp_path / "local")
+    remote = fudasim.run(rounds=4_000, shard_rounds=1_000, seed=3, out=tmp_path / "remote", scheduler="local:2")
+    assert remote.summary.shards_written == 4
+    assert _shards(tmp_path / "remote") == _shards(tmp_path / "local")
+    assert local.rounds == remote.rounds
+    started = [child.pid for child in psutil.Process().children(recursive=True) if child.pid not in before]
+    deadline = time.monotonic() + 30
+    while _alive(started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(started)
+
+
+def test_an_object_store_output_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["run", "--rounds", "100", "--out", "s3://bucket/runs/x", "--scheduler", "local:1"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "s3:/bucket/runs/x" in lines[0] and "not supported" in lines[0]
+    assert not list(tmp_path.iterdir())  # no folder named s3: was made
+
+
+def test_a_worker_that_cannot_see_the_folder_or_runs_another_engine_is_refused(tmp_path):
+    out = tmp_path / "r"
+    fudasim.run(rounds=1_000, seed=1, out=out)
+    config = RunConfig(rounds=1_000, seed=1, out=str(out))
+    _, game, compiled, specs = _plan(config)
+    context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
+    assert distributed.prepare_worker(context)["seconds"] >= 0
+    (out / "_run.json").rename(tmp_path / "elsewhere.json")
+    with pytest.raises(distributed.RunError, match="does not see the run's folder"):
+        distributed.prepare_worker(context)
+    other = dataclasses.replace(context, versions=("0.0.1", "0"))
+    with pytest.raises(distributed.RunError, match="install the same fudasim everywhere"):
+        distributed.prepare_worker(other)
+
+
+def test_a_cluster_without_workers_is_one_line_and_the_folder_is_not_touched(tmp_path):
+    with LocalCluster(n_workers=0, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as empty, \
+            dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        result = CliRunner().invoke(main, ["run", "--rounds", "100", "-o", str(tmp_path / "x"),
+                                           "--scheduler", empty.scheduler_address])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"fudasim: error: --scheduler {empty.scheduler_address}: the cluster has no "
+                                     f"workers (start some with dask worker {empty.scheduler_address})")
+    assert not (tmp_path / "x").exists()
+
+
+def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
+    import pickle
+
+    import cloudpickle
+
+    for function in (distributed.compute_shard, distributed.load_context, distributed.prepare_worker):
+        pickled = cloudpickle.dumps(function)
+        assert len(pickled) < 200 and b"simcore.distributed" in pickled  # a module and a name, no code
+    config = RunConfig(rounds=1_000, seed=1, out=str(tmp_path / "c"))
+    plan, game, compiled, specs = _plan(config)
+    context = distributed.run_context(config, plan, game, compiled, specs, tmp_path / "c")
+    pickled = pickle.dumps(context)
+    assert b"numba" not in pickled and len(pickled) < 100_000
+
+
+def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
+    before = {child.pid for child in psutil.Process().children(recursive=True)}
+    with distributed.session("local:1") as address:
+        assert address.startswith("tcp://")
+        workers = {child.pid for child in psutil.Process().children(recursive=True)} - before
+        for seed in (1, 2):
+            run = fudasim.run(rounds=2_000, shard_rounds=1_000, seed=seed, out=tmp_path / f"s{seed}", scheduler=address)
+            assert run.rounds == 2_000 and verify_dataset(run.path) == []
+        # both runs used the session's workers: no process was started for them
+        assert {child.pid for child in psutil.Process().children(recursive=True)} - before == workers
+    deadline = time.monotonic() + 30
+    while _alive(list(workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(list(workers))
