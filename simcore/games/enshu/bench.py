@@ -11,21 +11,29 @@ __all__ = ["cases", "run_case"]
 _VARIANTS = (("enshu-w", 3, "W 3p"), ("enshu-s", 3, "S 3p"), ("enshu-c", 3, "C 3p"), ("enshu-c", 5, "C 5p"))
 
 
+# The search player's case (issue 20's target: 300 rounds/s on one thread): pimc with 32 worlds
+# and random rollouts against two greedy seats in W with 3 players.  It plays the minimum of
+# rounds in both engines (the kernel's 1,000 take a few seconds; the reference's 50 far longer).
+PIMC_CASE = BenchCase("W 3p", "enshu-w", ("pimc:worlds=32,rollout=random", "greedy", "greedy"),
+                      {"enshu.players": "3"}, rounds_divisor=1_000_000, reference_divisor=1_000_000)
+
+
 def cases() -> list[BenchCase]:
     """Each variant with random and greedy seats, at a tenth (random) and a twentieth (greedy) of
-    Tensho's kernel rounds, and a quarter of its reference-engine rounds.
+    Tensho's kernel rounds, and a quarter of its reference-engine rounds; then ``PIMC_CASE``.
 
     Returns
     -------
     list of BenchCase
-        W, S and C with 3 players and C with 5, each with every seat random, then every seat greedy.
+        W, S and C with 3 players and C with 5, each with every seat random, then every seat
+        greedy; then pimc (32 worlds, random rollouts) against two greedy seats in W, 3 players.
     """
     return [
         BenchCase(label, rules, (policy,) * players, {"enshu.players": str(players)},
                   rounds_divisor=10 if policy == "random" else 20, reference_divisor=4)
         for rules, players, label in _VARIANTS
         for policy in ("random", "greedy")
-    ]
+    ] + [PIMC_CASE]
 
 
 def run_case() -> RunCase:

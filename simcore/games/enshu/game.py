@@ -32,10 +32,10 @@ class EnshuGame:
     policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
-        ("heuristic", PolicySupport(engines=("reference",), params=HEURISTIC_PARAMS)),
-        ("pimc", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
-        ("ismcts", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
-        ("omniscient", PolicySupport(engines=("reference",), params=(objective_param("score"),))),
+        ("heuristic", PolicySupport(engines=("kernel", "reference"), params=HEURISTIC_PARAMS)),
+        ("pimc", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
+        ("ismcts", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
+        ("omniscient", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
     )
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -3,7 +3,11 @@
 ``play_units`` has the contract of ``simcore.games.enshu.reference.play_units``: it normalises the
 inputs to the exact dtypes of the kernel's single signature, takes the output matrices from
 ``simcore.record.output_matrices`` (fresh, or views of reusable buffers) and calls
-``enshu_nb.play_units_nb``, which writes every cell of every row.
+``enshu_nb.play_units_nb``, which writes every cell of every row.  A run with any seat playing
+``heuristic``, ``pimc`` or ``ismcts`` goes to the general kernel
+(``search_nb.play_units_general_nb``, the state machine of ``state_nb``), which writes the same
+rows as the fast kernel for random and greedy seats; the per-seat policy parameters cross as an
+int64 row each (``policy_rows``).
 """
 
 from __future__ import annotations
@@ -11,13 +15,23 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.kernel_nb import play_units_nb
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
+from simcore.games.enshu.heuristic_nb import OBS_SIZE
+from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
+from simcore.kernels.policy_ids import (
+    OBJECTIVE_IDS,
+    POLICY_GREEDY,
+    POLICY_HEURISTIC,
+    POLICY_ISMCTS,
+    POLICY_OMNISCIENT,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    ROLLOUT_IDS,
+)
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
 from simcore.rng import MASK64
 
-__all__ = ["play_units", "policy_arrays"]
+__all__ = ["play_units", "play_units_general", "policy_arrays", "policy_rows"]
 
 
 # kernel_args() positions of the uint64 scalars and of the arrays with their kernel dtypes
@@ -48,6 +62,75 @@ def kernel_rule_args(compiled) -> tuple:
                  for a, dtype in zip(args, _ARG_DTYPES, strict=True))
 
 
+SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
+GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, *SEARCH_POLICIES)
+
+
+def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The general kernel's per-seat policy parameters.
+
+    Returns
+    -------
+    (int64[MAX_SEATS, N_SEAT_PARAMS], float64[MAX_SEATS])
+        Per seat: policy id, budget (``worlds`` or ``iterations``), rollout policy id, objective
+        id; and ``ismcts``' ``c``.  Rows of seats beyond ``players`` are 0.
+    """
+    from simcore.games.enshu.search_nb import (
+        N_SEAT_PARAMS,
+        SP_BUDGET,
+        SP_OBJECTIVE,
+        SP_POLICY,
+        SP_ROLLOUT,
+    )
+
+    if len(specs) != players:
+        raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
+    rows = np.zeros((EE.MAX_SEATS, N_SEAT_PARAMS), dtype=np.int64)
+    c = np.zeros(EE.MAX_SEATS, dtype=np.float64)
+    for seat, spec in enumerate(specs):
+        pid = spec.policy_id
+        if pid not in GENERAL_POLICIES:
+            raise PolicyError(f"policy {spec.name}: the Enshu-bana kernel does not implement it")
+        rows[seat, SP_POLICY] = pid
+        if pid in (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT):
+            rollout = spec.params.get("rollout", "random")
+            rows[seat, SP_BUDGET] = int(spec.params["iterations" if pid == POLICY_ISMCTS else "worlds"])
+            rows[seat, SP_ROLLOUT] = ROLLOUT_IDS[rollout]
+            rows[seat, SP_OBJECTIVE] = OBJECTIVE_IDS[spec.params.get("objective", "score")]
+            if pid == POLICY_ISMCTS:
+                c[seat] = float(spec.params["c"])
+    return rows, c
+
+
+def rule_tables(compiled) -> tuple:
+    """The packed rule tables ``rt`` of the state machine (``state_nb``): ``(params, month,
+    month_mask, card_points, class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints)``."""
+    args = kernel_rule_args(compiled)
+    # kernel_rule_args order: params, month, month_mask, card_points, six class masks, yaku, teyaku tables
+    return (args[0], args[1], args[2], args[3], *pack_rules_nb(*args[4:]))
+
+
+def heuristic_rows(compiled, specs) -> np.ndarray:
+    """int64[MAX_SEATS + 1, T_SIZE]: each heuristic seat's ``heuristic_tables`` (other seats' rows
+    0), and in row ``MAX_SEATS`` those of the default heuristic, which rollouts play."""
+    from simcore.games.enshu.heuristic_nb import T_SIZE, heuristic_tables
+    from simcore.policies import parse_policy
+
+    rows = np.zeros((EE.MAX_SEATS + 1, T_SIZE), dtype=np.int64)
+    for seat, spec in enumerate(specs):
+        if spec.policy_id == POLICY_HEURISTIC:
+            rows[seat] = heuristic_tables(compiled, spec)
+    rows[EE.MAX_SEATS] = heuristic_tables(compiled, parse_policy("heuristic", "enshu"))
+    return rows
+
+
+def _stride(rounds_per_match: int | None) -> int:
+    stride = 1 if rounds_per_match is None else int(rounds_per_match)
+    if stride < 1:
+        raise ValueError(f"rounds_per_match must be at least 1, got {rounds_per_match}")
+    return stride
+
+
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
@@ -61,10 +144,13 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     out : optional reusable flat buffers from ``simcore.record.output_buffers`` (sized with
         ``EE.N_INT_COLUMNS`` and ``EE.N_MASK_COLUMNS``) with room for ``n_units * stride`` rows;
         they need no initialisation.
+
+    Random and greedy seats only: the fast kernel; any other policy: the general kernel
+    (``play_units_general``), which writes the same rows for random and greedy seats.
     """
-    stride = 1 if rounds_per_match is None else int(rounds_per_match)
-    if stride < 1:
-        raise ValueError(f"rounds_per_match must be at least 1, got {rounds_per_match}")
+    if len(specs) == compiled.players and any(spec.policy_id in SEARCH_POLICIES for spec in specs):
+        return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
+    stride = _stride(rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
     policy_ids = policy_arrays(specs, compiled.players)
     play_units_nb(
@@ -72,5 +158,37 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
         np.int64(0 if rounds_per_match is None else stride), policy_ids,
         *kernel_rule_args(compiled),
         out_int, out_mask,
+    )
+    return out_int, out_mask
+
+
+def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
+                       out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``play_units`` through the general kernel (the state machine), whatever the policies.
+
+    Same parameters and rows as ``play_units``: returns (int64[N_INT_COLUMNS, rows],
+    uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc``,
+    ``ismcts``, ``heuristic`` or ``omniscient``.
+    """
+    from simcore.games.enshu.search_nb import play_units_general_nb
+    from simcore.games.enshu.state_nb import MAX_ACTIONS
+    from simcore.search import log_table
+
+    stride = _stride(rounds_per_match)
+    # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
+    groups = np.asarray(compiled.teyaku_group)
+    most_options = 2 * max([int((groups == g).sum()) for g in (0, 1)] + [0]) + 1
+    if int(compiled.params[EE.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
+        raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
+                         f"rules may ask {max(int(compiled.params[EE.P_HAND]), most_options)}")
+    rows, c = policy_rows(specs, compiled.players)
+    iterations = max([int(rows[s, 1]) for s in range(EE.MAX_SEATS) if rows[s, 0] == POLICY_ISMCTS] or [1])
+    rt = rule_tables(compiled)
+    htables = heuristic_rows(compiled, specs)
+    out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+    play_units_general_nb(
+        np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(n_units),
+        np.int64(0 if rounds_per_match is None else stride), rows, c, log_table(iterations), htables,
+        np.int64(OBS_SIZE), np.int64(iterations + 1), rt, out_int, out_mask,
     )
     return out_int, out_mask

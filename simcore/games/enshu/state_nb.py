@@ -1,0 +1,1298 @@
+"""Numba state machine of an Enshu-bana round: ``reference.EnshuState`` over two flat arrays.
+
+Contract
+--------
+A round's state is a pair of arrays, ``si`` int64[N_SI] and ``sm`` uint64[N_SM] (slot indices
+below), so that a clone is two array copies into preallocated buffers.  It steps through the
+order of ``simcore.games.enshu.reference`` phase by phase (the same ``phase`` values, one
+``P_*`` constant each) and pauses at each decision a seat takes, exactly where ``EnshuState``
+pauses: the pending decision's kind (the action-key kind codes ``KIND_*`` of the reference's
+``action_key``), seat and legal actions (``si[I_KEYS:I_KEYS + si[I_PEND_N]]``, one int64 action
+key each, in the reference's order) are in the state.  ``apply_nb(si, sm, rt, ws, index)``
+takes the action at ``index`` and steps on to the next decision or the end
+(``si[I_DONE] == 1``).  ``sample_hidden_nb`` is ``EnshuState.sample_hidden`` draw for draw.
+
+``rt`` is the tuple of packed rule tables ``(params, month, month_mask, card_points,
+class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints)`` of
+``simcore.games.enshu.kernel_nb.pack_rules_nb``; ``ws`` the scratch tuple of ``new_workspace_nb``
+(teyaku option arrays and an int64 card buffer).  Streams are 4-word xoshiro states at an offset
+of a flat uint64 array (``simcore.rng``): the round's deal and rules streams live in ``sm``; a
+seat's decision stream is the caller's.
+
+The random and greedy policies (``random_choose_nb``, ``greedy_choose_nb``) answer a pending
+decision exactly as ``simcore.games.enshu.policies`` does, drawing the same words from the seat's
+stream.  ``observe_nb`` packs what a seat may see into the heuristic's layout
+(``heuristic_nb.pack_observation``); ``write_row_nb`` writes the finished round's row as
+``reference.fill_row``.  Every function but the allocating ``new_workspace_nb`` runs without
+numba's reference counting (``_nrt=False``, as ``kernel_nb``'s round).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.games.enshu import enums as EE
+from simcore.games.enshu.heuristic_nb import (
+    OBS_ACTING_DEALER,
+    OBS_ACTIVE,
+    OBS_CARD,
+    OBS_DEALER,
+    OBS_DECLARED,
+    OBS_DRAW_SIZE,
+    OBS_DROPOUT_PASS,
+    OBS_EXPOSED,
+    OBS_FIELD,
+    OBS_HAND,
+    OBS_KOTSU,
+    OBS_MATCH_POINTS,
+    OBS_MIZU_KOTSU,
+    OBS_MULTIPLIER,
+    OBS_PILES,
+    OBS_PLAYERS,
+    OBS_ROUND_IN_MATCH,
+    OBS_SCORES,
+    OBS_SEAT,
+    OBS_SEEN,
+    OBS_SIZE,
+    OBS_SOURCE,
+    OBS_TURN,
+    OBS_VARIANT,
+    OBS_WINNER,
+)
+from simcore.games.enshu.kernel_nb import (
+    K_BRIGHT,
+    K_ICP,
+    K_STOPPING,
+    K_WILLOW,
+    O_INDEX,
+    O_MONTH,
+    O_THREE,
+    T_BONUS,
+    T_KIND,
+    T_PATTERN,
+    T_VALUE,
+    TM_BONUS_MONTHS,
+    Y_KIND,
+    Y_MONTH,
+    Y_UPGRADED,
+    Y_VALUE,
+    completed_yaku,
+    greedy_gain,
+    greedy_play,
+    icp_four,
+    stopping_yaku,
+    teyaku_options,
+)
+from simcore.kernels.bits import bit, lowest_id, mask_value, popcount
+from simcore.rng import (
+    DEAL_STREAM,
+    RULES_STREAM,
+    next_u64_nb,
+    shuffle_places_nb,
+    stream_init_nb,
+    uniform_below_nb,
+)
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+MAX_SEATS = EE.MAX_SEATS
+DECK_SIZE = EE.DECK_SIZE
+
+# --- decision kinds: the action-key kind codes (key = kind << 56 | payload) --------------------
+KIND_MIZU_KOTSU = 0
+KIND_KOTSU = 1
+KIND_JOIN = 2
+KIND_FUKE = 3
+KIND_DECLARE_TEYAKU = 4
+KIND_PLAY = 5
+KIND_CAPTURE = 6
+KIND_SHIFT = 56
+NO_KIND = -1
+
+# --- phases (``EnshuState.phase``) ------------------------------------------------------------
+P_MIZU = 0
+P_DEAL = 1
+P_KOTSU = 2
+P_DROPOUT_START = 3
+P_DROPOUT_PASS = 4
+P_DROPOUT_ASK = 5
+P_ACTING_DEALER = 6
+P_TEYAKU_START = 7
+P_TEYAKU = 8
+P_TURNS_START = 9
+P_TURN = 10
+P_AFTER_PLAY = 11
+P_AFTER_DRAW = 12
+P_SCORE = 13
+P_FUKE = 14
+P_SETTLE = 15
+P_FINISH = 16
+
+MAX_ACTIONS = 24  # a hand (at most 10 cards here), three captures, or one group's options + none
+MAX_OPTS = MAX_ACTIONS - 1
+MAX_DECLARED = 4  # per seat: a stopping teyaku, group A and group B
+
+# --- si: int64 slots ---------------------------------------------------------------------------
+I_PHASE = 0
+I_DONE = 1
+I_DEALER = 2
+I_ACTING = 3
+I_ROUND_INDEX = 4
+I_MATCH = 5
+I_ROUND_IN_MATCH = 6
+I_TURN = 7
+I_MULTIPLIER = 8
+I_PASSES = 9
+I_REDEALS = 10
+I_GATHERED = 11
+I_WINNER = 12
+I_MIZU_INDEX = 13
+I_MIZU_COUNT = 14
+I_KOTSU_INDEX = 15
+I_POOL_LEN = 16
+I_POOL_INDEX = 17
+I_REMAINING = 18
+I_JOINED_LEN = 19
+I_TEYAKU_LEN = 20
+I_TEYAKU_INDEX = 21
+I_TEYAKU_DECIDES = 22
+I_STOP_TEYAKU = 23  # teyaku index of the stopping teyaku (W), -1 none
+I_SEAT = 24
+I_FUKE_LEN = 25
+I_FUKE_INDEX = 26
+I_DRAW_START = 27
+I_DRAW_LEN = 28
+I_PEND_KIND = 29
+I_PEND_SEAT = 30
+I_PEND_N = 31
+I_PEND_CARD = 32
+I_PEND_SOURCE = 33  # 0 play, 1 draw
+I_PEND_GROUP = 34
+I_REASON = 35
+I_C_WINNER = 36
+I_FUKE = 37
+I_SCORES_SET = 38  # 1 once the count of variant C made the scores public
+I_COUNTED = 39
+# per-seat blocks of MAX_SEATS
+I_ACTIVE = 40
+I_MIZU = I_ACTIVE + MAX_SEATS
+I_KOTSU = I_MIZU + MAX_SEATS
+I_N_DECLARED = I_KOTSU + MAX_SEATS
+I_YAKU_POINTS = I_N_DECLARED + MAX_SEATS
+I_TEYAKU_POINTS = I_YAKU_POINTS + MAX_SEATS
+I_CARD_POINTS = I_TEYAKU_POINTS + MAX_SEATS
+I_YAKU_MULT = I_CARD_POINTS + MAX_SEATS
+I_SCORE = I_YAKU_MULT + MAX_SEATS
+I_PAYOFF = I_SCORE + MAX_SEATS
+I_SCORES = I_PAYOFF + MAX_SEATS  # ``EnshuState.scores`` (variant C, after the count)
+I_MATCH_POINTS = I_SCORES + MAX_SEATS  # the match totals the round starts from
+I_POOL = I_MATCH_POINTS + MAX_SEATS
+I_JOINED = I_POOL + MAX_SEATS
+I_TEYAKU_SEATS = I_JOINED + MAX_SEATS
+I_FUKE_SEATS = I_TEYAKU_SEATS + MAX_SEATS
+# declared teyaku: seat s, slot d at s * MAX_DECLARED + d
+I_DECL_INDEX = I_FUKE_SEATS + MAX_SEATS
+I_DECL_MONTH = I_DECL_INDEX + MAX_SEATS * MAX_DECLARED
+I_DECL_THREE = I_DECL_MONTH + MAX_SEATS * MAX_DECLARED
+I_DRAW = I_DECL_THREE + MAX_SEATS * MAX_DECLARED  # the draw pile, top at I_DRAW + si[I_DRAW_START]
+I_KEYS = I_DRAW + DECK_SIZE
+I_OPT_INDEX = I_KEYS + MAX_ACTIONS
+I_OPT_MONTH = I_OPT_INDEX + MAX_OPTS
+I_OPT_THREE = I_OPT_MONTH + MAX_OPTS
+N_SI = I_OPT_THREE + MAX_OPTS
+
+# --- sm: uint64 slots --------------------------------------------------------------------------
+M_FIELD = 0
+M_SET_ASIDE = 1
+M_SEEN = 2
+M_FIELD_DEALT = 3
+M_IN_PLAY = 4
+M_STOPPING = 5
+M_SEED = 6
+M_DEAL_STREAM = 8  # 4 words
+M_RULES_STREAM = 12  # 4 words
+M_HANDS = 16
+M_PILES = M_HANDS + MAX_SEATS
+M_EXPOSED = M_PILES + MAX_SEATS
+M_HAND_DEALT = M_EXPOSED + MAX_SEATS
+M_TEYAKU_DEALT = M_HAND_DEALT + MAX_SEATS
+M_YAKU = M_TEYAKU_DEALT + MAX_SEATS
+M_DECLARED = M_YAKU + MAX_SEATS  # teyaku bitset declared per seat
+M_OPT_CARDS = M_DECLARED + MAX_SEATS
+N_SM = M_OPT_CARDS + MAX_OPTS
+
+# ws: (opt_ints int64[3, K], opt_cards uint64[K], cards int64[64])
+WS_CARDS = 64
+
+
+@nb.njit(cache=True)
+def new_workspace_nb(n_teyaku):
+    """The scratch ``ws`` of one thread: (int64[3, 2 * n_teyaku + 2] and uint64[2 * n_teyaku + 2]
+    teyaku options, as ``kernel_nb.teyaku_options`` fills them; int64[WS_CARDS] cards)."""
+    size = 2 * n_teyaku + 2
+    return (np.empty((3, size), dtype=np.int64), np.empty(size, dtype=np.uint64),
+            np.empty(WS_CARDS, dtype=np.int64))
+
+
+def new_state_arrays():
+    """Fresh ``(si, sm)`` arrays for one state (Python-side helper for tests)."""
+    return np.zeros(N_SI, dtype=np.int64), np.zeros(N_SM, dtype=np.uint64)
+
+
+@nb.njit(cache=True, _nrt=False)
+def draw_uniform_nb(states, at, n):
+    """``Stream.uniform_below(n)`` on the stream at ``states[at:at + 4]`` (one call site)."""
+    return uniform_below_nb(states, n, at)
+
+
+@nb.njit(cache=True, _nrt=False)
+def action_key_nb(kind, payload):
+    """The int64 action key ``kind << 56 | payload``."""
+    return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
+
+
+@nb.njit(cache=True, _nrt=False)
+def copy_state_nb(si, sm, to_si, to_sm):
+    """Clone: copy the state ``(si, sm)`` into ``(to_si, to_sm)`` (element loops: a slice
+    assignment between arrays needs the runtime for its overlap copy)."""
+    for k in range(N_SI):
+        to_si[k] = si[k]
+    for k in range(N_SM):
+        to_sm[k] = sm[k]
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def raises_allowed(params):
+    """(C) Whether mizu-kotsu and kotsu are played."""
+    return params[EE.P_PLAYERS] >= 4 or params[EE.P_C_KOTSU_SMALL_GAMES] == 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_match, match_points):
+    """Set ``(si, sm)`` to the round's start and step to its first decision (``EnshuState()``)."""
+    params = rt[0]
+    n = params[EE.P_PLAYERS]
+    si[:] = 0
+    sm[:] = U0
+    si[I_DEALER] = dealer
+    si[I_ACTING] = dealer
+    si[I_ROUND_INDEX] = round_index
+    si[I_MATCH] = match
+    si[I_ROUND_IN_MATCH] = round_in_match
+    si[I_MULTIPLIER] = 1
+    si[I_WINNER] = -1
+    si[I_STOP_TEYAKU] = -1
+    si[I_SEAT] = dealer
+    si[I_REMAINING] = n
+    si[I_PEND_KIND] = NO_KIND
+    si[I_C_WINNER] = -1
+    si[I_FUKE] = -1
+    si[I_TEYAKU_DECIDES] = 1
+    for s in range(n):
+        si[I_ACTIVE + s] = 1
+        si[I_MATCH_POINTS + s] = match_points[s]
+    sm[M_SEED] = seed
+    stream_init_nb(sm, seed, round_index, DEAL_STREAM, M_DEAL_STREAM)
+    # the reference makes the rules stream when it first needs it: the same words
+    stream_init_nb(sm, seed, round_index, RULES_STREAM, M_RULES_STREAM)
+    if params[EE.P_VARIANT] == EE.VARIANT_C and raises_allowed(params):
+        si[I_PHASE] = P_MIZU
+    else:
+        si[I_PHASE] = P_DEAL
+    advance_nb(si, sm, rt, ws)
+
+
+@nb.njit(cache=True, _nrt=False)
+def ask_yes_no(si, kind, seat):
+    si[I_PEND_KIND] = kind
+    si[I_PEND_SEAT] = seat
+    si[I_PEND_N] = 2
+    si[I_KEYS] = action_key_nb(kind, 0)
+    si[I_KEYS + 1] = action_key_nb(kind, 1)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def first_active_from(si, start, n):
+    seat = start
+    for _ in range(n):
+        if si[I_ACTIVE + seat] == 1:
+            return seat
+        seat = (seat + 1) % n
+    return start
+
+
+@nb.njit(cache=True, _nrt=False)
+def declare_option(si, sm, seat, index, month, three, cards):
+    """``EnshuState.declare``: record the option and expose its cards."""
+    d = si[I_N_DECLARED + seat]
+    si[I_DECL_INDEX + seat * MAX_DECLARED + d] = index
+    si[I_DECL_MONTH + seat * MAX_DECLARED + d] = month
+    si[I_DECL_THREE + seat * MAX_DECLARED + d] = three
+    si[I_N_DECLARED + seat] = d + 1
+    sm[M_DECLARED + seat] |= bit(index)
+    sm[M_EXPOSED + seat] |= cards
+    sm[M_SEEN] |= cards
+
+
+@nb.njit(cache=True, _nrt=False)
+def best_opt(count, opt_ints, teyaku_ints):
+    best = 0
+    for k in range(1, count):
+        if teyaku_ints[T_VALUE, opt_ints[O_INDEX, k]] > teyaku_ints[T_VALUE, opt_ints[O_INDEX, best]]:
+            best = k
+    return best
+
+
+@nb.njit(cache=True, _nrt=False)
+def gather_dropped_hands(si, sm, rt):
+    """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
+    params = rt[0]
+    n = params[EE.P_PLAYERS]
+    si[I_GATHERED] = 1
+    dealer = si[I_DEALER]
+    # compact the draw pile to the start of its slots (nothing was drawn yet)
+    start = si[I_DRAW_START]
+    length = si[I_DRAW_LEN]
+    for k in range(length):
+        si[I_DRAW + k] = si[I_DRAW + start + k]
+    si[I_DRAW_START] = 0
+    added = 0
+    aside = U0
+    for k in range(n):
+        seat = (dealer + k) % n
+        if si[I_ACTIVE + seat] == 0:
+            rest = sm[M_HANDS + seat]
+            aside |= rest
+            sm[M_HANDS + seat] = U0
+            while rest:
+                si[I_DRAW + length + added] = lowest_id(rest)
+                rest &= rest - U1
+                added += 1
+    if added == 0:
+        return
+    if params[EE.P_C_DROPPED_HANDS] == 1:
+        sm[M_SET_ASIDE] = aside
+    else:
+        total = length + added
+        si[I_DRAW_LEN] = total
+        at = M_RULES_STREAM
+        sm[at], sm[at + 1], sm[at + 2], sm[at + 3] = shuffle_places_nb(
+            sm[at], sm[at + 1], sm[at + 2], sm[at + 3], si, total, 0, total, I_DRAW)
+
+
+@nb.njit(cache=True, _nrt=False)
+def deal(si, sm, rt):
+    """``EnshuState.deal`` from the deal stream (misdeals redeal)."""
+    params, month_mask = rt[0], rt[2]
+    class_masks = rt[4]
+    n = params[EE.P_PLAYERS]
+    hand_size = params[EE.P_HAND]
+    field_size = params[EE.P_FIELD]
+    dealer = si[I_DEALER]
+    icp = class_masks[K_ICP]
+    at = M_DEAL_STREAM
+    while True:
+        for i in range(DECK_SIZE):
+            si[I_DRAW + i] = i
+        sm[at], sm[at + 1], sm[at + 2], sm[at + 3] = shuffle_places_nb(
+            sm[at], sm[at + 1], sm[at + 2], sm[at + 3], si, DECK_SIZE, 0, DECK_SIZE, I_DRAW)
+        field = U0
+        for i in range(field_size):
+            field |= bit(si[I_DRAW + i])
+        for k in range(n):
+            hand = U0
+            begin = field_size + k * hand_size
+            for i in range(begin, begin + hand_size):
+                hand |= bit(si[I_DRAW + i])
+            sm[M_HANDS + (dealer + k) % n] = hand
+        misdeal = False
+        for m in range(1, EE.N_MONTHS + 1):
+            on_field = popcount(field & month_mask[m])
+            if params[EE.P_MISDEAL_FIELD_FOUR] != 0 and on_field == 4:
+                misdeal = True
+            if params[EE.P_MISDEAL_FIELD_ICP_THREE] != 0 and on_field >= 3 and (month_mask[m] & icp) != U0:
+                misdeal = True
+        if params[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_DEAL:
+            for s in range(n):
+                if icp_four(sm[M_HANDS + s], month_mask, icp):
+                    misdeal = True
+        if misdeal and si[I_REDEALS] < EE.MAX_REDEALS:
+            si[I_REDEALS] += 1
+            continue
+        break
+    dealt = field_size + n * hand_size
+    draw_len = DECK_SIZE - dealt
+    for i in range(draw_len):
+        si[I_DRAW + i] = si[I_DRAW + dealt + i]
+    si[I_DRAW_START] = 0
+    si[I_DRAW_LEN] = draw_len
+    sm[M_FIELD] = field
+    sm[M_FIELD_DEALT] = field
+    for s in range(n):
+        sm[M_HAND_DEALT + s] = sm[M_HANDS + s]
+        sm[M_PILES + s] = U0
+    sm[M_SET_ASIDE] = U0
+    sm[M_SEEN] = field
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def resolve(si, sm, params, month, month_mask, seat, card, source):
+    """``EnshuState.resolve``: a played or turned card against the field (may pause at a capture).
+
+    Inlined, and given only the arrays it reads: a call's arguments are every array's fields, so a
+    call with the whole rule tuple costs more than the resolution itself."""
+    cb = bit(card)
+    sm[M_SEEN] |= cb
+    matches = sm[M_FIELD] & month_mask[month[card]]
+    count = popcount(matches)
+    if count == 0:
+        sm[M_FIELD] |= cb
+        return
+    if count == 1 or (count == 3 and params[EE.P_CAPTURE_THREE] == 0):
+        take(si, sm, seat, card, matches)
+        return
+    sm[M_IN_PLAY] = cb
+    si[I_PEND_KIND] = KIND_CAPTURE
+    si[I_PEND_SEAT] = seat
+    si[I_PEND_CARD] = card
+    si[I_PEND_SOURCE] = source
+    k = 0
+    rest = matches
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - U1
+        si[I_KEYS + k] = action_key_nb(KIND_CAPTURE, bit(x))
+        k += 1
+    si[I_PEND_N] = k
+
+
+@nb.njit(cache=True, _nrt=False)
+def take(si, sm, seat, card, taken):
+    sm[M_IN_PLAY] = U0
+    sm[M_FIELD] &= ~taken
+    sm[M_PILES + seat] |= bit(card) | taken
+
+
+@nb.njit(cache=True, _nrt=False)
+def stop(si, sm, seat, bits):
+    si[I_WINNER] = seat
+    sm[M_STOPPING] = bits
+    si[I_PHASE] = P_SCORE
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def tally(si, sm, rt, seat):
+    """``EnshuState.tally``: yaku, card, yaku and teyaku points into the count; returns the
+    multiplier yaku as (count, sum, product, max)."""
+    params, month_mask, card_points = rt[0], rt[2], rt[3]
+    yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = rt[5], rt[6], rt[7], rt[8]
+    pile = sm[M_PILES + seat]
+    bits = completed_yaku(pile, yaku_masks)
+    n_declared = si[I_N_DECLARED + seat]
+    upgrade_months = U0
+    if params[EE.P_TRIPLET_UPGRADE] == 1:
+        in_four_three = params[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
+        for d in range(n_declared):
+            slot = seat * MAX_DECLARED + d
+            pattern = teyaku_ints[T_PATTERN, si[I_DECL_INDEX + slot]]
+            if pattern == EE.PATTERN_TRIPLET:
+                upgrade_months |= bit(si[I_DECL_MONTH + slot])
+            elif pattern == EE.PATTERN_FOUR_THREE and in_four_three:
+                upgrade_months |= bit(si[I_DECL_THREE + slot])
+    yaku_points = 0
+    n_mult = 0
+    mult_sum = 0
+    mult_product = 1
+    mult_max = 0
+    rest = bits
+    while rest:
+        i = lowest_id(rest)
+        rest &= rest - U1
+        value = yaku_ints[Y_VALUE, i]
+        if yaku_ints[Y_KIND, i] == EE.YAKU_POINTS:
+            upgraded = yaku_ints[Y_UPGRADED, i]
+            if upgraded != 0 and (upgrade_months & bit(yaku_ints[Y_MONTH, i])) != U0:
+                yaku_points += upgraded
+            else:
+                yaku_points += value
+        else:
+            if n_mult == 0 or value > mult_max:
+                mult_max = value
+            n_mult += 1
+            mult_sum += value
+            mult_product *= value
+    teyaku_points = 0
+    all_four = params[EE.P_C_TRIPLET_BONUS_CONDITION] == 1
+    hand_dealt = sm[M_HAND_DEALT + seat]
+    for d in range(n_declared):
+        slot = seat * MAX_DECLARED + d
+        index = si[I_DECL_INDEX + slot]
+        if teyaku_ints[T_KIND, index] != EE.TEYAKU_STOP:
+            teyaku_points += teyaku_ints[T_VALUE, index]
+        bonus = teyaku_ints[T_BONUS, index]
+        pattern = teyaku_ints[T_PATTERN, index]
+        m = 0
+        if pattern == EE.PATTERN_TRIPLET:
+            m = si[I_DECL_MONTH + slot]
+        elif pattern == EE.PATTERN_FOUR_THREE:
+            m = si[I_DECL_THREE + slot]
+        if bonus != 0 and m != 0 and ((teyaku_masks[TM_BONUS_MONTHS, index] >> np.uint64(m)) & U1) != U0:
+            mm = month_mask[m]
+            if all_four:
+                earned = (pile & mm) == mm
+            else:
+                rest_of_month = mm & ~hand_dealt
+                earned = rest_of_month != U0 and (pile & rest_of_month) == rest_of_month
+            if earned:
+                teyaku_points += bonus
+    sm[M_YAKU + seat] = bits
+    si[I_CARD_POINTS + seat] = mask_value(pile, card_points)
+    si[I_YAKU_POINTS + seat] = yaku_points
+    si[I_TEYAKU_POINTS + seat] = teyaku_points
+    return n_mult, mult_sum, mult_product, mult_max
+
+
+@nb.njit(cache=True, _nrt=False)
+def top_score(si, params, start):
+    """``EnshuState.top_score`` over ``si[I_SCORE:]``."""
+    n = params[EE.P_PLAYERS]
+    reverse = params[EE.P_VARIANT] != EE.VARIANT_W and params[EE.P_TIE_ORDER] == 1
+    best = -1
+    for k in range(n):
+        seat = (start - k) % n if reverse else (start + k) % n
+        if si[I_ACTIVE + seat] == 0:
+            continue
+        if best < 0 or si[I_SCORE + seat] > si[I_SCORE + best]:
+            best = seat
+    return best
+
+
+@nb.njit(cache=True, _nrt=False)
+def phase_score(si, sm, rt):
+    """``EnshuState._phase_score``."""
+    params = rt[0]
+    yaku_ints, teyaku_ints = rt[6], rt[8]
+    n = params[EE.P_PLAYERS]
+    variant = params[EE.P_VARIANT]
+    if si[I_STOP_TEYAKU] >= 0:
+        reason = EE.END_TEYAKU_STOP
+    elif sm[M_STOPPING] != U0:
+        reason = EE.END_UCHIKIRI
+    else:
+        reason = EE.END_SCORE
+    for s in range(n):
+        si[I_YAKU_MULT + s] = 1
+        si[I_SCORE + s] = 0
+        si[I_PAYOFF + s] = 0
+        si[I_YAKU_POINTS + s] = 0
+        si[I_TEYAKU_POINTS + s] = 0
+        si[I_CARD_POINTS + s] = 0
+        sm[M_YAKU + s] = U0
+    n_active = 0
+    for s in range(n):
+        if si[I_ACTIVE + s] == 1:
+            n_active += 1
+            n_mult, mult_sum, mult_product, mult_max = tally(si, sm, rt, s)
+            if variant == EE.VARIANT_S:
+                if params[EE.P_S_COMBINATION] == 2:
+                    si[I_YAKU_MULT + s] = mult_sum if n_mult > 0 else 1
+                else:
+                    si[I_YAKU_MULT + s] = mult_product
+            elif variant == EE.VARIANT_C and n_mult > 0:
+                si[I_YAKU_MULT + s] = mult_product if params[EE.P_C_UCHIKIRI_COMBO] == 0 else mult_max
+    si[I_REASON] = reason
+    si[I_C_WINNER] = si[I_WINNER]
+    si[I_COUNTED] = 1
+    si[I_PHASE] = P_FINISH
+    dealer = si[I_DEALER]
+    if variant == EE.VARIANT_W:
+        stake = params[EE.P_W_STAKE]
+        if reason == EE.END_SCORE:
+            top = 0
+            for s in range(n):
+                total = si[I_CARD_POINTS + s] + si[I_YAKU_POINTS + s] + si[I_TEYAKU_POINTS + s]
+                si[I_SCORE + s] = total
+                if s == 0 or total > top:
+                    top = total
+            n_tied = 0
+            winner = -1
+            for k in range(n):
+                seat = (dealer + k) % n
+                si[I_PAYOFF + seat] = -stake
+                if si[I_SCORE + seat] == top:
+                    if winner < 0:
+                        winner = seat
+                    n_tied += 1
+            if params[EE.P_W_TIE] == 0 or n_tied == 1:
+                si[I_PAYOFF + winner] = stake * (n - 1)
+            else:
+                won = stake * (n - n_tied)
+                k_tied = 0
+                for k in range(n):
+                    seat = (dealer + k) % n
+                    if si[I_SCORE + seat] == top:
+                        si[I_PAYOFF + seat] = won // n_tied + (1 if k_tied < won % n_tied else 0)
+                        k_tied += 1
+            si[I_C_WINNER] = winner
+        else:
+            if reason == EE.END_TEYAKU_STOP:
+                stakes = np.int64(teyaku_ints[T_VALUE, si[I_STOP_TEYAKU]])
+            else:
+                combo = params[EE.P_W_UCHIKIRI_COMBO]
+                stakes = np.int64(0 if combo == EE.COMBO_SUM else 1)
+                first = True
+                rest = sm[M_STOPPING]
+                while rest:
+                    i = lowest_id(rest)
+                    rest &= rest - U1
+                    value = yaku_ints[Y_VALUE, i]
+                    if combo == EE.COMBO_SUM:
+                        stakes += value
+                    elif combo == EE.COMBO_MAX:
+                        if first or value > stakes:
+                            stakes = value
+                    else:
+                        stakes *= value
+                    first = False
+            per_loser = (stakes + params[EE.P_W_UCHIKIRI_PAYMENT]) * stake
+            for s in range(n):
+                si[I_PAYOFF + s] = -per_loser
+            si[I_PAYOFF + si[I_C_WINNER]] = per_loser * (n - 1)
+    elif variant == EE.VARIANT_S:
+        combination = params[EE.P_S_COMBINATION]
+        for s in range(n):
+            cards = si[I_CARD_POINTS + s]
+            own = si[I_YAKU_POINTS + s] + si[I_TEYAKU_POINTS + s]
+            factor = si[I_YAKU_MULT + s]
+            if combination == 1:
+                score = cards * factor + own
+            else:
+                score = (cards + own) * factor
+            si[I_SCORE + s] = score
+            si[I_PAYOFF + s] = score
+        si[I_C_WINNER] = top_score(si, params, dealer)
+    else:
+        zero_sum = params[EE.P_C_SCORE_FORMULA] == 1
+        own_total = 0
+        for s in range(n):
+            if si[I_ACTIVE + s] == 1:
+                own_total += si[I_YAKU_POINTS + s] + si[I_TEYAKU_POINTS + s]
+        multiplier = si[I_MULTIPLIER]
+        for s in range(n):
+            if si[I_ACTIVE + s] == 0:
+                continue
+            own = si[I_YAKU_POINTS + s] + si[I_TEYAKU_POINTS + s]
+            base = si[I_CARD_POINTS + s] - (own_total - own)
+            if zero_sum:
+                base += (n_active - 1) * own
+            si[I_SCORE + s] = base * multiplier * si[I_YAKU_MULT + s]
+        if reason != EE.END_UCHIKIRI:
+            si[I_C_WINNER] = top_score(si, params, si[I_ACTING])
+        for s in range(n):
+            si[I_SCORES + s] = si[I_SCORE + s]
+        si[I_SCORES_SET] = 1
+        si[I_WINNER] = si[I_C_WINNER]
+        si[I_PHASE] = P_SETTLE
+        if reason != EE.END_UCHIKIRI or params[EE.P_C_FUKE_ON_UCHIKIRI] == 1:
+            acting = si[I_ACTING]
+            k_fuke = 0
+            for k in range(n):
+                seat = (acting + k) % n
+                if si[I_ACTIVE + seat] == 1:
+                    si[I_FUKE_SEATS + k_fuke] = seat
+                    k_fuke += 1
+            si[I_FUKE_LEN] = k_fuke
+            si[I_FUKE_INDEX] = 0
+            si[I_PHASE] = P_FUKE
+
+
+@nb.njit(cache=True, _nrt=False)
+def phase_settle(si, sm, rt):
+    """``EnshuState._phase_settle`` (variant C)."""
+    params = rt[0]
+    n = params[EE.P_PLAYERS]
+    if si[I_FUKE] >= 0:
+        si[I_REASON] = EE.END_FUKE
+        si[I_C_WINNER] = -1
+        for s in range(n):
+            si[I_SCORE + s] = 0
+    else:
+        winner = si[I_C_WINNER]
+        paid = si[I_SCORE + winner]
+        if params[EE.P_C_NEGATIVE_SCORE] == 0 and paid < 0:
+            paid = 0
+        n_active = 0
+        for s in range(n):
+            if si[I_ACTIVE + s] == 1:
+                si[I_PAYOFF + s] = -paid
+                n_active += 1
+        si[I_PAYOFF + winner] = paid * (n_active - 1)
+    si[I_PHASE] = P_FINISH
+
+
+# --- the phases -------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def advance_nb(si, sm, rt, ws):
+    """``EnshuState._advance``: the rules' own steps until a decision or the end."""
+    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
+    yaku_masks, teyaku_masks, teyaku_ints = rt[5], rt[7], rt[8]
+    opt_ints, opt_cards = ws[0], ws[1]
+    n = params[EE.P_PLAYERS]
+    variant = params[EE.P_VARIANT]
+    junk_only = params[EE.P_C_EXPOSURE] == 1
+    while si[I_PEND_KIND] == NO_KIND and si[I_DONE] == 0:
+        phase = si[I_PHASE]
+        if phase == P_MIZU:
+            if si[I_MIZU_INDEX] < n and si[I_MIZU_COUNT] < EE.MAX_MIZU_KOTSU:
+                ask_yes_no(si, KIND_MIZU_KOTSU, (si[I_DEALER] + si[I_MIZU_INDEX]) % n)
+            else:
+                si[I_PHASE] = P_DEAL
+        elif phase == P_DEAL:
+            deal(si, sm, rt)
+            if variant != EE.VARIANT_C:
+                si[I_PHASE] = P_TEYAKU_START
+                continue
+            mizu_total = 0
+            for s in range(n):
+                si[I_ACTIVE + s] = 1
+                si[I_KOTSU + s] = 0
+                mizu_total += si[I_MIZU + s]
+            si[I_PASSES] = 0
+            si[I_MULTIPLIER] = 1 + popcount(sm[M_FIELD] & class_masks[K_BRIGHT]) + mizu_total
+            si[I_KOTSU_INDEX] = 0
+            si[I_PHASE] = P_KOTSU if raises_allowed(params) else P_DROPOUT_START
+        elif phase == P_KOTSU:
+            if si[I_KOTSU_INDEX] < n:
+                ask_yes_no(si, KIND_KOTSU, (si[I_DEALER] + si[I_KOTSU_INDEX]) % n)
+            else:
+                si[I_PHASE] = P_DROPOUT_START
+        elif phase == P_DROPOUT_START:
+            if n >= 4:
+                for k in range(n):
+                    si[I_POOL + k] = (si[I_DEALER] + k) % n
+                si[I_POOL_LEN] = n
+                si[I_REMAINING] = n
+                si[I_PHASE] = P_DROPOUT_PASS
+            else:
+                si[I_PHASE] = P_ACTING_DEALER
+        elif phase == P_DROPOUT_PASS:
+            si[I_PASSES] += 1
+            si[I_JOINED_LEN] = 0
+            si[I_POOL_INDEX] = 0
+            si[I_PHASE] = P_DROPOUT_ASK
+        elif phase == P_DROPOUT_ASK:
+            asked = False
+            while si[I_POOL_INDEX] < si[I_POOL_LEN]:
+                seat = si[I_POOL + si[I_POOL_INDEX]]
+                if si[I_REMAINING] == 3 or si[I_MIZU + seat] == 1:
+                    si[I_JOINED + si[I_JOINED_LEN]] = seat
+                    si[I_JOINED_LEN] += 1
+                    si[I_POOL_INDEX] += 1
+                    continue
+                ask_yes_no(si, KIND_JOIN, seat)
+                asked = True
+                break
+            if asked:
+                continue
+            joined = si[I_JOINED_LEN]
+            if joined <= 3:
+                si[I_PHASE] = P_ACTING_DEALER
+                continue
+            if si[I_PASSES] >= params[EE.P_C_DROPOUT_PASS_CAP]:
+                for q in range(joined - 1, -1, -1):
+                    if si[I_REMAINING] == 3:
+                        break
+                    seat = si[I_JOINED + q]
+                    if si[I_MIZU + seat] == 0:
+                        si[I_ACTIVE + seat] = 0
+                        si[I_REMAINING] -= 1
+                si[I_PHASE] = P_ACTING_DEALER
+                continue
+            si[I_MULTIPLIER] += 1
+            for q in range(joined):
+                si[I_POOL + q] = si[I_JOINED + q]
+            si[I_POOL_LEN] = joined
+            si[I_PHASE] = P_DROPOUT_PASS
+        elif phase == P_ACTING_DEALER:
+            si[I_ACTING] = first_active_from(si, si[I_DEALER], n)
+            if params[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_TEYAKU and si[I_REDEALS] < EE.MAX_REDEALS:
+                four = False
+                for s in range(n):
+                    if si[I_ACTIVE + s] == 1 and icp_four(sm[M_HANDS + s], month_mask, class_masks[K_ICP]):
+                        four = True
+                if four:
+                    si[I_REDEALS] += 1
+                    si[I_PHASE] = P_DEAL
+                    continue
+            gather_dropped_hands(si, sm, rt)
+            si[I_PHASE] = P_TEYAKU_START
+        elif phase == P_TEYAKU_START:
+            for s in range(n):
+                count = teyaku_options(sm[M_HAND_DEALT + s], np.int64(-1), np.int64(-1), month_mask, class_masks,
+                                       junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
+                qualifying = U0
+                for k in range(count):
+                    qualifying |= bit(opt_ints[O_INDEX, k])
+                sm[M_TEYAKU_DEALT + s] = qualifying
+            si[I_PHASE] = P_TURNS_START
+            start_seats = -1
+            decides = 1
+            if variant == EE.VARIANT_W:
+                # every stopping teyaku is exposed; the best (earliest on equal values) ends the round
+                best_value = 0
+                best_seat = -1
+                dealer = si[I_DEALER]
+                for k in range(n):
+                    seat = (dealer + k) % n
+                    count = teyaku_options(sm[M_HANDS + seat], np.int64(-1), np.int64(1), month_mask, class_masks,
+                                           junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
+                    if count == 0:
+                        continue
+                    chosen = best_opt(count, opt_ints, teyaku_ints)
+                    declare_option(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
+                                   opt_ints[O_THREE, chosen], opt_cards[chosen])
+                    value = teyaku_ints[T_VALUE, opt_ints[O_INDEX, chosen]]
+                    if best_seat < 0 or value > best_value:
+                        best_value = value
+                        best_seat = seat
+                        si[I_STOP_TEYAKU] = opt_ints[O_INDEX, chosen]
+                si[I_WINNER] = best_seat
+                if best_seat >= 0:
+                    si[I_PHASE] = P_SCORE
+                    continue
+                mode = params[EE.P_W_TRIPLET_DECLARE]
+                if mode != 2:
+                    start_seats = dealer
+                    decides = 1 if mode == 0 else 0
+            elif variant == EE.VARIANT_S:
+                if params[EE.P_S_TEYAKU] == 0:
+                    start_seats = si[I_DEALER]
+            else:
+                start_seats = si[I_ACTING]
+            if start_seats >= 0:
+                k_seats = 0
+                for k in range(n):
+                    seat = (start_seats + k) % n
+                    if si[I_ACTIVE + seat] == 1:
+                        si[I_TEYAKU_SEATS + k_seats] = seat
+                        k_seats += 1
+                si[I_TEYAKU_LEN] = k_seats
+                si[I_TEYAKU_INDEX] = 0
+                si[I_TEYAKU_DECIDES] = decides
+                si[I_PHASE] = P_TEYAKU
+        elif phase == P_TEYAKU:
+            asked = False
+            while si[I_TEYAKU_INDEX] < 2 * si[I_TEYAKU_LEN]:
+                index = si[I_TEYAKU_INDEX]
+                seat = si[I_TEYAKU_SEATS + (index >> 1)]
+                group = index & 1
+                count = teyaku_options(sm[M_HANDS + seat], np.int64(group), np.int64(0), month_mask, class_masks,
+                                       junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
+                if count > 0:
+                    if si[I_TEYAKU_DECIDES] == 1:
+                        si[I_PEND_KIND] = KIND_DECLARE_TEYAKU
+                        si[I_PEND_SEAT] = seat
+                        si[I_PEND_GROUP] = group
+                        for k in range(count):
+                            si[I_OPT_INDEX + k] = opt_ints[O_INDEX, k]
+                            si[I_OPT_MONTH + k] = opt_ints[O_MONTH, k]
+                            si[I_OPT_THREE + k] = opt_ints[O_THREE, k]
+                            sm[M_OPT_CARDS + k] = opt_cards[k]
+                            si[I_KEYS + k] = action_key_nb(
+                                KIND_DECLARE_TEYAKU,
+                                (opt_ints[O_INDEX, k] + 1) | (opt_ints[O_MONTH, k] << 8)
+                                | (opt_ints[O_THREE, k] << 16))
+                        si[I_KEYS + count] = action_key_nb(KIND_DECLARE_TEYAKU, 0)
+                        si[I_PEND_N] = count + 1
+                        asked = True
+                        break
+                    chosen = best_opt(count, opt_ints, teyaku_ints)
+                    declare_option(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
+                                   opt_ints[O_THREE, chosen], opt_cards[chosen])
+                si[I_TEYAKU_INDEX] += 1
+            if not asked:
+                si[I_PHASE] = P_TURNS_START
+        elif phase == P_TURNS_START:
+            si[I_SEAT] = si[I_ACTING]
+            si[I_PHASE] = P_TURN
+        elif phase == P_TURN:
+            any_cards = False
+            for s in range(n):
+                if si[I_ACTIVE + s] == 1 and sm[M_HANDS + s] != U0:
+                    any_cards = True
+            if not any_cards:
+                si[I_PHASE] = P_SCORE
+                continue
+            si[I_TURN] += 1
+            seat = si[I_SEAT]
+            si[I_PEND_KIND] = KIND_PLAY
+            si[I_PEND_SEAT] = seat
+            set_play_keys(si, sm[M_HANDS + seat])
+        elif phase == P_AFTER_PLAY:
+            seat = si[I_SEAT]
+            if params[EE.P_UCHIKIRI_CHECK] == 1:
+                bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
+                if bits != U0:
+                    stop(si, sm, seat, bits)
+                    continue
+            si[I_PHASE] = P_AFTER_DRAW
+            if si[I_DRAW_LEN] > 0:
+                card = si[I_DRAW + si[I_DRAW_START]]
+                si[I_DRAW_START] += 1
+                si[I_DRAW_LEN] -= 1
+                resolve(si, sm, params, month, month_mask, seat, card, 1)
+        elif phase == P_AFTER_DRAW:
+            seat = si[I_SEAT]
+            bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
+            if bits != U0:
+                stop(si, sm, seat, bits)
+                continue
+            seat = (seat + 1) % n
+            while si[I_ACTIVE + seat] == 0:
+                seat = (seat + 1) % n
+            si[I_SEAT] = seat
+            si[I_PHASE] = P_TURN
+        elif phase == P_SCORE:
+            phase_score(si, sm, rt)
+        elif phase == P_FUKE:
+            willow = class_masks[K_WILLOW]
+            asked = False
+            while si[I_FUKE_INDEX] < si[I_FUKE_LEN]:
+                seat = si[I_FUKE_SEATS + si[I_FUKE_INDEX]]
+                if si[I_N_DECLARED + seat] == 0 and mask_value(sm[M_PILES + seat] & ~willow,
+                                                               card_points) <= EE.FUKE_LIMIT:
+                    ask_yes_no(si, KIND_FUKE, seat)
+                    asked = True
+                    break
+                si[I_FUKE_INDEX] += 1
+            if not asked:
+                si[I_PHASE] = P_SETTLE
+        elif phase == P_SETTLE:
+            phase_settle(si, sm, rt)
+        else:
+            si[I_DONE] = 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def set_play_keys(si, hand):
+    k = 0
+    rest = hand
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - U1
+        si[I_KEYS + k] = action_key_nb(KIND_PLAY, x)
+        k += 1
+    si[I_PEND_N] = k
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def apply_action(si, sm, params, month, month_mask, index):
+    """The pending decision's action ``index`` taken (the steps after it are ``advance_nb``'s)."""
+    kind = si[I_PEND_KIND]
+    seat = si[I_PEND_SEAT]
+    si[I_PEND_KIND] = NO_KIND
+    if kind == KIND_MIZU_KOTSU:
+        if index == 1:
+            si[I_MIZU + seat] = 1
+            si[I_MIZU_COUNT] += 1
+        si[I_MIZU_INDEX] += 1
+    elif kind == KIND_KOTSU:
+        si[I_KOTSU + seat] = index
+        if index == 1:
+            si[I_MULTIPLIER] += 1
+        si[I_KOTSU_INDEX] += 1
+    elif kind == KIND_JOIN:
+        if index == 1:
+            si[I_JOINED + si[I_JOINED_LEN]] = seat
+            si[I_JOINED_LEN] += 1
+        else:
+            si[I_ACTIVE + seat] = 0
+            si[I_REMAINING] -= 1
+        si[I_POOL_INDEX] += 1
+    elif kind == KIND_DECLARE_TEYAKU:
+        if index < si[I_PEND_N] - 1:
+            declare_option(si, sm, seat, si[I_OPT_INDEX + index], si[I_OPT_MONTH + index],
+                           si[I_OPT_THREE + index], sm[M_OPT_CARDS + index])
+        si[I_TEYAKU_INDEX] += 1
+    elif kind == KIND_PLAY:
+        card = si[I_KEYS + index] & 0xFF
+        sm[M_HANDS + seat] &= ~bit(card)
+        si[I_PHASE] = P_AFTER_PLAY
+        resolve(si, sm, params, month, month_mask, seat, card, 0)
+    elif kind == KIND_CAPTURE:
+        taken = np.uint64(si[I_KEYS + index] & ((np.int64(1) << KIND_SHIFT) - 1))
+        take(si, sm, seat, si[I_PEND_CARD], taken)
+    else:  # fuke
+        if index == 1:
+            si[I_FUKE] = seat
+            si[I_PHASE] = P_SETTLE
+        else:
+            si[I_FUKE_INDEX] += 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def apply_nb(si, sm, rt, ws, index):
+    """Take the pending decision's action ``index`` (reference order) and step on."""
+    apply_action(si, sm, rt[0], rt[1], rt[2], index)
+    advance_nb(si, sm, rt, ws)
+
+
+# --- sample_hidden ----------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
+    """``EnshuState.sample_hidden(seat, stream)`` into ``(out_si, out_sm)``; draws from the stream
+    at ``streams[at:at + 4]`` exactly as the reference does."""
+    params = rt[0]
+    n = params[EE.P_PLAYERS]
+    cards = ws[2]
+    copy_state_nb(si, sm, out_si, out_sm)
+    own_former = U0
+    if si[I_GATHERED] == 1 and si[I_ACTIVE + seat] == 0:
+        own_former = sm[M_HAND_DEALT + seat]
+    hidden_union = U0
+    for s in range(n):
+        if s != seat:
+            hidden_union |= sm[M_HANDS + s] & ~sm[M_EXPOSED + s]
+    hidden_union |= sm[M_SET_ASIDE] & ~own_former
+    draw_start = si[I_DRAW_START]
+    draw_len = si[I_DRAW_LEN]
+    hidden_draw = 0
+    for k in range(draw_len):
+        card = si[I_DRAW + draw_start + k]
+        if ((own_former >> np.uint64(card)) & U1) == U0:
+            hidden_union |= bit(card)
+            hidden_draw += 1
+    n_unseen = 0
+    rest = hidden_union
+    while rest:
+        cards[n_unseen] = lowest_id(rest)
+        rest &= rest - U1
+        n_unseen += 1
+    stop_at = n_unseen - 1 if n_unseen > 0 else 0
+    streams[at], streams[at + 1], streams[at + 2], streams[at + 3] = shuffle_places_nb(
+        streams[at], streams[at + 1], streams[at + 2], streams[at + 3], cards, n_unseen, 0, stop_at, 0)
+    pos = 0
+    for s in range(n):
+        if s == seat:
+            continue
+        hidden = sm[M_HANDS + s] & ~sm[M_EXPOSED + s]
+        size = popcount(hidden)
+        hand = sm[M_HANDS + s] & ~hidden
+        for k in range(size):
+            hand |= bit(cards[pos + k])
+        pos += size
+        out_sm[M_HANDS + s] = hand
+    # the new draw pile, top first, at the start of its slots
+    for k in range(hidden_draw):
+        out_si[I_DRAW + k] = cards[pos + k]
+    pos += hidden_draw
+    new_len = hidden_draw
+    if hidden_draw < draw_len:
+        for k in range(draw_len):
+            card = si[I_DRAW + draw_start + k]
+            if ((own_former >> np.uint64(card)) & U1) != U0:
+                out_si[I_DRAW + new_len] = card
+                new_len += 1
+        streams[at], streams[at + 1], streams[at + 2], streams[at + 3] = shuffle_places_nb(
+            streams[at], streams[at + 1], streams[at + 2], streams[at + 3], out_si, new_len, 0, new_len - 1, I_DRAW)
+    out_si[I_DRAW_START] = 0
+    out_si[I_DRAW_LEN] = new_len
+    aside = sm[M_SET_ASIDE] & own_former
+    for k in range(pos, n_unseen):
+        aside |= bit(cards[k])
+    out_sm[M_SET_ASIDE] = aside
+    for s in range(n):
+        if s != seat:
+            out_sm[M_HAND_DEALT + s] = sm[M_HAND_DEALT + s] & sm[M_EXPOSED + s]
+            out_sm[M_TEYAKU_DEALT + s] = sm[M_TEYAKU_DEALT + s] & sm[M_DECLARED + s]
+    round_index = si[I_ROUND_INDEX]
+    deal_seed = next_u64_nb(streams, at)
+    stream_init_nb(out_sm, deal_seed, round_index, DEAL_STREAM, M_DEAL_STREAM)
+    rules_seed = next_u64_nb(streams, at)
+    stream_init_nb(out_sm, rules_seed, round_index, RULES_STREAM, M_RULES_STREAM)
+    kind = si[I_PEND_KIND]
+    pend_seat = si[I_PEND_SEAT]
+    if kind != NO_KIND and pend_seat != seat and out_sm[M_HANDS + pend_seat] != sm[M_HANDS + pend_seat]:
+        if kind == KIND_PLAY:
+            set_play_keys(out_si, out_sm[M_HANDS + pend_seat])
+        elif kind == KIND_DECLARE_TEYAKU:
+            out_si[I_PEND_KIND] = NO_KIND
+            advance_nb(out_si, out_sm, rt, ws)
+
+
+# --- the observation ---------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def observe_nb(si, sm, rt, seat, obs):
+    """``pack_observation(state.observe(seat), card, source)`` into ``obs`` (int64[OBS_SIZE]):
+    what ``seat`` may see, with the card awaiting a pending capture choice (else -1)."""
+    params = rt[0]
+    n = params[EE.P_PLAYERS]
+    for k in range(OBS_SIZE):
+        obs[k] = 0
+    obs[OBS_SEAT] = seat
+    obs[OBS_PLAYERS] = n
+    obs[OBS_VARIANT] = params[EE.P_VARIANT]
+    obs[OBS_DEALER] = si[I_DEALER]
+    obs[OBS_ACTING_DEALER] = si[I_ACTING]
+    obs[OBS_ROUND_IN_MATCH] = si[I_ROUND_IN_MATCH]
+    obs[OBS_MULTIPLIER] = si[I_MULTIPLIER]
+    obs[OBS_HAND] = np.int64(sm[M_HANDS + seat])
+    obs[OBS_FIELD] = np.int64(sm[M_FIELD])
+    obs[OBS_SEEN] = np.int64(sm[M_SEEN])
+    obs[OBS_DRAW_SIZE] = si[I_DRAW_LEN]
+    obs[OBS_TURN] = si[I_TURN]
+    obs[OBS_DROPOUT_PASS] = si[I_PASSES]
+    obs[OBS_WINNER] = si[I_WINNER]
+    if si[I_PEND_KIND] == KIND_CAPTURE:
+        obs[OBS_CARD] = si[I_PEND_CARD]
+        obs[OBS_SOURCE] = si[I_PEND_SOURCE]
+    else:
+        obs[OBS_CARD] = -1
+        obs[OBS_SOURCE] = -1
+    for s in range(n):
+        obs[OBS_ACTIVE + s] = si[I_ACTIVE + s]
+        obs[OBS_MATCH_POINTS + s] = si[I_MATCH_POINTS + s]
+        obs[OBS_PILES + s] = np.int64(sm[M_PILES + s])
+        obs[OBS_EXPOSED + s] = np.int64(sm[M_EXPOSED + s] & sm[M_HANDS + s])
+        obs[OBS_DECLARED + s] = np.int64(sm[M_DECLARED + s])
+        obs[OBS_MIZU_KOTSU + s] = si[I_MIZU + s]
+        obs[OBS_KOTSU + s] = si[I_KOTSU + s]
+        obs[OBS_SCORES + s] = si[I_SCORES + s] if si[I_SCORES_SET] == 1 else 0
+
+
+# --- the random and greedy policies ----------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def random_choose_nb(si, sm, streams, at):
+    """``EnshuRandomPolicy``'s answer to the pending decision, as an action index."""
+    kind = si[I_PEND_KIND]
+    count = si[I_PEND_N]
+    if kind == KIND_DECLARE_TEYAKU:
+        if draw_uniform_nb(streams, at, 2) != 1:
+            return count - 1
+        return draw_uniform_nb(streams, at, count - 1)
+    if kind == KIND_PLAY or kind == KIND_CAPTURE:
+        return draw_uniform_nb(streams, at, count)
+    return draw_uniform_nb(streams, at, 2)
+
+
+@nb.njit(cache=True, _nrt=False)
+def greedy_choose_nb(si, sm, rt, ws):
+    """``EnshuGreedyPolicy``'s answer to the pending decision, as an action index (no draws)."""
+    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
+    yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = rt[5], rt[6], rt[7], rt[8]
+    kind = si[I_PEND_KIND]
+    seat = si[I_PEND_SEAT]
+    hand = sm[M_HANDS + seat]
+    if kind == KIND_MIZU_KOTSU:
+        return 0
+    if kind == KIND_KOTSU:
+        return 1 if mask_value(hand, card_points) >= EE.GREEDY_KOTSU_POINTS else 0
+    if kind == KIND_JOIN:
+        passes = si[I_PASSES]
+        if mask_value(hand, card_points) >= EE.GREEDY_JOIN_POINTS * max(passes, 1):
+            return 1
+        if passes <= 1:
+            opt_ints, opt_cards = ws[0], ws[1]
+            count = teyaku_options(hand, np.int64(-1), np.int64(-1), month_mask, class_masks,
+                                   params[EE.P_C_EXPOSURE] == 1, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
+            if count > 0:
+                return 1
+        return 0
+    if kind == KIND_FUKE:
+        winner = si[I_WINNER]
+        return 1 if winner != seat and winner >= 0 and si[I_SCORES + winner] > 0 else 0
+    if kind == KIND_DECLARE_TEYAKU:
+        best = 0
+        for k in range(1, si[I_PEND_N] - 1):
+            if teyaku_ints[T_VALUE, si[I_OPT_INDEX + k]] > teyaku_ints[T_VALUE, si[I_OPT_INDEX + best]]:
+                best = k
+        return best
+    pile = sm[M_PILES + seat]
+    stopping = class_masks[K_STOPPING]
+    if kind == KIND_PLAY:
+        card = greedy_play(hand, sm[M_FIELD], pile, params[EE.P_CAPTURE_THREE] == 1, month, month_mask,
+                           yaku_masks, yaku_ints, card_points, stopping)
+        for k in range(si[I_PEND_N]):
+            if si[I_KEYS + k] & 0xFF == card:
+                return k
+        return 0
+    # capture
+    cb = bit(si[I_PEND_CARD])
+    best = 0
+    best_gain = 0
+    mask_bits = (np.int64(1) << KIND_SHIFT) - 1
+    for k in range(si[I_PEND_N]):
+        option = np.uint64(si[I_KEYS + k] & mask_bits)
+        g = greedy_gain(pile, cb | option, yaku_masks, yaku_ints, card_points, stopping)
+        if k == 0 or g > best_gain:
+            best = k
+            best_gain = g
+    return best
+
+
+# --- the row -------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def write_row_nb(si, sm, rt, out_int, out_mask, row):
+    """Write the finished round into row ``row`` (all but the match columns), as ``fill_row``."""
+    params, class_masks = rt[0], rt[4]
+    n = params[EE.P_PLAYERS]
+    mizu_total = 0
+    kotsu_total = 0
+    for s in range(n):
+        mizu_total += si[I_MIZU + s]
+        kotsu_total += si[I_KOTSU + s]
+    out_int[EE.C_ROUND, row] = si[I_ROUND_INDEX]
+    out_int[EE.C_DEALER, row] = si[I_DEALER]
+    out_int[EE.C_FIRST_PLAYER, row] = si[I_ACTING]
+    out_int[EE.C_PLAYERS, row] = n
+    out_int[EE.C_WINNER, row] = si[I_C_WINNER]
+    out_int[EE.C_END_REASON, row] = si[I_REASON]
+    out_int[EE.C_END_TURN, row] = si[I_TURN]
+    out_int[EE.C_REDEALS, row] = si[I_REDEALS]
+    out_int[EE.C_VALID, row] = 1
+    out_int[EE.C_MULTIPLIER, row] = si[I_MULTIPLIER]
+    out_int[EE.C_FIELD_BRIGHTS, row] = popcount(sm[M_FIELD_DEALT] & class_masks[K_BRIGHT])
+    out_int[EE.C_MIZU_KOTSU_COUNT, row] = mizu_total
+    out_int[EE.C_KOTSU_COUNT, row] = kotsu_total
+    out_int[EE.C_DROPOUT_PASSES, row] = si[I_PASSES]
+    out_int[EE.C_FUKE, row] = si[I_FUKE]
+    out_mask[EE.M_FIELD_DEALT, row] = sm[M_FIELD_DEALT]
+    out_mask[EE.M_STOPPING_YAKU, row] = sm[M_STOPPING]
+    out_mask[EE.M_STOPPING_TEYAKU, row] = bit(si[I_STOP_TEYAKU]) if si[I_STOP_TEYAKU] >= 0 else U0
+    for s in range(MAX_SEATS):
+        seated = s < n
+        out_int[EE.C_ACTIVE + s, row] = si[I_ACTIVE + s] if seated else 0
+        out_int[EE.C_MIZU_KOTSU + s, row] = si[I_MIZU + s] if seated else 0
+        out_int[EE.C_KOTSU + s, row] = si[I_KOTSU + s] if seated else 0
+        out_int[EE.C_YAKU_POINTS + s, row] = si[I_YAKU_POINTS + s] if seated else 0
+        out_int[EE.C_TEYAKU_POINTS + s, row] = si[I_TEYAKU_POINTS + s] if seated else 0
+        out_int[EE.C_CARD_POINTS + s, row] = si[I_CARD_POINTS + s] if seated else 0
+        out_int[EE.C_YAKU_MULTIPLIER + s, row] = si[I_YAKU_MULT + s] if seated else 0
+        out_int[EE.C_SCORE + s, row] = si[I_SCORE + s] if seated else 0
+        out_int[EE.C_PAYOFF + s, row] = si[I_PAYOFF + s] if seated else 0
+        out_mask[EE.M_HAND_DEALT + s, row] = sm[M_HAND_DEALT + s] if seated else U0
+        out_mask[EE.M_CAPTURED + s, row] = sm[M_PILES + s] if seated else U0
+        out_mask[EE.M_YAKU + s, row] = sm[M_YAKU + s] if seated else U0
+        out_mask[EE.M_TEYAKU_DEALT + s, row] = sm[M_TEYAKU_DEALT + s] if seated else U0
+        out_mask[EE.M_TEYAKU_DECLARED + s, row] = sm[M_DECLARED + s] if seated else U0
+        out_mask[EE.M_EXPOSED + s, row] = sm[M_EXPOSED + s] if seated else U0
