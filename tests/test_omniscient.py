@@ -88,10 +88,12 @@ def test_the_command_line_warns_in_one_line(tmp_path):
                         "for measurement only): these are not fair players' results"]
 
 
-def test_the_default_and_the_kernel_never_play_it():
-    assert parse_policy("random", "tensho").name == "random"
-    from simcore.errors import PolicyError
-    from simcore.policies import check_engine
+def test_it_is_never_chosen_for_a_seat_that_does_not_name_it():
+    # the default seat policy, the skill command's default chain and the strength script's chain
+    from benchmarks.strength import DEFAULT_CHAIN as STRENGTH_CHAIN
+    from cli.skill import DEFAULT_CHAIN as SKILL_CHAIN
+    from simcore.runner import RunConfig
 
-    with pytest.raises(PolicyError, match="kernel"):
-        check_engine(parse_policy("omniscient", "tensho"), "tensho", "kernel")
+    assert RunConfig().policies == ()
+    assert not any(sees_hidden(p) for p in SKILL_CHAIN)
+    assert "omniscient" not in STRENGTH_CHAIN

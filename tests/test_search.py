@@ -122,3 +122,19 @@ def test_objective_and_log_table():
     assert table.shape == (11,) and table[0] == 0.0 and table[1] == 0.0
     assert all(abs(table[k] - math.log(k)) < 1e-15 for k in range(1, 11))
     assert table.dtype == np.float64
+
+
+def test_a_world_sampled_before_the_deal_holds_other_cards():
+    # with the yaku set left to the dealer's policy, the dealer decides before the deal: a world
+    # sampled then must deal its own cards, not the round's (which nobody has seen yet)
+    game, compiled = _compiled("tensho", "tensho-ise", 2)
+    compiled = game.compile(load_rules("tensho-ise", {"tensho.yaku_set_choice": "dealer_policy"}))
+    differ = 0
+    for r in range(10):
+        state = game.new_state(compiled, SEED, r, r % 2)
+        assert state.decision().kind == "yaku_set"
+        world = state.sample_hidden(state.decision().seat, Stream(SEED, r, 5000))
+        state.apply(1)
+        world.apply(1)
+        differ += world.card_places() != state.card_places()
+    assert differ == 10

@@ -146,6 +146,7 @@ class TenshoState(PausedRound):
         self.card_value = [int(v) for v in compiled.card_value]
         self.chaff_mask = int(compiled.chaff_mask)
         self.yaku_set = 0
+        self.deal_seed: int | None = None  # a world's own deal (sample_hidden before the deal)
         self.dealer = setup.dealer
         self.hands = [0, 0]
         self.piles = [0, 0]
@@ -193,6 +194,8 @@ class TenshoState(PausedRound):
         """A copy in which the cards ``seat`` has not seen (the other hand, the draw pile and the
         dead cards) are shuffled anew from ``stream`` and dealt back to those places, each place
         keeping its size: every deal consistent with what ``seat`` has seen is equally likely.
+        Before the deal (a yaku set still to choose) the copy will deal from its own stream,
+        seeded by one more word of ``stream``.
         The copy keeps no trace and no record of the other hand as dealt. A pending decision of
         the other seat that depends on its hand is asked afresh of the hand it holds in the copy:
         a ``play`` lists that hand, and the banking of the 6 of clubs is offered to whoever holds
@@ -209,6 +212,10 @@ class TenshoState(PausedRound):
         other.draw = unseen[n_hand:n_hand + len(self.draw)]
         other.dead = sum(1 << card for card in unseen[n_hand + len(self.draw):])
         other.hand_dealt[opponent] = 0
+        if self.yaku_set == 0:
+            # before the deal (the dealer's policy picks the yaku set first): the copy deals its
+            # own cards, from a deal stream seeded from ``stream``, never the round's
+            other.deal_seed = stream.next_u64()
         pending = self.pending
         if pending is not None and pending.seat == opponent:
             if pending.kind == "play":
@@ -331,7 +338,8 @@ class TenshoState(PausedRound):
     def deal(self, deck: list[int] | None) -> int:
         """Deal (and redeal); returns the number of redeals."""
         redeals = 0
-        stream = None if deck is not None else Stream(self.setup.seed, self.setup.round_index, DEAL_STREAM)
+        seed = self.setup.seed if self.deal_seed is None else self.deal_seed
+        stream = None if deck is not None else Stream(seed, self.setup.round_index, DEAL_STREAM)
         order = [int(i) for i in self.c.deal_order]
         while True:
             if deck is not None:

@@ -33,6 +33,7 @@ from simcore.kernels.bits import lowest_id, popcount
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
+    next_u64_nb,
     round_hash_nb,
     shuffle_places_nb,
     stream_init_hashed_nb,
@@ -81,6 +82,8 @@ ST_ALLOW_DECLINE = 31
 ST_DONE = 32  # 1 once the round is scored
 ST_SCORE = 33  # + seat
 ST_PAYOFF = 35  # + seat
+ST_OWN_DEAL = 37  # 1: deal from ST_DEAL_SEED (a world sampled before the deal), 0: from the run's seed
+ST_DEAL_SEED = 38
 ST_KEYS = 40
 MAX_ACTIONS = 8
 ST_DRAW = ST_KEYS + MAX_ACTIONS
@@ -211,7 +214,8 @@ def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
     """The yaku set is fixed: deal (and redeal), the six on the field, then the opening claims."""
     st[ST_YAKU_SET] = yaku_set
     dealer = st[ST_DEALER]
-    h = round_hash_nb(seed, st[ST_ROUND])
+    deal_seed = seed if st[ST_OWN_DEAL] == 0 else np.uint64(st[ST_DEAL_SEED])
+    h = round_hash_nb(deal_seed, st[ST_ROUND])
     stream_init_hashed_nb(states, h, DEAL_STREAM, 0)
     s0, s1, s2, s3 = states[0], states[1], states[2], states[3]
     redeals = 0
@@ -617,6 +621,9 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     dst[ST_HAND + opponent] = hand
     dst[ST_DEAD] = dead
     dst[ST_HAND_DEALT + opponent] = 0
+    if src[ST_YAKU_SET] == 0:  # before the deal: the world deals its own cards (the reference's deal_seed)
+        dst[ST_DEAL_SEED] = np.int64(next_u64_nb(states, at))
+        dst[ST_OWN_DEAL] = 1
     if src[ST_KIND] >= 0 and src[ST_DSEAT] == opponent:
         if src[ST_KIND] == K_PLAY:
             m = 0
