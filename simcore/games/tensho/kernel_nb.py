@@ -591,7 +591,7 @@ def random_turns(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts,
     start with the checks, which end it where the rules end the round.  Returns ``(hc, pc, ho,
     po, field, turns, won_by)``, ``won_by`` 0 or 1 for the seat that won instantly (-1: none).
     """
-    turn = 0
+    turn = np.int64(0)  # not the literal 0: checked_pass then compiles for one signature only
     won_by = -1
     # the hands' sizes, counted down a card a pass: the draws then do not wait for the hands
     nc = popcount(hc)
@@ -862,113 +862,6 @@ def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy
     return yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
-def play_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                  supersedes, greedy_weight, card_value, chaff_mask,
-                  states, ids, opts, hand, pile, same_rank, tables, n_planes,
-                  out_int, out_mask, row):
-    """Play one round and write its row (all but the match columns); returns (winner, score0, score1)."""
-    triple_all = params[E.P_TRIPLE_MATCH] == 0
-    highest_value_first = params[E.P_DOUBLE_MATCH] == 1
-    capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
-    check_each_capture = params[E.P_INSTANT_CHECK] == 0
-    six = params[E.P_SIX_CARD]
-    draw_at = FIRST_DRAW_SLOT if params[E.P_DIRECT_DEAL] == 1 else DRAW_AT  # see deal_round_nb
-    (yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first,
-     winner) = deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                             params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set,
-                             yaku_instant, supersedes, greedy_weight, card_value, chaff_mask, tables,
-                             states, ids, hand, pile)
-    s = yaku_set - 1
-    instant = winner >= 0
-
-    # 6. turns.  Each seat keeps its hand, pile, policy kind and stream state in locals
-    # (registers).  When both seats play at random, the loop body plays a turn of the seat that
-    # moves first, then one of the other (each inlined, with no greedy code), so nothing changes
-    # hands between turns.  Otherwise the seat to move (``c``) and the other (``o``) exchange
-    # their locals at the end of each turn.  A seat whose hand is empty (only after a banked
-    # six) is skipped: the other plays on alone.
-    choice_counts = capture_choice_counts(triple_all, capture_optional)
-    instant_cards = instant_yaku_cards(s, yaku_mask, yaku_instant)
-    turn = 0
-    draw_position = 0
-    cur = first
-    oth = 1 - first
-    hc = hand[cur]
-    pc = pile[cur]
-    ho = hand[oth]
-    po = pile[oth]
-    rc = policy_ids[cur] == E.POLICY_RANDOM
-    ro = policy_ids[oth] == E.POLICY_RANDOM
-    at = 4 * (SEAT0_STATE + cur)
-    cs = (states[at], states[at + 1], states[at + 2], states[at + 3])
-    at = 4 * (SEAT0_STATE + oth)
-    ost = (states[at], states[at + 1], states[at + 2], states[at + 3])
-    if rc and ro and winner < 0:
-        hc, pc, ho, po, field, turn, won_by = random_turns(
-            hc, pc, ho, po, (pair(cs[0], ost[0]), pair(cs[1], ost[1]), pair(cs[2], ost[2]), pair(cs[3], ost[3])),
-            field, ids, draw_at, tables, choice_counts, instant_cards, six, triple_all, highest_value_first,
-            capture_optional, check_each_capture, s)
-        if won_by >= 0:
-            winner = cur if won_by == 0 else oth
-            instant = True
-    else:
-        while winner < 0 and (hc | ho) != U0:
-            if hc == U0:  # only after a banked six: the other seat plays on alone
-                cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
-            turn += 1
-            if rc:
-                card, cs = random_hand_card(hc, cs)
-            else:
-                card = -1
-                best_gain = 0
-                rest = hc
-                while rest:
-                    c = lowest_id(rest)
-                    rest &= rest - U1
-                    if c == six:
-                        g = greedy_gain(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
-                                        yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-                    else:
-                        n_opts = capture_options(field & same_rank[slot(c)], opts, card_value,
-                                                 highest_value_first, triple_all)
-                        if n_opts == 0:
-                            g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
-                        else:
-                            g = 0
-                            for k in range(n_opts):
-                                gk = greedy_gain(pc, bit(c) | opts[k], s, yaku_mask, yaku_points,
-                                                 yaku_in_set, yaku_instant, supersedes, greedy_weight,
-                                                 card_value, chaff_mask)
-                                if k == 0 or gk > g:
-                                    g = gk
-                            if capture_optional:
-                                gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
-                                if gp > g:
-                                    g = gp
-                    if card < 0 or g > best_gain:
-                        card = c
-                        best_gain = g
-            hc, pc, cs, field, won = play_turn(
-                card, hc, pc, rc, True, cs, field, ids[slot(draw_at + draw_position)],
-                choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
-                capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant,
-                card_value, (yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask))
-            draw_position += 1
-            if won:
-                winner = cur
-                instant = True
-                break
-            cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
-    pile[cur] = pc
-    pile[oth] = po
-    return finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed,
-                           hand_dealt0, hand_dealt1, pile[0], pile[1], turn, winner, instant, params,
-                           yaku_mask, yaku_points, yaku_in_set, supersedes, chaff_mask, tables,
-                           n_planes, out_int, out_mask, row)
-
-
 @nb.njit(inline="always", cache=True)
 def capture_choice_counts(triple_all, capture_optional):
     """Per phase (played card, turned card), bit n set when n field matches make a choice."""
@@ -1077,12 +970,21 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                   states, ids, opts, hand, pile, same_rank, tables, n_planes, out_int, out_mask):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``.
 
-    The round is inlined here, at its only call site: one call per block instead of one per
-    round spares passing two dozen arrays (seven words each) on the stack every round.
+    The round is written out here, in the loop over rounds, rather than called: one call per
+    block instead of one per round spares passing two dozen arrays (seven words each) on the
+    stack every round, and writing it here rather than inlining a round function spares numba
+    copying the round's whole intermediate representation into this function (most of the
+    first compile's time and memory).
     """
     by_wins = params[E.P_MATCH_SCORING] == 0
     independent = rounds_per_match == 0
     n_rounds = 1 if independent else stride
+    triple_all = params[E.P_TRIPLE_MATCH] == 0
+    highest_value_first = params[E.P_DOUBLE_MATCH] == 1
+    capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
+    check_each_capture = params[E.P_INSTANT_CHECK] == 0
+    six = params[E.P_SIX_CARD]
+    draw_at = FIRST_DRAW_SLOT if params[E.P_DIRECT_DEAL] == 1 else DRAW_AT  # see deal_round_nb
     for i in range(lo, hi):
         unit = first_unit + i
         # Independent rounds are units of one round, dealt by seat unit % 2; a match is a
@@ -1097,12 +999,98 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
             alternate_index = unit if independent else k
-            winner, score0, score1 = play_round_nb(
-                seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                supersedes, greedy_weight, card_value, chaff_mask,
-                states, ids, opts, hand, pile, same_rank, tables, n_planes,
-                out_int, out_mask, row)
+            (yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first,
+             winner) = deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
+                                     params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set,
+                                     yaku_instant, supersedes, greedy_weight, card_value, chaff_mask, tables,
+                                     states, ids, hand, pile)
+            s = yaku_set - 1
+            instant = winner >= 0
+
+            # 6. turns.  Each seat keeps its hand, pile, policy kind and stream state in locals
+            # (registers).  When both seats play at random, the loop body plays a turn of the seat that
+            # moves first, then one of the other (each inlined, with no greedy code), so nothing changes
+            # hands between turns.  Otherwise the seat to move (``c``) and the other (``o``) exchange
+            # their locals at the end of each turn.  A seat whose hand is empty (only after a banked
+            # six) is skipped: the other plays on alone.
+            choice_counts = capture_choice_counts(triple_all, capture_optional)
+            instant_cards = instant_yaku_cards(s, yaku_mask, yaku_instant)
+            turn = 0
+            draw_position = 0
+            cur = first
+            oth = 1 - first
+            hc = hand[cur]
+            pc = pile[cur]
+            ho = hand[oth]
+            po = pile[oth]
+            rc = policy_ids[cur] == E.POLICY_RANDOM
+            ro = policy_ids[oth] == E.POLICY_RANDOM
+            at = 4 * (SEAT0_STATE + cur)
+            cs = (states[at], states[at + 1], states[at + 2], states[at + 3])
+            at = 4 * (SEAT0_STATE + oth)
+            ost = (states[at], states[at + 1], states[at + 2], states[at + 3])
+            if rc and ro and winner < 0:
+                hc, pc, ho, po, field, turn, won_by = random_turns(
+                    hc, pc, ho, po, (pair(cs[0], ost[0]), pair(cs[1], ost[1]), pair(cs[2], ost[2]), pair(cs[3], ost[3])),
+                    field, ids, draw_at, tables, choice_counts, instant_cards, six, triple_all, highest_value_first,
+                    capture_optional, check_each_capture, s)
+                if won_by >= 0:
+                    winner = cur if won_by == 0 else oth
+                    instant = True
+            else:
+                while winner < 0 and (hc | ho) != U0:
+                    if hc == U0:  # only after a banked six: the other seat plays on alone
+                        cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
+                    turn += 1
+                    if rc:
+                        card, cs = random_hand_card(hc, cs)
+                    else:
+                        card = -1
+                        best_gain = 0
+                        rest = hc
+                        while rest:
+                            c = lowest_id(rest)
+                            rest &= rest - U1
+                            if c == six:
+                                g = greedy_gain(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
+                                                yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                            else:
+                                n_opts = capture_options(field & same_rank[slot(c)], opts, card_value,
+                                                         highest_value_first, triple_all)
+                                if n_opts == 0:
+                                    g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                                else:
+                                    g = 0
+                                    for j in range(n_opts):
+                                        gk = greedy_gain(pc, bit(c) | opts[j], s, yaku_mask, yaku_points,
+                                                         yaku_in_set, yaku_instant, supersedes, greedy_weight,
+                                                         card_value, chaff_mask)
+                                        if j == 0 or gk > g:
+                                            g = gk
+                                    if capture_optional:
+                                        gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                                        if gp > g:
+                                            g = gp
+                            if card < 0 or g > best_gain:
+                                card = c
+                                best_gain = g
+                    hc, pc, cs, field, won = play_turn(
+                        card, hc, pc, rc, True, cs, field, ids[slot(draw_at + draw_position)],
+                        choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
+                        capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant,
+                        card_value, (yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask))
+                    draw_position += 1
+                    if won:
+                        winner = cur
+                        instant = True
+                        break
+                    cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
+            pile[cur] = pc
+            pile[oth] = po
+            winner, score0, score1 = finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed,
+                                   hand_dealt0, hand_dealt1, pile[0], pile[1], turn, winner, instant, params,
+                                   yaku_mask, yaku_points, yaku_in_set, supersedes, chaff_mask, tables,
+                                   n_planes, out_int, out_mask, row)
             if by_wins:
                 if winner == 0:
                     points0 += 1
