@@ -22,6 +22,7 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
+from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
 
@@ -75,9 +76,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     policy_ids, policy_params = policy_arrays(specs)
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
      supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
-    play_units_nb(
-        np.uint64(seed), np.int64(first_unit), np.int64(n_units),
-        np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
+    arrays = (
         policy_ids, policy_params,
         np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
         np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
@@ -87,6 +86,9 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
         np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask),
         out_int, out_mask,
     )
+    matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
+    in_threads(lambda lo, hi: play_units_nb(np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
+                                            matches, np.int64(stride), *arrays), n_units)
     return out_int, out_mask
 
 

@@ -64,7 +64,6 @@ HAND_SIZE = 6
 SHUFFLED_POSITIONS = 39  # places the reference engine shuffles (RULES.md 2.2: 39..44 are dead)
 TURNED_DRAWS = 12  # draw-pile cards a round can turn: each seat's six turns
 INSTANT_GAIN = E.GREEDY_INSTANT_GAIN
-N_BLOCKS_MAX = 256
 # Scratch layout (one allocation per parallel block): ``states`` holds the streams' xoshiro
 # words, four per stream at offset ``4 * stream slot`` (selected by offset, never sliced: a
 # slice is an array view whose reference counting costs two atomic operations), ``ids`` holds
@@ -1112,15 +1111,14 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             out_int[E.C_VALID, row] = 0  # room for extra rounds left unused
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_units_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
+@nb.njit(cache=True, nogil=True)
+def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask, out_int, out_mask):
-    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds)."""
-    n_blocks = min(n_units, N_BLOCKS_MAX)
-    for block in nb.prange(n_blocks):
-        lo = block * n_units // n_blocks
-        hi = (block + 1) * n_units // n_blocks
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
+    (``rounds_per_match == 0``: independent rounds); threads call it on disjoint spans
+    (``simcore.kernels.threads``)."""
+    if hi > lo:
         states = np.empty(16, dtype=np.uint64)
         ids = np.empty(IDS_SCRATCH, dtype=np.int64)
         hand = np.empty(2, dtype=np.uint64)

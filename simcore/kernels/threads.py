@@ -1,0 +1,49 @@
+"""Threads for the kernels: a unit range split into spans, each played by a ``nogil`` kernel call
+on a thread of a pool, so the kernels need no numba ``parallel=True`` (whose compilation took
+several seconds and hundreds of megabytes of the first start).
+
+A kernel called here plays units ``first_unit + lo .. first_unit + hi - 1`` into rows
+``lo * stride ..`` of shared output matrices; spans never overlap, and a unit's row depends only
+on the unit (DESIGN.md invariant 1), so the rows are the same for any number of threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+__all__ = ["SPANS_PER_THREAD", "in_threads", "spans"]
+
+SPANS_PER_THREAD = 4  # more spans than threads: a slow span does not hold the others up
+MIN_SPAN_UNITS = 64  # below this a span costs more to hand out than it saves
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def spans(n_units: int, threads: int) -> list[tuple[int, int]]:
+    """``[(lo, hi), ...]`` covering ``0 .. n_units`` in order: ``SPANS_PER_THREAD`` per thread,
+    none shorter than ``MIN_SPAN_UNITS`` (one span when there is no work to share)."""
+    count = max(1, min(threads * SPANS_PER_THREAD, n_units // MIN_SPAN_UNITS))
+    return [(k * n_units // count, (k + 1) * n_units // count) for k in range(count)]
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    pool = _pools.get(threads)
+    if pool is None:
+        pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="fudasim-kernel")
+    return pool
+
+
+def in_threads(play: Callable[[int, int], None], n_units: int) -> None:
+    """Call ``play(lo, hi)`` over spans of ``0 .. n_units`` on ``numba.get_num_threads()``
+    threads (``--threads``); the first exception of any span is raised here."""
+    threads = numba.get_num_threads()
+    parts = spans(n_units, threads)
+    if threads <= 1 or len(parts) == 1:
+        for lo, hi in parts:
+            play(lo, hi)
+        return
+    for future in [_pool(threads).submit(play, lo, hi) for lo, hi in parts]:
+        future.result()
