@@ -363,7 +363,7 @@ def ismcts_choose_nb(si, sm, rt, ws, seat, iterations, c, rollout_id, objective,
     return key_index(si, nodes[N_KEY, best])
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")  # one call site; a level fewer to compile
 def choose_nb(si, sm, rt, ws, seat_params, seat_c, log_table, htables, streams, sb):
     """The pending decision's answer by its seat's policy (an action index)."""
     seat = si[I_PEND_SEAT]
@@ -389,7 +389,7 @@ def new_search_buffers_nb(max_nodes, obs_size):
             np.empty(MAX_PATH, dtype=np.int64), np.zeros(obs_size, dtype=np.int64))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")  # one call site; a level fewer to compile
 def play_round_general_nb(seed, round_index, dealer, match, round_in_match, match_points, seat_params, seat_c,
                           log_table, htables, rt, ws, si, sm, streams, sb, out_int, out_mask, row):
     """Play one round through the state machine and write its row (not the match columns)."""
