@@ -27,6 +27,7 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
+from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
 from simcore.rng import MASK64
@@ -153,12 +154,10 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     stride = _stride(rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
     policy_ids = policy_arrays(specs, compiled.players)
-    play_units_nb(
-        np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(n_units),
-        np.int64(0 if rounds_per_match is None else stride), policy_ids,
-        *kernel_rule_args(compiled),
-        out_int, out_mask,
-    )
+    rules = kernel_rule_args(compiled)
+    matches = np.int64(0 if rounds_per_match is None else stride)
+    in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
+                                            np.int64(hi), matches, policy_ids, *rules, out_int, out_mask), n_units)
     return out_int, out_mask
 
 

@@ -44,7 +44,6 @@ MAX_SEATS = EE.MAX_SEATS
 STOP_GAIN = EE.GREEDY_STOP_GAIN  # greedy: a round-stopping yaku (simcore.games.enshu.policies)
 GREEDY_KOTSU_POINTS = EE.GREEDY_KOTSU_POINTS
 GREEDY_JOIN_POINTS = EE.GREEDY_JOIN_POINTS
-N_BLOCKS_MAX = 256
 
 # --- packed rule tables (built once per call by ``play_units_nb``) ---------------------------
 # class_masks: uint64[N_CLASSES]
@@ -968,15 +967,17 @@ def pack_rules_nb(bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask,
     return class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_units_nb(seed, first_unit, n_units, rounds_per_match, policy_ids,
+@nb.njit(cache=True, nogil=True)
+def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, policy_ids,
                   params, month, month_mask, card_points,
                   bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask, icp_mask,
                   yaku_mask, yaku_kind, yaku_value, yaku_upgraded, yaku_month, supersedes, greedy_weight,
                   teyaku_pattern, teyaku_group, teyaku_kind, teyaku_value, teyaku_bonus,
                   teyaku_months, teyaku_three_months, teyaku_bonus_months,
                   out_int, out_mask):
-    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds, else matches)."""
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
+    (``rounds_per_match == 0``: independent rounds, else matches); threads call it on disjoint
+    spans (``simcore.kernels.threads``)."""
     # packed so that the round takes fewer than 30 arguments
     class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = pack_rules_nb(
         bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask, icp_mask,
@@ -990,10 +991,7 @@ def play_units_nb(seed, first_unit, n_units, rounds_per_match, policy_ids,
     rotate = params[EE.P_NEXT_DEALER] == 1
     independent = rounds_per_match == 0
     stride = 1 if independent else rounds_per_match
-    n_blocks = min(n_units, N_BLOCKS_MAX)
-    for block in nb.prange(n_blocks):
-        lo = block * n_units // n_blocks
-        hi = (block + 1) * n_units // n_blocks
+    if hi > lo:
         states = np.empty((SEAT0_STATE + MAX_SEATS, 4), dtype=np.uint64)
         cards = np.empty(CARDS_SCRATCH, dtype=np.int64)
         seat_ints = np.empty((N_SEAT_INTS, MAX_SEATS), dtype=np.int64)

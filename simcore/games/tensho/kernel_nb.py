@@ -713,154 +713,6 @@ def dealt_cards(ids, deal_order, direct, first, end):
     return cards
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
-def deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                  params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                  supersedes, greedy_weight, card_value, chaff_mask, tables, states, ids, hand, pile):
-    """Steps 1-5 of a round: the yaku set, the deal, the six on the field, opening claims and
-    banking the six.  Leaves the hands and piles in ``hand`` and ``pile``, the seats' streams in
-    ``states`` and the draw pile's first TURNED_DRAWS cards in turn order in ``ids[DRAW_AT:]``
-    (with a direct deal, ``E.P_DIRECT_DEAL``, at ``ids[FIRST_DRAW_SLOT:]``, where the shuffle
-    left them); returns
-    ``(yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner)``
-    (``winner`` >= 0: an instant win at the deal)."""
-    one_triple = params[E.P_OPENING_SCOPE] == 1
-    field_four = params[E.P_FIELD_FOUR]
-    six_to_dealer = params[E.P_SIX_ON_FIELD] == 1
-    bank_at_deal = params[E.P_SIX_IN_HAND] == 1
-    six_bit = bit(params[E.P_SIX_CARD])
-
-    round_hash = round_hash_nb(seed, round_index)
-    stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE, 4 * (SEAT0_STATE))
-    stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE + 1, 4 * (SEAT0_STATE + 1))
-    other = 1 - dealer
-
-    # 1. the yaku set
-    choice = params[E.P_YAKU_SET_CHOICE]
-    if choice == E.SET_FIXED_1:
-        yaku_set = 1
-    elif choice == E.SET_FIXED_2:
-        yaku_set = 2
-    elif choice == E.SET_RANDOM:
-        stream_init_hashed_nb(states, round_hash, RULES_STREAM, 4 * (RULES_STATE))
-        yaku_set = 1 + uniform_below_nb(states, 2, 4 * (RULES_STATE))
-    elif choice == E.SET_ALTERNATE:
-        yaku_set = 1 + alternate_index % 2
-    else:
-        if policy_ids[dealer] == E.POLICY_RANDOM:
-            yaku_set = 1 + uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer))
-        else:
-            yaku_set = policy_params[dealer, 0]
-    s = yaku_set - 1
-
-    # 2. the deal.  The reference engine shuffles the deck's first SHUFFLED_POSITIONS places.
-    # With canonical slots (``staged``) this shuffles only the places a round can show first
-    # (E.SEEN_SLOTS: the draw pile's last six are never turned), and the rest of the reference's
-    # draws only before a redeal, so that the next deal starts at the same word of the deal
-    # stream.  The stream is not used after the deal.
-    staged = params[E.P_STAGED_DEAL] == 1
-    direct = params[E.P_DIRECT_DEAL] == 1
-    stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
-    redeals = 0
-    while True:
-        shuffle_seen(states, ids)
-        if not staged:
-            shuffle_rest(states, ids)
-        field = dealt_cards(ids, deal_order, direct, 0, 9)
-        # four of a rank on the field; and the ranks with three or more, from which an opening
-        # claim can take (a superset: the six may leave the field first)
-        four, claim_ranks = rank_counts(field, rank_mask, tables)
-        if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
-            if staged:
-                shuffle_rest(states, ids)
-            redeals += 1
-            continue
-        break
-    hand0 = dealt_cards(ids, deal_order, direct, 9, 9 + HAND_SIZE)
-    hand1 = dealt_cards(ids, deal_order, direct, 9 + HAND_SIZE, FIRST_DRAW_SLOT)
-    if not direct:  # the draw pile in turn order at ids[DRAW_AT:] (else at FIRST_DRAW_SLOT)
-        for i in range(TURNED_DRAWS):
-            ids[DRAW_AT + i] = ids[slot(deal_order[FIRST_DRAW_SLOT + i])]
-    hands = (hand0, hand1) if dealer == 0 else (hand1, hand0)
-    pile[0] = U0
-    pile[1] = U0
-    hand[0] = hands[0]
-    hand[1] = hands[1]
-    field_dealt = field
-    hand_dealt0 = hand[0]
-    hand_dealt1 = hand[1]
-
-    # 3.-4. six on the field, opening claims
-    if six_to_dealer and (field & six_bit):
-        field &= ~six_bit
-        pile[dealer] |= six_bit
-    # Opening claims, in ascending rank, from the ranks found with the four-of-a-rank check
-    # (usually none: no loop over the twelve ranks here).  A claim takes cards of its own rank
-    # only, so it changes no other rank's count.
-    claimed = U0
-    while claim_ranks:
-        r = lowest_id(claim_ranks)
-        claim_ranks &= claim_ranks - U1
-        on_field = field & rank_mask[r]
-        count = popcount(on_field)
-        if not (count == 3 or (count == 4 and field_four == E.FIELD_FOUR_OPENING)):
-            continue
-        n_pairs = 0
-        ids0 = on_field
-        while ids0:
-            a = lowest_id(ids0)
-            ids0 &= ids0 - U1
-            ids1 = ids0
-            while ids1:
-                b = lowest_id(ids1)
-                ids1 &= ids1 - U1
-                ids[PAIR_A_AT + n_pairs] = a
-                ids[PAIR_B_AT + n_pairs] = b
-                n_pairs += 1
-        pick = -1
-        if policy_ids[dealer] == E.POLICY_RANDOM:
-            if uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer)) != 0:
-                pick = uniform_below_nb(states, n_pairs, 4 * (SEAT0_STATE + dealer))
-        else:
-            best_gain = 0
-            for k in range(n_pairs):
-                g = greedy_gain(pile[dealer], bit(ids[PAIR_A_AT + k]) | bit(ids[PAIR_B_AT + k]), s, yaku_mask, yaku_points,
-                                yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
-                if pick < 0 or g > best_gain:
-                    pick = k
-                    best_gain = g
-        if pick < 0:
-            continue
-        m = bit(ids[PAIR_A_AT + pick]) | bit(ids[PAIR_B_AT + pick])
-        field &= ~m
-        claimed |= m
-        pile[dealer] |= m
-        if one_triple:
-            break
-    first = other if claimed else dealer
-    winner = -1
-    if has_instant(pile[dealer], s, yaku_mask, yaku_instant):
-        winner = dealer
-
-    # 5. banking the six
-    if winner < 0 and bank_at_deal:
-        for q in range(2):
-            seat = dealer if q == 0 else other
-            if hand[seat] & six_bit:
-                if policy_ids[seat] == E.POLICY_RANDOM:
-                    bank = uniform_below_nb(states, 2, 4 * (SEAT0_STATE + seat)) == 1
-                else:
-                    bank = True
-                if bank:
-                    hand[seat] &= ~six_bit
-                    pile[seat] |= six_bit
-        for q in range(2):
-            seat = dealer if q == 0 else other
-            if winner < 0 and has_instant(pile[seat], s, yaku_mask, yaku_instant):
-                winner = seat
-    return yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first, winner
-
-
 @nb.njit(inline="always", cache=True)
 def capture_choice_counts(triple_all, capture_optional):
     """Per phase (played card, turned card), bit n set when n field matches make a choice."""
@@ -983,7 +835,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
     capture_optional = params[E.P_CAPTURE_MANDATORY] == 1
     check_each_capture = params[E.P_INSTANT_CHECK] == 0
     six = params[E.P_SIX_CARD]
-    draw_at = FIRST_DRAW_SLOT if params[E.P_DIRECT_DEAL] == 1 else DRAW_AT  # see deal_round_nb
+    draw_at = FIRST_DRAW_SLOT if params[E.P_DIRECT_DEAL] == 1 else DRAW_AT  # see the deal below
     for i in range(lo, hi):
         unit = first_unit + i
         # Independent rounds are units of one round, dealt by seat unit % 2; a match is a
@@ -998,11 +850,142 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
             alternate_index = unit if independent else k
-            (yaku_set, redeals, field, field_dealt, hand_dealt0, hand_dealt1, claimed, first,
-             winner) = deal_round_nb(seed, round_index, dealer, alternate_index, policy_ids, policy_params,
-                                     params, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set,
-                                     yaku_instant, supersedes, greedy_weight, card_value, chaff_mask, tables,
-                                     states, ids, hand, pile)
+            # --- the deal (steps 1-5) ---
+
+            one_triple = params[E.P_OPENING_SCOPE] == 1
+            field_four = params[E.P_FIELD_FOUR]
+            six_to_dealer = params[E.P_SIX_ON_FIELD] == 1
+            bank_at_deal = params[E.P_SIX_IN_HAND] == 1
+            six_bit = bit(params[E.P_SIX_CARD])
+
+            round_hash = round_hash_nb(seed, round_index)
+            stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE, 4 * (SEAT0_STATE))
+            stream_init_hashed_nb(states, round_hash, SEAT_STREAM_BASE + 1, 4 * (SEAT0_STATE + 1))
+            other = 1 - dealer
+
+            # 1. the yaku set
+            choice = params[E.P_YAKU_SET_CHOICE]
+            if choice == E.SET_FIXED_1:
+                yaku_set = 1
+            elif choice == E.SET_FIXED_2:
+                yaku_set = 2
+            elif choice == E.SET_RANDOM:
+                stream_init_hashed_nb(states, round_hash, RULES_STREAM, 4 * (RULES_STATE))
+                yaku_set = 1 + uniform_below_nb(states, 2, 4 * (RULES_STATE))
+            elif choice == E.SET_ALTERNATE:
+                yaku_set = 1 + alternate_index % 2
+            else:
+                if policy_ids[dealer] == E.POLICY_RANDOM:
+                    yaku_set = 1 + uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer))
+                else:
+                    yaku_set = policy_params[dealer, 0]
+            s = yaku_set - 1
+
+            # 2. the deal.  The reference engine shuffles the deck's first SHUFFLED_POSITIONS places.
+            # With canonical slots (``staged``) this shuffles only the places a round can show first
+            # (E.SEEN_SLOTS: the draw pile's last six are never turned), and the rest of the reference's
+            # draws only before a redeal, so that the next deal starts at the same word of the deal
+            # stream.  The stream is not used after the deal.
+            staged = params[E.P_STAGED_DEAL] == 1
+            direct = params[E.P_DIRECT_DEAL] == 1
+            stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
+            redeals = 0
+            while True:
+                shuffle_seen(states, ids)
+                if not staged:
+                    shuffle_rest(states, ids)
+                field = dealt_cards(ids, deal_order, direct, 0, 9)
+                # four of a rank on the field; and the ranks with three or more, from which an opening
+                # claim can take (a superset: the six may leave the field first)
+                four, claim_ranks = rank_counts(field, rank_mask, tables)
+                if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
+                    if staged:
+                        shuffle_rest(states, ids)
+                    redeals += 1
+                    continue
+                break
+            hand0 = dealt_cards(ids, deal_order, direct, 9, 9 + HAND_SIZE)
+            hand1 = dealt_cards(ids, deal_order, direct, 9 + HAND_SIZE, FIRST_DRAW_SLOT)
+            if not direct:  # the draw pile in turn order at ids[DRAW_AT:] (else at FIRST_DRAW_SLOT)
+                for di in range(TURNED_DRAWS):
+                    ids[DRAW_AT + di] = ids[slot(deal_order[FIRST_DRAW_SLOT + di])]
+            hands = (hand0, hand1) if dealer == 0 else (hand1, hand0)
+            pile[0] = U0
+            pile[1] = U0
+            hand[0] = hands[0]
+            hand[1] = hands[1]
+            field_dealt = field
+            hand_dealt0 = hand[0]
+            hand_dealt1 = hand[1]
+
+            # 3.-4. six on the field, opening claims
+            if six_to_dealer and (field & six_bit):
+                field &= ~six_bit
+                pile[dealer] |= six_bit
+            # Opening claims, in ascending rank, from the ranks found with the four-of-a-rank check
+            # (usually none: no loop over the twelve ranks here).  A claim takes cards of its own rank
+            # only, so it changes no other rank's count.
+            claimed = U0
+            while claim_ranks:
+                r = lowest_id(claim_ranks)
+                claim_ranks &= claim_ranks - U1
+                on_field = field & rank_mask[r]
+                count = popcount(on_field)
+                if not (count == 3 or (count == 4 and field_four == E.FIELD_FOUR_OPENING)):
+                    continue
+                n_pairs = 0
+                ids0 = on_field
+                while ids0:
+                    a = lowest_id(ids0)
+                    ids0 &= ids0 - U1
+                    ids1 = ids0
+                    while ids1:
+                        b = lowest_id(ids1)
+                        ids1 &= ids1 - U1
+                        ids[PAIR_A_AT + n_pairs] = a
+                        ids[PAIR_B_AT + n_pairs] = b
+                        n_pairs += 1
+                pick = -1
+                if policy_ids[dealer] == E.POLICY_RANDOM:
+                    if uniform_below_nb(states, 2, 4 * (SEAT0_STATE + dealer)) != 0:
+                        pick = uniform_below_nb(states, n_pairs, 4 * (SEAT0_STATE + dealer))
+                else:
+                    best_gain = 0
+                    for dk in range(n_pairs):
+                        g = greedy_gain(pile[dealer], bit(ids[PAIR_A_AT + dk]) | bit(ids[PAIR_B_AT + dk]), s, yaku_mask, yaku_points,
+                                        yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
+                        if pick < 0 or g > best_gain:
+                            pick = dk
+                            best_gain = g
+                if pick < 0:
+                    continue
+                m = bit(ids[PAIR_A_AT + pick]) | bit(ids[PAIR_B_AT + pick])
+                field &= ~m
+                claimed |= m
+                pile[dealer] |= m
+                if one_triple:
+                    break
+            first = other if claimed else dealer
+            winner = -1
+            if has_instant(pile[dealer], s, yaku_mask, yaku_instant):
+                winner = dealer
+
+            # 5. banking the six
+            if winner < 0 and bank_at_deal:
+                for q in range(2):
+                    seat = dealer if q == 0 else other
+                    if hand[seat] & six_bit:
+                        if policy_ids[seat] == E.POLICY_RANDOM:
+                            bank = uniform_below_nb(states, 2, 4 * (SEAT0_STATE + seat)) == 1
+                        else:
+                            bank = True
+                        if bank:
+                            hand[seat] &= ~six_bit
+                            pile[seat] |= six_bit
+                for q in range(2):
+                    seat = dealer if q == 0 else other
+                    if winner < 0 and has_instant(pile[seat], s, yaku_mask, yaku_instant):
+                        winner = seat
             s = yaku_set - 1
             instant = winner >= 0
 
