@@ -21,8 +21,11 @@ PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W
     At a decision with legal actions ``A`` (one action: taken without a draw): for each world
     ``w = 0 .. W-1`` deal ``world = state.sample_hidden(s, S)``; for each action ``i`` in
     ``A``'s order play ``A[i]`` on a copy of the world, roll out, and add the objective to
-    ``total[i]``. Take the action of the largest total (ties: the first). Every action meets
-    the same worlds (common random numbers across the options).
+    ``total[i]``. Take the action of the largest total; ties go to the action the rollout policy
+    itself would take in the real position when it is ``greedy`` or ``heuristic`` (which draw
+    nothing), else to the first. Every action meets the same worlds (common random numbers
+    across the options); with few worlds many totals tie, and the rollout policy's choice is
+    the better default than the first action.
 
 ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, ``c``
     A tree of the seat's information sets: a node is the sequence of actions taken from the
@@ -87,7 +90,8 @@ class _Search:
         self.name = spec.name
         self.stream = stream
         self.objective = str(spec.params["objective"])
-        rollout = make_policy(parse_policy(str(spec.params["rollout"]), game), compiled, stream)
+        self.rollout_name = str(spec.params["rollout"])
+        rollout = make_policy(parse_policy(self.rollout_name, game), compiled, stream)
         self.rollout_policy = rollout
         self.ask_policy = ask_policy
         self.action_key = action_key
@@ -132,7 +136,9 @@ class PimcPolicy(_Search):
                 self.rollout(copy)
                 totals[i] += self.score(copy, seat)
         best = 0
-        for i in range(1, len(actions)):
+        if self.rollout_name != "random":  # ties go to the rollout policy's own choice (no draw)
+            best = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
+        for i in range(len(actions)):
             if totals[i] > totals[best]:
                 best = i
         return actions[best]

@@ -263,7 +263,9 @@ def pimc_choose_nb(si, sm, rt, ws, seat, worlds, rollout_id, objective, omniscie
             rollout_nb(x_si, x_sm, rt, ws, rollout_id, streams, at, htables, obs)
             totals[i] += objective_nb(x_si, seat, objective)
     best = 0
-    for i in range(1, n_actions):
+    if rollout_id != POLICY_RANDOM:  # ties go to the rollout policy's own choice (it draws nothing)
+        best = policy_choose_nb(rollout_id, si, sm, rt, ws, streams, at, htables, MAX_SEATS, obs)
+    for i in range(n_actions):
         if totals[i] > totals[best]:
             best = i
     return best

@@ -126,7 +126,8 @@ def objective_nb(x, seat, objective):
 def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, seed, rt, rules, ids, dstates,
                   world, x, totals, omniscient):
     """PIMC at ``st``'s pending decision: each action played out in ``worlds`` sampled worlds;
-    the action of the largest total (ties: the lowest index).  ``omniscient`` (the measurement
+    the action of the largest total (ties: the rollout policy's own choice when it is greedy or
+    heuristic, else the lowest index).  ``omniscient`` (the measurement
     policy): every world is the real position, a copy of ``st``, and no world is dealt."""
     n = st[S.ST_N]
     if n == 1:
@@ -147,7 +148,9 @@ def pimc_index_nb(st, worlds, rollout_id, objective, table, obs, states, at, see
             rollout_nb(x, rollout_id, table, obs, states, at, seed, rt, rules, ids, dstates)
             totals[i] += objective_nb(x, seat, objective)
     best = 0
-    for i in range(1, n):
+    if rollout_id != POLICY_RANDOM:  # ties go to the rollout policy's own choice (it draws nothing)
+        best = basic_index_nb(st, rollout_id, np.int64(1), table, obs, states, at, rules)
+    for i in range(n):
         if totals[i] > totals[best]:
             best = i
     return best
