@@ -48,8 +48,8 @@ CASES = {
     "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5),
 }
 DEFAULT_CHAIN = "random,greedy,heuristic,PIMC"
-DEFAULT_PIMC = "pimc:worlds=32,rollout=greedy"
-DEFAULT_ISMCTS = "ismcts:iterations=300,rollout=greedy"
+DEFAULT_PIMC = "pimc:worlds=64,rollout=heuristic"
+DEFAULT_ISMCTS = "ismcts:iterations=256,rollout=heuristic"
 
 
 def _interval(values: np.ndarray) -> tuple[float, float]:
