@@ -301,6 +301,9 @@ def verify(dataset, deep):
               help="Dealer seat of an explicit deal (default 0).")
 @click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="JSON list of decisions for an explicit deal (docs/replay.md).")
+@click.option("--redraw", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Enshu-bana C, 4-5 players: JSON list of the draw pile's card ids, top first, after the "
+                   "dropped hands were shuffled into it (fudasim play saves it as PREFIX.redraw.json).")
 @policy_options
 @option_overrides
 @players_option
@@ -308,7 +311,7 @@ def verify(dataset, deep):
               help="text: the readable trace; json: the machine-readable trace.")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @reports_user_errors
-def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions, policies, options, players,
+def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions, redraw, policies, options, players,
            output_format, as_json):
     """Play one round again and print its trace.
 
@@ -341,13 +344,26 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
         from simcore.reference.replay import parse_deck
 
         cards = parse_deck(deck, compiled.rules.deck.size)
-        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer or 0)
+        extra = {}
+        if redraw is not None:
+            if game.name != "enshu":
+                raise UserError(f"--redraw: only Enshu-bana shuffles dropped hands into the draw pile, not {game.title}")
+            try:
+                order = json.loads(redraw.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                raise UserError(f"--redraw {redraw}: no such file") from None
+            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                raise UserError(f"--redraw {redraw}: not valid JSON: {error}") from None
+            if not isinstance(order, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in order):
+                raise UserError(f"--redraw {redraw}: expected a JSON list of card ids")
+            extra["redraw"] = order
+        result = replay_module.replay_deck(compiled, cards, decision_list, specs, dealer=dealer or 0, **extra)
     else:
         if seed is None or round_index is None:
             raise UserError("give --seed and --round (a round of a run), or --deck (an explicit deal), "
                             "or a DATASET directory with --round")
-        if decisions is not None:
-            raise UserError("--decisions goes with --deck")
+        if decisions is not None or redraw is not None:
+            raise UserError("--decisions and --redraw go with --deck")
         result = replay_module.replay_from_run(compiled, specs, seed, round_index, rounds_per_match)
     if as_json:
         click.echo(json.dumps(replay_module.trace_json(compiled, result), indent=2, ensure_ascii=False))
@@ -376,7 +392,7 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
     )
 
     flags = {"seed": "--seed", "rounds_per_match": "--rounds-per-match", "deck": "--deck", "dealer": "--dealer",
-             "decisions": "--decisions", "policies": "--policy", "options": "--option", "players": "--players"}
+             "decisions": "--decisions", "redraw": "--redraw", "policies": "--policy", "options": "--option", "players": "--players"}
     for key, flag in flags.items():
         if given[key] not in (None, ()):
             raise UserError(f"{flag}: {path} is a dataset, which sets its own seed, rules, options, policies, "

@@ -85,7 +85,8 @@ class Terminal:
             click.echo(f"Please answer with a number from 1 to {n}, or q to quit.")
 
 
-def _replay_command(rules: str, prefix: Path, dealer: int, options: tuple[str, ...], players: int | None) -> str:
+def _replay_command(rules: str, prefix: Path, dealer: int, options: tuple[str, ...], players: int | None,
+                    redraw: bool = False) -> str:
     parts = ["fudasim", "replay", rules]
     for item in options:
         parts += ["--option", item]
@@ -94,7 +95,10 @@ def _replay_command(rules: str, prefix: Path, dealer: int, options: tuple[str, .
     command = shlex.join(parts)
     deck = shlex.quote(str(prefix) + ".deck")
     decisions = shlex.quote(str(prefix) + ".decisions.json")
-    return f"{command} --deck \"$(cat {deck})\" --decisions {decisions} --dealer {dealer}"
+    line = f"{command} --deck \"$(cat {deck})\" --decisions {decisions} --dealer {dealer}"
+    if redraw:
+        line += " --redraw " + shlex.quote(str(prefix) + ".redraw.json")
+    return line
 
 
 @click.command(context_settings=CONTEXT)
@@ -159,7 +163,8 @@ def play(rules, against, seat, seed, rounds, options, players, save):
         if record.replay_problem:
             click.echo(f"Note: {record.replay_problem}")
         else:
-            click.echo("Replay it with: " + _replay_command(rules, prefix, record.dealer, options, players))
+            click.echo("Replay it with: " + _replay_command(rules, prefix, record.dealer, options, players,
+                                                            redraw=record.redraw is not None))
 
     session = PlaySession(game, compiled, specs, seat, seed, rounds, terminal.prompt, terminal.show,
                           rules_label=rule_set.name)

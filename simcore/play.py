@@ -69,8 +69,7 @@ class RoundRecord:
     """A round played: its result, and the deck and decisions that replay it.
 
     ``redraw`` is the draw pile's order after dropped hands were shuffled into it (Enshu-bana
-    C, 4-5 players), which ``fudasim replay`` cannot take (None when there was no such
-    shuffle).  ``replay_problem`` is None when the deck and decisions replay to this result.
+    C, 4-5 players; ``fudasim replay --redraw`` takes it), None when there was no such shuffle.  ``replay_problem`` is None when the deck and decisions replay to this result.
     """
 
     round_index: int
@@ -305,10 +304,6 @@ class PlaySession:
         differ = [name for name in COMPARED if _field(again, name) != _field(record.result, name)]
         if differ:
             return f"the replay differs in {', '.join(differ)}"
-        if record.redraw is not None:
-            return ("the dropped hands were shuffled into the draw pile: `fudasim replay` shuffles them "
-                    "with the seed-0 stream; the .redraw.json file gives the order for "
-                    "replay_deck(..., redraw=...)")
         return None
 
     # --- what the person sees ------------------------------------------------------------------

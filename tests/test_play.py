@@ -206,8 +206,16 @@ def test_enshu_c_four_players_asks_join_or_drop(tmp_path):
                                   "--save", str(tmp_path / "c4")], scripted(decline_teyaku, ()))
     assert status == 0, text[-3000:]
     assert "Join the round, or drop out" in text and "Round over" in text
-    # the dropped hands are shuffled into the draw pile: the order is saved for the Python replay
-    assert (tmp_path / "c4.redraw.json").is_file() and "Note: the dropped hands were shuffled" in text
+    # the dropped hands are shuffled into the draw pile: the order is saved, and the printed
+    # replay command (with --redraw) reproduces the round
+    assert (tmp_path / "c4.redraw.json").is_file() and "--redraw" in text and "Note:" not in text
+    dealer = int(re.search(r"=== Round \d of 1: seat (\d)", text).group(1)) if re.search(
+        r"=== Round \d of 1: seat (\d)", text) else 0
+    winner, reason, payoffs = result_of_screen(text)
+    trace = replay_json("enshu-c", tmp_path / "c4", dealer,
+                        ["--players", "4", "--redraw", str(tmp_path / "c4.redraw.json")])
+    assert (trace["winner"], trace["end_reason"]) == (winner, reason)
+    assert [seat["payoff"] for seat in trace["seats"]] == payoffs
 
 
 def test_end_of_input_ends_cleanly_with_status_2():
