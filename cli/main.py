@@ -325,7 +325,8 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
     as_json = as_json or output_format == "json"
     if _is_dataset_path(source):
         _replay_dataset(Path(source), round_index, as_json, seed=seed, rounds_per_match=rounds_per_match,
-                        deck=deck, dealer=dealer, decisions=decisions, policies=policies, options=options,
+                        deck=deck, dealer=dealer, decisions=decisions, redraw=redraw, policies=policies,
+                        options=options,
                         players=players)
         return
     compiled, game, specs = _compiled_with_specs(source, options, players, policies)
