@@ -59,9 +59,12 @@ def _default_policies(rules: str, options: dict[str, str], engine: str) -> list[
               help="Override a rule option, e.g. tensho.card_values=T3_hanafuda (repeatable).")
 @click.option("--players", type=click.IntRange(min=2, max=5), default=None,
               help="Number of players, where the rules allow a choice (Enshu-bana).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run every run's shards on Dask: tcp://HOST:PORT of a scheduler, or local:N to start N "
+                   "worker processes (docs/distributed.md).")
 @reports_user_errors
 def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwrite, progress, output_format,
-          confidence, options, players):
+          confidence, options, players, scheduler):
     """Measure skill against luck: a tournament of policies on the same deals, then its skill report.
 
     \b
@@ -95,7 +98,7 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
         rules=rules, options=overrides, policies=tuple(specs), deals=deals, seed=seed, engine=engine,
         threads=threads, out=str(out) if out else str(Path("fudasim-out") / f"skill-{Path(rules).stem}-seed{seed}"),
         resume=resume, overwrite=overwrite, progress=sys.stderr.isatty() if progress is None else progress,
-        command=shlex.join(["fudasim", *sys.argv[1:]]),
+        command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler,
     )
     try:
         result = run_tournament(config)

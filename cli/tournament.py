@@ -57,9 +57,12 @@ def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -
               help="Override a rule option, e.g. tensho.triple_match=one (repeatable).")
 @click.option("--players", type=click.IntRange(min=2, max=_most_players()), default=None,
               help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run every run's shards on Dask: tcp://HOST:PORT of a scheduler, or local:N to start N "
+                   "worker processes (docs/distributed.md).")
 @reports_user_errors
 def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, overwrite, shard_rounds, progress,
-               output_format, confidence, options, players):
+               output_format, confidence, options, players, scheduler):
     """Play every pairing of the policies on the same deals, each deal once per seating, and report.
 
     \b
@@ -87,7 +90,7 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
         deals=deals, seed=seed, engine=engine, threads=threads, out=str(out) if out else None, resume=resume,
         overwrite=overwrite, units_per_shard=shard_rounds,
         progress=sys.stderr.isatty() if progress is None else progress,
-        command=shlex.join(["fudasim", *sys.argv[1:]]),
+        command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler,
     )
     announce = (lambda line: click.echo(line, err=True)) if config.progress else None
     try:

@@ -51,6 +51,7 @@ class SweepConfig:
     units_per_shard: int | None = None
     progress: bool = False
     command: str = ""
+    scheduler: str | None = None  # Dask: every combination's shards as tasks on one cluster
 
 
 def is_sweep(path: str | os.PathLike) -> bool:
@@ -168,4 +169,4 @@ def run_sweep(config: SweepConfig, announce=None) -> TournamentResult:
         rules=config.rules, options=dict(config.options), policies=tuple(plan["policies"]), deals=config.rounds,
         seed=config.seed, engine=config.engine, threads=config.threads, out=out, resume=config.resume,
         overwrite=config.overwrite, units_per_shard=config.units_per_shard, progress=config.progress,
-        command=config.command), announce=announce, plan=plan)
+        command=config.command, scheduler=config.scheduler), announce=announce, plan=plan)

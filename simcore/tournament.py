@@ -78,6 +78,7 @@ class TournamentConfig:
     overwrite: bool = False
     units_per_shard: int | None = None
     progress: bool = False
+    scheduler: str | None = None  # Dask: every run's shards as tasks on one cluster (docs/distributed.md)
     command: str = ""
 
 
@@ -333,7 +334,6 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
     Raises ``RulesError``, ``PolicyError``, ``RunError`` or ``DatasetError`` on bad input or a
     folder that cannot be written.
     """
-    from simcore.runner import RunConfig, run
 
     plan = plan_tournament(config) if plan is None else plan
     out = Path(config.out) if config.out else Path("fudasim-out") / f"tournament-{plan['rules_name']}-seed{config.seed}"
@@ -342,6 +342,20 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
 
         if not 1 <= config.threads <= numba.config.NUMBA_NUM_THREADS:
             raise RunError(f"--threads {config.threads}: must be 1..{numba.config.NUMBA_NUM_THREADS}")
+    if config.scheduler is None:
+        return _play_runs(config, plan, out, announce, None)
+    from simcore.distributed import session
+
+    # one cluster for every run (local:N started once), connected before the folder is touched
+    with session(config.scheduler) as address:
+        return _play_runs(config, plan, out, announce, address)
+
+
+def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announce, address: str | None
+               ) -> TournamentResult:
+    """Lock and prepare the folder, then play every run not yet complete (``run_tournament``)."""
+    from simcore.runner import RunConfig, run
+
     manifest, lock = _prepare(config, plan, out)
     result = TournamentResult(out=out, manifest=manifest)
     timing = manifest.setdefault("timing", {})
@@ -364,7 +378,7 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
                 rounds=config.deals,
                 policies=tuple(entry["policies"]), engine=config.engine, threads=config.threads, out=str(path),
                 resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
-                command=config.command,
+                command=config.command, scheduler=address,
             ))
             computed = summary.rounds - summary.rounds_present
             spent = timing.get(entry["name"], {"rounds": 0, "seconds": 0.0})

@@ -295,3 +295,22 @@ def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
     while _alive(list(workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(list(workers))
+
+
+def test_a_tournament_and_a_sweep_on_the_cluster_write_the_local_rows(tmp_path, cluster):
+    from simcore.sweep import SweepConfig, run_sweep
+    from simcore.tournament import TournamentConfig, run_tournament
+
+    address = cluster[0].scheduler_address
+    for where, scheduler in (("local", None), ("remote", address)):
+        run_tournament(TournamentConfig(rules="tensho-ise", policies=("random", "greedy"), deals=3_000, seed=5,
+                                        units_per_shard=1_000, out=str(tmp_path / f"t-{where}"),
+                                        scheduler=scheduler, threads=1 if scheduler is None else None))
+        run_sweep(SweepConfig(rules="enshu-s", options={"enshu.players": "3"}, policies={0: "greedy"},
+                              vary=[("enshu.next_dealer", ["round_winner", "rotate"])], rounds=2_000, seed=5,
+                              units_per_shard=1_000, out=str(tmp_path / f"s-{where}"), scheduler=scheduler))
+    for kind, names in (("t", ["pair-0-1-AB", "pair-0-1-BA"]), ("s", ["combo-000", "combo-001"])):
+        for name in names:
+            local, remote = tmp_path / f"{kind}-local" / name, tmp_path / f"{kind}-remote" / name
+            assert _shards(remote) == _shards(local), name
+            assert verify_dataset(remote, deep=True) == []
