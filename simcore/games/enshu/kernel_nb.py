@@ -445,21 +445,11 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
     return passes, multiplier
 
 
-@nb.njit(cache=True, _nrt=False)
-def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
-          seat_ints, seat_masks):
-    """Yaku bitset, card, yaku and teyaku points of a seat; returns its multiplier yaku combined
-    as (count, sum, product, max)."""
-    pile = seat_masks[SM_PILE, seat]
-    bits = completed_yaku(pile, yaku_masks)
-    n_declared = seat_ints[S_N_DECLARED, seat]
-    upgrade_months = U0
-    if params[EE.P_TRIPLET_UPGRADE] == 1:
-        in_four_three = params[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
-        for d in range(n_declared):
-            pattern = teyaku_ints[T_PATTERN, seat_ints[S_DECLARED_INDEX + d, seat]]
-            if pattern == EE.PATTERN_TRIPLET or (pattern == EE.PATTERN_FOUR_THREE and in_four_three):
-                upgrade_months |= bit(seat_ints[S_DECLARED_TRIPLET + d, seat])
+@nb.njit(inline="always", cache=True)
+def yaku_bits_score(bits, upgrade_months, yaku_ints):
+    """The completed yaku ``bits`` of a pile scored: ``(points, n, sum, product, max)`` -- the
+    points-kind yaku's points (a yaku whose month is in ``upgrade_months`` counts its upgraded
+    value), and the count, sum, product and largest of the multiplier yaku's values."""
     yaku_points = 0
     n_mult = 0
     mult_sum = 0
@@ -482,6 +472,35 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
             n_mult += 1
             mult_sum += value
             mult_product *= value
+    return yaku_points, n_mult, mult_sum, mult_product, mult_max
+
+
+@nb.njit(inline="always", cache=True)
+def triplet_bonus_earned(pile, month_cards, hand_dealt, all_four):
+    """Whether a declared triplet's bonus is earned: the pile holds the month's four cards
+    (``all_four``), else every card of the month that was not dealt into the hand."""
+    if all_four:
+        return (pile & month_cards) == month_cards
+    rest_of_month = month_cards & ~hand_dealt
+    return rest_of_month != U0 and (pile & rest_of_month) == rest_of_month
+
+
+@nb.njit(cache=True, _nrt=False)
+def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
+          seat_ints, seat_masks):
+    """Yaku bitset, card, yaku and teyaku points of a seat; returns its multiplier yaku combined
+    as (count, sum, product, max)."""
+    pile = seat_masks[SM_PILE, seat]
+    bits = completed_yaku(pile, yaku_masks)
+    n_declared = seat_ints[S_N_DECLARED, seat]
+    upgrade_months = U0
+    if params[EE.P_TRIPLET_UPGRADE] == 1:
+        in_four_three = params[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
+        for d in range(n_declared):
+            pattern = teyaku_ints[T_PATTERN, seat_ints[S_DECLARED_INDEX + d, seat]]
+            if pattern == EE.PATTERN_TRIPLET or (pattern == EE.PATTERN_FOUR_THREE and in_four_three):
+                upgrade_months |= bit(seat_ints[S_DECLARED_TRIPLET + d, seat])
+    yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score(bits, upgrade_months, yaku_ints)
     teyaku_points = 0
     all_four = params[EE.P_C_TRIPLET_BONUS_CONDITION] == 1
     hand_dealt = seat_masks[SM_HAND_DEALT, seat]
@@ -492,13 +511,7 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
         bonus = teyaku_ints[T_BONUS, index]
         m = seat_ints[S_DECLARED_TRIPLET + d, seat]
         if bonus != 0 and m != 0 and ((teyaku_masks[TM_BONUS_MONTHS, index] >> np.uint64(m)) & U1) != U0:
-            mm = month_mask[m]
-            if all_four:
-                earned = (pile & mm) == mm
-            else:
-                rest_of_month = mm & ~hand_dealt
-                earned = rest_of_month != U0 and (pile & rest_of_month) == rest_of_month
-            if earned:
+            if triplet_bonus_earned(pile, month_mask[m], hand_dealt, all_four):
                 teyaku_points += bonus
     seat_masks[SM_YAKU, seat] = bits
     seat_ints[S_CARD_POINTS, seat] = mask_value(pile, card_points)

@@ -73,9 +73,6 @@ from simcore.games.enshu.kernel_nb import (
     T_PATTERN,
     T_VALUE,
     TM_BONUS_MONTHS,
-    Y_KIND,
-    Y_MONTH,
-    Y_UPGRADED,
     Y_VALUE,
     completed_yaku,
     greedy_gain,
@@ -83,6 +80,8 @@ from simcore.games.enshu.kernel_nb import (
     icp_four,
     stopping_yaku,
     teyaku_options,
+    triplet_bonus_earned,
+    yaku_bits_score,
 )
 from simcore.kernels.bits import bit, lowest_id, mask_value, popcount
 from simcore.rng import (
@@ -509,28 +508,7 @@ def tally(si, sm, rt, seat):
                 upgrade_months |= bit(si[I_DECL_MONTH + slot])
             elif pattern == EE.PATTERN_FOUR_THREE and in_four_three:
                 upgrade_months |= bit(si[I_DECL_THREE + slot])
-    yaku_points = 0
-    n_mult = 0
-    mult_sum = 0
-    mult_product = 1
-    mult_max = 0
-    rest = bits
-    while rest:
-        i = lowest_id(rest)
-        rest &= rest - U1
-        value = yaku_ints[Y_VALUE, i]
-        if yaku_ints[Y_KIND, i] == EE.YAKU_POINTS:
-            upgraded = yaku_ints[Y_UPGRADED, i]
-            if upgraded != 0 and (upgrade_months & bit(yaku_ints[Y_MONTH, i])) != U0:
-                yaku_points += upgraded
-            else:
-                yaku_points += value
-        else:
-            if n_mult == 0 or value > mult_max:
-                mult_max = value
-            n_mult += 1
-            mult_sum += value
-            mult_product *= value
+    yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score(bits, upgrade_months, yaku_ints)
     teyaku_points = 0
     all_four = params[EE.P_C_TRIPLET_BONUS_CONDITION] == 1
     hand_dealt = sm[M_HAND_DEALT + seat]
@@ -547,13 +525,7 @@ def tally(si, sm, rt, seat):
         elif pattern == EE.PATTERN_FOUR_THREE:
             m = si[I_DECL_THREE + slot]
         if bonus != 0 and m != 0 and ((teyaku_masks[TM_BONUS_MONTHS, index] >> np.uint64(m)) & U1) != U0:
-            mm = month_mask[m]
-            if all_four:
-                earned = (pile & mm) == mm
-            else:
-                rest_of_month = mm & ~hand_dealt
-                earned = rest_of_month != U0 and (pile & rest_of_month) == rest_of_month
-            if earned:
+            if triplet_bonus_earned(pile, month_mask[m], hand_dealt, all_four):
                 teyaku_points += bonus
     sm[M_YAKU + seat] = bits
     si[I_CARD_POINTS + seat] = mask_value(pile, card_points)
