@@ -14,6 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
+from simcore.kernels.stack import roomy
+
 __all__ = ["SPANS_PER_THREAD", "in_threads", "spans"]
 
 SPANS_PER_THREAD = 4  # more spans than threads: a slow span does not hold the others up
@@ -40,10 +42,11 @@ def in_threads(play: Callable[[int, int], None], n_units: int) -> None:
     """Call ``play(lo, hi)`` over spans of ``0 .. n_units`` on ``numba.get_num_threads()``
     threads (``--threads``); the first exception of any span is raised here."""
     threads = numba.get_num_threads()
+    # the first call compiles the kernel: give numba's compiler room (simcore/kernels/stack.py)
     parts = spans(n_units, threads)
     if threads <= 1 or len(parts) == 1:
         for lo, hi in parts:
-            play(lo, hi)
+            roomy(play, lo, hi)
         return
-    for future in [_pool(threads).submit(play, lo, hi) for lo, hi in parts]:
+    for future in [_pool(threads).submit(roomy, play, lo, hi) for lo, hi in parts]:
         future.result()

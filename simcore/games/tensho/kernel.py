@@ -22,6 +22,7 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
+from simcore.kernels.stack import roomy
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
@@ -168,7 +169,8 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     tables = heuristic_table_rows(compiled, specs)
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
      supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
-    play_units_general_nb(
+    roomy(  # the first call compiles the kernel: room for the compiler (simcore/kernels/stack.py)
+        play_units_general_nb,
         np.uint64(seed), np.int64(first_unit), np.int64(n_units),
         np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
         ids, rows, c, tables, log_tables(ids, rows), rule_table(compiled),

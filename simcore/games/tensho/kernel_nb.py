@@ -525,7 +525,7 @@ def hand_draws(nc, no, v0, v1, v2, v3):
     return kc, ko, v0, v1, v2, v3
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(forceinline=True, cache=True, _nrt=False)
 def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
                 instant_cards, six, triple_all, highest_value_first, capture_optional,
                 check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value):
