@@ -535,6 +535,10 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, c
     the pass at a win; without them, the pass is played out.  Returns ``(hc, pc, ho, po, vs,
     field, turn, won_by)``, ``won_by`` 0 or 1 for the seat that won (-1: none).
 
+    Its callers pass ``checks`` as a comparison (``won_by >= 0``, always false there; ``nc >= 0``,
+    always true), not as a constant: numba then compiles it once, for a plain ``bool``, and LLVM,
+    inlining it (``forceinline``), folds the comparison.
+
     The two seats' turns are written out twice on purpose: the same turns through one inlined
     helper gave identical rows and time but 67 instructions a round more (cachegrind)."""
     kc, ko, v0, v1, v2, v3 = hand_draws(nc, no, vs[0], vs[1], vs[2], vs[3])
@@ -567,7 +571,7 @@ def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, 
                  check_each_capture, s):
     """``random_pass`` with the instant-win checks (rare: compiled apart)."""
     same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables(tables)
-    return random_pass(True, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
+    return random_pass(nc >= 0, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
                        instant_cards, six, triple_all, highest_value_first, capture_optional,
                        check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
 
@@ -599,7 +603,7 @@ def random_turns(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts,
     while (nc > 0) | (no > 0):
         before = (hc, pc, ho, po, vs, field, turn)
         hc, pc, ho, po, vs, field, turn, _ = random_pass(
-            False, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
+            won_by >= 0, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
             instant_cards, six, triple_all, highest_value_first, capture_optional,
             check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
         if has_instant_either(pc, po, s, yaku_mask, yaku_instant):  # rare: replay the pass
