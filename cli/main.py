@@ -291,7 +291,8 @@ def verify(dataset, deep):
 @click.argument("source", metavar="DATASET|RULES")
 @click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None,
               help="Seed of the run (with RULES; a DATASET names its own).")
-@click.option("--round", "round_index", type=click.IntRange(min=0), default=None, help="Round index in the run.")
+@click.option("--round", "round_index", type=click.IntRange(min=0, max=2**64 - 1), default=None,
+              help="Round index in the run.")
 @click.option("--rounds-per-match", type=click.IntRange(min=1), default=None,
               help="With RULES: the run was match play with this many rounds per match.")
 @click.option("--deck", default=None, metavar="IDS",

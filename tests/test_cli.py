@@ -223,6 +223,14 @@ def test_replay_deck_refuses_a_deal_that_is_not_one(deck, dealer, message):
     assert str(error.value) == message
 
 
+def test_replay_refuses_a_round_index_beyond_64_bits():
+    """Round indexes are 64-bit: 2**64 would wrap to round 0's deal, so it is refused."""
+    last = invoke("replay", "tensho-ise", "--seed", "1", "--round", str(2**64 - 1))
+    assert last.exit_code == 0, last.output
+    beyond = invoke("replay", "tensho-ise", "--seed", "1", "--round", str(2**64))
+    assert beyond.exit_code == 2 and "--round" in beyond.output and "Traceback" not in beyond.output
+
+
 def test_enshu_bana_runs_replays_and_validates_player_counts(tmp_path):
     out = tmp_path / "c4"
     result = invoke("run", "enshu-c", "--players", "4", "--rounds", "300", "--engine", "reference",
