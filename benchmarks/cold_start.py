@@ -8,7 +8,7 @@ less than wall time), wall time and peak memory (``ru_maxrss``), and their ratio
 The revision is checked out with ``git worktree`` into a temporary folder; every run gets a fresh
 empty ``NUMBA_CACHE_DIR``.  Run with::
 
-    python -m benchmarks.cold_start --against HEAD [--rules tensho-ise] [--pairs 3]
+    python -m benchmarks.cold_start --against HEAD [--rules tensho-ise] [--pairs 3] [--policy 0=pimc]
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cold_run(tree: Path, rules: str, rounds: int, scratch: Path) -> dict[str, float]:
+def cold_run(tree: Path, rules: str, rounds: int, scratch: Path, policies: list[str]) -> dict[str, float]:
     """One ``fudasim run`` from source tree ``tree`` with an empty numba cache: CPU, wall, peak."""
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=scratch))
     out = scratch / f"out-{time.monotonic_ns()}"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)}
-    command = [sys.executable, "-m", "cli.main", "run", rules, "--rounds", str(rounds), "-o", str(out)]
+    command = [sys.executable, "-m", "cli.main", "run", rules, "--rounds", str(rounds), "-o", str(out),
+               *[part for policy in policies for part in ("--policy", policy)]]
     began = time.perf_counter()
     child = subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="tensho-ise")
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--pairs", type=int, default=3, help="cold runs of each side")
+    parser.add_argument("--policy", action="append", default=[], help="as run's --policy (repeatable)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="fudasim-cold-") as name:
         scratch = Path(name)
@@ -59,14 +61,14 @@ def main(argv: list[str] | None = None) -> int:
             order = list(sides)
             for k in range(args.pairs):
                 for name in order if k % 2 == 0 else order[::-1]:
-                    result = cold_run(sides[name], args.rules, args.rounds, scratch)
+                    result = cold_run(sides[name], args.rules, args.rounds, scratch, args.policy)
                     results[name].append(result)
                     print(f"{name}: cpu {result['cpu']:.1f} s (sys {result['sys']:.1f}), wall "
                           f"{result['wall']:.1f} s, peak {result['peak_mb']:.0f} MB", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
     a, b = (results[name] for name in order)
-    print(f"\n{args.rules}, {args.rounds} rounds, {args.pairs} cold runs a side (medians)")
+    print(f"\n{args.rules} {' '.join(args.policy)}, {args.rounds} rounds, {args.pairs} cold runs a side (medians)")
     for key, label in (("cpu", "CPU s"), ("wall", "wall s"), ("peak_mb", "peak MB")):
         ma = statistics.median(r[key] for r in a)
         mb = statistics.median(r[key] for r in b)

@@ -24,10 +24,10 @@ MIN_SPAN_UNITS = 64  # below this a span costs more to hand out than it saves
 _pools: dict[int, ThreadPoolExecutor] = {}
 
 
-def spans(n_units: int, threads: int) -> list[tuple[int, int]]:
+def spans(n_units: int, threads: int, min_span: int = MIN_SPAN_UNITS) -> list[tuple[int, int]]:
     """``[(lo, hi), ...]`` covering ``0 .. n_units`` in order: ``SPANS_PER_THREAD`` per thread,
-    none shorter than ``MIN_SPAN_UNITS`` (one span when there is no work to share)."""
-    count = max(1, min(threads * SPANS_PER_THREAD, n_units // MIN_SPAN_UNITS))
+    none shorter than ``min_span`` units (one span when there is no work to share)."""
+    count = max(1, min(threads * SPANS_PER_THREAD, n_units // min_span))
     return [(k * n_units // count, (k + 1) * n_units // count) for k in range(count)]
 
 
@@ -38,12 +38,13 @@ def _pool(threads: int) -> ThreadPoolExecutor:
     return pool
 
 
-def in_threads(play: Callable[[int, int], None], n_units: int) -> None:
+def in_threads(play: Callable[[int, int], None], n_units: int, min_span: int = MIN_SPAN_UNITS) -> None:
     """Call ``play(lo, hi)`` over spans of ``0 .. n_units`` on ``numba.get_num_threads()``
-    threads (``--threads``); the first exception of any span is raised here."""
+    threads (``--threads``); the first exception of any span is raised here.  ``min_span``: the
+    fewest units worth a span of their own (1 for the search kernels, whose units are slow)."""
     threads = numba.get_num_threads()
     # the first call compiles the kernel: give numba's compiler room (simcore/kernels/stack.py)
-    parts = spans(n_units, threads)
+    parts = spans(n_units, threads, min_span)
     if threads <= 1 or len(parts) == 1:
         for lo, hi in parts:
             roomy(play, lo, hi)

@@ -27,7 +27,6 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
-from simcore.kernels.stack import roomy
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
@@ -186,10 +185,9 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     rt = rule_tables(compiled)
     htables = heuristic_rows(compiled, specs)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
-    roomy(  # the first call compiles the kernel: room for the compiler (simcore/kernels/stack.py)
-        play_units_general_nb,
-        np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(n_units),
-        np.int64(0 if rounds_per_match is None else stride), rows, c, log_table(iterations), htables,
-        np.int64(OBS_SIZE), np.int64(iterations + 1), rt, out_int, out_mask,
-    )
+    logs = log_table(iterations)
+    in_threads(lambda lo, hi: play_units_general_nb(
+        np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi),
+        np.int64(0 if rounds_per_match is None else stride), rows, c, logs, htables,
+        np.int64(OBS_SIZE), np.int64(iterations + 1), rt, out_int, out_mask), n_units, min_span=1)
     return out_int, out_mask

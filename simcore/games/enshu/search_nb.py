@@ -87,7 +87,6 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 MAX_SEATS = EE.MAX_SEATS
-N_BLOCKS_MAX = 256
 
 # seat_params columns
 SP_POLICY = 0
@@ -405,10 +404,12 @@ def play_round_general_nb(seed, round_index, dealer, match, round_in_match, matc
     write_row_nb(si, sm, rt, out_int, out_mask, row)
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, seat_params, seat_c, log_table, htables,
+@nb.njit(cache=True, nogil=True)
+def play_units_general_nb(seed, first_unit, lo, hi, rounds_per_match, seat_params, seat_c, log_table, htables,
                           obs_size, max_nodes, rt, out_int, out_mask):
-    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds, else matches)."""
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` (``rounds_per_match == 0``:
+    independent rounds, else matches) into rows ``lo * stride ..``; ``nogil``, so the thread
+    pool (``simcore.kernels.threads``) plays spans of a run side by side."""
     params = rt[0]
     n = params[EE.P_PLAYERS]
     n_teyaku = rt[8].shape[1]
@@ -416,36 +417,32 @@ def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, seat_para
     rotate = params[EE.P_NEXT_DEALER] == 1
     independent = rounds_per_match == 0
     stride = 1 if independent else rounds_per_match
-    n_blocks = min(n_units, N_BLOCKS_MAX)
-    for block in nb.prange(n_blocks):
-        lo = block * n_units // n_blocks
-        hi = (block + 1) * n_units // n_blocks
-        ws = new_workspace_nb(n_teyaku)
-        sb = new_search_buffers_nb(max_nodes, obs_size)
-        si = np.empty(N_SI, dtype=np.int64)
-        sm = np.empty(N_SM, dtype=np.uint64)
-        streams = np.empty(4 * MAX_SEATS, dtype=np.uint64)
-        match_points = np.zeros(MAX_SEATS, dtype=np.int64)
-        for i in range(lo, hi):
-            unit = first_unit + i
-            dealer = unit % n
-            match_points[:] = 0
-            for k in range(stride):
-                row = i * stride + k
-                round_index = unit if independent else unit * stride + k
-                play_round_general_nb(seed, round_index, dealer, unit, 0 if independent else k, match_points,
-                                      seat_params, seat_c, log_table, htables, rt, ws, si, sm, streams, sb,
-                                      out_int, out_mask, row)
-                winner = out_int[EE.C_WINNER, row]
-                for s in range(n):
-                    if round_wins:
-                        match_points[s] += 1 if winner == s else 0
-                    else:
-                        match_points[s] += out_int[EE.C_PAYOFF + s, row]
-                out_int[EE.C_MATCH, row] = unit
-                out_int[EE.C_ROUND_IN_MATCH, row] = k
-                out_int[EE.C_MATCH_END, row] = 1 if k == stride - 1 else 0
-                for s in range(MAX_SEATS):
-                    out_int[EE.C_MATCH_POINTS + s, row] = match_points[s]
-                if winner >= 0:
-                    dealer = (dealer + 1) % n if rotate else winner
+    ws = new_workspace_nb(n_teyaku)
+    sb = new_search_buffers_nb(max_nodes, obs_size)
+    si = np.empty(N_SI, dtype=np.int64)
+    sm = np.empty(N_SM, dtype=np.uint64)
+    streams = np.empty(4 * MAX_SEATS, dtype=np.uint64)
+    match_points = np.zeros(MAX_SEATS, dtype=np.int64)
+    for i in range(lo, hi):
+        unit = first_unit + i
+        dealer = unit % n
+        match_points[:] = 0
+        for k in range(stride):
+            row = i * stride + k
+            round_index = unit if independent else unit * stride + k
+            play_round_general_nb(seed, round_index, dealer, unit, 0 if independent else k, match_points,
+                                  seat_params, seat_c, log_table, htables, rt, ws, si, sm, streams, sb,
+                                  out_int, out_mask, row)
+            winner = out_int[EE.C_WINNER, row]
+            for s in range(n):
+                if round_wins:
+                    match_points[s] += 1 if winner == s else 0
+                else:
+                    match_points[s] += out_int[EE.C_PAYOFF + s, row]
+            out_int[EE.C_MATCH, row] = unit
+            out_int[EE.C_ROUND_IN_MATCH, row] = k
+            out_int[EE.C_MATCH_END, row] = 1 if k == stride - 1 else 0
+            for s in range(MAX_SEATS):
+                out_int[EE.C_MATCH_POINTS + s, row] = match_points[s]
+            if winner >= 0:
+                dealer = (dealer + 1) % n if rotate else winner

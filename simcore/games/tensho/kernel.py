@@ -22,7 +22,6 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
-from simcore.kernels.stack import roomy
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices
@@ -169,17 +168,15 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     tables = heuristic_table_rows(compiled, specs)
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
      supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
-    roomy(  # the first call compiles the kernel: room for the compiler (simcore/kernels/stack.py)
-        play_units_general_nb,
-        np.uint64(seed), np.int64(first_unit), np.int64(n_units),
+    rules = (np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
+             np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
+             np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),
+             np.ascontiguousarray(yaku_in_set, dtype=np.uint64), np.ascontiguousarray(yaku_instant, dtype=np.uint64),
+             np.ascontiguousarray(supersedes, dtype=np.uint64), np.ascontiguousarray(greedy_weight, dtype=np.int32),
+             np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask))
+    policy_tables = (ids, rows, c, tables, log_tables(ids, rows), rule_table(compiled))
+    in_threads(lambda lo, hi: play_units_general_nb(
+        np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
         np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
-        ids, rows, c, tables, log_tables(ids, rows), rule_table(compiled),
-        np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
-        np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
-        np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),
-        np.ascontiguousarray(yaku_in_set, dtype=np.uint64), np.ascontiguousarray(yaku_instant, dtype=np.uint64),
-        np.ascontiguousarray(supersedes, dtype=np.uint64), np.ascontiguousarray(greedy_weight, dtype=np.int32),
-        np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask),
-        out_int, out_mask,
-    )
+        *policy_tables, *rules, out_int, out_mask), n_units, min_span=1)
     return out_int, out_mask

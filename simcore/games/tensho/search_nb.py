@@ -47,7 +47,6 @@ PARAM_BUDGET = 1  # pimc: worlds; ismcts: iterations
 PARAM_ROLLOUT = 2  # search: the rollout policy's id
 PARAM_OBJECTIVE = 3  # search: OBJECTIVE_WIN or OBJECTIVE_SCORE
 N_PARAMS = 4
-N_BLOCKS_MAX = 256
 ROLLOUT_TABLE = 2  # the row of ``heuristic_tables`` the rollouts' heuristic reads
 MAX_PATH = 64  # decisions of a round, more than enough
 # the tree's rows (``ismcts_nb``)
@@ -364,18 +363,15 @@ def play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, po
             out_int[E.C_VALID, row] = 0
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
-def play_units_general_nb(seed, first_unit, n_units, rounds_per_match, stride, policy_ids, policy_params,
+@nb.njit(cache=True, nogil=True)
+def play_units_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                           policy_c, heuristic_tables, log_tables, rt, params, rank, rank_mask, deal_order, yaku_mask,
                           yaku_points, yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
                           chaff_mask, out_int, out_mask):
-    """Play units ``first_unit ..`` (``rounds_per_match == 0``: independent rounds), blocks of
-    units in parallel."""
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` (``rounds_per_match == 0``:
+    independent rounds) into rows ``lo * stride ..``; ``nogil``, so the thread pool
+    (``simcore.kernels.threads``) plays spans of a run side by side."""
     rules = (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
              supersedes, greedy_weight, card_value, chaff_mask)
-    n_blocks = min(n_units, N_BLOCKS_MAX)
-    for block in nb.prange(n_blocks):
-        lo = block * n_units // n_blocks
-        hi = (block + 1) * n_units // n_blocks
-        play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                              policy_c, heuristic_tables, log_tables, rt, rules, out_int, out_mask)
+    play_block_general_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
+                          policy_c, heuristic_tables, log_tables, rt, rules, out_int, out_mask)
