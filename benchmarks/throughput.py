@@ -184,7 +184,8 @@ def run_figures(game_name: str, run: RunCase, config: BenchConfig, workdir: Path
     -------
     list of Row
         ``end_to_end_rounds_per_s``, ``peak_rss_mib`` (two runs), ``warm_start_run_1000_rounds_s``
-        and, unless ``skip_compile``, ``cold_start_run_1000_rounds_s``.
+        and, unless ``skip_compile``, ``cold_start_run_1000_rounds_s`` and its
+        ``cold_start_peak_rss_mib`` (the compile's memory).
     """
     all_threads = numba_threads()
     env = child_environment()
@@ -218,8 +219,9 @@ def run_figures(game_name: str, run: RunCase, config: BenchConfig, workdir: Path
     # Cold start: an empty numba cache, so the kernel compiles once.
     if not config.skip_compile:
         cold_env = child_environment(NUMBA_CACHE_DIR=str(workdir / "numba-cache"))
-        elapsed, _ = fudasim_run(1000, "cold", cold_env)
+        elapsed, peak = fudasim_run(1000, "cold", cold_env)
         rows.append(row("cold_start_run_1000_rounds_s", elapsed, "s", labelled=False))
+        rows.append(row("cold_start_peak_rss_mib", peak / 1024, "MiB", labelled=False))
     return rows
 
 
