@@ -225,8 +225,15 @@ def compare_paths(paths: list[str | os.PathLike], *, runs: list[str] | tuple[str
                                    allow_incomplete=allow_incomplete)
     if len(given) == 1:
         if kinds[0] is None:
-            raise AnalysisError(f"{given[0]}: compare needs at least two runs, or one tournament or sweep folder "
-                                f"(to compare its runs)")
+            try:
+                open_run(given[0], allow_incomplete=allow_incomplete)
+            except AnalysisError as error:
+                if given[0].is_dir() and "not a fudasim dataset" in str(error):
+                    raise AnalysisError(f"{given[0]}: not a run, tournament or sweep folder (no _run.json, "
+                                        f"part-*.parquet or {TOURNAMENT_FILE})") from None
+                raise
+            raise AnalysisError(f"{given[0]}: one run; compare needs at least two, or one tournament or sweep "
+                                f"folder")
         return compare_folder_runs(given[0], confidence=confidence, figures=figures,
                                    allow_incomplete=allow_incomplete)
     if all(kind is not None for kind in kinds):
@@ -672,12 +679,20 @@ def _compare_tournaments(x: Folder, y: Folder, names: tuple[str, str], deals: in
                                                           allow_incomplete, warnings).items()}
     pairs_y = {key: sides[0] for key, sides in _pairings(y, deals, _plain_reader(deals, allow_incomplete, warnings),
                                                           allow_incomplete, warnings).items()}
-    matched = [key for key in pairs_x if key in pairs_y]
+    common = [key for key in pairs_x if key in pairs_y]
     for key, side in [(k, x) for k in pairs_x if k not in pairs_y] + [(k, y) for k in pairs_y if k not in pairs_x]:
         warnings.append(f"the pairing {' vs '.join(sorted(key))} is played only in {side.label}; left out")
-    if not matched:
+    if not common:
         raise AnalysisError(f"cannot pair {x.path} and {y.path}: no pairing of policies in common ({x.label}: "
                             f"{', '.join(x.manifest['policies'])}; {y.label}: {', '.join(y.manifest['policies'])})")
+    matched = [key for key in common if (pairs_x[key].present & pairs_y[key].present).any()]
+    for key in common:
+        if key not in matched:
+            warnings.append(f"the pairing {' vs '.join(sorted(key))} has no deal played in every seating of both; "
+                            f"left out")
+    if not matched:
+        raise AnalysisError(f"cannot pair {x.path} and {y.path}: no pairing has a deal played in every seating of "
+                            f"both (runs missing or empty)")
     rows: list[dict[str, Any]] = []
     matched_runs: list[tuple[str, str]] = []
     involved: list[str] = []
@@ -949,12 +964,17 @@ def _rescore_tournament(folder: Folder, card_values, chaff_sets, confidence: flo
     for sides in pairings.values():
         original = sides[0]
         a, b = original.names
+        if not original.present.any():
+            warnings.append(f"the pairing {a} vs {b} has no deal played in every seating; left out")
+            continue
         original_pairs.append(original.outcomes(index_of))
         for index, (alternative, side) in enumerate(zip(alternatives, sides[1:], strict=True)):
             rescored_pairs[index].append(side.outcomes(index_of))
             rows = _change_rows(f"{a} vs {b}", a, b, original, side, original.present, confidence,
                                 {"alternative": alternative.label})
             pair_rows += [r for r in rows if payoff_everywhere or "payoff" not in r["measure"]]
+    if not original_pairs:
+        raise AnalysisError(f"{folder.path}: no pairing has a deal played in every seating (runs missing or empty)")
     changes = pd.DataFrame(change_rows)
     from analysis.tables import add_rate
 

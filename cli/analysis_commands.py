@@ -177,15 +177,14 @@ def compare(datasets: tuple[Path, ...], runs: tuple[str, ...], output_format: st
     from analysis.compare import compare_runs
     from analysis.compare_folders import compare_paths, folder_kind
 
-    if runs or any(folder_kind(path) is not None for path in datasets):
+    if runs or len(datasets) < 2 or any(folder_kind(path) is not None for path in datasets):
         picked = [name.strip() for item in runs for name in item.split(",") if name.strip()]
+        if runs and not picked:
+            raise UserError(f"--runs {','.join(runs)!r}: names no run (give RUN,RUN,...)")
         target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"), datasets)
         _emit(compare_paths(list(datasets), runs=picked, confidence=confidence, figures=output_format == "html",
                             allow_incomplete=allow_incomplete), output_format, target)
         return
-    if len(datasets) < 2:
-        _open(datasets[0], allow_incomplete)  # says what is wrong with a path that is not a run
-        raise UserError(f"{datasets[0]}: one run; compare needs at least two, or one tournament or sweep folder")
     target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"), datasets)
     opened = [_open(path, allow_incomplete) for path in datasets]
     from analysis.compare_folders import run_labels
