@@ -14,7 +14,6 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.compare import compare_runs
 from analysis.compare_folders import (
     RESCORE_CAVEAT,
     compare_folder_runs,
