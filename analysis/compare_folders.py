@@ -232,7 +232,7 @@ def compare_paths(paths: list[str | os.PathLike], *, runs: list[str] | tuple[str
                     raise AnalysisError(f"{given[0]}: not a run, tournament or sweep folder (no _run.json, "
                                         f"part-*.parquet or {TOURNAMENT_FILE})") from None
                 raise
-            raise AnalysisError(f"{given[0]}: one run; compare needs at least two, or one tournament or sweep "
+            raise AnalysisError(f"{given[0]}: one run; compare needs at least two datasets, or one tournament or sweep "
                                 f"folder")
         return compare_folder_runs(given[0], confidence=confidence, figures=figures,
                                    allow_incomplete=allow_incomplete)
@@ -761,13 +761,13 @@ def _compare_sweeps(x: Folder, y: Folder, names: tuple[str, str], confidence: fl
         paired = compared.table("paired_second").frame
         levels = compared.table("side_by_side").frame
         for metric in wanted:
-            row = paired[paired["metric"] == metric]
-            if not len(row):
+            found = paired[paired["metric"] == metric]
+            if not len(found):
                 continue
-            r = row.iloc[0]
+            r = found.iloc[0]
             values = levels[levels["metric"] == metric].iloc[0]
-            row = {"combination": run_x.label, "metric": metric, "kind": r["kind"],
-                   "paired_rounds": int(r["paired_rounds"])}
+            row: dict[str, Any] = {"combination": run_x.label, "metric": metric, "kind": r["kind"],
+                                   "paired_rounds": int(r["paired_rounds"])}
             for side in ("first", "second"):
                 for suffix in ("", "_low", "_high", "_small"):
                     row[f"{side}{suffix}"] = values[f"{side}{suffix}"]
