@@ -267,6 +267,31 @@ def test_rescoring_a_sweep_rescores_every_combination(folders):
     assert RESCORE_CAVEAT in report.warnings
 
 
+def test_point_payoffs_do_not_change_when_the_winner_does(tmp_path):
+    """With tensho.match_scoring = yaku_points a round's payoff is its score difference, which
+    rescoring does not change; win rates still shift."""
+    folder = _tournament(tmp_path / "points", deals=120, **{"tensho.match_scoring": "yaku_points"})
+    report = rescore_folder(folder, "T3_hanafuda", "F")
+    frame = report.table("pairings").frame
+    payoffs = frame[frame["measure"].str.contains("payoff")]
+    assert len(payoffs) == 3 and (payoffs["change_diff"] == 0).all()
+    assert (report.table("winner_changes").frame["changed_rate"] > 0).any()
+    assert frame[frame["measure"] == "win rate"]["change_diff"].abs().sum() > 0
+
+
+def test_folders_of_three_seats(folders, tmp_path):
+    enshu = folders["enshu"]
+    runs = compare_folder_runs(enshu)
+    assert len(runs.table("runs").frame) == 6 and runs.metadata["paired"] is True
+    copy = tmp_path / "enshu_again"
+    shutil.copytree(enshu, copy)
+    frame = compare_folders(enshu, copy).table("pairings").frame
+    assert (frame["change_diff"] == 0).all() and set(frame["deals"]) == {8}
+    x = per_deal(enshu, 8)
+    row = frame.set_index(["policy", "measure"]).loc[("greedy", "win rate")]
+    assert row["enshu"] == pytest.approx(x[("greedy", "wins")].mean())
+
+
 def test_rescore_command_on_folders(folders):
     result = invoke("rescore", folders["t1"], "--card-values", "T3_hanafuda")
     assert result.exit_code == 0, result.output
