@@ -639,6 +639,7 @@ def compare_folders(first: str | os.PathLike, second: str | os.PathLike, *, conf
         tables, more, matched = _compare_sweeps(x, y, names, confidence, allow_incomplete)
     warnings += more
     seats = int(x.manifest["players"])
+    both = same = 0
     if matched:
         both, same = _same_deal_share(x.path / matched[0][0], y.path / matched[0][1], deals, seats)
         if both and same < both:
@@ -648,14 +649,15 @@ def compare_folders(first: str | os.PathLike, second: str | os.PathLike, *, conf
         ("first", str(x.path)), ("second", str(y.path)), ("kind", x.kind),
         ("seed", str(x.manifest.get("seed"))), ("deals compared", f"{deals:,}"),
         ("paired runs", f"{len(matched)}"),
+        ("rounds dealt the same cards", f"{same:,} of {both:,} (field and hands, in the first paired runs)"
+         if both else "-"),
     ], columns=["item", "value"])
     intro = [Table("folders", f"{names[0]} and {names[1]}", setup,
                    f"Both {x.kind}s played rounds 0..{deals - 1} of one seed: runs with the same "
                    + ("pairing and seating" if x.kind == "tournament" else "combination")
                    + " are paired, deal by deal."),
              Table("differences", "What differs", differences,
-                   "Every setting of the two manifests that is not the same (the runs' own metadata agree "
-                   "with their manifest).")]
+                   "Every setting in which the two folders' manifests differ.")]
     policies = list(dict.fromkeys([*(x.manifest.get("policies") or []), *(y.manifest.get("policies") or [])]))
     notices = hidden_notices([_Named(f"{names[0]}/{names[1]}", policies)])
     return Report(title=f"fudasim compare: {names[0]} vs {names[1]} ({x.kind}s, paired over {deals:,} deals)",

@@ -167,6 +167,8 @@ def test_two_tournaments_are_paired_deal_by_deal(folders):
     assert gap["change_diff"] == pytest.approx(
         ((y[("random", "payoff")] - y[("greedy", "payoff")]) - (x[("random", "payoff")] - x[("greedy", "payoff")])).mean())
     assert set(report.table("differences").frame["what"]) == {"option tensho.card_values"}
+    setup = report.table("folders").frame.set_index("item")["value"]
+    assert setup["rounds dealt the same cards"].startswith(f"{DEALS:,} of {DEALS:,}")
     leaders = report.table("leaders").frame
     assert set(leaders["by"]) == {"payoff", "win"} and "leader t1" in leaders and "leader t3" in leaders
     ratings = report.table("ratings").frame.set_index("policy")
