@@ -342,6 +342,8 @@ def test_bad_input_is_one_line_and_exit_2(folders, tmp_path):
     refused(invoke("compare", t1, folders["other_pairing"]), "no pairing of policies in common")
     refused(invoke("compare", folders["s_greedy_random"], folders["s_sets"]), "no combination in common")
     refused(invoke("compare", t1, folders["enshu"]), "different games")
+    two = _tournament(tmp_path / "two", deals=4, rules="enshu-s", **{"enshu.players": "2"})
+    refused(invoke("compare", folders["enshu"], two), "different player counts", "3 and 2")
     refused(invoke("rescore", tmp_path / "empty", "--card-values", "T3_hanafuda"), "empty")
     refused(invoke("rescore", t1, "--card-values", "T9"), "T9")
     refused(invoke("rescore", t1), "--card-values")
