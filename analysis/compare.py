@@ -228,10 +228,12 @@ def aligned_batches(datasets: list[RunDataset], columns: list[str]) -> Iterator[
         buffers = rests
 
 
-def _labels(datasets: list[RunDataset]) -> list[str]:
+def _labels(datasets: list[RunDataset], given: list[str] | None = None) -> list[str]:
+    if given is not None and len(given) != len(datasets):
+        raise ValueError(f"{len(given)} labels for {len(datasets)} runs")
     out: list[str] = []
-    for dataset in datasets:
-        label = dataset.label
+    for k, dataset in enumerate(datasets):
+        label = dataset.label if given is None else given[k]
         while label in out:
             label = f"{label}'"
         out.append(label)
@@ -493,7 +495,7 @@ def _unpaired_table(metrics: list[Metric], sums: list[dict[str, MetricSums]], la
 
 
 def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: float = 0.95,
-                 figures: bool = False) -> Report:
+                 figures: bool = False, labels: list[str] | None = None) -> Report:
     """Compare two or more runs; the first is the baseline.
 
     Parameters
@@ -502,6 +504,8 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
     confidence : float
     figures : bool
         Draw the paired-versus-unpaired interval plot for the HTML report.
+    labels : list of str, optional
+        How tables name the runs (default: each dataset's directory name); made unique.
 
     Returns
     -------
@@ -519,7 +523,7 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
     seats = {d.seats for d in datasets}
     if len(seats) > 1:
         raise AnalysisError(f"cannot compare runs with different numbers of seats: {sorted(seats)}")
-    labels = _labels(datasets)
+    labels = _labels(datasets, labels)
     seeds = {d.seed for d in datasets}
     paired = len(seeds) == 1 and None not in seeds and all(d.has_columns("round") for d in datasets)
     metrics = comparison_metrics(datasets)

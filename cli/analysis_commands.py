@@ -157,23 +157,39 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
 
 @click.command("compare")
 @click.argument("datasets", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--runs", "runs", multiple=True, metavar="RUN[,RUN...]",
+              help="With one tournament or sweep folder: the runs to compare, by folder name (pair-0-1-AB, "
+                   "combo-001) or label (greedy/random, card_values=T3_hanafuda); the first is the baseline.")
 @output_options
 @reports_user_errors
-def compare(datasets: tuple[Path, ...], output_format: str, output: Path | None, overwrite: bool,
-            confidence: float, allow_incomplete: bool) -> None:
+def compare(datasets: tuple[Path, ...], runs: tuple[str, ...], output_format: str, output: Path | None,
+            overwrite: bool, confidence: float, allow_incomplete: bool) -> None:
     """Runs side by side; paired per-round differences when they share a seed.
 
     The first DATASET is the baseline.  Runs with one seed were dealt identical cards round by
     round, so their differences are paired (McNemar and paired z tests) and the report shows how
     much narrower pairing makes each interval; runs with different seeds are compared unpaired.
+
+    One tournament or sweep folder compares its runs (or those --runs names); two tournament
+    folders (or two sweep folders) on one seed are paired run by run: each policy's payoff and win
+    rate in both, and the change, per pairing (docs/tournament.md, docs/sweep.md).
     """
     from analysis.compare import compare_runs
+    from analysis.compare_folders import compare_paths, folder_kind
 
-    if len(datasets) < 2:
-        raise UserError("compare needs at least two datasets")
+    if runs or len(datasets) < 2 or any(folder_kind(path) is not None for path in datasets):
+        picked = [name.strip() for item in runs for name in item.split(",") if name.strip()]
+        if runs and not picked:
+            raise UserError(f"--runs {','.join(runs)!r}: names no run (give RUN,RUN,...)")
+        target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"), datasets)
+        _emit(compare_paths(list(datasets), runs=picked, confidence=confidence, figures=output_format == "html",
+                            allow_incomplete=allow_incomplete), output_format, target)
+        return
     target = _target(output_format, output, overwrite, _stem(datasets[0], "compare"), datasets)
     opened = [_open(path, allow_incomplete) for path in datasets]
-    built = compare_runs(opened, confidence=confidence, figures=output_format == "html")
+    from analysis.compare_folders import run_labels
+
+    built = compare_runs(opened, confidence=confidence, figures=output_format == "html", labels=run_labels(opened))
     _mark_incomplete(built, opened)
     _emit(built, output_format, target)
 
@@ -191,11 +207,18 @@ def rescore(dataset: Path, card_values: tuple[str, ...], chaff_sets: tuple[str, 
     """Decide every Tensho round again under another card-value table or chaff set.
 
     Uses the stored capture masks, without simulating again, and reports how many rounds change
-    winner and how win rates shift.
+    winner and how win rates shift.  DATASET may be a tournament folder (each pairing's payoffs,
+    win rates, leader and ratings, original against rescored) or a sweep folder (every combination).
+    The play is kept as it was: only the final card piles are decided again.
     """
+    from analysis.compare_folders import folder_kind, rescore_folder
     from analysis.rescore import rescore_run
 
     target = _target(output_format, output, overwrite, _stem(dataset, "rescore"), (dataset,))
+    if folder_kind(dataset) is not None:
+        _emit(rescore_folder(dataset, list(card_values), list(chaff_sets), confidence=confidence,
+                             allow_incomplete=allow_incomplete), output_format, target)
+        return
     opened = _open(dataset, allow_incomplete)
     built = rescore_run(opened, list(card_values), list(chaff_sets), confidence=confidence)
     _mark_incomplete(built, [opened])
