@@ -257,6 +257,7 @@ def verify(dataset, deep):
     2: DATASET is not a fudasim dataset.
     """
     from simcore.dataset import DatasetError, check_dataset
+    from simcore.storage import display
     from simcore.tournament import is_tournament
 
     if is_tournament(dataset):
@@ -266,6 +267,7 @@ def verify(dataset, deep):
         return
     try:
         check = check_dataset(dataset, checksums=True, deep=deep)
+        dataset = display(dataset)  # s3://... as given (a Path collapses its //)
     except DatasetError as error:
         raise UserError(str(error)) from None
     except OSError as error:
@@ -377,7 +379,11 @@ def _replay_module(game):
 
 
 def _is_dataset_path(source: str) -> bool:
-    """A directory, or a Parquet shard, is a dataset; anything else names rules."""
+    """A directory, or a Parquet shard, or a URI (s3://...) is a dataset; anything else names rules."""
+    from simcore.storage import is_uri
+
+    if is_uri(source):
+        return True
     path = Path(source)
     return path.is_dir() or (path.suffix == ".parquet" and path.is_file())
 
