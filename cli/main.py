@@ -149,8 +149,9 @@ def main() -> None:
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Kernel threads (default: all cores; with --scheduler, per task, default 1).")
 @click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Dataset directory (default fudasim-out/RULES-seedS). Every command that writes spells "
-                   "this -o/--out; --output is accepted too.")
+              help="Dataset directory (default fudasim-out/RULES-seedS), or an object store prefix such as "
+                   "s3://BUCKET/PREFIX (docs/distributed.md). Every command that writes spells this -o/--out; "
+                   "--output is accepted too.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing dataset in --out.")
 @click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
@@ -158,7 +159,7 @@ def main() -> None:
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the shards as tasks on Dask distributed: tcp://HOST:8786 (a running scheduler; --out "
-                   "must be on a file system every worker can write) or local:N (N worker processes on this "
+                   "must be on a file system, or object store, every worker can write) or local:N (N worker processes on this "
                    "machine, started and closed by the run). Same rows as a local run (docs/distributed.md).")
 @reports_user_errors
 def run(rules, rounds, matches, rounds_per_match, seed, policies, options, players, engine, threads, out, resume,

@@ -32,7 +32,7 @@ import pyarrow.parquet as pq
 from simcore.errors import DatasetError
 
 __all__ = ["Location", "StorePath", "StoreStat", "is_uri", "location", "listdir", "children", "read_metadata",
-           "read_schema", "read_table", "parquet_file", "is_store", "display"]
+           "read_schema", "read_table", "parquet_file", "is_store", "display", "check_bucket"]
 
 # scheme://rest, or scheme:/rest as pathlib writes it; a scheme of one letter is a drive (C:/).
 _URI = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):/+(.*)", re.DOTALL)
