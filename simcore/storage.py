@@ -253,10 +253,10 @@ def is_store(path: Any) -> bool:
 
 def display(path: str | os.PathLike | StorePath) -> str:
     """``path`` as a user wrote it: a URI keeps its ``//`` (which ``pathlib`` collapses)."""
-    try:
-        return str(location(path))
-    except DatasetError:
+    if isinstance(path, StorePath):
         return str(path)
+    match = _URI.fullmatch(os.fspath(path))
+    return os.fspath(path) if match is None else f"{match.group(1)}://{match.group(2)}"
 
 
 def check_bucket(path: StorePath) -> None:
