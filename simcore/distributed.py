@@ -14,10 +14,11 @@ The contract (docs/distributed.md):
 - A task computes its shard, writes it under a temporary name unique to the attempt, fsyncs it
   and renames it to its final name ``part-<k>.parquet``.  A shard's bytes depend only on the run
   and the shard index, so a retried or duplicated task renames identical bytes onto the same
-  name: exactly one shard, whichever attempt wins.  In an object store (``s3://...``) there is no rename:
-  the task uploads the shard under its final name in one PUT, unless an attempt's identical
-  object is already there (one with other bytes is never replaced).  The task returns only the manifest entry
-  (rows, bytes, sha256, unit and round range) and the counts the run summary needs.
+  name: exactly one shard, whichever attempt wins.  In an object store (``s3://...``) there is
+  no rename: the task uploads the shard under its final name in one PUT, unless an attempt's
+  identical object is already there (one with other bytes is never replaced).  The task returns
+  only the manifest entry (rows, bytes, sha256, unit and round range) and the counts the run
+  summary needs.
 - The client lists each entry in ``_run.json`` as its task finishes, draws the progress bar,
   removes temporary files of attempts that died, and marks the run complete.  A client killed
   mid-run leaves complete shards, listed or not; ``--resume`` adopts or recomputes them.

@@ -8,6 +8,7 @@ own objects; a bad URI or an endpoint that does not answer is one line with exit
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 import signal
@@ -109,6 +110,11 @@ def _put(endpoint, uri: str, data: bytes) -> None:
         handle.write(data)
 
 
+def _digests(dataset) -> dict[str, str]:
+    """Each shard's sha256, by name, as the manifest lists it."""
+    return {entry["file"]: entry["sha256"] for entry in read_manifest(dataset)["shard_files"]}
+
+
 def _cli(*args: str, env: dict | None = None):
     return CliRunner().invoke(main, list(args), env=env)
 
@@ -157,6 +163,9 @@ def test_the_python_api_writes_to_s3_and_a_damaged_object_is_found(s3, tmp_path,
     assert str(run.path) == s3 and run.rounds == 3000
     local = fudasim.run(rounds=3000, shard_rounds=1000, seed=9, out=tmp_path / "local")
     pd.testing.assert_frame_equal(run.frame(yaku="names"), local.frame(yaku="names"))
+    assert _digests(s3) == _digests(tmp_path / "local")
+    assert {name: hashlib.sha256(data).hexdigest() for name, data in _objects(endpoint, s3).items()
+            if name.startswith("part-")} == _digests(s3)
     shard = f"{s3}/part-000001.parquet"
     data = _objects(endpoint, s3)["part-000001.parquet"]
     _put(endpoint, shard, data[:-10] + bytes(10))  # same size, other bytes
@@ -276,3 +285,5 @@ def test_a_two_worker_cluster_writes_the_local_rows_to_s3(s3, tmp_path, endpoint
     assert verify_dataset(s3) == []
     assert sorted(_objects(endpoint, s3)) == ["_run.json", *[f"part-{k:06d}.parquet" for k in range(4)]]
     assert local.summary.wins.tolist() == remote.summary.wins.tolist()
+    # the same run metadata (fudasim.run's command line is the same): the same bytes
+    assert _digests(s3) == _digests(tmp_path / "local")
