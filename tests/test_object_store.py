@@ -178,8 +178,8 @@ def test_the_python_api_writes_to_s3_and_a_damaged_object_is_found(s3, tmp_path,
 
 
 def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(s3, tmp_path, endpoint):
-    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "3000000", "--seed", "21",
-               "--shard-rounds", "50000", "--threads", "1", "--no-progress", "--out", s3]
+    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "1500000", "--seed", "21",
+               "--shard-rounds", "25000", "--threads", "1", "--no-progress", "--out", s3]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -207,7 +207,7 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(s3, tmp_path, 
     assert ".fudasim.lock" not in _objects(endpoint, s3)
     assert read_manifest(s3)["complete"] is True and verify_dataset(s3) == []
     whole = tmp_path / "whole"
-    fudasim.run("tensho-ise", rounds=3_000_000, seed=21, shard_rounds=50_000, out=whole)
+    fudasim.run("tensho-ise", rounds=1_500_000, seed=21, shard_rounds=25_000, out=whole)
     columns = ["round", "dealer", "winner", "end_reason", "captured_0", "captured_1", "yaku_0", "hand_dealt_1"]
     pd.testing.assert_frame_equal(read_dataset(s3, columns), read_dataset(whole, columns))
 
@@ -287,3 +287,33 @@ def test_a_two_worker_cluster_writes_the_local_rows_to_s3(s3, tmp_path, endpoint
     assert local.summary.wins.tolist() == remote.summary.wins.tolist()
     # the same run metadata (fudasim.run's command line is the same): the same bytes
     assert _digests(s3) == _digests(tmp_path / "local")
+
+
+def test_a_worker_killed_mid_run_to_s3_leaves_one_object_per_shard(s3, tmp_path, endpoint):
+    """Dask runs the killed worker's tasks again; a retried task finds its shard's object or
+    uploads the same bytes, so the store ends with one object per shard, as a local run's."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    size = dict(rounds=400_000, shard_rounds=4_000, seed=6)
+    shards = 100
+    fudasim.run(out=tmp_path / "local", **size)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        victim = sorted(client.run(os.getpid).values())[0]
+        finished: list = []
+        thread = threading.Thread(target=lambda: finished.append(
+            fudasim.run(out=s3, scheduler=cluster.scheduler_address, **size)))
+        thread.start()
+        deadline = time.monotonic() + 300
+        while len(_names(endpoint, s3)) < 12 and time.monotonic() < deadline and thread.is_alive():
+            time.sleep(0.02)
+        os.kill(victim, signal.SIGKILL)
+        landed = len(_names(endpoint, s3))
+        thread.join(timeout=600)
+    assert finished, "the run did not finish after a worker was killed"
+    assert 12 <= landed < shards, "the worker was not killed part-way through the run"
+    assert _names(endpoint, s3) == ["_run.json", *[f"part-{k:06d}.parquet" for k in range(shards)]]
+    assert _digests(s3) == _digests(tmp_path / "local")
+    assert verify_dataset(s3) == []
