@@ -531,8 +531,11 @@ def marker_holder(directory: StorePath) -> str | None:
 
 def existing_shards(out_dir: Location) -> dict[int, Location]:
     """The shard files present in ``out_dir``, by shard index (whatever the manifest says)."""
-    out = {}
-    for path in storage.children(storage.location(out_dir)):
+    out: dict[int, Location] = {}
+    directory = storage.location(out_dir)
+    if isinstance(directory, Path) and not directory.is_dir():
+        return out
+    for path in storage.children(directory):
         if path.name.startswith("part-") and path.name.endswith(".parquet"):
             stem = path.name[len("part-") : -len(".parquet")]
             if stem.isdigit():
