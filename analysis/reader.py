@@ -16,13 +16,12 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from simcore import storage
 from simcore.dataset import (
     RUN_FILE,
     SHARD_FILES,
@@ -35,6 +34,7 @@ from simcore.dataset import (
 )
 from simcore.errors import FudasimError
 from simcore.games import known_game_names
+from simcore.storage import StorePath
 
 __all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_run"]
 
@@ -64,9 +64,9 @@ class RunDataset:
 
     Attributes
     ----------
-    path : Path
-        The dataset directory (or shard file) as given.
-    files : list of Path
+    path : Path or simcore.storage.StorePath
+        The dataset directory (or shard file) as given; a ``StorePath`` in an object store.
+    files : list of Path or StorePath
         Shards in shard order.
     run_info : dict
         The run metadata (``_run.json`` or the first shard's ``fudasim.run``).
@@ -82,8 +82,8 @@ class RunDataset:
         Number of seats, from the per-seat columns (``winner``-relative ``score_0``, ``score_1``, ...).
     """
 
-    path: Path
-    files: list[Path]
+    path: storage.Location
+    files: list[storage.Location]
     run_info: dict[str, Any]
     rules_text: str | None
     schema: pa.Schema
@@ -214,7 +214,7 @@ class RunDataset:
         self.require(columns, "this analysis")
         for path in self.files:
             try:
-                parquet = pq.ParquetFile(path)
+                parquet = storage.parquet_file(path)
                 missing = [c for c in columns if c not in parquet.schema_arrow.names]
                 if missing:
                     raise AnalysisError(f"{path}: missing column {missing[0]!r}")
@@ -252,7 +252,7 @@ class RunDataset:
         if not pa.types.is_dictionary(field_type):
             return []
         try:
-            table = pq.ParquetFile(self.files[0]).read_row_group(0, columns=["end_reason"])
+            table = storage.parquet_file(self.files[0]).read_row_group(0, columns=["end_reason"])
         except (OSError, pa.ArrowException, IndexError):
             return []
         chunks = table.column("end_reason").chunks
@@ -273,7 +273,7 @@ def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
-def _count_seats(schema: pa.Schema, path: Path) -> int:
+def _count_seats(schema: pa.Schema, path: storage.Location) -> int:
     seats = 0
     while f"score_{seats}" in schema.names:
         seats += 1
@@ -282,7 +282,8 @@ def _count_seats(schema: pa.Schema, path: Path) -> int:
     return seats
 
 
-def _checked_files(path: Path, allow_incomplete: bool) -> tuple[list[Path], dict[str, Any], str | None]:
+def _checked_files(path: storage.Location,
+                   allow_incomplete: bool) -> tuple[list[storage.Location], dict[str, Any], str | None]:
     """The shards to read from a directory with a manifest, the manifest, and a note if incomplete."""
     try:
         check = check_dataset(path, checksums=False)
@@ -310,7 +311,7 @@ def _checked_files(path: Path, allow_incomplete: bool) -> tuple[list[Path], dict
     return [shard.path for shard in good], manifest, note
 
 
-def _same_run(path: Path, run_info: dict[str, Any], metadata: dict[bytes, bytes]) -> None:
+def _same_run(path: storage.Location, run_info: dict[str, Any], metadata: dict[bytes, bytes]) -> None:
     try:
         info = json.loads(metadata[b"fudasim.run"])
     except (KeyError, ValueError, UnicodeDecodeError):
@@ -321,13 +322,14 @@ def _same_run(path: Path, run_info: dict[str, Any], metadata: dict[bytes, bytes]
                             f"(see `fudasim verify`)")
 
 
-def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunDataset:
+def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False) -> RunDataset:
     """Open a dataset directory (or a single shard) for analysis.
 
     Parameters
     ----------
-    path : path
-        A directory written by ``fudasim run``, or one of its shard files.
+    path : path or URI
+        A directory written by ``fudasim run``, or one of its shard files; or the same in an
+        object store (``s3://bucket/prefix``, see ``simcore.storage``).
     allow_incomplete : bool
         Read only the intact shards of an incomplete or damaged dataset instead of refusing it;
         ``RunDataset.incomplete`` then says how much is read.
@@ -339,8 +341,12 @@ def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunData
         (unless ``allow_incomplete``), unreadable, no run metadata, an unknown game, no per-seat
         columns, or a ``winner`` column missing.
     """
-    path = Path(path)
-    if not path.exists():
+    try:
+        path = storage.location(path)
+        exists = path.exists()
+    except DatasetError as error:
+        raise AnalysisError(_one_line(error)) from None
+    if not exists:
         raise AnalysisError(f"{path}: no such dataset (expected a directory written by fudasim run)")
     incomplete = None
     try:
@@ -360,12 +366,12 @@ def open_run(path: str | os.PathLike, allow_incomplete: bool = False) -> RunData
     if not isinstance(run_info, dict):
         raise AnalysisError(f"{path}: run metadata is not a JSON object")
     try:
-        first = pq.ParquetFile(files[0])
+        first = storage.parquet_file(files[0])
         schema = first.schema_arrow
         metadata = schema.metadata or {}
         n_rows = first.metadata.num_rows
         for other in files[1:]:
-            footer = pq.read_metadata(other)
+            footer = storage.read_metadata(other)
             n_rows += footer.num_rows
             if not managed and isinstance(run_info, dict):
                 _same_run(other, run_info, footer.metadata or {})

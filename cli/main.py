@@ -149,8 +149,9 @@ def main() -> None:
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Kernel threads (default: all cores; with --scheduler, per task, default 1).")
 @click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Dataset directory (default fudasim-out/RULES-seedS). Every command that writes spells "
-                   "this -o/--out; --output is accepted too.")
+              help="Dataset directory (default fudasim-out/RULES-seedS), or an object store prefix such as "
+                   "s3://BUCKET/PREFIX (docs/distributed.md). Every command that writes spells this -o/--out; "
+                   "--output is accepted too.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing dataset in --out.")
 @click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
@@ -158,7 +159,7 @@ def main() -> None:
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the shards as tasks on Dask distributed: tcp://HOST:8786 (a running scheduler; --out "
-                   "must be on a file system every worker can write) or local:N (N worker processes on this "
+                   "must be on a file system, or object store, every worker can write) or local:N (N worker processes on this "
                    "machine, started and closed by the run). Same rows as a local run (docs/distributed.md).")
 @reports_user_errors
 def run(rules, rounds, matches, rounds_per_match, seed, policies, options, players, engine, threads, out, resume,
@@ -257,6 +258,7 @@ def verify(dataset, deep):
     2: DATASET is not a fudasim dataset.
     """
     from simcore.dataset import DatasetError, check_dataset
+    from simcore.storage import display
     from simcore.tournament import is_tournament
 
     if is_tournament(dataset):
@@ -266,6 +268,7 @@ def verify(dataset, deep):
         return
     try:
         check = check_dataset(dataset, checksums=True, deep=deep)
+        dataset = display(dataset)  # s3://... as given (a Path collapses its //)
     except DatasetError as error:
         raise UserError(str(error)) from None
     except OSError as error:
@@ -378,7 +381,11 @@ def _replay_module(game):
 
 
 def _is_dataset_path(source: str) -> bool:
-    """A directory, or a Parquet shard, is a dataset; anything else names rules."""
+    """A directory, or a Parquet shard, or a URI (s3://...) is a dataset; anything else names rules."""
+    from simcore.storage import is_uri
+
+    if is_uri(source):
+        return True
     path = Path(source)
     return path.is_dir() or (path.suffix == ".parquet" and path.is_file())
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from simcore.errors import FudasimError, RunError
+from simcore.storage import Location
 
 __all__ = ["Run", "load", "open_dataset", "run"]
 
@@ -34,7 +34,7 @@ class Run:
     ``frame(...)`` loads the rows (see ``load``); ``dataset`` opens it for streaming analysis.
     """
 
-    path: Path
+    path: Location  # a folder, or a simcore.storage.StorePath in an object store
     summary: Any
 
     @property
@@ -111,10 +111,10 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
                        overwrite=overwrite, units_per_shard=shard_rounds, progress=progress,
                        command=f"fudasim.run({rules!r}, seed={seed})", scheduler=scheduler)
     summary = run_simulation(config)
-    return Run(Path(summary.out), summary)
+    return Run(summary.out, summary)
 
 
-def open_dataset(path: str | os.PathLike, allow_incomplete: bool = False) -> Any:
+def open_dataset(path: str | os.PathLike | Location, allow_incomplete: bool = False) -> Any:
     """The dataset at ``path`` opened for analysis (``analysis.reader.RunDataset``): its run
     metadata, yaku table and rules, and ``iter_batches`` to stream columns in bounded memory."""
     from analysis.reader import open_run
@@ -128,7 +128,7 @@ def _card_names(mask: np.ndarray, labels: list[str]) -> list[list[str]]:
     return [[labels[i] for i in np.flatnonzero(row)] for row in bits.astype(bool)]
 
 
-def load(path: str | os.PathLike, columns: Sequence[str] | None = None, *, yaku: str = "bits",
+def load(path: str | os.PathLike | Location, columns: Sequence[str] | None = None, *, yaku: str = "bits",
          cards: bool = False, allow_incomplete: bool = False) -> pd.DataFrame:
     """The rows of the dataset at ``path`` as a pandas DataFrame, after the checks every reader
     makes (a complete dataset of one run; ``allow_incomplete`` reads what is there).

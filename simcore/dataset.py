@@ -13,6 +13,10 @@ Every shard carries the run metadata (DESIGN.md invariant 7) in its Parquet key-
 ``fudasim.run`` (JSON: engine version, game, seed, unit and round range, policies, options,
 command line, yaku table in bit order, ...) and ``fudasim.rules`` (the rules file text).
 The columns are documented in ``docs/dataset.md``.
+
+``OUT`` may also be a prefix in an object store (``s3://bucket/prefix``, ``simcore.storage``):
+there shards are uploaded under their final, write-once names (no temporary files), the manifest
+is replaced whole, and a marker object stands in for the lock (``StoreMarker``).
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcore import storage
 from simcore.errors import DatasetError
+from simcore.storage import Location, StorePath
 
 __all__ = [
     "DatasetError",
@@ -65,6 +71,10 @@ __all__ = [
     "write_manifest",
     "decode_problem",
     "run_difference",
+    "PendingObject",
+    "StoreMarker",
+    "mark_writer",
+    "marker_holder",
 ]
 
 SHARD_PATTERN = "part-{:06d}.parquet"
@@ -131,9 +141,17 @@ def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_
     return pa.Table.from_arrays(arrays, schema=sch.with_metadata(metadata))
 
 
-def shard_path(out_dir: Path, shard_index: int) -> Path:
-    """Where shard ``shard_index`` of the dataset in ``out_dir`` is written."""
-    return Path(out_dir) / SHARD_PATTERN.format(shard_index)
+def shard_path(out_dir: Location, shard_index: int) -> Location:
+    """Where shard ``shard_index`` of the dataset in ``out_dir`` (a folder or a store) is written."""
+    return storage.location(out_dir) / SHARD_PATTERN.format(shard_index)
+
+
+@dataclass
+class PendingObject:
+    """A shard encoded in memory and not yet uploaded: an object store has no temporary names and
+    no rename, so ``commit_shard_with_digest`` uploads it under its final name in one PUT."""
+
+    data: pa.Buffer
 
 
 def write_shard(out_dir: Path, shard_index: int, table: pa.Table) -> Path:
@@ -154,8 +172,8 @@ def _why(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
-def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table,
-                     attempt: str | None = None) -> tuple[Path, Path]:
+def write_shard_file(out_dir: Location, shard_index: int, table: pa.Table,
+                     attempt: str | None = None) -> tuple[Any, Any]:
     """Write a shard under its temporary name; returns (temporary, final) for ``commit_shard``.
 
     Until committed the shard is a hidden ``.part-*.tmp-*`` file, which readers ignore and
@@ -163,10 +181,28 @@ def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table,
     raises ``DatasetError`` naming the shard.  ``attempt`` (lowercase hex) makes the temporary
     name unique to one attempt when several processes, on several machines, may write the same
     shard at once (a retried or duplicated Dask task): each writes its own file, then renames it.
+    In an object store the shard is encoded in memory instead (a ``PendingObject``).
     """
     final = shard_path(out_dir, shard_index)
+    if isinstance(final, StorePath):
+        sink = pa.BufferOutputStream()
+        try:
+            _write_parquet(table, sink)
+        except (OSError, pa.ArrowException) as error:
+            raise DatasetError(f"{final}: cannot write shard: {_why(error)}") from None
+        return PendingObject(sink.getvalue()), final
     suffix = f"{os.getpid()}" if attempt is None else f"{os.getpid()}-{attempt}"
     temporary = final.with_name(f".{final.name}.tmp-{suffix}")
+    try:
+        _write_parquet(table, temporary)
+    except (OSError, pa.ArrowException) as error:
+        _unlink_quietly(temporary)
+        raise DatasetError(f"{final}: cannot write shard: {_why(error)}") from None
+    return temporary, final
+
+
+def _write_parquet(table: pa.Table, where: Any) -> None:
+    """Write a shard's Parquet bytes to ``where`` (a local path or a pyarrow output stream)."""
     # Encodings chosen per column by what they cost to write and what they save: delta encoding
     # for the consecutive round and match numbers; byte-stream-split for the card masks and the
     # small integers (it groups their mostly-zero high bytes, which zstd then compresses fast:
@@ -182,18 +218,16 @@ def write_shard_file(out_dir: Path, shard_index: int, table: pa.Table,
         elif pa.types.is_integer(f.type):
             encodings[f.name] = "BYTE_STREAM_SPLIT"
     dictionary_columns = [f.name for f in table.schema if pa.types.is_dictionary(f.type)]
-    try:
-        pq.write_table(table, temporary, compression="zstd", compression_level=1,
-                       use_dictionary=dictionary_columns, column_encoding=encodings,
-                       write_statistics=sequential, row_group_size=1 << 20)
-    except (OSError, pa.ArrowException) as error:
-        _unlink_quietly(temporary)
-        raise DatasetError(f"{final}: cannot write shard: {_why(error)}") from None
-    return temporary, final
+    pq.write_table(table, where, compression="zstd", compression_level=1,
+                   use_dictionary=dictionary_columns, column_encoding=encodings,
+                   write_statistics=sequential, row_group_size=1 << 20)
 
 
-def commit_shard(temporary: Path, final: Path) -> Path:
-    """Make a written shard durable (fsync) and give it its final name (atomic rename)."""
+def commit_shard(temporary: Any, final: Any) -> Any:
+    """Make a written shard durable (fsync) and give it its final name (atomic rename); in an
+    object store, upload it under its final name (see ``commit_shard_with_digest``)."""
+    if isinstance(temporary, PendingObject):
+        return commit_shard_with_digest(temporary, final)[0]
     try:
         with open(temporary, "rb") as handle:
             os.fsync(handle.fileno())
@@ -207,11 +241,17 @@ def commit_shard(temporary: Path, final: Path) -> Path:
 _HASH_BLOCK = 1 << 20
 
 
-def commit_shard_with_digest(temporary: Path, final: Path) -> tuple[Path, int, str]:
+def commit_shard_with_digest(temporary: Any, final: Any) -> tuple[Any, int, str]:
     """``commit_shard``, also returning the shard's size and the sha256 of its bytes.
 
     The bytes are hashed while still in the page cache, just before the fsync, from the same
     open file: one read of a file just written costs little next to writing it.
+
+    In an object store (``temporary`` a ``PendingObject``) the name is written once: the shard
+    is uploaded in one PUT unless an object of that name exists.  An existing object with the
+    same bytes (a retried or duplicated task got there first) is kept as it is; one with other
+    bytes is never replaced (``DatasetError``).  Two attempts racing both upload the same
+    bytes, so one object with those bytes remains either way.
 
     Parameters
     ----------
@@ -224,6 +264,8 @@ def commit_shard_with_digest(temporary: Path, final: Path) -> tuple[Path, int, s
         The final path, its size in bytes and its sha256 (hex).  On failure the temporary file
         is removed and ``DatasetError`` names the shard.
     """
+    if isinstance(temporary, PendingObject):
+        return _put_once(temporary.data, final)
     digest = hashlib.sha256()
     size = 0
     try:
@@ -242,12 +284,31 @@ def commit_shard_with_digest(temporary: Path, final: Path) -> tuple[Path, int, s
     return final, size, digest.hexdigest()
 
 
-def file_digest(path: Path) -> tuple[int, str]:
-    """Size in bytes and sha256 (hex) of a file.
+def _put_once(data: pa.Buffer, final: StorePath) -> tuple[StorePath, int, str]:
+    """Upload a shard's bytes under its write-once name (see ``commit_shard_with_digest``)."""
+    sha256 = hashlib.sha256(memoryview(data)).hexdigest()
+    try:
+        try:
+            existing: int | None = final.stat().st_size
+        except FileNotFoundError:
+            existing = None
+        if existing is not None:
+            if existing == data.size and file_digest(final)[1] == sha256:
+                return final, data.size, sha256  # another attempt of this task uploaded it
+            raise DatasetError(f"{final}: an object with other bytes already has this shard's name (another "
+                               f"writer?); a shard object is never replaced")
+        final.write_bytes(data)
+    except (OSError, pa.ArrowException) as error:
+        raise DatasetError(f"{final}: cannot upload shard: {_why(error)}") from None
+    return final, data.size, sha256
+
+
+def file_digest(path: Location) -> tuple[int, str]:
+    """Size in bytes and sha256 (hex) of a file (or of an object in a store).
 
     Parameters
     ----------
-    path : Path
+    path : Path or StorePath
 
     Returns
     -------
@@ -255,7 +316,7 @@ def file_digest(path: Path) -> tuple[int, str]:
     """
     digest = hashlib.sha256()
     size = 0
-    with open(path, "rb") as handle:
+    with storage.location(path).open("rb") as handle:
         while True:
             block = handle.read(_HASH_BLOCK)
             if not block:
@@ -265,14 +326,20 @@ def file_digest(path: Path) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+def write_json_atomic(path: Location, data: dict[str, Any]) -> None:
     """Write JSON atomically (temporary file, fsync, rename); a failure leaves no temporary file.
 
     Raises ``DatasetError`` naming ``path`` when the file system refuses (a full disk, ...).
     """
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    if isinstance(path, StorePath):
+        try:
+            path.write_bytes(text.encode("utf-8"))  # one whole-object PUT replaces it
+        except (OSError, pa.ArrowException) as error:
+            raise DatasetError(f"{path}: cannot write: {_why(error)}") from None
+        return
     path = Path(path)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
     try:
         with open(temporary, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -284,9 +351,9 @@ def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
         raise DatasetError(f"{path}: cannot write: {_why(error)}") from None
 
 
-def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
-    """Write ``directory/_run.json`` atomically."""
-    write_json_atomic(Path(directory) / RUN_FILE, manifest)
+def write_manifest(directory: Location, manifest: dict[str, Any]) -> None:
+    """Write ``directory/_run.json`` atomically (in a store: one whole-object PUT)."""
+    write_json_atomic(storage.location(directory) / RUN_FILE, manifest)
 
 
 def shard_entry(shard_index: int, info: dict[str, Any], rows: int, size: int, sha256: str) -> dict[str, Any]:
@@ -341,7 +408,7 @@ class DatasetLock:
         self.release()
 
 
-def lock_holder(directory: str | os.PathLike) -> str | None:
+def lock_holder(directory: str | os.PathLike | StorePath) -> str | None:
     """The pid of the process writing a dataset now, or None if no one holds its lock.
 
     Parameters
@@ -353,8 +420,12 @@ def lock_holder(directory: str | os.PathLike) -> str | None:
     -------
     str or None
         The pid as the lock file holds it (``"unknown"`` if the holder has not written it yet).
+        In an object store: who the marker object says is writing (see ``mark_writer``).
     """
-    path = Path(directory) / LOCK_FILE
+    where = storage.location(directory)
+    if isinstance(where, StorePath):
+        return marker_holder(where)
+    path = Path(where) / LOCK_FILE
     try:
         descriptor = os.open(path, os.O_RDONLY)
     except OSError:
@@ -407,19 +478,74 @@ def lock_dataset(directory: str | os.PathLike) -> DatasetLock:
     return DatasetLock(path, descriptor)
 
 
-def existing_shards(out_dir: Path) -> dict[int, Path]:
+class StoreMarker(DatasetLock):
+    """What stands in for the lock in an object store: a marker object ``.fudasim.lock`` naming
+    the writer (host, pid, start time), deleted by ``release()`` if it still names this writer.
+
+    It is not a lock: object stores give pyarrow no conditional write, so two writers that
+    start at once both succeed.  It makes ``--overwrite`` refuse while a writer may be live,
+    and ``verify`` say who is writing.  A killed run leaves it; ``--resume`` replaces it.
+    """
+
+    def __init__(self, path: StorePath, text: str) -> None:
+        self.path = path  # type: ignore[assignment]
+        self._descriptor = None
+        self._text: str | None = text
+
+    def release(self) -> None:
+        """Delete the marker if it still names this writer (a second call does nothing)."""
+        text, self._text = self._text, None
+        if text is None:
+            return
+        try:
+            if self.path.read_text() == text:
+                self.path.unlink(missing_ok=True)
+        except (OSError, pa.ArrowException, DatasetError):
+            pass  # left behind: the next --resume replaces it
+
+
+def mark_writer(directory: StorePath) -> StoreMarker:
+    """Write the marker object of a run starting to write ``directory`` (see ``StoreMarker``)."""
+    import socket
+    from datetime import UTC, datetime
+
+    path = directory / LOCK_FILE
+    started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    text = f"{os.getpid()} on {socket.gethostname()} since {started}\n"
+    try:
+        path.write_bytes(text.encode("utf-8"))
+    except (OSError, pa.ArrowException) as error:
+        raise DatasetError(f"{path}: cannot write the writer's marker: {_why(error)}") from None
+    return StoreMarker(path, text)
+
+
+def marker_holder(directory: StorePath) -> str | None:
+    """Who the marker object of ``directory`` says is writing it (pid, host, start), or None."""
+    try:
+        return (directory / LOCK_FILE).read_text().strip() or "unknown"
+    except FileNotFoundError:
+        return None
+    except (OSError, pa.ArrowException) as error:
+        raise DatasetError(f"{directory / LOCK_FILE}: cannot read: {_why(error)}") from None
+
+
+def existing_shards(out_dir: Location) -> dict[int, Location]:
     """The shard files present in ``out_dir``, by shard index (whatever the manifest says)."""
-    out = {}
-    for path in Path(out_dir).glob("part-*.parquet"):
-        stem = path.name[len("part-") : -len(".parquet")]
-        if stem.isdigit():
-            out[int(stem)] = path
+    out: dict[int, Location] = {}
+    directory = storage.location(out_dir)
+    if isinstance(directory, Path) and not directory.is_dir():
+        return out
+    for path in storage.children(directory):
+        if path.name.startswith("part-") and path.name.endswith(".parquet"):
+            stem = path.name[len("part-") : -len(".parquet")]
+            if stem.isdigit():
+                out[int(stem)] = path
     return out
 
 
-def read_run_info(path: str | os.PathLike) -> dict[str, Any]:
-    """The run metadata of a dataset directory (or of one shard file)."""
-    path = Path(path)
+def read_run_info(path: str | os.PathLike | StorePath) -> dict[str, Any]:
+    """The run metadata of a dataset directory (or of one shard file), in a folder or a store."""
+    path = storage.location(path)
     if path.is_dir():
         run_file = path / RUN_FILE
         if run_file.is_file():
@@ -434,7 +560,7 @@ def read_run_info(path: str | os.PathLike) -> dict[str, Any]:
     if not path.exists():
         raise DatasetError(f"{path}: no such file or directory")
     try:
-        metadata = pq.read_schema(path).metadata or {}
+        metadata = storage.read_schema(path).metadata or {}
     except (OSError, pa.ArrowInvalid) as error:
         raise DatasetError(f"{path}: not a Parquet file: {error}") from None
     if b"fudasim.run" not in metadata:
@@ -442,12 +568,12 @@ def read_run_info(path: str | os.PathLike) -> dict[str, Any]:
     return json.loads(metadata[b"fudasim.run"])
 
 
-def dataset_files(path: str | os.PathLike) -> list[Path]:
+def dataset_files(path: str | os.PathLike | StorePath) -> list[Location]:
     """The shard files to read for ``path`` (one shard file, or a dataset directory's shards in order).
 
     ``DatasetError`` if ``path`` is neither a file nor a directory holding shards.
     """
-    path = Path(path)
+    path = storage.location(path)
     if path.is_file():
         return [path]
     if not path.is_dir():
@@ -458,7 +584,7 @@ def dataset_files(path: str | os.PathLike) -> list[Path]:
     return [shards[k] for k in sorted(shards)]
 
 
-def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allow_incomplete: bool = False):
+def read_dataset(path: str | os.PathLike | StorePath, columns: list[str] | None = None, allow_incomplete: bool = False):
     """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order.
 
     Parameters
@@ -476,7 +602,7 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
     DatasetError
         Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
     """
-    path = Path(path)
+    path = storage.location(path)
     if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
         check = check_dataset(path, checksums=False)
         problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
@@ -488,7 +614,7 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
     else:
         files = dataset_files(path)
     try:
-        tables = [pq.read_table(f, columns=columns) for f in files]
+        tables = [storage.read_table(f, columns=columns) for f in files]
     except (OSError, pa.ArrowInvalid, KeyError) as error:
         raise DatasetError(f"{path}: cannot read dataset: {error}") from None
     table = pa.concat_tables(tables)
@@ -527,7 +653,7 @@ def claims_manifest(data: Any) -> bool:
                                                                   SHARD_FILES))
 
 
-def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
+def read_manifest(directory: str | os.PathLike | StorePath) -> dict[str, Any]:
     """The manifest (``_run.json``) of a dataset directory.
 
     Raises
@@ -535,7 +661,7 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any]:
     DatasetError
         The directory holds no ``_run.json``, or one that is not a fudasim manifest.
     """
-    directory = Path(directory)
+    directory = storage.location(directory)
     run_file = directory / RUN_FILE
     if not directory.is_dir():
         raise DatasetError(f"{directory}: not a dataset directory")
@@ -572,10 +698,10 @@ def run_difference(manifest: dict[str, Any], info: dict[str, Any]) -> str | None
     return None
 
 
-def _shard_run_info(path: Path) -> tuple[dict[str, Any] | None, int, str | None]:
+def _shard_run_info(path: Location) -> tuple[dict[str, Any] | None, int, str | None]:
     """(``fudasim.run``, rows) from a shard's footer, or (None, 0, why it is not a fudasim shard)."""
     try:
-        metadata = pq.read_metadata(path)
+        metadata = storage.read_metadata(path)
     except (OSError, pa.ArrowException) as error:
         return None, 0, f"not a readable Parquet file ({_why(error)})"
     raw = (metadata.metadata or {}).get(b"fudasim.run")
@@ -595,7 +721,7 @@ class ShardCheck:
     """What the checks found about one shard-named file of a dataset."""
 
     index: int
-    path: Path
+    path: Location
     entry: dict[str, Any] | None  # the manifest's entry, if listed
     info: dict[str, Any] | None = None  # its fudasim.run, if readable
     rows: int = 0
@@ -612,7 +738,7 @@ class ShardCheck:
 class DatasetCheck:
     """The result of ``check_dataset``: the manifest, every shard-named file, every problem."""
 
-    directory: Path
+    directory: Location
     manifest: dict[str, Any]
     shards: dict[int, ShardCheck] = field(default_factory=dict)  # index < manifest["shards"]
     problems: list[tuple[str, str]] = field(default_factory=list)  # (kind, one line)
@@ -654,13 +780,13 @@ def _entries(manifest: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def decode_problem(path: Path, info: dict[str, Any], rows: int, manifest: dict[str, Any]) -> str | None:
+def decode_problem(path: Location, info: dict[str, Any], rows: int, manifest: dict[str, Any]) -> str | None:
     """Decode a whole shard; None if its rows are what its unit range says, else the problem.
 
     ``info`` is the shard's ``fudasim.run`` and ``rows`` its footer's row count.
     """
     try:
-        table = pq.read_table(path)
+        table = storage.read_table(path)
     except (OSError, pa.ArrowException) as error:
         return f"cannot be decoded ({_why(error)})"
     if table.num_rows != rows:
@@ -683,7 +809,7 @@ def decode_problem(path: Path, info: dict[str, Any], rows: int, manifest: dict[s
     return None
 
 
-def _check_shard(check: DatasetCheck, index: int, path: Path, entry: dict[str, Any] | None,
+def _check_shard(check: DatasetCheck, index: int, path: Location, entry: dict[str, Any] | None,
                  checksums: bool, deep: bool) -> ShardCheck:
     shard = ShardCheck(index, path, entry)
 
@@ -731,7 +857,7 @@ def _check_shard(check: DatasetCheck, index: int, path: Path, entry: dict[str, A
     return shard
 
 
-def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep: bool = False) -> DatasetCheck:
+def check_dataset(directory: str | os.PathLike | StorePath, *, checksums: bool = True, deep: bool = False) -> DatasetCheck:
     """Check a dataset directory against its manifest.
 
     Parameters
@@ -755,7 +881,7 @@ def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep:
     DatasetError
         ``directory`` is not a fudasim dataset (no manifest, or not a fudasim one).
     """
-    directory = Path(directory)
+    directory = storage.location(directory)
     check = DatasetCheck(directory, read_manifest(directory))
     entries = _entries(check.manifest)
     n_shards = check.expected_shards
@@ -763,11 +889,11 @@ def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep:
         check.notes.append(f"{RUN_FILE} lists no shard files (written by an older fudasim): "
                            f"sizes and checksums unavailable")
     try:
-        names = sorted(os.listdir(directory))
+        paths = storage.children(directory)
     except OSError as error:
         raise DatasetError(f"{directory}: cannot list: {_why(error)}") from None
-    for name in names:
-        path = directory / name
+    for path in paths:
+        name = path.name
         if name in (RUN_FILE, LOCK_FILE):
             continue
         if TEMPORARY_NAME.fullmatch(name):
@@ -799,12 +925,15 @@ def check_dataset(directory: str | os.PathLike, *, checksums: bool = True, deep:
         check.problems.insert(0, ("incomplete", f"the run is not complete: {present} of {n_shards} shards "
                                                 f"present and intact"))
         holder = lock_holder(directory)
-        if holder is not None:
+        if holder is not None and isinstance(directory, StorePath):
+            check.notes.append(f"its {LOCK_FILE} object says a fudasim run (pid {holder}) is writing it (or "
+                               f"was, if that run was killed)")
+        elif holder is not None:
             check.notes.append(f"a fudasim run (pid {holder}) is writing this dataset now")
     return check
 
 
-def verify_dataset(path: str | os.PathLike, deep: bool = False) -> list[str]:
+def verify_dataset(path: str | os.PathLike | StorePath, deep: bool = False) -> list[str]:
     """Every problem of a dataset directory, one line each (empty: the dataset is intact).
 
     Checks the manifest against the files: missing, extra, foreign and unlisted files, sizes,
@@ -819,7 +948,7 @@ def verify_dataset(path: str | os.PathLike, deep: bool = False) -> list[str]:
     return [line for _, line in check_dataset(path, checksums=True, deep=deep).problems]
 
 
-def own_files(directory: str | os.PathLike) -> tuple[list[Path], str | None]:
+def own_files(directory: str | os.PathLike | StorePath) -> tuple[list[Location], str | None]:
     """Files of ``directory`` that its dataset owns, and the first foreign one (or None).
 
     Own: the manifest, the lock file, the shards the manifest lists, fudasim temporary files,
@@ -837,8 +966,9 @@ def own_files(directory: str | os.PathLike) -> tuple[list[Path], str | None]:
         Every own file, and the name of the first foreign entry in name order; when there is a
         foreign entry the list is empty (``--overwrite`` deletes nothing then).
     """
-    directory = Path(directory)
-    names = sorted(os.listdir(directory))
+    directory = storage.location(directory)
+    paths = storage.children(directory)
+    names = [path.name for path in paths]
     manifest = None
     if RUN_FILE in names:
         try:
@@ -846,9 +976,9 @@ def own_files(directory: str | os.PathLike) -> tuple[list[Path], str | None]:
         except DatasetError:
             return [], RUN_FILE
     listed = {entry.get("file") for entry in _entries(manifest or {}).values()}
-    own = []
-    for name in names:
-        path = directory / name
+    own: list[Location] = []
+    for path in paths:
+        name = path.name
         if path.is_symlink() or path.is_dir():
             return [], name
         if name in (RUN_FILE, LOCK_FILE) or TEMPORARY_NAME.fullmatch(name):
@@ -866,6 +996,6 @@ def own_files(directory: str | os.PathLike) -> tuple[list[Path], str | None]:
     return own, None
 
 
-def foreign_file(directory: str | os.PathLike) -> str | None:
+def foreign_file(directory: str | os.PathLike | StorePath) -> str | None:
     """The first file of ``directory`` that its dataset does not own (see ``own_files``), or None."""
     return own_files(directory)[1]

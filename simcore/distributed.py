@@ -14,8 +14,11 @@ The contract (docs/distributed.md):
 - A task computes its shard, writes it under a temporary name unique to the attempt, fsyncs it
   and renames it to its final name ``part-<k>.parquet``.  A shard's bytes depend only on the run
   and the shard index, so a retried or duplicated task renames identical bytes onto the same
-  name: exactly one shard, whichever attempt wins.  The task returns only the manifest entry
-  (rows, bytes, sha256, unit and round range) and the counts the run summary needs.
+  name: exactly one shard, whichever attempt wins.  In an object store (``s3://...``) there is
+  no rename: the task uploads the shard under its final name in one PUT, unless an attempt's
+  identical object is already there (one with other bytes is never replaced).  The task returns
+  only the manifest entry (rows, bytes, sha256, unit and round range) and the counts the run
+  summary needs.
 - The client lists each entry in ``_run.json`` as its task finishes, draws the progress bar,
   removes temporary files of attempts that died, and marks the run complete.  A client killed
   mid-run leaves complete shards, listed or not; ``--resume`` adopts or recomputes them.
@@ -41,7 +44,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,7 @@ from distributed import Client, KilledWorker, LocalCluster, WorkerPlugin, as_com
 
 import simcore
 from simcore import dataset as ds
+from simcore import storage
 from simcore.errors import FudasimError, RunError
 from simcore.games import Game, get_game
 from simcore.record import ColumnStore
@@ -285,7 +288,7 @@ class ShardResult:
     cpu_seconds: float = 0.0  # of the task's thread: below ``seconds`` when the cores are shared
 
 
-def run_id(plan: dict[str, Any], engine: str, out: Path) -> str:
+def run_id(plan: dict[str, Any], engine: str, out: storage.Location) -> str:
     """The run's identity as a short hex digest: what makes its shards' bytes, and where they go.
 
     Two runs share it only when they would write the same shards to the same folder, so a task
@@ -294,13 +297,13 @@ def run_id(plan: dict[str, Any], engine: str, out: Path) -> str:
     keys = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units", "unit_kind",
             "rounds_per_match", "units_per_shard", "command")
     identity = {key: plan.get(key) for key in keys}
-    identity.update(engine=engine, out=str(Path(out).resolve()))
+    identity.update(engine=engine, out=str(storage.location(out).resolve()))
     text = json.dumps(identity, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 def run_context(config: Any, plan: dict[str, Any], game: Game, compiled: Any, specs: list,
-                out: Path) -> RunContext:
+                out: storage.Location) -> RunContext:
     """The ``RunContext`` of a planned run (``simcore.runner``): its rules, policies and layout,
     and the metadata its shards carry, exactly as a local run writes them."""
     from simcore.runner import _new_summary, _shard_info
@@ -308,7 +311,7 @@ def run_context(config: Any, plan: dict[str, Any], game: Game, compiled: Any, sp
     summary = _new_summary(plan, out)
     rules = compiled.rules
     return RunContext(
-        run_id=run_id(plan, config.engine, out), out=str(Path(out).resolve()), game=game.name,
+        run_id=run_id(plan, config.engine, out), out=str(storage.location(out).resolve()), game=game.name,
         rules_name=rules.name, rules_source=rules.source, rules_text=rules.text, rules_sha256=rules.sha256,
         overrides=dict(config.options), specs=tuple(specs), seed=int(plan["seed"]), engine=config.engine,
         rounds_per_match=plan["rounds_per_match"], players=int(plan["players"]),
@@ -397,7 +400,9 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
 
     The shard is written under a temporary name unique to this attempt, fsynced and renamed to
     ``part-<shard>.parquet`` (``simcore.dataset``); its bytes depend only on the run and the
-    shard, so another attempt of the same task renames identical bytes onto the same name.
+    shard, so another attempt of the same task renames identical bytes onto the same name.  In an
+    object store it is uploaded under that name in one PUT, unless another attempt's identical
+    object is already there.
 
     Raises
     ------
@@ -416,9 +421,10 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
                 first_round=int(columns["round"][0]) if rows else None,
                 last_round=int(columns["round"][-1]) if rows else None)
     table = game.table(columns, info, compiled.rules.text, context.players)
-    temporary, final = ds.write_shard_file(Path(context.out), shard, table, attempt=uuid.uuid4().hex[:12])
+    out = storage.location(context.out)
+    temporary, final = ds.write_shard_file(out, shard, table, attempt=uuid.uuid4().hex[:12])
     _, size, sha256 = ds.commit_shard_with_digest(temporary, final)
-    summary = RunSummary(out=Path(context.out), end_reason_names=context.end_reason_names,
+    summary = RunSummary(out=out, end_reason_names=context.end_reason_names,
                          yaku_names=list(context.yaku_names), policies=list(context.policies))
     summary.add(columns)
     return ShardResult(shard, n_units, ds.shard_entry(shard, info, rows, size, sha256), summary,
@@ -448,7 +454,12 @@ def prepare_worker(context: RunContext, dask_worker: Any = None) -> dict[str, An
         raise RunError(f"worker {address} runs fudasim {simcore.__version__} (engine version "
                        f"{simcore.ENGINE_VERSION}), the client {context.versions[0]} (engine version "
                        f"{context.versions[1]}): install the same fudasim everywhere")
-    if not (Path(context.out) / ds.RUN_FILE).is_file():
+    out = storage.location(context.out)
+    if isinstance(out, storage.StorePath):
+        if not (out / ds.RUN_FILE).is_file():
+            raise RunError(f"--out {out}: worker {address} does not see the run's {ds.RUN_FILE} there; give every "
+                           f"worker the same endpoint and credentials (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID...)")
+    elif not (out / ds.RUN_FILE).is_file():
         raise RunError(f"--out {context.out}: worker {address} does not see the run's folder; the output "
                        f"folder must be on a file system every worker can write")
     began = time.perf_counter()
@@ -509,7 +520,7 @@ class DistributedStats:
     task_cpu_seconds: list[float] = field(default_factory=list)
 
 
-def execute(connection: Connection, context: RunContext, plan: dict[str, Any], out: Path,
+def execute(connection: Connection, context: RunContext, plan: dict[str, Any], out: storage.Location,
             todo: list[int], commit: Callable[[int, dict[str, Any]], None],
             add: Callable[[ShardResult], None], started: Callable[[], None],
             stats: DistributedStats | None = None) -> None:

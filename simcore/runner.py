@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import queue
-import re
 import sys
 import threading
 import time
@@ -28,6 +27,7 @@ import numpy as np
 
 import simcore
 from simcore import dataset as ds
+from simcore import storage
 from simcore.errors import RunError
 from simcore.games import Game, game_of
 from simcore.policies import (
@@ -46,9 +46,6 @@ __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
 TARGET_ROWS_PER_SHARD = 1 << 18
-# s3://, gs://, file://... (also as a path collapses them: s3:/bucket): not a local folder.  A
-# relative folder whose first part ends in a colon is read so too; ./name: is a folder.
-URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")
 WRITERS = 2
 
 
@@ -86,7 +83,7 @@ class RunSummary:
     present; ``rounds - rounds_present`` rounds were computed in ``seconds``.
     """
 
-    out: Path
+    out: storage.Location
     end_reason_names: tuple[str, ...]
     yaku_names: list[str]
     policies: list[str]
@@ -285,7 +282,7 @@ def _difference(key: str, then: Any, now: Any) -> str:
     return f"{key}: {then!r} then, {now!r} now"
 
 
-def _resume_shards(out: Path, stored: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def _resume_shards(out: storage.Location, stored: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """Check the shards a resumed run finds; return the manifest entries of the good ones.
 
     A listed shard must have its listed size and checksum; an unlisted one (committed after the
@@ -317,13 +314,15 @@ def _lock_existing(out: Path) -> ds.DatasetLock | None:
 
 
 def _prepare_out(config: RunConfig, plan: dict[str, Any],
-                 out: Path) -> tuple[dict[str, Any], ds.DatasetLock, dict[int, dict[str, Any]]]:
+                 out: storage.Location) -> tuple[dict[str, Any], ds.DatasetLock, dict[int, dict[str, Any]]]:
     """Check the output directory against --resume/--overwrite and lock it.
 
     Returns the plan to follow, the writer's lock (held until the caller releases it), and the
     manifest entries of the shards already present.  Nothing in the directory changes before the
     lock is held.
     """
+    if isinstance(out, storage.StorePath):
+        return _prepare_store_out(config, plan, out)
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a directory")
     lock: ds.DatasetLock | None
@@ -391,17 +390,84 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
     return plan, lock, {}
 
 
-def _add_present_shards(summary: RunSummary, out: Path, present: dict[int, dict[str, Any]]) -> None:
+def _prepare_store_out(config: RunConfig, plan: dict[str, Any],
+                       out: storage.StorePath) -> tuple[dict[str, Any], ds.DatasetLock, dict[int, dict[str, Any]]]:
+    """``_prepare_out`` for a prefix in an object store, where no lock exists (docs/distributed.md).
+
+    A marker object names the writer instead: ``--overwrite`` refuses while one is there (the
+    writer may be live); ``--resume`` replaces it (a second writer of the same run writes the same
+    bytes under the same names, so resuming next to a live one loses nothing).
+    """
+    try:
+        storage.check_bucket(out)
+    except ds.DatasetError as error:
+        raise RunError(f"--out {error}") from None
+    names = storage.listdir(out)
+    holder = ds.marker_holder(out)
+    if config.resume:
+        if ds.RUN_FILE not in names:
+            raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")
+        stored = ds.read_manifest(out)
+        for key in _RESUME_KEYS:
+            if stored.get(key) != plan.get(key):
+                raise RunError(f"--resume: {out} was started with a different "
+                               f"{_difference(key, stored.get(key), plan.get(key))}")
+        if holder is not None:
+            sys.stderr.write(f"fudasim: {out}: taking over from the run its {ds.LOCK_FILE} names (pid {holder})\n")
+        marker = ds.mark_writer(out)
+        try:
+            present = _resume_shards(out, stored)
+            stored[ds.SHARD_FILES] = [present[k] for k in sorted(present)]
+            stored.setdefault("resumed_by", []).append(config.command)
+            ds.write_manifest(out, stored)
+        except BaseException:
+            marker.release()
+            raise
+        return stored, marker, present
+    if names:
+        if not config.overwrite:
+            raise RunError(f"--out {out}: already exists and is not empty; use --resume to finish "
+                           f"that run or --overwrite to replace it")
+        if holder is not None:
+            raise RunError(f"--overwrite: {out}: its {ds.LOCK_FILE} says a run (pid {holder}) is writing it; if "
+                           f"that run was killed, finish it with --resume (which removes the marker) or "
+                           f"delete {out / ds.LOCK_FILE}")
+        own, foreign = ds.own_files(out)
+        if foreign is not None:
+            raise RunError(f"--overwrite: {out} holds {foreign}, which is not part of its fudasim "
+                           f"dataset; refusing to delete anything")
+        marker = ds.mark_writer(out)
+        try:
+            # Shards first and the manifest last: an overwrite cut short still lists what is left.
+            for path in sorted(own, key=lambda p: (p.name == ds.RUN_FILE, p.name)):
+                if path.name != ds.LOCK_FILE:
+                    path.unlink(missing_ok=True)
+        except BaseException:
+            marker.release()
+            raise
+    else:
+        marker = ds.mark_writer(out)
+    try:
+        plan = dict(plan, command=config.command, complete=False)
+        plan[ds.SHARD_FILES] = []
+        ds.write_manifest(out, plan)
+    except BaseException:
+        marker.release()
+        raise
+    return plan, marker, {}
+
+
+def _add_present_shards(summary: RunSummary, out: storage.Location, present: dict[int, dict[str, Any]]) -> None:
     """Count the shards already present into the summary (the few columns it needs)."""
     codes = {name: code for code, name in enumerate(summary.end_reason_names)}
     columns = ["winner", "dealer", "end_reason", *[f"yaku_{seat}" for seat in range(summary.seats)]]
     for index in sorted(present):
         path = ds.shard_path(out, index)
         try:
-            names = ds.pq.read_schema(path).names
+            names = storage.read_schema(path).names
             columns += [f"active_{seat}" for seat in range(summary.seats)
                         if f"active_{seat}" in names and f"active_{seat}" not in columns]
-            table = ds.pq.read_table(path, columns=columns)
+            table = storage.read_table(path, columns=columns)
         except (OSError, ds.pa.ArrowException) as error:
             raise ds.DatasetError(f"{path}: cannot read shard: {error}") from None
         data = {name: table.column(name).to_numpy() for name in columns if name != "end_reason"}
@@ -452,10 +518,12 @@ def run(config: RunConfig) -> RunSummary:
     notice = hidden_notice(plan["policies"])
     if notice is not None:
         warnings.warn(notice, HiddenCardsWarning, stacklevel=2)
-    if config.out and URI.match(config.out):
-        raise RunError(f"--out {config.out}: object stores and other URIs are not supported yet; write to a "
-                       f"folder on a file system every worker can write (docs/distributed.md)")
-    out = Path(config.out) if config.out else _default_out(config, plan)
+    out: storage.Location = _default_out(config, plan)
+    if config.out:
+        try:
+            out = storage.location(config.out)  # a folder, or a URI: s3://bucket/prefix (docs/distributed.md)
+        except ds.DatasetError as error:
+            raise RunError(f"--out {error}") from None
     if config.scheduler is not None:
         # The cluster's workers run the kernels: --threads is their kernel threads per task.
         if config.threads is not None and config.threads < 1:
@@ -498,7 +566,7 @@ def _shard_info(plan: dict[str, Any], engine: str) -> dict[str, Any]:
     return info
 
 
-def _new_summary(plan: dict[str, Any], out: Path) -> RunSummary:
+def _new_summary(plan: dict[str, Any], out: storage.Location) -> RunSummary:
     """An empty summary of the run ``plan`` describes."""
     return RunSummary(out=out, end_reason_names=tuple(plan["end_reasons"]),
                       yaku_names=[f"{y['key']} {y['english']}" for y in plan["yaku"]],
@@ -506,7 +574,7 @@ def _new_summary(plan: dict[str, Any], out: Path) -> RunSummary:
 
 
 def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any], game: Game, compiled,
-                         specs: list, out: Path, present: dict[int, dict[str, Any]]) -> RunSummary:
+                         specs: list, out: storage.Location, present: dict[int, dict[str, Any]]) -> RunSummary:
     """``_execute`` on a Dask cluster: the shards are tasks, this process keeps the manifest."""
     from simcore import distributed
 
@@ -558,7 +626,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
             except ds.DatasetError:
                 pass
     # Temporary files of attempts whose worker died; every task has finished, so none is live.
-    for name in os.listdir(out):
+    for name in storage.listdir(out) if isinstance(out, Path) else ():
         if name.startswith(".part-") and ds.TEMPORARY_NAME.fullmatch(name):
             (out / name).unlink(missing_ok=True)
     progress.update(0, final=True)
@@ -572,7 +640,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
     return summary
 
 
-def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: Path,
+def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: storage.Location,
              present: dict[int, dict[str, Any]]) -> RunSummary:
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])

@@ -49,6 +49,7 @@ from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.policies import check_engine, parse_policy
 from simcore.rules import load_rules
+from simcore.storage import display, is_uri
 
 __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
            "plan_tournament", "run_tournament", "is_tournament", "read_tournament", "verify_tournament",
@@ -336,6 +337,9 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
     """
 
     plan = plan_tournament(config) if plan is None else plan
+    if config.out and is_uri(config.out):  # its runs could go to a store; its own manifest and lock could not
+        raise RunError(f"--out {display(config.out)}: a tournament, sweep or skill folder must be a local "
+                       f"folder (object stores take the datasets of fudasim run)")
     out = Path(config.out) if config.out else Path("fudasim-out") / f"tournament-{plan['rules_name']}-seed{config.seed}"
     if config.threads is not None:
         import numba

@@ -231,15 +231,6 @@ def test_local_n_starts_a_cluster_and_closes_it(tmp_path):
     assert not _alive(started)
 
 
-def test_an_object_store_output_is_refused_in_one_line(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["run", "--rounds", "100", "--out", "s3://bucket/runs/x", "--scheduler", "local:1"])
-    assert result.exit_code == 2
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and "s3:/bucket/runs/x" in lines[0] and "not supported" in lines[0]
-    assert not list(tmp_path.iterdir())  # no folder named s3: was made
-
-
 def test_a_worker_that_cannot_see_the_folder_or_runs_another_engine_is_refused(tmp_path):
     out = tmp_path / "r"
     fudasim.run(rounds=1_000, seed=1, out=out)

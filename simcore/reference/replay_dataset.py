@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 import simcore
 from simcore.dataset import DatasetError
@@ -24,6 +23,7 @@ from simcore.errors import DealError
 from simcore.games import Game, game_of
 from simcore.policies import PolicyError, PolicySpec, parse_policy
 from simcore.rules import RulesError, load_rules
+from simcore.storage import Location, read_table
 
 __all__ = ["RunReplay", "open_run_replay", "record_row", "dataset_row", "row_differences"]
 
@@ -167,11 +167,11 @@ def record_row(game: Game, compiled: Any, result: Any) -> dict[str, Any]:
     return {name: values[0] for name, values in table.to_pydict().items()}
 
 
-def dataset_row(files: list[Path], round_index: int) -> dict[str, Any] | None:
+def dataset_row(files: list[Location], round_index: int) -> dict[str, Any] | None:
     """The dataset's row for ``round_index`` (None if no shard holds it)."""
     for file in files:
         try:
-            table = pq.read_table(file, filters=[("round", "==", round_index)])
+            table = read_table(file, filters=[("round", "==", round_index)])
         except (OSError, pa.ArrowException) as error:
             raise DatasetError(f"{file}: cannot read: {' '.join(str(error).split())}") from None
         if table.num_rows:
