@@ -51,6 +51,7 @@ from analysis.tournament import (
     pair_wins,
 )
 from simcore.dataset import RUN_FILE, DatasetError
+from simcore.storage import is_store
 from simcore.tournament import TOURNAMENT_FILE, read_tournament
 
 __all__ = ["Folder", "FolderRun", "folder_kind", "open_folder", "run_labels", "compare_paths",
@@ -90,7 +91,10 @@ class Folder:
 
 
 def folder_kind(path: str | os.PathLike) -> str | None:
-    """``"tournament"`` or ``"sweep"`` for a folder holding a tournament manifest, else None."""
+    """``"tournament"`` or ``"sweep"`` for a folder holding a tournament manifest, else None
+    (always None for an object store: tournaments and sweeps are written to local folders)."""
+    if is_store(path):
+        return None
     manifest = Path(path) / TOURNAMENT_FILE
     if not manifest.is_file():
         return None
@@ -165,7 +169,7 @@ def run_labels(datasets: list[RunDataset]) -> list[str]:
     """How ``compare`` names runs: a run of a tournament or sweep folder by its seating's policies
     or its combination (prefixed with the folder's name when the runs come from several folders),
     any other run by its directory name."""
-    found = [_enclosing(Path(d.path)) for d in datasets]
+    found = [None if is_store(d.path) else _enclosing(Path(d.path)) for d in datasets]
     folders = {str(f[0].path.resolve()) for f in found if f is not None}
     labels = []
     for dataset, hit in zip(datasets, found, strict=True):
