@@ -65,6 +65,8 @@ __all__ = [
     "write_manifest",
     "decode_problem",
     "run_difference",
+    "is_summary_manifest",
+    "refuse_summary",
 ]
 
 SHARD_PATTERN = "part-{:06d}.parquet"
@@ -78,7 +80,7 @@ TEMPORARY_NAME = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp-\d+(?:-[0
 MANIFEST_KEYS = ("engine_version", "game", "seed", "rules_sha256", "policies", "units", "units_per_shard",
                  "shards")
 # Keys whose values make a shard's rows: a shard belongs to a run when they all agree.
-RUN_IDENTITY = ("seed", "rules_sha256", "options", "policies", "engine_version")
+RUN_IDENTITY = ("seed", "rules_sha256", "options", "policies", "engine_version", "summary", "paired_with")
 
 
 
@@ -458,6 +460,19 @@ def dataset_files(path: str | os.PathLike) -> list[Path]:
     return [shards[k] for k in sorted(shards)]
 
 
+def is_summary_manifest(info: Any) -> bool:
+    """Whether run metadata (a manifest or a shard's ``fudasim.run``) is a summary run's: its
+    shards hold counts (``simcore.summary_shard``), not rows."""
+    return isinstance(info, dict) and info.get("summary") is True
+
+
+def refuse_summary(path: str | os.PathLike, info: Any, needs: str) -> None:
+    """``DatasetError`` (one line) if ``info`` is a summary run's: ``needs`` the rows it did not keep."""
+    if is_summary_manifest(info):
+        raise DatasetError(f"{path}: a summary run (fudasim run --summary) keeps counts, not rows; {needs} needs "
+                           f"the rows: run again without --summary")
+
+
 def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allow_incomplete: bool = False):
     """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order.
 
@@ -477,6 +492,7 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
         Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
     """
     path = Path(path)
+    refuse_summary(path, read_run_info(path), "reading the rows")
     if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
         check = check_dataset(path, checksums=False)
         problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
@@ -665,6 +681,8 @@ def decode_problem(path: Path, info: dict[str, Any], rows: int, manifest: dict[s
         return f"cannot be decoded ({_why(error)})"
     if table.num_rows != rows:
         return f"decodes to {table.num_rows:,} rows, its footer says {rows:,}"
+    if is_summary_manifest(manifest):
+        return None if table.column_names == ["key", "index", "value"] else "is not a summary shard"
     if "round" not in table.column_names:
         return "has no round column"
     rounds = table.column("round").to_numpy()

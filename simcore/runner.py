@@ -76,6 +76,10 @@ class RunConfig:
     # None: this process.  ``tcp://HOST:8786``: the shards as tasks on that Dask cluster;
     # ``local:N``: on a LocalCluster of N single-threaded worker processes (simcore.distributed).
     scheduler: str | None = None
+    # Keep per shard the counts the reports need instead of the rows (docs/summary-runs.md);
+    # ``paired_with``: also the per-round differences from that run (a dataset folder).
+    summary: bool = False
+    paired_with: str | None = None
 
 
 @dataclass
@@ -228,7 +232,12 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         if units < 1:
             raise RunError(f"--rounds {units}: must be at least 1")
     stride = game.stride(compiled, rounds_per_match)
-    units_per_shard = config.units_per_shard or max(1, TARGET_ROWS_PER_SHARD // stride)
+    if config.paired_with is not None and not config.summary:
+        raise RunError(f"--paired-with {config.paired_with}: only with --summary (a full run pairs in fudasim compare)")
+    target = TARGET_ROWS_PER_SHARD
+    if config.summary:
+        from simcore.summary_shard import SUMMARY_ROWS_PER_SHARD as target
+    units_per_shard = config.units_per_shard or max(1, target // stride)
     units_per_shard = min(units_per_shard, units)
     plan = {
         "fudasim_version": simcore.__version__,
@@ -252,6 +261,12 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         "end_reasons": list(game.end_reasons),
         **game.run_metadata(rules),  # the yaku table in bit order, and whatever else the game records
     }
+    if config.summary:
+        plan["summary"] = True  # only then: every other run's metadata stays as it was
+        if config.paired_with is not None:
+            from simcore.summary_shard import baseline_identity, load_baseline
+
+            plan["paired_with"] = baseline_identity(load_baseline(config.paired_with, plan))
     hidden = [seat for seat, spec in enumerate(specs) if sees_hidden(spec)]
     if hidden:
         plan["sees_hidden"] = hidden  # only then: every other run's metadata stays as it was
@@ -260,7 +275,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
 
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units",
-                "rounds_per_match", "units_per_shard")
+                "rounds_per_match", "units_per_shard", "summary", "paired_with")
 # The manifest is rewritten after each shard commits, unless rewriting it would take more than
 # this share of the time (a run of very many small shards, whose manifest grows with each one):
 # then as often as keeps it under that share.  A shard committed but not yet listed when a run
@@ -393,6 +408,10 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
 
 def _add_present_shards(summary: RunSummary, out: Path, present: dict[int, dict[str, Any]]) -> None:
     """Count the shards already present into the summary (the few columns it needs)."""
+    if present and ds.is_summary_manifest(ds.read_manifest(out)):
+        from simcore.summary_run import count_present
+
+        return count_present(summary, out, present)
     codes = {name: code for code, name in enumerate(summary.end_reason_names)}
     columns = ["winner", "dealer", "end_reason", *[f"yaku_{seat}" for seat in range(summary.seats)]]
     for index in sorted(present):
@@ -574,6 +593,10 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
 
 def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: Path,
              present: dict[int, dict[str, Any]]) -> RunSummary:
+    if plan.get("summary"):
+        from simcore import summary_run
+
+        return summary_run.execute(config, plan, game, compiled, specs, out, present)
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]
