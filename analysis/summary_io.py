@@ -178,6 +178,8 @@ def metric_sums(summary: RunSummary, names: list[str]) -> dict[str, tuple[int, i
         elif name == "dealer_win":
             dealer = summary.dealer
             out[name] = (dealer.rounds, dealer.wins, dealer.wins)
+        elif name == "end_turn":
+            out[name] = summary.round_length.sums() if summary.round_length is not None else (0, 0, 0)
         elif name.startswith("end_"):
             count = summary.end_reasons.get(name[4:], 0)
             out[name] = (summary.rounds, count, count)
@@ -189,8 +191,6 @@ def metric_sums(summary: RunSummary, names: list[str]) -> dict[str, tuple[int, i
             measure, seat = name.split("_")
             histograms = summary.scores if measure == "score" else summary.payoffs
             out[name] = histograms[int(seat)].sums() if histograms is not None else (0, 0, 0)
-        elif name == "end_turn":
-            out[name] = summary.round_length.sums() if summary.round_length is not None else (0, 0, 0)
         else:
             raise AnalysisError(f"{dataset.path}: a summary run cannot give the metric {name!r}")
     return out
@@ -209,8 +209,8 @@ def pairing_problem(base: RunDataset, other: RunDataset) -> str | None:
                 f"`fudasim run ... --summary --paired-with {base.path}`; the comparison below is unpaired")
     for key in (*RUN_IDENTITY, "units"):
         if paired.get(key) != base.run_info.get(key):
-            return (f"{other.label} was paired with another run ({paired.get('path')}: {key} "
-                    f"{paired.get(key)!r}, {base.label} has {base.run_info.get(key)!r}); the comparison below is unpaired")
+            return (f"{other.label} was paired with {paired.get('path')}, not with {base.label} (their {key} "
+                    f"differs); the comparison below is unpaired")
     return None
 
 

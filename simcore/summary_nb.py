@@ -24,7 +24,7 @@ COLUMN_SLOTS = ("valid", "winner", "dealer", "end_reason", "end_turn", "yaku_set
                 "match_end", "stopping_yaku")
 # Rows of the ``seat_columns`` argument (one matrix row per seat).
 SEAT_SLOTS = ("score", "payoff", "active", "yaku", "match_points")
-HISTOGRAM_OFFSET = 1 << 12  # histograms count values -4096 .. 4095 in place
+HISTOGRAM_OFFSET = 1 << 12  # histograms count values -4096 .. 4095 in place (written out below)
 HISTOGRAM_BINS = 2 * HISTOGRAM_OFFSET
 MAX_YAKU_SETS = 16
 # Cells of the ``scalars`` output.
@@ -32,26 +32,12 @@ SCALARS = ("rounds", "dealer_rounds", "dealer_wins", "dealer_draws", "non_dealer
            "non_dealer_draws", "matches", "match_draws", "first_dealer_matches", "first_dealer_wins",
            "first_dealer_draws", "unpaired_ends", "conv_seat0_wins", "conv_seat0_rounds", "conv_dealer_wins",
            "conv_dealer_rounds", "conv_draws")
+U0 = np.uint64(0)
+U1 = np.uint64(1)
 _CONV = 13  # index of the first convergence running total in SCALARS
 
 
-@nb.njit(inline="always", cache=True)
-def _histogram(histogram, value, overflow, slot):
-    position = value + HISTOGRAM_OFFSET
-    if 0 <= position < HISTOGRAM_BINS:
-        histogram[position] += 1
-    else:
-        overflow[slot] = 1
-
-
-@nb.njit(inline="always", cache=True)
-def _bits(counts, mask):
-    while mask != np.uint64(0):
-        counts[lowest_id(mask)] += 1
-        mask &= mask - np.uint64(1)
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode, stop_allowed, checkpoints,
                        scalars, seat_counts, advantage, reasons, yaku_seat, yaku_any, stopping, yaku_sets,
                        seat_yaku_sets, scores, payoffs, end_turns, rounds_per_match, match_seat_wins,
@@ -82,12 +68,12 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
         other seats playing.
     reasons : int64[64]
     yaku_seat : int64[seats, 64]
-    yaku_any : int64[64]
+    yaku_any : int64[1, 64]
     stopping : int64[k, 64]
     yaku_sets : int64[MAX_YAKU_SETS]
     seat_yaku_sets : int64[seats, MAX_YAKU_SETS]
     scores, payoffs : int64[seats, HISTOGRAM_BINS]
-    end_turns, rounds_per_match : int64[HISTOGRAM_BINS]
+    end_turns, rounds_per_match : int64[1, HISTOGRAM_BINS]
     match_seat_wins : int64[seats]
     convergence : int64[5, c]
         Written (not added): the block's running totals at each checkpoint.
@@ -126,19 +112,19 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
             seat_counts[0, seat] += 1
             if drawn:
                 seat_counts[2, seat] += 1
-            _histogram(scores[seat], ints[seat_columns[0, seat], row], overflow, 0)
-            if has_payoff:
-                _histogram(payoffs[seat], ints[seat_columns[1, seat], row], overflow, 1)
             if has_yaku:
                 mask = masks[seat_columns[3, seat], row]
-                _bits(yaku_seat[seat], mask)
                 any_yaku |= mask
+                while mask != U0:
+                    yaku_seat[seat, lowest_id(mask)] += 1
+                    mask &= mask - U1
             if 0 <= yaku_set < MAX_YAKU_SETS:
                 seat_yaku_sets[seat, yaku_set] += 1
         if winner >= 0 and winner < seats:
             seat_counts[1, winner] += 1
-        if has_yaku:
-            _bits(yaku_any, any_yaku)
+        while any_yaku != U0:
+            yaku_any[0, lowest_id(any_yaku)] += 1
+            any_yaku &= any_yaku - U1
         scalars[0] += 1
         dealer_won = False
         dealer_played = False
@@ -179,11 +165,11 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                                 held &= stop_allowed[yaku_set] if 0 <= yaku_set < MAX_YAKU_SETS else np.uint64(0)
                             elif stop_mode == 2:
                                 held &= stop_allowed[0]
-                        _bits(stopping[k], held)
+                        while held != U0:
+                            stopping[k, lowest_id(held)] += 1
+                            held &= held - U1
         if 0 <= yaku_set < MAX_YAKU_SETS:
             yaku_sets[yaku_set] += 1
-        if turn_row >= 0:
-            _histogram(end_turns, ints[turn_row, row], overflow, 2)
         if has_matches:
             if ints[in_match_row, row] == 0:
                 current_match = ints[match_row, row]
@@ -199,7 +185,11 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                     elif points == best:
                         leaders += 1
                 match_winner = leader if leaders == 1 else -1
-                _histogram(rounds_per_match, ints[in_match_row, row] + 1, overflow, 3)
+                length = ints[in_match_row, row] + 1 + 4096
+                if 0 <= length < 8192:
+                    rounds_per_match[0, length] += 1
+                else:
+                    overflow[3] = 1
                 scalars[7] += 1
                 if match_winner < 0:
                     scalars[8] += 1
@@ -228,3 +218,31 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
             for k in range(5):
                 convergence[k, checkpoint] = scalars[_CONV + k]
             checkpoint += 1
+    # The histograms one column at a time (a streaming pass each).
+    for seat in range(seats):
+        _column_histogram_nb(ints, seat_columns[0, seat], valid_row, seat_columns[2, seat], scores, seat, overflow, 0)
+        if has_payoff:
+            _column_histogram_nb(ints, seat_columns[1, seat], valid_row, seat_columns[2, seat], payoffs, seat,
+                                 overflow, 1)
+    if turn_row >= 0:
+        _column_histogram_nb(ints, turn_row, valid_row, -1, end_turns, 0, overflow, 2)
+
+
+@nb.njit(cache=True, nogil=True)
+def _column_histogram_nb(ints, value_row, valid_row, active_row, histograms, line, overflow, slot):
+    """Count row ``value_row`` of ``ints`` into ``histograms[line]`` over the valid rows (and, given
+    ``active_row``, the rows it flags); a value outside the window sets ``overflow[slot]``."""
+    for row in range(ints.shape[1]):
+        if valid_row >= 0 and ints[valid_row, row] != 1:
+            continue
+        if active_row >= 0 and ints[active_row, row] == 0:
+            continue
+        position = ints[value_row, row] + 4096
+        if 0 <= position < 8192:
+            histograms[line, position] += 1
+        else:
+            overflow[slot] = 1
+
+
+# The kernels write the window out as literals (4096, 8192): keep them in step.
+assert HISTOGRAM_OFFSET == 4096 and HISTOGRAM_BINS == 8192

@@ -18,7 +18,8 @@ import numpy as np
 from simcore import dataset as ds
 from simcore import summary_shard as ss
 
-__all__ = ["execute", "shard_file", "count_cells", "count_present", "players_engine"]
+__all__ = ["execute", "shard_file", "count_cells", "count_present", "players_engine", "as_cells",
+           "write_summary_file"]
 
 
 def players_engine(game: Any, compiled: Any, specs: list, engine: str, seed: int, rounds_per_match: int | None,
@@ -89,7 +90,8 @@ def count_cells(summary: Any, cells: dict[str, dict[int, int]]) -> None:
             summary.end_reasons[code] += count
 
 
-def _as_cells(cells: list[tuple[str, int, int]]) -> dict[str, dict[int, int]]:
+def as_cells(cells: list[tuple[str, int, int]]) -> dict[str, dict[int, int]]:
+    """Cells as ``{key: {index: value}}`` (as ``simcore.summary_shard.read_cells`` returns them)."""
     out: dict[str, dict[int, int]] = {}
     for key, index, value in cells:
         out.setdefault(key, {})[index] = value
@@ -123,6 +125,7 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
     spec = ss.summary_spec(plan, game, compiled, baseline)
     rows_per_block = spec.block_units * int(plan["round_stride"])
     buffers = game.output_buffers(rows_per_block)
+    second_buffers = game.output_buffers(rows_per_block) if not plan.get("paired_with") else None
     progress = runner._Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
                                 config.progress)
     progress.update(sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"])))
@@ -132,6 +135,16 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
         result = engine_play(first_unit, n_units)
         progress.update(n_units)
         return result
+
+    second_play = None
+    if second_buffers is not None:
+        second_engine = players_engine(game, compiled, specs, config.engine, int(plan["seed"]), rounds_per_match,
+                                       second_buffers)
+
+        def second_play(first_unit: int, n_units: int):
+            result = second_engine(first_unit, n_units)
+            progress.update(n_units)
+            return result
 
     baseline_play = None
     if baseline is not None:
@@ -161,11 +174,11 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
             first_unit = shard_index * per_shard
             n_units = min(per_shard, units - first_unit)
             aggregate = ss.compute_summary_shard(game, compiled, spec, players, first_unit, n_units, play,
-                                                 baseline_play)
+                                                 baseline_play, second_play)
             entry, cells = shard_file(out, shard_index, first_unit, n_units, aggregate, spec, shard_info,
                                       compiled.rules.text)
             entries[shard_index] = entry
-            count_cells(summary, _as_cells(cells))
+            count_cells(summary, as_cells(cells))
             summary.shards_written += 1
             last_written, took = manifest_clock
             if took <= runner.MANIFEST_SHARE * (time.monotonic() - last_written):

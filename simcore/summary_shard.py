@@ -39,7 +39,7 @@ __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec"
 # Rows per summary shard by default: 16 times a row shard's, so a run of 10^9 rounds has a few
 # hundred small files (see docs/summary-runs.md for the sizes).
 SUMMARY_ROWS_PER_SHARD = 1 << 22
-BLOCK_ROWS = 1 << 18
+BLOCK_ROWS = 1 << 16
 STOPPING_REASONS = ("instant_win", "uchikiri")
 CONVERGENCE_FLAGS = ("seat0_wins", "seat0_rounds", "dealer_wins", "dealer_rounds", "draws")
 PAIR_FIELDS = ("n", "x", "xx", "y", "yy", "d", "dd")
@@ -95,6 +95,7 @@ class SummarySpec:
     stopping_known: bool
     end_reasons: tuple[str, ...]
     yaku: tuple[tuple[str, int], ...]  # (key, bit)
+    match_play: bool
     baseline: BaselineSpec | None = None
 
 
@@ -137,7 +138,8 @@ def summary_spec(plan: dict[str, Any], game: Any, compiled: Any, baseline: Basel
                        total_rows=int(plan["rounds"]) if fixed else None,
                        block_units=block_units, stop_codes=stop_codes, stop_mode=mode,
                        stop_allowed=tuple(allowed), stopping_known=bool(instant) or mode == 3,
-                       end_reasons=reasons, yaku=_yaku_bits(plan), baseline=baseline)
+                       end_reasons=reasons, yaku=_yaku_bits(plan), match_play=plan.get("rounds_per_match") is not None,
+                       baseline=baseline)
 
 
 # --- where the summary's columns are in the engines' matrices ------------------------------------
@@ -206,21 +208,23 @@ class ShardAggregate:
             "advantage": np.zeros(seats + 1, dtype=np.int64),
             "reasons": np.zeros(64, dtype=np.int64),
             "yaku_seat": np.zeros((seats, 64), dtype=np.int64),
-            "yaku_any": np.zeros(64, dtype=np.int64),
+            "yaku_any": np.zeros((1, 64), dtype=np.int64),
             "stopping": np.zeros((max(stops, 1), 64), dtype=np.int64),
             "yaku_sets": np.zeros(nbk.MAX_YAKU_SETS, dtype=np.int64),
             "seat_yaku_sets": np.zeros((seats, nbk.MAX_YAKU_SETS), dtype=np.int64),
             "scores": np.zeros((seats, bins), dtype=np.int64),
             "payoffs": np.zeros((seats, bins), dtype=np.int64),
-            "end_turns": np.zeros(bins, dtype=np.int64),
-            "rounds_per_match": np.zeros(bins, dtype=np.int64),
+            "end_turns": np.zeros((1, bins), dtype=np.int64),
+            "rounds_per_match": np.zeros((1, bins), dtype=np.int64),
             "match_seat_wins": np.zeros(seats, dtype=np.int64),
         }
         return cls(seats=seats, arrays=arrays)
 
 
-def _slots(game: Any, players: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _slots(game: Any, players: int, matches: bool) -> tuple[np.ndarray, np.ndarray, int]:
     valid, sources = column_sources(game, players)
+    if not matches:  # single rounds: the match columns say nothing the report shows
+        sources = {k: v for k, v in sources.items() if k not in ("match_end", "round_in_match", "match")}
     columns = np.full(len(nbk.COLUMN_SLOTS), -1, dtype=np.int64)
     for position, name in enumerate(nbk.COLUMN_SLOTS):
         if name == "valid":
@@ -263,7 +267,7 @@ def _count_overflow(aggregate: ShardAggregate, columns: dict[str, np.ndarray], o
 
 
 def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: int, first_unit: int,
-                          n_units: int, play, baseline_play=None) -> ShardAggregate:
+                          n_units: int, play, baseline_play=None, second_play=None) -> ShardAggregate:
     """Play a shard's units block by block and count them.
 
     Parameters
@@ -278,6 +282,9 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
     baseline_play : callable like ``play``, optional
         The baseline run's engine (``--paired-with``) on buffers of its own; None for a block
         the baseline does not have.
+    second_play : callable like ``play`` on other buffers, optional
+        Given (and no baseline), a block is counted on a thread of its own while the engine
+        plays the next one into the other buffers.
 
     Returns
     -------
@@ -285,18 +292,14 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
     """
     stops = len(spec.stop_codes)
     aggregate = ShardAggregate.empty(players, stops)
-    columns, seat_columns, _ = _slots(game, players)
+    columns, seat_columns, _ = _slots(game, players, spec.match_play)
     stop_codes = np.array(spec.stop_codes, dtype=np.int64)
     allowed = np.array(spec.stop_allowed, dtype=np.uint64)
     grid = (checkpoints(spec.total_rows) if spec.total_rows is not None
             else np.zeros(0, dtype=np.int64))
     a = aggregate.arrays
-    overflow = np.zeros(4, dtype=np.int64)
-    done = 0
-    while done < n_units:
-        block = min(spec.block_units, n_units - done)
-        unit = first_unit + done
-        ints, masks = play(unit, block)
+
+    def count(unit: int, block: int, ints: np.ndarray, masks: np.ndarray) -> None:
         if spec.rows_per_unit is not None:
             offset = unit * spec.rows_per_unit  # global rows before this block
             rows = block * spec.rows_per_unit
@@ -306,7 +309,7 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
         # The running totals are the shard's: checkpoints count this block's rows.
         local = inside - offset
         convergence = np.zeros((5, len(local)), dtype=np.int64)
-        overflow[:] = 0
+        overflow = np.zeros(4, dtype=np.int64)
         nbk.summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, spec.stop_mode, allowed, local,
                                a["scalars"], a["seat_counts"], a["advantage"], a["reasons"], a["yaku_seat"],
                                a["yaku_any"], a["stopping"], a["yaku_sets"], a["seat_yaku_sets"], a["scores"],
@@ -314,17 +317,45 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
                                convergence, overflow)
         for position, row in enumerate(inside.tolist()):
             aggregate.convergence[row] = convergence[:, position].copy()
-        if overflow.any() or baseline_play is not None:
-            named = game.columns(ints, masks, players)
-            if overflow.any():
-                _count_overflow(aggregate, named, overflow, players)
+        if overflow.any():
+            _count_overflow(aggregate, game.columns(ints, masks, players), overflow, players)
+
+    blocks = [(first_unit + done, min(spec.block_units, n_units - done))
+              for done in range(0, n_units, spec.block_units)]
+    if second_play is not None and baseline_play is None and len(blocks) > 1:
+        # The counting pass releases the GIL: it runs beside the engine, one block behind.
+        plays = (play, second_play)
+        pending = None
+        for position, (unit, block) in enumerate(blocks):
+            ints, masks = plays[position % 2](unit, block)
+            if pending is not None:
+                pending.result()
+            pending = _counter().submit(count, unit, block, ints, masks)
+        if pending is not None:
+            pending.result()
+    else:
+        for unit, block in blocks:
+            ints, masks = play(unit, block)
+            count(unit, block, ints, masks)
             baseline_block = baseline_play(unit, block) if baseline_play is not None else None
             if baseline_block is not None:
+                named = game.columns(ints, masks, players)
                 base_named = game.columns(baseline_block[0], baseline_block[1], players)
                 _add_pairs(aggregate, spec, base_named, named, players)
-        done += block
     aggregate.rounds = int(a["scalars"][0])
     return aggregate
+
+
+_COUNTER: list[Any] = []
+
+
+def _counter() -> Any:
+    """The thread that counts blocks beside the engine (one per process)."""
+    if not _COUNTER:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _COUNTER.append(ThreadPoolExecutor(1, thread_name_prefix="fudasim-summary"))
+    return _COUNTER[0]
 
 
 # --- paired sums (fudasim compare's metrics, analysis/compare.py) ---------------------------------
@@ -462,7 +493,7 @@ def aggregate_cells(aggregate: ShardAggregate, spec: SummarySpec) -> list[tuple[
     cells += _array_cells("end_reason", a["reasons"])
     for seat in range(aggregate.seats):
         cells += _array_cells(f"yaku_seat_{seat}", a["yaku_seat"][seat])
-    cells += _array_cells("yaku_any", a["yaku_any"])
+    cells += _array_cells("yaku_any", a["yaku_any"][0])
     for position, code in enumerate(spec.stop_codes):
         if code >= 0:
             cells += _array_cells(f"stopping_{STOPPING_REASONS[position]}", a["stopping"][position])
@@ -472,8 +503,8 @@ def aggregate_cells(aggregate: ShardAggregate, spec: SummarySpec) -> list[tuple[
     for seat in range(aggregate.seats):
         cells += _histogram_cells(f"score_{seat}", a["scores"][seat], aggregate.extra.get(f"score_{seat}"))
         cells += _histogram_cells(f"payoff_{seat}", a["payoffs"][seat], aggregate.extra.get(f"payoff_{seat}"))
-    cells += _histogram_cells("end_turn", a["end_turns"], aggregate.extra.get("end_turn"))
-    cells += _histogram_cells("rounds_per_match", a["rounds_per_match"], aggregate.extra.get("rounds_per_match"))
+    cells += _histogram_cells("end_turn", a["end_turns"][0], aggregate.extra.get("end_turn"))
+    cells += _histogram_cells("rounds_per_match", a["rounds_per_match"][0], aggregate.extra.get("rounds_per_match"))
     cells += _array_cells("match_seat_wins", a["match_seat_wins"])
     for row in sorted(aggregate.convergence):
         totals = aggregate.convergence[row]
