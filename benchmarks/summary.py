@@ -29,7 +29,7 @@ __all__ = ["main"]
 BILLION = 10**9
 
 
-def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float, float]:
+def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float, float, list[float]]:
     from simcore import summary_run, summary_shard
     from simcore.runner import RunConfig, _plan, _shard_info
 

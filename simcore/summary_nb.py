@@ -201,7 +201,7 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                         scalars[10] += 1
                     if match_winner < 0:
                         scalars[11] += 1
-                    current_match = -1
+                    current_match = np.int64(-1)
                 else:
                     scalars[12] += 1
         if winner == 0:

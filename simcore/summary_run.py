@@ -24,7 +24,8 @@ __all__ = ["execute", "shard_file", "count_cells", "count_present", "players_eng
 
 def players_engine(game: Any, compiled: Any, specs: list, engine: str, seed: int, rounds_per_match: int | None,
                    buffers: tuple[np.ndarray, np.ndarray]):
-    """``play(first_unit, n_units)``: the engine's output matrices on ``buffers``."""
+    """``play(first_unit, n_units)``: the engine's output matrices (int64[n_int, rows],
+    uint64[n_mask, rows]) on ``buffers`` (as ``game.output_buffers`` makes them)."""
     def play(first_unit: int, n_units: int):
         return game.play_units(engine, compiled, specs, seed, first_unit, n_units, rounds_per_match, out=buffers)
 

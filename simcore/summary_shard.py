@@ -382,7 +382,7 @@ def pair_metric_values(spec_reasons: tuple[str, ...], yaku: tuple[tuple[str, int
         dealer = batch["dealer"].astype(np.int64)
         dealer_played = None
         if active:
-            flags = np.stack(played, axis=1)
+            flags = np.stack([p for p in played if p is not None], axis=1)
             dealer_played = flags[np.arange(n), dealer]
         out["dealer_win"] = ((winner == dealer).astype(np.int64), dealer_played)
     if "end_reason" in batch:
