@@ -280,3 +280,23 @@ def test_histogram_values_outside_the_kernels_window_are_counted_exactly(tmp_pat
 
 def test_the_counting_kernel_has_one_signature(summary_run):
     assert len(summary_nb.summarise_block_nb.signatures) == 1
+
+
+def test_matches_of_varying_length_converge_exactly_at_shard_ends(tmp_path):
+    """With extra rounds on a tied match, a shard's first row is not known before the shards
+    before it are played: the convergence table is then exact at shard ends, every other table
+    as on the full dataset."""
+    config = dict(rules="tensho-ise", matches=300, rounds_per_match=6, units_per_shard=70, seed=3,
+                  options={"tensho.match_tie": "extra_round"})
+    run(RunConfig(out=str(tmp_path / "full"), **config))
+    run(RunConfig(out=str(tmp_path / "summary"), summary=True, **config))
+    assert read_manifest(tmp_path / "summary")["rounds"] is None
+    full, summary = build_report(tmp_path / "full"), build_report(tmp_path / "summary")
+    _frames_equal(full, summary, skip=("run", "convergence"))
+    rows = read_dataset(tmp_path / "full", ["winner", "dealer"])
+    trace = summary.summary.convergence
+    ends = np.cumsum([e["rounds"] for e in read_manifest(tmp_path / "summary")["shard_files"]])
+    assert trace["rounds"].tolist() == ends.tolist()
+    for position, end in enumerate(ends.tolist()):
+        assert trace["seat0_wins"][position] == int((rows["winner"][:end] == 0).sum())
+        assert trace["dealer_wins"][position] == int((rows["winner"][:end] == rows["dealer"][:end]).sum())
