@@ -131,9 +131,9 @@ class RunSummary:
 def convergence_checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
     """Round counts (int64, ascending), roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``.
 
-    A summary run's shards count at the same checkpoints (``simcore.summary_shard.checkpoints``).
+    A summary run's shards count at the same checkpoints (``simcore.summary_layout.checkpoints``).
     """
-    from simcore.summary_shard import checkpoints
+    from simcore.summary_layout import checkpoints
 
     return checkpoints(total_rows, points)
 

@@ -3,10 +3,11 @@ report needs into preallocated int64 arrays (``simcore.summary_shard`` allocates
 
 Contract: ``ints`` is int64[n_int, rows] and ``masks`` uint64[n_mask, rows] exactly as the
 engines fill them; ``columns`` (int64) gives the matrix row of each column the summary reads
-(``-1`` where the game has no such column, see ``COLUMN_SLOTS``); every output array is added
+(``-1`` where the game has no such column, see ``simcore.summary_layout.COLUMN_SLOTS``); every output array is added
 to, never reset, so several blocks of one shard accumulate into the same arrays.  A value outside
 a histogram's window is not counted but flagged in ``overflow`` (the caller counts that column
-again in numpy).  This module imports only numpy, numba and ``simcore.kernels.bits``.
+again in numpy).  This module imports only numpy, numba, ``simcore.kernels.bits`` and the constants of
+``simcore.summary_layout``.
 """
 
 from __future__ import annotations
@@ -15,23 +16,11 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels.bits import lowest_id
+from simcore.summary_layout import HISTOGRAM_BINS, HISTOGRAM_OFFSET, MAX_YAKU_SETS, SCALARS
 
-__all__ = ["COLUMN_SLOTS", "SEAT_SLOTS", "HISTOGRAM_OFFSET", "HISTOGRAM_BINS", "MAX_YAKU_SETS",
-           "SCALARS", "summarise_block_nb"]
+__all__ = ["summarise_block_nb"]
 
-# Slots of the ``columns`` argument (matrix rows of single columns).
-COLUMN_SLOTS = ("valid", "winner", "dealer", "end_reason", "end_turn", "yaku_set", "match", "round_in_match",
-                "match_end", "stopping_yaku")
-# Rows of the ``seat_columns`` argument (one matrix row per seat).
-SEAT_SLOTS = ("score", "payoff", "active", "yaku", "match_points")
-HISTOGRAM_OFFSET = 1 << 12  # histograms count values -4096 .. 4095 in place (written out below)
-HISTOGRAM_BINS = 2 * HISTOGRAM_OFFSET
-MAX_YAKU_SETS = 16
-# Cells of the ``scalars`` output.
-SCALARS = ("rounds", "dealer_rounds", "dealer_wins", "dealer_draws", "non_dealer_rounds", "non_dealer_wins",
-           "non_dealer_draws", "matches", "match_draws", "first_dealer_matches", "first_dealer_wins",
-           "first_dealer_draws", "unpaired_ends", "conv_seat0_wins", "conv_seat0_rounds", "conv_dealer_wins",
-           "conv_dealer_rounds", "conv_draws")
+_CONV = SCALARS.index("conv_seat0_wins")  # the first convergence running total
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 _CONV = 13  # index of the first convergence running total in SCALARS

@@ -29,8 +29,9 @@ import numpy as np
 import pyarrow as pa
 
 from simcore import dataset as ds
-from simcore import summary_nb as nbk
+from simcore import summary_layout as nbk
 from simcore.errors import RunError
+from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, checkpoints
 
 __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec", "ShardAggregate",
            "summary_spec", "compute_summary_shard", "summary_table", "read_cells", "is_summary_run",
@@ -41,29 +42,11 @@ __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec"
 SUMMARY_ROWS_PER_SHARD = 1 << 22
 BLOCK_ROWS = 1 << 16
 STOPPING_REASONS = ("instant_win", "uchikiri")
-CONVERGENCE_FLAGS = ("seat0_wins", "seat0_rounds", "dealer_wins", "dealer_rounds", "draws")
-PAIR_FIELDS = ("n", "x", "xx", "y", "yy", "d", "dd")
-CONVERGENCE_POINTS = 60
 
 
 def is_summary_run(info: Any) -> bool:
     """Whether a manifest or a shard's ``fudasim.run`` belongs to a summary run."""
     return isinstance(info, dict) and info.get("summary") is True
-
-
-def checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
-    """The report's convergence checkpoints (int64, ascending) for a run of ``total_rows`` rows.
-
-    The same grid as ``analysis.summary.convergence_checkpoints`` (which calls this).
-    """
-    if total_rows <= 0:
-        return np.zeros(0, dtype=np.int64)
-    start = min(10, total_rows)
-    grid = np.round(np.geomspace(start, total_rows, points)).astype(np.int64)
-    # Also the 1-2-5 steps, so that a printed table can show round numbers of rounds.
-    steps = np.array([m * 10**d for d in range(19) for m in (1, 2, 5)], dtype=np.int64)
-    grid = np.unique(np.concatenate([grid, steps[steps >= start], [total_rows]]))
-    return grid[(grid >= 1) & (grid <= total_rows)]
 
 
 @dataclass(frozen=True)
@@ -290,6 +273,8 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
     -------
     ShardAggregate
     """
+    from simcore.summary_nb import summarise_block_nb
+
     stops = len(spec.stop_codes)
     aggregate = ShardAggregate.empty(players, stops)
     columns, seat_columns, _ = _slots(game, players, spec.match_play)
@@ -310,7 +295,7 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
         local = inside - offset
         convergence = np.zeros((5, len(local)), dtype=np.int64)
         overflow = np.zeros(4, dtype=np.int64)
-        nbk.summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, spec.stop_mode, allowed, local,
+        summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, spec.stop_mode, allowed, local,
                                a["scalars"], a["seat_counts"], a["advantage"], a["reasons"], a["yaku_seat"],
                                a["yaku_any"], a["stopping"], a["yaku_sets"], a["seat_yaku_sets"], a["scores"],
                                a["payoffs"], a["end_turns"], a["rounds_per_match"], a["match_seat_wins"],

@@ -22,7 +22,7 @@ from analysis.reader import AnalysisError, open_run
 from analysis.report import build_report
 from analysis.rescore import rescore_run
 from cli.main import main
-from simcore import summary_nb, summary_shard
+from simcore import summary_layout, summary_nb, summary_shard
 from simcore.dataset import DatasetError, read_dataset, read_manifest, verify_dataset
 from simcore.errors import RunError
 from simcore.runner import RunConfig, run
@@ -275,7 +275,7 @@ def test_histogram_values_outside_the_kernels_window_are_counted_exactly(tmp_pat
                  if key == "score_0")
     values, counts = np.unique(np.concatenate(played), return_counts=True)
     assert cells == {("score_0", int(v)): int(c) for v, c in zip(values, counts, strict=True)}
-    assert values.max() > summary_nb.HISTOGRAM_OFFSET
+    assert values.max() > summary_layout.HISTOGRAM_OFFSET
 
 
 def test_the_counting_kernel_has_one_signature(summary_run):
