@@ -29,12 +29,12 @@ import numpy as np
 import pyarrow as pa
 
 from simcore import dataset as ds
-from simcore import summary_layout as nbk
+from simcore import summary_layout as layout
 from simcore.errors import RunError
 from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, checkpoints
 
 __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec", "ShardAggregate",
-           "summary_spec", "compute_summary_shard", "summary_table", "read_cells", "is_summary_run",
+           "summary_spec", "compute_summary_shard", "summary_table", "read_cells",
            "STOPPING_REASONS", "checkpoints", "PAIR_FIELDS"]
 
 # Rows per summary shard by default: 16 times a row shard's, so a run of 10^9 rounds has a few
@@ -42,11 +42,6 @@ __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec"
 SUMMARY_ROWS_PER_SHARD = 1 << 22
 BLOCK_ROWS = 1 << 16
 STOPPING_REASONS = ("instant_win", "uchikiri")
-
-
-def is_summary_run(info: Any) -> bool:
-    """Whether a manifest or a shard's ``fudasim.run`` belongs to a summary run."""
-    return isinstance(info, dict) and info.get("summary") is True
 
 
 @dataclass(frozen=True)
@@ -98,7 +93,7 @@ def summary_spec(plan: dict[str, Any], game: Any, compiled: Any, baseline: Basel
     names = set(game.schema(players).names)
     reasons = tuple(plan["end_reasons"])
     stop_codes = tuple(reasons.index(r) if r in reasons else -1 for r in STOPPING_REASONS)
-    allowed = [0] * nbk.MAX_YAKU_SETS
+    allowed = [0] * layout.MAX_YAKU_SETS
     sets = game.yaku_sets(compiled.rules)
     instant = {} if sets is None else {k: int(bits) for k, (_, bits) in sets.items()}
     if "stopping_yaku" in names:
@@ -106,7 +101,7 @@ def summary_spec(plan: dict[str, Any], game: Any, compiled: Any, baseline: Basel
     elif instant and "yaku_set" in names:
         mode = 1
         for yaku_set, bits in instant.items():
-            if 0 <= yaku_set < nbk.MAX_YAKU_SETS:
+            if 0 <= yaku_set < layout.MAX_YAKU_SETS:
                 allowed[yaku_set] = bits
     elif instant:
         mode = 2
@@ -184,17 +179,17 @@ class ShardAggregate:
     @classmethod
     def empty(cls, seats: int, stops: int) -> ShardAggregate:
         """Zeroed arrays for ``seats`` seats and ``stops`` stopping reasons."""
-        bins = nbk.HISTOGRAM_BINS
+        bins = layout.HISTOGRAM_BINS
         arrays = {
-            "scalars": np.zeros(len(nbk.SCALARS), dtype=np.int64),
+            "scalars": np.zeros(len(layout.SCALARS), dtype=np.int64),
             "seat_counts": np.zeros((3, seats), dtype=np.int64),
             "advantage": np.zeros(seats + 1, dtype=np.int64),
             "reasons": np.zeros(64, dtype=np.int64),
             "yaku_seat": np.zeros((seats, 64), dtype=np.int64),
             "yaku_any": np.zeros((1, 64), dtype=np.int64),
             "stopping": np.zeros((max(stops, 1), 64), dtype=np.int64),
-            "yaku_sets": np.zeros(nbk.MAX_YAKU_SETS, dtype=np.int64),
-            "seat_yaku_sets": np.zeros((seats, nbk.MAX_YAKU_SETS), dtype=np.int64),
+            "yaku_sets": np.zeros(layout.MAX_YAKU_SETS, dtype=np.int64),
+            "seat_yaku_sets": np.zeros((seats, layout.MAX_YAKU_SETS), dtype=np.int64),
             "scores": np.zeros((seats, bins), dtype=np.int64),
             "payoffs": np.zeros((seats, bins), dtype=np.int64),
             "end_turns": np.zeros((1, bins), dtype=np.int64),
@@ -208,14 +203,14 @@ def _slots(game: Any, players: int, matches: bool) -> tuple[np.ndarray, np.ndarr
     valid, sources = column_sources(game, players)
     if not matches:  # single rounds: the match columns say nothing the report shows
         sources = {k: v for k, v in sources.items() if k not in ("match_end", "round_in_match", "match")}
-    columns = np.full(len(nbk.COLUMN_SLOTS), -1, dtype=np.int64)
-    for position, name in enumerate(nbk.COLUMN_SLOTS):
+    columns = np.full(len(layout.COLUMN_SLOTS), -1, dtype=np.int64)
+    for position, name in enumerate(layout.COLUMN_SLOTS):
         if name == "valid":
             columns[position] = valid
         elif name in sources:
             columns[position] = sources[name][1]
-    seat_columns = np.full((len(nbk.SEAT_SLOTS), players), -1, dtype=np.int64)
-    for position, name in enumerate(nbk.SEAT_SLOTS):
+    seat_columns = np.full((len(layout.SEAT_SLOTS), players), -1, dtype=np.int64)
+    for position, name in enumerate(layout.SEAT_SLOTS):
         rows = [sources.get(f"{name}_{seat}") for seat in range(players)]
         if all(row is not None for row in rows):
             seat_columns[position] = [row[1] for row in rows if row is not None]
@@ -225,7 +220,7 @@ def _slots(game: Any, players: int, matches: bool) -> tuple[np.ndarray, np.ndarr
 def _count_overflow(aggregate: ShardAggregate, columns: dict[str, np.ndarray], overflow: np.ndarray,
                     seats: int) -> None:
     """Count the histogram values the numba pass could not hold (rare: outside -4096..4095)."""
-    low, high = -nbk.HISTOGRAM_OFFSET, nbk.HISTOGRAM_OFFSET
+    low, high = -layout.HISTOGRAM_OFFSET, layout.HISTOGRAM_OFFSET
 
     def extra(key: str, values: np.ndarray) -> None:
         values = values.astype(np.int64)
@@ -442,7 +437,7 @@ def _add_pairs(aggregate: ShardAggregate, spec: SummarySpec, base: dict[str, np.
 
 def _histogram_cells(key: str, histogram: np.ndarray, extra: dict[int, int] | None) -> list[tuple[str, int, int]]:
     present = np.flatnonzero(histogram)
-    counts: dict[int, int] = dict(zip((present - nbk.HISTOGRAM_OFFSET).tolist(), histogram[present].tolist(),
+    counts: dict[int, int] = dict(zip((present - layout.HISTOGRAM_OFFSET).tolist(), histogram[present].tolist(),
                                       strict=True))
     for value, count in (extra or {}).items():
         counts[value] = counts.get(value, 0) + count
@@ -468,7 +463,7 @@ def aggregate_cells(aggregate: ShardAggregate, spec: SummarySpec) -> list[tuple[
     """
     a = aggregate.arrays
     cells: list[tuple[str, int, int]] = []
-    for position, name in enumerate(nbk.SCALARS):
+    for position, name in enumerate(layout.SCALARS):
         if not a["scalars"][position]:
             continue
         cells.append((f"scalar.{name}", 0, int(a["scalars"][position])))
