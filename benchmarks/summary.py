@@ -1,10 +1,10 @@
 """Summary runs: speed against the kernel alone, and bytes written per 10^9 rounds.
 
 Speed (interleaved in one process, so both sides see the same machine): the same units are
-played again and again, alternately by the kernel alone (``play_units`` into reused buffers,
-nothing else) and by a summary shard (the same kernel calls, plus the counting pass, the
-shard's cells and its file written and committed). Each side's median rounds/s and their ratio
-are printed; the target is a ratio of at least 0.90.
+played again and again, alternately by the kernel alone (``play_units`` into reused buffers, a
+row shard's units per call as a run of rows plays them, nothing else) and by a summary shard (the same kernel calls, plus the counting pass, the
+shard's cells and its file written and committed). Each side's median rounds/s, the median of the
+turns' ratios and the ratio of the fastest turns are printed; the target is at least 0.90.
 
 Size: a real summary run of ``--size-rounds`` rounds at the default shard size (``fudasim run
 --summary``); its bytes (shards and manifest) per round, and the bytes a run of 10^9 rounds
@@ -29,9 +29,9 @@ __all__ = ["main"]
 BILLION = 10**9
 
 
-def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float, float, list[float]]:
+def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float, float, list[float], float]:
     from simcore import summary_run, summary_shard
-    from simcore.runner import RunConfig, _plan, _shard_info
+    from simcore.runner import TARGET_ROWS_PER_SHARD, RunConfig, _plan, _shard_info
 
     config = RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, units_per_shard=rounds,
                        command="benchmarks.summary")
@@ -39,6 +39,10 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float,
     spec = summary_shard.summary_spec(plan, game, compiled)
     buffers = game.output_buffers(spec.block_units * int(plan["round_stride"]))
     play = summary_run.players_engine(game, compiled, specs, "kernel", 1, None, buffers)
+    # The kernel alone plays as a run of rows does: a row shard's units per call.
+    kernel_block = max(1, TARGET_ROWS_PER_SHARD // int(plan["round_stride"]))
+    kernel_play = summary_run.players_engine(game, compiled, specs, "kernel", 1, None,
+                                             game.output_buffers(kernel_block * int(plan["round_stride"])))
     second = summary_run.players_engine(game, compiled, specs, "kernel", 1, None,
                                         game.output_buffers(spec.block_units * int(plan["round_stride"])))
     info = _shard_info(plan, "kernel")
@@ -47,8 +51,8 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float,
     def kernel_alone() -> None:
         done = 0
         while done < rounds:
-            block = min(spec.block_units, rounds - done)
-            play(done, block)
+            block = min(kernel_block, rounds - done)
+            kernel_play(done, block)
             done += block
 
     def summary_shard_run() -> None:
@@ -67,7 +71,8 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float,
             times[name].append(time.perf_counter() - began)
     # Each turn's two timings are seconds apart: their ratio is what the machine's drift spoils least.
     ratios = [k / s for k, s in zip(times["kernel"], times["summary"], strict=True)]
-    return rounds / statistics.median(times["kernel"]), rounds / statistics.median(times["summary"]), ratios
+    best = min(times["kernel"]) / min(times["summary"])
+    return rounds / statistics.median(times["kernel"]), rounds / statistics.median(times["summary"]), ratios, best
 
 
 def _size(rules_name: str, rounds: int, out: Path) -> dict[str, float]:
@@ -101,8 +106,8 @@ def main(argv: list[str] | None = None) -> None:
     """Measure and print (``name value unit`` lines)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="tensho-ise")
-    parser.add_argument("--rounds", type=int, default=2_000_000, help="rounds per timed side and turn")
-    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per timed side and turn")
+    parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--size-rounds", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=None, help="kernel threads (default: numba's)")
     args = parser.parse_args(argv)
@@ -113,11 +118,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"rules {args.rules}")
     print(f"threads {numba.get_num_threads()}")
     with tempfile.TemporaryDirectory() as folder:
-        kernel, summary, ratios = _speed(args.rules, args.rounds, args.repeat, Path(folder) / "speed")
+        kernel, summary, ratios, best = _speed(args.rules, args.rounds, args.repeat, Path(folder) / "speed")
         print(f"kernel_rounds_per_s {kernel:.0f} rounds/s")
         print(f"summary_rounds_per_s {summary:.0f} rounds/s")
         print(f"summary_over_kernel {statistics.median(ratios):.3f} x (median of {len(ratios)} interleaved pairs; "
               f"range {min(ratios):.3f}-{max(ratios):.3f}; target >= 0.90)")
+        print(f"summary_over_kernel_best {best:.3f} x (fastest summary turn / fastest kernel turn)")
         sizes = _size(args.rules, args.size_rounds, Path(folder) / "size")
     for name, value in sizes.items():
         unit = {"size_bytes_written": "bytes", "bytes_per_shard_mean": "bytes", "bytes_per_billion_rounds": "bytes",
