@@ -344,11 +344,12 @@ def _counter() -> Any:
 def pair_metric_values(spec_reasons: tuple[str, ...], yaku: tuple[tuple[str, int], ...],
                        other_reasons: tuple[str, ...], other_yaku: tuple[tuple[str, int], ...],
                        batch: dict[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
-    """Each compare metric's int64 per-round values in ``batch``, and the rounds it counts (or None).
+    """Each compare metric's per-round values in ``batch``, and the rounds it counts (or None).
 
     ``spec_reasons``/``yaku`` are this batch's run's end reasons and ``(key, bit)`` yaku;
     ``other_reasons``/``other_yaku`` the other run's (metrics are those both runs can give).
-    The names and values are those of ``analysis.compare.comparison_metrics``.
+    The names and values are those of ``analysis.compare.comparison_metrics``: rates as bool
+    arrays, means as int64.
     """
     winner = batch["winner"].astype(np.int64)
     n = len(winner)
@@ -356,29 +357,26 @@ def pair_metric_values(spec_reasons: tuple[str, ...], yaku: tuple[tuple[str, int
     played = [batch[f"active_{s}"].astype(bool) if active else None for s in range(players)]
     out: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
     for seat in range(players):
-        out[f"win_{seat}"] = ((winner == seat).astype(np.int64), played[seat])
-    out["draw"] = ((winner < 0).astype(np.int64), None)
+        out[f"win_{seat}"] = (winner == seat, played[seat])
+    out["draw"] = (winner < 0, None)
     if "dealer" in batch:
         dealer = batch["dealer"].astype(np.int64)
         dealer_played = None
         if active:
             flags = np.stack([p for p in played if p is not None], axis=1)
             dealer_played = flags[np.arange(n), dealer]
-        out["dealer_win"] = ((winner == dealer).astype(np.int64), dealer_played)
+        out["dealer_win"] = (winner == dealer, dealer_played)
     if "end_reason" in batch:
         codes = batch["end_reason"].astype(np.int64)
         for reason in dict.fromkeys(spec_reasons + other_reasons):
-            values = ((codes == spec_reasons.index(reason)).astype(np.int64) if reason in spec_reasons
-                      else np.zeros(n, dtype=np.int64))
+            values = codes == spec_reasons.index(reason) if reason in spec_reasons else np.zeros(n, dtype=bool)
             out[f"end_{reason}"] = (values, None)
     if all(f"yaku_{s}" in batch for s in range(players)):
         bits = dict(yaku)
+        # "any seat completed it": one test on the union of the seats' yaku.
+        union = np.bitwise_or.reduce([batch[f"yaku_{s}"].astype(np.uint64) for s in range(players)])
         for key in dict.fromkeys([k for k, _ in yaku] + [k for k, _ in other_yaku]):
-            values = np.zeros(n, dtype=np.int64)
-            if key in bits:
-                bit = np.uint64(1 << bits[key])
-                for seat in range(players):
-                    values |= ((batch[f"yaku_{seat}"].astype(np.uint64) & bit) != 0).astype(np.int64)
+            values = ((union & np.uint64(1 << bits[key])) != 0) if key in bits else np.zeros(n, dtype=bool)
             out[f"yaku_{key}"] = (values, None)
     for seat in range(players):
         out[f"score_{seat}"] = (batch[f"score_{seat}"].astype(np.int64), played[seat])
@@ -390,16 +388,32 @@ def pair_metric_values(spec_reasons: tuple[str, ...], yaku: tuple[tuple[str, int
     return out
 
 
+def _pair_sums(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``PAIR_FIELDS`` of paired values: counts for 0/1 (bool) values, sums of products otherwise."""
+    if x.dtype == np.bool_:
+        only_x = int(np.count_nonzero(x & ~y))
+        only_y = int(np.count_nonzero(y & ~x))
+        total_x, total_y = int(np.count_nonzero(x)), int(np.count_nonzero(y))
+        return np.array([len(x), total_x, total_x, total_y, total_y, only_y - only_x, only_x + only_y],
+                        dtype=np.int64)
+    d = y - x
+    return np.array([len(x), x.sum(), (x * x).sum(), y.sum(), (y * y).sum(), d.sum(), (d * d).sum()],
+                    dtype=np.int64)
+
+
 def _add_pairs(aggregate: ShardAggregate, spec: SummarySpec, base: dict[str, np.ndarray],
                other: dict[str, np.ndarray], players: int) -> None:
     baseline = spec.baseline
     assert baseline is not None
     base_rounds, other_rounds = base["round"], other["round"]
-    common = np.intersect1d(base_rounds, other_rounds, assume_unique=True)
+    if np.array_equal(base_rounds, other_rounds):  # the usual case: the same rounds in both
+        common = base_rounds
+    else:
+        common = np.intersect1d(base_rounds, other_rounds, assume_unique=True)
+        base = {k: v[np.searchsorted(base_rounds, common)] for k, v in base.items()}
+        other = {k: v[np.searchsorted(other_rounds, common)] for k, v in other.items()}
     if not len(common):
         return
-    base = {k: v[np.searchsorted(base_rounds, common)] for k, v in base.items()}
-    other = {k: v[np.searchsorted(other_rounds, common)] for k, v in other.items()}
     base_reasons = tuple(baseline.plan.get("end_reasons") or ())
     base_yaku = _yaku_bits(baseline.plan)
     xs = pair_metric_values(base_reasons, base_yaku, spec.end_reasons, spec.yaku, base, players)
@@ -411,9 +425,7 @@ def _add_pairs(aggregate: ShardAggregate, spec: SummarySpec, base: dict[str, np.
         if played_x is not None and played_y is not None:
             both = played_x & played_y
             x, y = x[both], y[both]
-        d = y - x
-        sums = np.array([len(x), x.sum(), (x * x).sum(), y.sum(), (y * y).sum(), d.sum(), (d * d).sum()],
-                        dtype=np.int64)
+        sums = _pair_sums(x, y)
         if name in aggregate.pairs:
             aggregate.pairs[name] += sums
         else:
