@@ -201,6 +201,10 @@ def pairing_problem(base: RunDataset, other: RunDataset) -> str | None:
     from simcore.dataset import RUN_IDENTITY
 
     paired = other.run_info.get("paired_with") if other.summary else None
+    reverse = base.run_info.get("paired_with") if base.summary else None
+    if isinstance(reverse, dict) and all(reverse.get(k) == other.run_info.get(k) for k in (*RUN_IDENTITY, "units")):
+        return (f"{base.label} was paired with {other.label}: give the baseline first "
+                f"(fudasim compare {other.path} {base.path}); the comparison below is unpaired")
     if base.summary and not other.summary:
         return (f"{base.label} is a summary run and {other.label} is not: paired differences need the rows of "
                 f"{other.label}'s partner (run {other.label} again with --summary --paired-with {base.path})")

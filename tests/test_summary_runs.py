@@ -8,6 +8,12 @@ readers that need rows refuse it in one line.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -149,6 +155,9 @@ def test_compare_of_a_paired_summary_run_gives_the_full_datasets_paired_tables(t
     assert line.startswith("cannot pair: Bs was paired with") and "not with As" in line
     report = compare_runs([tmp_path / "A", tmp_path / "As"])
     assert any("without per-round differences" in w and "--paired-with" in w for w in report.warnings)
+    report = compare_runs([tmp_path / "Bs", tmp_path / "A"])
+    assert report.metadata["paired"] is False
+    assert any("Bs was paired with A: give the baseline first" in w for w in report.warnings)
 
 
 def test_unpaired_compare_of_summary_runs_equals_the_full_datasets(tmp_path):
@@ -212,6 +221,32 @@ def test_resume_finishes_a_summary_run_with_the_bytes_of_an_uninterrupted_one(su
     # resuming a summary run without --summary (or the reverse) is refused
     with pytest.raises(RunError, match="different summary"):
         run(RunConfig(out=str(summary_run), resume=True, **{**config, "summary": False}))
+
+
+def test_a_killed_summary_run_leaves_complete_shards_and_resume_completes_it_exactly(tmp_path):
+    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "4000000", "--seed", "77",
+               "--shard-rounds", "50000", "--threads", "1", "--no-progress", "--summary"]
+    out = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    process = subprocess.Popen([*command, "--out", str(out)], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while len(list(out.glob("part-*.parquet"))) < 3 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    written = sorted(out.glob("part-*.parquet"))
+    assert 3 <= len(written) < 80, "the run was not interrupted part-way"
+    for shard in written:  # every shard present is complete: its cells decode
+        assert summary_shard.read_cells(shard)["scalar.rounds"] == {0: 50000}
+    assert read_manifest(out)["complete"] is False
+    resumed = subprocess.run([*command, "--out", str(out), "--resume"], env=env, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "already present" in resumed.stdout
+    assert not [p for p in out.iterdir() if ".tmp-" in p.name]
+    whole = subprocess.run([*command, "--out", str(tmp_path / "whole")], env=env, capture_output=True, text=True)
+    assert whole.returncode == 0, whole.stderr
+    _frames_equal(build_report(tmp_path / "whole"), build_report(out))
 
 
 def test_overwrite_replaces_a_summary_run_and_a_plain_run_replaces_it_only_with_overwrite(summary_run):
