@@ -83,7 +83,10 @@ def _size(rules_name: str, rounds: int, out: Path) -> dict[str, float]:
     manifest = json.loads((out / "_run.json").read_text())
     entries = manifest["shard_files"]
     shard_bytes = [int(e["bytes"]) for e in entries]
-    per_shard_rounds = int(manifest["units_per_shard"])
+    from simcore.summary_shard import SUMMARY_ROWS_PER_SHARD
+
+    # The default shard size (a run smaller than one shard has a single, shorter shard).
+    per_shard_rounds = max(1, SUMMARY_ROWS_PER_SHARD // int(manifest["round_stride"]))
     manifest_bytes = (out / "_run.json").stat().st_size
     plan_bytes = len(json.dumps({k: v for k, v in manifest.items() if k != "shard_files"}, indent=2))
     per_entry = (manifest_bytes - plan_bytes) / max(len(entries), 1)
