@@ -209,7 +209,7 @@ class RunDataset:
         """``AnalysisError`` (one line) if this is a summary run, which keeps no rows for ``command``."""
         if self.summary:
             raise AnalysisError(f"{self.path}: a summary run (fudasim run --summary) keeps counts, not rows; "
-                                f"{command} needs the rows: run again without --summary")
+                                f"{command} needs rows: run it again without --summary")
 
     def iter_batches(self, columns: list[str], batch_rows: int = BATCH_ROWS) -> Iterator[dict[str, np.ndarray]]:
         """Yield the named columns as NumPy arrays, one batch at a time, in shard order.
@@ -219,7 +219,7 @@ class RunDataset:
         across shards even when their dictionaries differ.  A summary run has no rows
         (``AnalysisError``).
         """
-        self.require_rows("reading rows")
+        self.require_rows("this analysis")
         columns = list(dict.fromkeys(columns))
         self.require(columns, "this analysis")
         for path in self.files:

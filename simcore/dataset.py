@@ -470,7 +470,7 @@ def refuse_summary(path: str | os.PathLike, info: Any, needs: str) -> None:
     """``DatasetError`` (one line) if ``info`` is a summary run's: ``needs`` the rows it did not keep."""
     if is_summary_manifest(info):
         raise DatasetError(f"{path}: a summary run (fudasim run --summary) keeps counts, not rows; {needs} needs "
-                           f"the rows: run again without --summary")
+                           f"rows: run it again without --summary")
 
 
 def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allow_incomplete: bool = False):
@@ -492,8 +492,8 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
         Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
     """
     path = Path(path)
-    refuse_summary(path, read_run_info(path), "reading the rows")
     if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
+        refuse_summary(path, read_run_info(path), "read_dataset")
         check = check_dataset(path, checksums=False)
         problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
         if problems and not allow_incomplete:
@@ -503,6 +503,7 @@ def read_dataset(path: str | os.PathLike, columns: list[str] | None = None, allo
             raise DatasetError(f"{path}: no intact shard to read")
     else:
         files = dataset_files(path)
+        refuse_summary(path, read_run_info(files[0]), "read_dataset")
     try:
         tables = [pq.read_table(f, columns=columns) for f in files]
     except (OSError, pa.ArrowInvalid, KeyError) as error:
