@@ -529,8 +529,16 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
     metrics = comparison_metrics(datasets)
     columns = sorted({c for m in metrics for c in m.columns} | {"winner"})
 
+    # Summary runs (fudasim run --summary) give their sums from their counts, and pair only with
+    # the run they were paired with when they ran (--paired-with).
+    problems = [_pairing_problem(datasets[0], other) for other in datasets[1:]] if paired else []
+    if any(problem is not None for problem in problems):
+        paired = False
     sums: list[dict[str, MetricSums]] = []
     for dataset in datasets:
+        if dataset.summary:
+            sums.append(_summary_sums(dataset, metrics))
+            continue
         run_sums = {m.name: MetricSums() for m in metrics}
         for batch in dataset.iter_batches(columns):
             for metric in metrics:
@@ -550,11 +558,18 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
                         if all(d.has_columns(c) for d in datasets)]
         pair_sums = [{m.name: _PairSums() for m in metrics} for _ in datasets[1:]]
         changes = {label: [0, 0, 0] for label in labels[1:]}
-        for batches in aligned_batches(datasets, columns + deal_columns):
+        # Runs with rows pair round by round here; a summary run brought its sums with it.
+        with_rows = [j for j in range(1, len(datasets)) if not datasets[j].summary]
+        for j in range(1, len(datasets)):
+            if datasets[j].summary:
+                pair_sums[j - 1], changes[labels[j]] = _stored_pairs(datasets[j], metrics)
+        walked = [datasets[0], *(datasets[j] for j in with_rows)] if with_rows else []
+        for batches in aligned_batches(walked, columns + deal_columns) if walked else ():
             base_batch = batches[0]
             base_values = {m.name: m.value(base_batch, datasets[0]) for m in metrics}
             base_played = {m.name: m.rows(base_batch) for m in metrics}
-            for j, batch in enumerate(batches[1:]):
+            for position, batch in enumerate(batches[1:]):
+                j = with_rows[position] - 1
                 for metric in metrics:
                     x, y = base_values[metric.name], metric.value(batch, datasets[j + 1])
                     played = base_played[metric.name]
@@ -602,8 +617,12 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
                             "makes them slightly dependent, so intervals are a little optimistic")
     else:
         tables.append(_unpaired_table(metrics, sums, labels, confidence))
-        warnings.append("the runs do not share a seed: the comparison is unpaired (runs with one seed, "
-                        "differing only in rules or policies, give much tighter differences)")
+        found = [problem for problem in problems if problem is not None]
+        if found:
+            warnings += [f"cannot pair: {problem}" for problem in found]
+        else:
+            warnings.append("the runs do not share a seed: the comparison is unpaired (runs with one seed, "
+                            "differing only in rules or policies, give much tighter differences)")
     for dataset in datasets:
         if dataset.n_rows < 1000:
             warnings.append(f"{dataset.label}: only {dataset.n_rows:,} rounds; differences of a few points "
@@ -617,6 +636,40 @@ def compare_runs(paths: list[str | os.PathLike | RunDataset], *, confidence: flo
         metadata={"datasets": [str(d.path) for d in datasets], "paired": paired, "confidence": confidence},
     )
     return report
+
+
+def _pairing_problem(base: RunDataset, other: RunDataset) -> str | None:
+    """Why ``other`` cannot be paired with ``base`` round by round (None: it can)."""
+    if not base.summary and not other.summary:
+        return None
+    from analysis.summary_io import pairing_problem
+
+    return pairing_problem(base, other)
+
+
+def _summary_sums(dataset: RunDataset, metrics: list[Metric]) -> dict[str, MetricSums]:
+    """A summary run's ``MetricSums`` of every metric, from its counts."""
+    from analysis.summary import summarise_run
+    from analysis.summary_io import metric_sums
+
+    sums = metric_sums(summarise_run(dataset), [m.name for m in metrics])
+    return {name: MetricSums(*values) for name, values in sums.items()}
+
+
+def _stored_pairs(dataset: RunDataset, metrics: list[Metric]) -> tuple[dict[str, _PairSums], list[int]]:
+    """A paired summary run's per-metric ``_PairSums`` and winner changes, as it stored them.
+
+    A metric it stored no sums for is one neither run can show (a yaku or end reason that
+    neither has): zero on every paired round.
+    """
+    from analysis.summary_io import stored_pairs
+
+    stored, changes = stored_pairs(dataset)
+    out = {}
+    for metric in metrics:
+        values = stored.get(metric.name)
+        out[metric.name] = _PairSums(*values) if values is not None else _PairSums(n=changes[0])
+    return out, list(changes)
 
 
 def rounds_per_match_any(datasets: list[RunDataset]) -> bool:

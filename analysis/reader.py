@@ -29,6 +29,7 @@ from simcore.dataset import (
     check_dataset,
     claims_manifest,
     dataset_files,
+    is_summary_manifest,
     read_run_info,
     run_difference,
 )
@@ -91,6 +92,7 @@ class RunDataset:
     seats: int
     end_reason_names: list[str] = field(default_factory=list)
     incomplete: str | None = None  # set when opened with allow_incomplete and shards are left out
+    summary: bool = False  # a summary run (fudasim run --summary): counts per shard, no rows
     _rules: Any = None
 
     # --- metadata, read defensively ---------------------------------------------------------
@@ -203,13 +205,21 @@ class RunDataset:
 
     # --- data ---------------------------------------------------------------------------------
 
+    def require_rows(self, command: str) -> None:
+        """``AnalysisError`` (one line) if this is a summary run, which keeps no rows for ``command``."""
+        if self.summary:
+            raise AnalysisError(f"{self.path}: a summary run (fudasim run --summary) keeps counts, not rows; "
+                                f"{command} needs rows: run it again without --summary")
+
     def iter_batches(self, columns: list[str], batch_rows: int = BATCH_ROWS) -> Iterator[dict[str, np.ndarray]]:
         """Yield the named columns as NumPy arrays, one batch at a time, in shard order.
 
         ``end_reason`` (a dictionary column) is yielded as int16 codes into
         ``self.end_reason_names``, which grows as new strings appear, so codes are comparable
-        across shards even when their dictionaries differ.
+        across shards even when their dictionaries differ.  A summary run has no rows
+        (``AnalysisError``).
         """
+        self.require_rows("this analysis")
         columns = list(dict.fromkeys(columns))
         self.require(columns, "this analysis")
         for path in self.files:
@@ -245,6 +255,8 @@ class RunDataset:
 
     def declared_end_reasons(self) -> list[str]:
         """End-reason strings in the first shard's dictionary (also those that never occur)."""
+        if self.summary:
+            return [str(r) for r in self.run_info.get("end_reasons") or []]
         try:
             field_type = self.schema.field("end_reason").type
         except KeyError:
@@ -365,6 +377,10 @@ def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False
             raise AnalysisError(_one_line(error)) from None
     if not isinstance(run_info, dict):
         raise AnalysisError(f"{path}: run metadata is not a JSON object")
+    if is_summary_manifest(run_info) or (not managed and _summary_shard(files[0])):
+        if not managed:
+            raise AnalysisError(f"{path}: a shard of a summary run (fudasim run --summary); open its run's folder")
+        return _open_summary_run(path, files, run_info, incomplete)
     try:
         first = storage.parquet_file(files[0])
         schema = first.schema_arrow
@@ -404,6 +420,46 @@ def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False
     if game is not None:
         _require_documented_columns(dataset, game)
     return dataset
+
+
+def _summary_shard(path: storage.Location) -> bool:
+    try:
+        info = json.loads((storage.read_schema(path).metadata or {})[b"fudasim.run"])
+    except (OSError, KeyError, ValueError, pa.ArrowException):
+        return False
+    return is_summary_manifest(info)
+
+
+def _open_summary_run(path: storage.Location, files: list[storage.Location], run_info: dict[str, Any], incomplete: str | None) -> RunDataset:
+    """A summary run as a ``RunDataset`` without rows: the game's row schema (what the rows would
+    have been, so that analyses know which tables apply), the rounds its shards counted."""
+    from simcore.games import get_game
+
+    game = str(run_info.get("game"))
+    if game not in known_game_names():
+        raise AnalysisError(f"{path}: dataset of an unknown game {game!r} (known: {', '.join(known_game_names())})")
+    players = run_info.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or players < 1:
+        raise AnalysisError(f"{path}: summary run without a player count in its manifest")
+    n_rows = 0
+    metadata: dict[bytes, bytes] = {}
+    try:
+        for position, file in enumerate(files):
+            footer = storage.read_metadata(file).metadata or {}
+            info = json.loads(footer[b"fudasim.run"])
+            n_rows += int(info["rounds"])
+            if position == 0:
+                metadata = dict(footer)
+    except (OSError, KeyError, ValueError, TypeError, pa.ArrowException) as error:
+        raise AnalysisError(f"{path}: not a readable summary run: {_one_line(error)}") from None
+    try:
+        schema = get_game(game).schema(players).with_metadata(metadata)
+    except ValueError:
+        raise AnalysisError(f"{path}: a {game} run cannot have {players} seats") from None
+    rules_text = metadata.get(b"fudasim.rules")
+    return RunDataset(path=path, files=files, run_info=run_info,
+                      rules_text=rules_text.decode("utf-8") if rules_text else None, schema=schema,
+                      n_rows=n_rows, seats=_count_seats(schema, path), incomplete=incomplete, summary=True)
 
 
 def _require_documented_columns(dataset: RunDataset, game: str) -> None:

@@ -195,6 +195,7 @@ def rescore_rounds(dataset: RunDataset | str | os.PathLike, card_values: str | N
     """
     if not isinstance(dataset, RunDataset):
         dataset = open_run(dataset)
+    dataset.require_rows("rescore")
     dataset.require(RESCORE_COLUMNS, "rescoring")
     rules = _rules_of(dataset)
     alternative = _parse_alternatives(rules, card_values, chaff_set)[0]
@@ -276,6 +277,7 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
     """
     if not isinstance(dataset, RunDataset):
         dataset = open_run(dataset)
+    dataset.require_rows("rescore")
     rules = _rules_of(dataset)
     alternatives = _parse_alternatives(rules, card_values, chaff_sets)
     dataset.require(RESCORE_COLUMNS, "rescoring")

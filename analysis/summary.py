@@ -73,7 +73,11 @@ class RunSummary:
         over the seat-rounds they played.
     dealer_advantage_sums : (float, float)
         Sum and sum of squares, over the rounds the dealer played, of
-        ``1{dealer wins} - 1{non-dealer wins} / (a - 1)`` with ``a`` the seats playing the round.
+        ``1{dealer wins} - 1{non-dealer wins} / (a - 1)`` with ``a`` the seats playing the round
+        (computed from ``dealer_advantage_counts``).
+    dealer_advantage_counts : dict int -> int
+        Over the rounds the dealer played: at 0 the rounds the dealer won, at ``k`` the rounds a
+        non-dealer won with ``k`` other seats playing (exact counts, which merge across shards).
     end_reasons : dict str -> int
         Rounds per end reason (every reason the dataset declares, also those with no rounds).
     yaku_seat : list of int64[64] or None
@@ -95,6 +99,8 @@ class RunSummary:
     round_length : IntegerHistogram or None
         ``end_turn``.
     matches : MatchCounts or None
+    draws : int
+        Rounds without a winner.
     convergence : pandas.DataFrame
         ``CONVERGENCE_COLUMNS`` at checkpoints as rounds accumulate: rows read, seat 0's wins and
         rounds played, the dealer's wins and rounds played, drawn rounds.
@@ -106,6 +112,7 @@ class RunSummary:
     dealer: SeatCounts = field(default_factory=SeatCounts)
     non_dealer: SeatCounts = field(default_factory=SeatCounts)
     dealer_advantage_sums: tuple[float, float] = (0.0, 0.0)
+    dealer_advantage_counts: dict[int, int] = field(default_factory=dict)
     end_reasons: dict[str, int] = field(default_factory=dict)
     yaku_seat: list[np.ndarray] | None = None
     yaku_any: np.ndarray | None = None
@@ -118,18 +125,31 @@ class RunSummary:
     round_length: IntegerHistogram | None = None
     matches: MatchCounts | None = None
     convergence: Any = None
+    draws: int = 0
 
 
 def convergence_checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
-    """Round counts (int64, ascending), roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``."""
-    if total_rows <= 0:
-        return np.zeros(0, dtype=np.int64)
-    start = min(10, total_rows)
-    grid = np.round(np.geomspace(start, total_rows, points)).astype(np.int64)
-    # Also the 1-2-5 steps, so that a printed table can show round numbers of rounds.
-    steps = np.array([m * 10**d for d in range(19) for m in (1, 2, 5)], dtype=np.int64)
-    grid = np.unique(np.concatenate([grid, steps[steps >= start], [total_rows]]))
-    return grid[(grid >= 1) & (grid <= total_rows)]
+    """Round counts (int64, ascending), roughly evenly spaced on a log scale from 10 (or fewer) to ``total_rows``.
+
+    A summary run's shards count at the same checkpoints (``simcore.summary_layout.checkpoints``).
+    """
+    from simcore.summary_layout import checkpoints
+
+    return checkpoints(total_rows, points)
+
+
+def advantage_sums(counts: dict[int, int]) -> tuple[float, float]:
+    """Sum and sum of squares of the dealer's per-round advantage from ``dealer_advantage_counts``.
+
+    A round the dealer won adds 1 (and 1); one a non-dealer won with ``k`` other seats playing
+    adds ``-1/k`` (and ``1/k^2``); other rounds add 0.
+    """
+    wins = counts.get(0, 0)
+    total, squares = float(wins), float(wins)
+    for others in sorted(k for k in counts if k > 0):
+        total -= counts[others] / others
+        squares += counts[others] / (others * others)
+    return total, squares
 
 
 def _columns_for(dataset: RunDataset) -> dict[str, bool]:
@@ -226,6 +246,10 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     """
     if not isinstance(dataset, RunDataset):
         dataset = open_run(dataset)
+    if dataset.summary:
+        from analysis.summary_io import load_summary
+
+        return load_summary(dataset)
     seats = dataset.seats
     wants = _columns_for(dataset)
     if instant_yaku_bits is None:
@@ -259,7 +283,7 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     yaku_sets = IntegerHistogram()
     seat_yaku_sets = [IntegerHistogram() for _ in range(seats)]
     matches = _MatchJoiner(seats) if wants["matches"] else None
-    advantage_sum = advantage_squares = 0.0
+    advantage = IntegerHistogram()
     checkpoints = convergence_checkpoints(dataset.n_rows)
     trace: dict[str, list[int]] = {key: [] for key in CONVERGENCE_COLUMNS}
     running = dict.fromkeys(CONVERGENCE_COLUMNS[1:], 0)
@@ -295,12 +319,10 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
             summary.non_dealer.rounds += int(others.sum())
             summary.non_dealer.wins += int(other_won.sum())
             summary.non_dealer.draws += int(others[drawn].sum())
-            # Per round the dealer played: 1{dealer wins} - 1{a non-dealer wins} / (a - 1).
-            played_others = others[dealer_played]
-            difference = (dealer_won[dealer_played].astype(np.float64)
-                          - other_won[dealer_played] / np.maximum(played_others, 1))
-            advantage_sum += float(difference.sum())
-            advantage_squares += float((difference * difference).sum())
+            # Per round the dealer played: 1{dealer wins} - 1{a non-dealer wins} / (a - 1), kept as
+            # counts by outcome and by the number of other seats (exact, and they merge).
+            advantage.add(np.zeros(int((dealer_won & dealer_played).sum()), dtype=np.int64))
+            advantage.add(np.maximum(others, 1)[other_won & dealer_played])
         else:
             dealer_played = np.zeros(n, dtype=bool)
             dealer_won = np.zeros(n, dtype=bool)
@@ -348,7 +370,9 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
 
     if summary.rounds == 0:
         raise AnalysisError(f"{dataset.path}: the dataset has no rounds")
-    summary.dealer_advantage_sums = (advantage_sum, advantage_squares)
+    summary.draws = running["draws"]
+    summary.dealer_advantage_counts = dict(sorted(advantage.counts.items()))
+    summary.dealer_advantage_sums = advantage_sums(summary.dealer_advantage_counts)
     if wants["end_reason"]:
         summary.end_reasons = {name: int(reason_counts[i]) if i < len(reason_counts) else 0
                                for i, name in enumerate(dataset.end_reason_names)}

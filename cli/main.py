@@ -155,15 +155,21 @@ def main() -> None:
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing dataset in --out.")
 @click.option("--shard-rounds", type=click.IntRange(min=1), default=None,
-              help="Units (rounds or matches) per Parquet shard (default: about 262,144 rounds).")
+              help="Units (rounds or matches) per Parquet shard (default: about 262,144 rounds; "
+                   "4,194,304 with --summary).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the shards as tasks on Dask distributed: tcp://HOST:8786 (a running scheduler; --out "
                    "must be on a file system, or object store, every worker can write) or local:N (N worker processes on this "
                    "machine, started and closed by the run). Same rows as a local run (docs/distributed.md).")
+@click.option("--summary", is_flag=True,
+              help="Keep per shard the exact counts the reports need instead of the rows (docs/summary-runs.md).")
+@click.option("--paired-with", "paired_with", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="BASELINE", help="With --summary: also keep the per-round differences from the run in "
+                                       "BASELINE (same seed and deck), so `fudasim compare BASELINE OUT` is paired.")
 @reports_user_errors
 def run(rules, rounds, matches, rounds_per_match, seed, policies, options, players, engine, threads, out, resume,
-        overwrite, shard_rounds, progress, scheduler):
+        overwrite, shard_rounds, progress, scheduler, summary, paired_with):
     """Play rounds (or matches) and write one row per round to a Parquet dataset.
 
     RULES is a shipped rule set (see `fudasim rules list`) or a rule file; default tensho-ise.
@@ -180,6 +186,7 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, playe
         units_per_shard=shard_rounds,
         progress=sys.stderr.isatty() if progress is None else progress,
         command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler,
+        summary=summary, paired_with=str(paired_with) if paired_with is not None else None,
     )
     try:
         summary = run_simulation(config)
@@ -284,7 +291,12 @@ def verify(dataset, deep):
         sys.exit(1)
     checked = ("sizes, checksums and rows" if deep else "sizes and checksums") if check.listed else "shard metadata"
     rows = sum(shard.rows for shard in check.shards.values())
-    click.echo(f"{dataset}: OK, complete: {shards}, {rows:,} rounds ({checked} checked)")
+    kind = ""
+    if check.manifest.get("summary") is True:  # the shards hold counts: their rounds are in their metadata
+        rows = sum(int((shard.info or {}).get("rounds", 0)) for shard in check.shards.values())
+        kind = " summarised"
+        checked = checked.replace("rows", "cells")
+    click.echo(f"{dataset}: OK, complete: {shards}, {rows:,}{kind} rounds ({checked} checked)")
 
 
 # --- replay ------------------------------------------------------------------------------------
@@ -412,6 +424,7 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
         # The replay needs only the run's metadata; the row it is checked against comes from an
         # intact shard only (a missing or damaged one is left out, and the output says so).
         run = open_run(path, allow_incomplete=True)
+        run.require_rows("replay")
     except AnalysisError as error:
         raise UserError(str(error)) from None
     replayer = open_run_replay(path, run.run_info, run.rules_text)

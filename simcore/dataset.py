@@ -75,6 +75,8 @@ __all__ = [
     "StoreMarker",
     "mark_writer",
     "marker_holder",
+    "is_summary_manifest",
+    "refuse_summary",
 ]
 
 SHARD_PATTERN = "part-{:06d}.parquet"
@@ -88,7 +90,7 @@ TEMPORARY_NAME = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp-\d+(?:-[0
 MANIFEST_KEYS = ("engine_version", "game", "seed", "rules_sha256", "policies", "units", "units_per_shard",
                  "shards")
 # Keys whose values make a shard's rows: a shard belongs to a run when they all agree.
-RUN_IDENTITY = ("seed", "rules_sha256", "options", "policies", "engine_version")
+RUN_IDENTITY = ("seed", "rules_sha256", "options", "policies", "engine_version", "summary", "paired_with")
 
 
 
@@ -584,6 +586,19 @@ def dataset_files(path: str | os.PathLike | StorePath) -> list[Location]:
     return [shards[k] for k in sorted(shards)]
 
 
+def is_summary_manifest(info: Any) -> bool:
+    """Whether run metadata (a manifest or a shard's ``fudasim.run``) is a summary run's: its
+    shards hold counts (``simcore.summary_shard``), not rows."""
+    return isinstance(info, dict) and info.get("summary") is True
+
+
+def refuse_summary(path: str | os.PathLike | StorePath, info: Any, needs: str) -> None:
+    """``DatasetError`` (one line) if ``info`` is a summary run's: ``needs`` the rows it did not keep."""
+    if is_summary_manifest(info):
+        raise DatasetError(f"{path}: a summary run (fudasim run --summary) keeps counts, not rows; {needs} needs "
+                           f"rows: run it again without --summary")
+
+
 def read_dataset(path: str | os.PathLike | StorePath, columns: list[str] | None = None, allow_incomplete: bool = False):
     """Read a dataset (directory or shard) into a pandas DataFrame, rows in round order.
 
@@ -604,6 +619,7 @@ def read_dataset(path: str | os.PathLike | StorePath, columns: list[str] | None 
     """
     path = storage.location(path)
     if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
+        refuse_summary(path, read_run_info(path), "read_dataset")
         check = check_dataset(path, checksums=False)
         problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
         if problems and not allow_incomplete:
@@ -613,6 +629,7 @@ def read_dataset(path: str | os.PathLike | StorePath, columns: list[str] | None 
             raise DatasetError(f"{path}: no intact shard to read")
     else:
         files = dataset_files(path)
+        refuse_summary(path, read_run_info(files[0]), "read_dataset")
     try:
         tables = [storage.read_table(f, columns=columns) for f in files]
     except (OSError, pa.ArrowInvalid, KeyError) as error:
@@ -791,6 +808,8 @@ def decode_problem(path: Location, info: dict[str, Any], rows: int, manifest: di
         return f"cannot be decoded ({_why(error)})"
     if table.num_rows != rows:
         return f"decodes to {table.num_rows:,} rows, its footer says {rows:,}"
+    if is_summary_manifest(manifest):
+        return None if table.column_names == ["key", "index", "value"] else "is not a summary shard"
     if "round" not in table.column_names:
         return "has no round column"
     rounds = table.column("round").to_numpy()

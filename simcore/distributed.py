@@ -44,6 +44,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -268,6 +269,7 @@ class RunContext:
     policies: tuple[str, ...]
     threads: int | None
     versions: tuple[str, str] = (simcore.__version__, simcore.ENGINE_VERSION)
+    summary: Any = None  # a summary run's ``simcore.summary_shard.SummarySpec`` (None: rows)
 
 
 @dataclass
@@ -295,7 +297,7 @@ def run_id(plan: dict[str, Any], engine: str, out: storage.Location) -> str:
     key built from it and a shard index names one computation and one file.
     """
     keys = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units", "unit_kind",
-            "rounds_per_match", "units_per_shard", "command")
+            "rounds_per_match", "units_per_shard", "command", "summary", "paired_with")
     identity = {key: plan.get(key) for key in keys}
     identity.update(engine=engine, out=str(storage.location(out).resolve()))
     text = json.dumps(identity, sort_keys=True, default=str)
@@ -317,7 +319,19 @@ def run_context(config: Any, plan: dict[str, Any], game: Game, compiled: Any, sp
         rounds_per_match=plan["rounds_per_match"], players=int(plan["players"]),
         rows_per_shard=int(plan["units_per_shard"]) * int(plan["round_stride"]),
         info=_shard_info(plan, config.engine), end_reason_names=summary.end_reason_names,
-        yaku_names=tuple(summary.yaku_names), policies=tuple(summary.policies), threads=config.threads)
+        yaku_names=tuple(summary.yaku_names), policies=tuple(summary.policies), threads=config.threads,
+        summary=_summary_spec(plan, game, compiled))
+
+
+def _summary_spec(plan: dict[str, Any], game: Game, compiled: Any) -> Any:
+    """A summary run's ``SummarySpec`` (its baseline's rules included), or None for a run of rows."""
+    if not plan.get("summary"):
+        return None
+    from simcore import summary_shard as ss
+
+    paired = plan.get("paired_with")
+    baseline = ss.load_baseline(str(paired["path"]), plan) if paired else None
+    return ss.summary_spec(plan, game, compiled, baseline)
 
 
 # --- on the workers ------------------------------------------------------------------------------
@@ -413,6 +427,8 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
 
     began, began_cpu = time.perf_counter(), time.thread_time()
     game, compiled = _compiled(context)
+    if context.summary is not None:
+        return _summary_shard(context, game, compiled, shard, first_unit, n_units, began, began_cpu)
     buffers = _buffers(game, context.rows_per_shard)
     ints, masks = _play(game, compiled, context, first_unit, n_units, buffers)
     columns = game.columns(ints, masks, context.players, _thread_state.store)
@@ -429,6 +445,42 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
     summary.add(columns)
     return ShardResult(shard, n_units, ds.shard_entry(shard, info, rows, size, sha256), summary,
                        time.perf_counter() - began, _worker_address(), time.thread_time() - began_cpu)
+
+
+def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, first_unit: int, n_units: int,
+                   began: float, began_cpu: float) -> ShardResult:
+    """``compute_shard`` for a summary run: the shard's counts, written and committed."""
+    import dataclasses
+
+    from simcore import summary_run, summary_shard
+    from simcore.runner import RunSummary
+
+    spec = context.summary
+    rows = spec.block_units * int(context.info.get("round_stride") or 1)
+    buffers = _buffers(game, rows)
+
+    def play(unit: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        return _play(game, compiled, context, unit, count, buffers)
+
+    baseline_play = None
+    if spec.baseline is not None:
+        base_game, base_compiled, base_specs = summary_shard.baseline_engine(spec.baseline, context.engine)
+        base_context = dataclasses.replace(context, specs=tuple(base_specs), seed=spec.baseline.seed)
+        base_buffers = base_game.output_buffers(rows)
+
+        def baseline_play(unit: int, count: int):
+            count = max(0, min(count, spec.baseline.units - unit))
+            return _play(base_game, base_compiled, base_context, unit, count, base_buffers) if count else None
+
+    aggregate = summary_shard.compute_summary_shard(game, compiled, spec, context.players, first_unit, n_units,
+                                                    play, baseline_play)
+    entry, cells = summary_run.shard_file(Path(context.out), shard, first_unit, n_units, aggregate, spec,
+                                          context.info, compiled.rules.text, attempt=uuid.uuid4().hex[:12])
+    summary = RunSummary(out=Path(context.out), end_reason_names=context.end_reason_names,
+                         yaku_names=list(context.yaku_names), policies=list(context.policies))
+    summary_run.count_cells(summary, summary_run.as_cells(cells))
+    return ShardResult(shard, n_units, entry, summary, time.perf_counter() - began, _worker_address(),
+                       time.thread_time() - began_cpu)
 
 
 def load_context(context: RunContext) -> RunContext:

@@ -73,6 +73,10 @@ class RunConfig:
     # None: this process.  ``tcp://HOST:8786``: the shards as tasks on that Dask cluster;
     # ``local:N``: on a LocalCluster of N single-threaded worker processes (simcore.distributed).
     scheduler: str | None = None
+    # Keep per shard the counts the reports need instead of the rows (docs/summary-runs.md);
+    # ``paired_with``: also the per-round differences from that run (a dataset folder).
+    summary: bool = False
+    paired_with: str | None = None
 
 
 @dataclass
@@ -225,7 +229,12 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         if units < 1:
             raise RunError(f"--rounds {units}: must be at least 1")
     stride = game.stride(compiled, rounds_per_match)
-    units_per_shard = config.units_per_shard or max(1, TARGET_ROWS_PER_SHARD // stride)
+    if config.paired_with is not None and not config.summary:
+        raise RunError(f"--paired-with {config.paired_with}: only with --summary (a full run pairs in fudasim compare)")
+    target = TARGET_ROWS_PER_SHARD
+    if config.summary:
+        from simcore.summary_shard import SUMMARY_ROWS_PER_SHARD as target
+    units_per_shard = config.units_per_shard or max(1, target // stride)
     units_per_shard = min(units_per_shard, units)
     plan = {
         "fudasim_version": simcore.__version__,
@@ -249,6 +258,12 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         "end_reasons": list(game.end_reasons),
         **game.run_metadata(rules),  # the yaku table in bit order, and whatever else the game records
     }
+    if config.summary:
+        plan["summary"] = True  # only then: every other run's metadata stays as it was
+        if config.paired_with is not None:
+            from simcore.summary_shard import baseline_identity, load_baseline
+
+            plan["paired_with"] = baseline_identity(load_baseline(config.paired_with, plan))
     hidden = [seat for seat, spec in enumerate(specs) if sees_hidden(spec)]
     if hidden:
         plan["sees_hidden"] = hidden  # only then: every other run's metadata stays as it was
@@ -257,7 +272,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
 
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units",
-                "rounds_per_match", "units_per_shard")
+                "rounds_per_match", "units_per_shard", "summary", "paired_with")
 # The manifest is rewritten after each shard commits, unless rewriting it would take more than
 # this share of the time (a run of very many small shards, whose manifest grows with each one):
 # then as often as keeps it under that share.  A shard committed but not yet listed when a run
@@ -459,6 +474,10 @@ def _prepare_store_out(config: RunConfig, plan: dict[str, Any],
 
 def _add_present_shards(summary: RunSummary, out: storage.Location, present: dict[int, dict[str, Any]]) -> None:
     """Count the shards already present into the summary (the few columns it needs)."""
+    if present and ds.is_summary_manifest(ds.read_manifest(out)):
+        from simcore.summary_run import count_present
+
+        return count_present(summary, out, present)
     codes = {name: code for code, name in enumerate(summary.end_reason_names)}
     columns = ["winner", "dealer", "end_reason", *[f"yaku_{seat}" for seat in range(summary.seats)]]
     for index in sorted(present):
@@ -524,6 +543,9 @@ def run(config: RunConfig) -> RunSummary:
             out = storage.location(config.out)  # a folder, or a URI: s3://bucket/prefix (docs/distributed.md)
         except ds.DatasetError as error:
             raise RunError(f"--out {error}") from None
+    if config.summary and isinstance(out, storage.StorePath):
+        raise RunError(f"--out {storage.display(out)}: a summary run is written to a local or shared folder, not an "
+                       f"object store (its shards are a few MB in all: write them locally and copy them)")
     if config.scheduler is not None:
         # The cluster's workers run the kernels: --threads is their kernel threads per task.
         if config.threads is not None and config.threads < 1:
@@ -642,6 +664,10 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
 
 def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: storage.Location,
              present: dict[int, dict[str, Any]]) -> RunSummary:
+    if plan.get("summary"):
+        from simcore import summary_run
+
+        return summary_run.execute(config, plan, game, compiled, specs, out, present)
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]

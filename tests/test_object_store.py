@@ -269,6 +269,13 @@ def test_a_bad_uri_is_one_line_and_writes_nothing(s3, endpoint, tmp_path, monkey
         assert _cli(command, uri).exit_code == 2
 
 
+def test_a_summary_run_is_refused_in_an_object_store_before_anything_is_written(s3, endpoint):
+    """Summary shards are written through the local folder's commit; a store is refused in one line."""
+    line = _one_error_line(_cli("run", "--rounds", "100", "--summary", "-o", s3))
+    assert line.startswith(f"fudasim: error: --out {s3}: a summary run") and "object store" in line
+    assert _objects(endpoint, s3) == {}
+
+
 def test_an_endpoint_that_does_not_answer_is_one_line(s3, tmp_path, monkeypatch):
     monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{_free_port()}")
     for args in (["run", "--rounds", "100", "-o", s3], ["report", s3], ["verify", s3]):
