@@ -72,7 +72,8 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
         policies: Mapping[int, str] | Sequence[str] | None = None, options: Mapping[str, Any] | None = None,
         players: int | None = None, out: str | os.PathLike | None = None, engine: str = "kernel",
         threads: int | None = None, resume: bool = False, overwrite: bool = False,
-        shard_rounds: int | None = None, progress: bool = False, scheduler: str | None = None) -> Run:
+        shard_rounds: int | None = None, progress: bool = False, scheduler: str | None = None,
+        summary: bool = False, paired_with: str | os.PathLike | None = None) -> Run:
     """Run a simulation, as ``fudasim run`` does, and return the finished ``Run``.
 
     Parameters
@@ -92,6 +93,10 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
     scheduler : run the shards as tasks on Dask distributed: ``"tcp://HOST:8786"`` (a running
         scheduler; ``out`` on a file system every worker can write) or ``"local:N"`` (a
         LocalCluster of N worker processes, started and closed here); the same rows as a local run
+    summary : keep per shard the exact counts the reports need instead of the rows (``--summary``,
+        docs/summary-runs.md): ``report``/``compare`` read it, ``load`` refuses it
+    paired_with : with ``summary``, a run of the same seed to keep paired differences against
+        (``--paired-with``), so that ``compare(paired_with, out)`` is paired
 
     Raises
     ------
@@ -109,7 +114,8 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
                        rounds_per_match=rounds_per_match, policies=_policies(policies), engine=engine,
                        threads=threads, out=None if out is None else str(out), resume=resume,
                        overwrite=overwrite, units_per_shard=shard_rounds, progress=progress,
-                       command=f"fudasim.run({rules!r}, seed={seed})", scheduler=scheduler)
+                       command=f"fudasim.run({rules!r}, seed={seed})", scheduler=scheduler, summary=summary,
+                       paired_with=None if paired_with is None else str(paired_with))
     summary = run_simulation(config)
     return Run(summary.out, summary)
 

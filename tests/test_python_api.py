@@ -84,3 +84,27 @@ def test_load_refuses_an_unknown_column_or_style(tmp_path):
         fudasim.load(tmp_path / "d", ["payof_0"])
     with pytest.raises(fudasim.FudasimError, match="yaku="):
         fudasim.load(tmp_path / "d", yaku="english")
+
+
+def test_a_summary_run_from_python_reports_what_the_full_run_reports(tmp_path):
+    """``summary=True`` keeps counts: ``load`` refuses it, the report's tables equal the full run's,
+    and ``paired_with`` makes ``compare`` paired."""
+    from analysis.compare import compare_runs
+    from analysis.report import build_report
+    from simcore.errors import FudasimError
+
+    full = fudasim.run(rounds=4000, seed=3, policies={0: "greedy"}, out=tmp_path / "full", shard_rounds=1500)
+    counted = fudasim.run(rounds=4000, seed=3, policies={0: "greedy"}, out=tmp_path / "counted", shard_rounds=1500,
+                          summary=True)
+    with pytest.raises(FudasimError, match="summary run"):
+        fudasim.load(counted.path)
+
+    def tables(path):
+        return {table.name: table.frame.to_dict() for table in build_report(path).tables if table.name != "run"}
+
+    assert tables(counted.path) == tables(full.path)
+    paired = fudasim.run(rounds=4000, seed=3, out=tmp_path / "paired", shard_rounds=1500, summary=True,
+                         paired_with=full.path)
+    assert any(name.startswith("paired_") for name in compare_runs([full.path, paired.path]).frames())
+    with pytest.raises(FudasimError, match="--paired-with"):
+        fudasim.run(rounds=100, out=tmp_path / "x", paired_with=full.path)
