@@ -152,6 +152,8 @@ def run_overview(summary: RunSummary) -> Table:
          else f"matches of {dataset.rounds_per_match} rounds"),
         ("engine", str(info.get("engine", info.get("engine_version", "?")))),
     ]
+    if info.get("summary") is True:  # fudasim run --summary: counts kept, no rows
+        rows.append(("kept", "counts per shard, not rows (a summary run: docs/summary-runs.md)"))
     headline = get_game(dataset.game).report_options if dataset.game in known_game_names() else ()
     for key in headline:
         if key in options:

@@ -103,6 +103,8 @@ def test_a_summary_run_from_python_reports_what_the_full_run_reports(tmp_path):
         return {table.name: table.frame.to_dict() for table in build_report(path).tables if table.name != "run"}
 
     assert tables(counted.path) == tables(full.path)
+    kept = build_report(counted.path).table("run").frame.set_index("item")["value"]
+    assert kept["kept"].startswith("counts per shard") and "kept" not in set(build_report(full.path).table("run").frame["item"])
     paired = fudasim.run(rounds=4000, seed=3, out=tmp_path / "paired", shard_rounds=1500, summary=True,
                          paired_with=full.path)
     assert any(name.startswith("paired_") for name in compare_runs([full.path, paired.path]).frames())
