@@ -169,7 +169,7 @@ def run_labels(datasets: list[RunDataset]) -> list[str]:
     """How ``compare`` names runs: a run of a tournament or sweep folder by its seating's policies
     or its combination (prefixed with the folder's name when the runs come from several folders),
     any other run by its directory name."""
-    found = [None if is_store(d.path) else _enclosing(Path(d.path)) for d in datasets]
+    found = [_enclosing(d.path) if isinstance(d.path, Path) else None for d in datasets]
     folders = {str(f[0].path.resolve()) for f in found if f is not None}
     labels = []
     for dataset, hit in zip(datasets, found, strict=True):

@@ -26,6 +26,7 @@ from analysis.summary import (
     _instant_bits,
     advantage_sums,
 )
+from simcore import storage
 from simcore.dataset import DatasetError
 from simcore.summary_shard import CONVERGENCE_FLAGS, PAIR_FIELDS, read_cells
 
@@ -36,12 +37,11 @@ def _shard_cells(dataset: RunDataset) -> list[tuple[dict[str, Any], dict[str, di
     """``(fudasim.run, cells)`` of each shard read, in shard order."""
     import json
 
-    import pyarrow.parquet as pq
 
     out = []
     for path in dataset.files:
         try:
-            info = json.loads((pq.read_schema(path).metadata or {})[b"fudasim.run"])
+            info = json.loads((storage.read_schema(path).metadata or {})[b"fudasim.run"])
             out.append((info, read_cells(path)))
         except DatasetError as error:
             raise AnalysisError(str(error)) from None

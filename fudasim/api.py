@@ -116,8 +116,8 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
                        overwrite=overwrite, units_per_shard=shard_rounds, progress=progress,
                        command=f"fudasim.run({rules!r}, seed={seed})", scheduler=scheduler, summary=summary,
                        paired_with=None if paired_with is None else str(paired_with))
-    summary = run_simulation(config)
-    return Run(summary.out, summary)
+    result = run_simulation(config)
+    return Run(result.out, result)
 
 
 def open_dataset(path: str | os.PathLike | Location, allow_incomplete: bool = False) -> Any:

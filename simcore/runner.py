@@ -477,6 +477,7 @@ def _add_present_shards(summary: RunSummary, out: storage.Location, present: dic
     if present and ds.is_summary_manifest(ds.read_manifest(out)):
         from simcore.summary_run import count_present
 
+        assert isinstance(out, Path), "summary runs are refused in an object store (run())"
         return count_present(summary, out, present)
     codes = {name: code for code, name in enumerate(summary.end_reason_names)}
     columns = ["winner", "dealer", "end_reason", *[f"yaku_{seat}" for seat in range(summary.seats)]]
@@ -667,6 +668,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
     if plan.get("summary"):
         from simcore import summary_run
 
+        assert isinstance(out, Path), "summary runs are refused in an object store (run())"
         return summary_run.execute(config, plan, game, compiled, specs, out, present)
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])

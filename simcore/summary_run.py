@@ -59,7 +59,7 @@ def write_summary_file(out: Path, shard: int, table: Any, attempt: str | None = 
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    final = ds.shard_path(out, shard)
+    final = out / ds.SHARD_PATTERN.format(shard)  # a local folder: summary runs are refused in a store
     suffix = f"{os.getpid()}" if attempt is None else f"{os.getpid()}-{attempt}"
     temporary = final.with_name(f".{final.name}.tmp-{suffix}")
     try:

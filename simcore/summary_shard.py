@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 
 from simcore import dataset as ds
+from simcore import storage
 from simcore import summary_layout as layout
 from simcore.errors import RunError
 from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, checkpoints
@@ -531,7 +532,7 @@ def summary_table(cells: list[tuple[str, int, int]], info: dict[str, Any], rules
     return pa.Table.from_arrays([key_column, index, value], schema=CELL_SCHEMA.with_metadata(metadata))
 
 
-def read_cells(path: str | Path) -> dict[str, dict[int, int]]:
+def read_cells(path: str | Path | storage.StorePath) -> dict[str, dict[int, int]]:
     """A summary shard's cells as ``{key: {index: value}}``.
 
     Raises
@@ -540,7 +541,7 @@ def read_cells(path: str | Path) -> dict[str, dict[int, int]]:
         The file cannot be read or is not a summary shard.
     """
     try:
-        table = ds.pq.read_table(path)
+        table = storage.read_table(storage.location(path))
     except (OSError, pa.ArrowException) as error:
         raise ds.DatasetError(f"{path}: cannot read summary shard: {' '.join(str(error).split())}") from None
     if table.column_names != ["key", "index", "value"]:
