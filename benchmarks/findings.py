@@ -596,6 +596,7 @@ def skill_tables(page: Page, findings: Findings, settings_: list[Setting], chain
                      _cell(findings, label, f"beginner {chain[0]}", "LE", shown),
                      _cell(findings, label, f"beginner {chain[0]}", "RE", shown)])
     page.add(*_table(["setting", f"RS ({chain[0]})", f"RS ({chain[1]})", f"LE ({chain[0]})", "RE"], rows))
+    page.add(*skill_ranking(findings, [s.label for s in settings_], f"beginner {chain[0]}"), "")
     page.add("Payoff gap per round along the chain (stronger minus weaker, head to head):", "")
     short = [s.replace(best, "best") for s in steps]
     page.add(*_table(["setting", *short], [[s.label, *[_cell(findings, s.label, step, "payoff gap", shown)
@@ -610,6 +611,26 @@ def skill_tables(page: Page, findings: Findings, settings_: list[Setting], chain
                                       f"{' / '.join(info.get('shares', {}).get(step, ('—', '—')))}"
                                       for step in steps]])
     page.add(*_table(["setting", *short], rows))
+
+
+def skill_ranking(findings: Findings, settings_: list[str], beginner: str) -> list[str]:
+    """A sentence on which setting rewards skill most: the highest and lowest RS, and whether their
+    intervals separate them (from the page's numbers)."""
+    ranked = sorted(((n, s) for s in settings_ if (n := findings.get(s, beginner, "RS")) is not None),
+                    key=lambda ns: -ns[0].value)
+    if len(ranked) < 2:
+        return []
+    (top, top_setting), (low, low_setting) = ranked[0], ranked[-1]
+    apart = [s for n, s in ranked[1:] if n.high < top.low]
+    text = (f"Skill counts most in {top_setting} (RS {top.text()}) and least in {low_setting} (RS {low.text()}); ")
+    if len(apart) == len(ranked) - 1:
+        text += "the first is above every other setting beyond the intervals."
+    elif apart:
+        text += (f"the first is above {len(apart)} of the other {len(ranked) - 1} settings beyond the intervals "
+                 f"({', '.join(apart)}).")
+    else:
+        text += "the intervals of all settings overlap, so no setting is clearly first."
+    return [text]
 
 
 def misleading_section(page: Page, findings: Findings, quantities: dict[str, list[str]], weak: str,
