@@ -113,3 +113,13 @@ def test_the_findings_page_of_the_quick_setting(tmp_path):
                  "--deals", "30", "--rounds", "2000", "--threads", "1", "--check", "7", "--check-rounds", "1500",
                  "--check-deals", "20", "--out", str(tmp_path / "runs"), "--doc", str(doc)]) == 0
     assert doc.read_text() == first
+
+
+def test_no_run_writes_the_page_from_what_is_there_and_names_the_rest(tmp_path):
+    doc = tmp_path / "findings.md"
+    assert main(["--quick", "--policies", "random", "--no-skill", "--no-run", "--out", str(tmp_path / "empty"),
+                 "--doc", str(doc)]) == 0
+    text = doc.read_text()
+    assert ("**Not computed yet, so left out of this page:** Tensho (Ise), yaku set 1 / random; "
+            "Enshu-bana C, 3 players / random.") in text
+    assert not (tmp_path / "empty" / "sweep-tensho-ise-fixed_1-random").exists()  # nothing was run
