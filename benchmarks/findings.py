@@ -422,7 +422,8 @@ def agreement(main: Iterable[Number], fresh: Findings, z: float = Z95) -> tuple[
 
     Only numbers with an interval in both runs are compared; a number the fresh run lacks is left out.
     """
-    agree, disagree = [], []
+    agree: list[tuple[Number, Number]] = []
+    disagree: list[tuple[Number, Number]] = []
     for a in main:
         b = fresh.numbers.get(a.key())
         if b is None or not (math.isfinite(a.half) and math.isfinite(b.half)):
@@ -614,7 +615,8 @@ def skill_tables(page: Page, findings: Findings, settings_: list[Setting], chain
                      _cell(findings, label, f"beginner {chain[0]}", "LE", shown),
                      _cell(findings, label, f"beginner {chain[0]}", "RE", shown)])
     page.add(*_table(["setting", f"RS ({chain[0]})", f"RS ({chain[1]})", f"LE ({chain[0]})", "RE"], rows))
-    page.add(*skill_ranking(findings, [s.label for s in settings_], f"beginner {chain[0]}"), "")
+    page.add(*skill_ranking(findings, [s.label for s in settings_], f"beginner {chain[0]}"), "",
+             "![Relative skill by game and variant](findings-skill.png)", "")
     page.add("Payoff gap per round along the chain (stronger minus weaker, head to head):", "")
     short = [s.replace(best, "best") for s in steps]
     page.add(*_table(["setting", *short], [[s.label, *[_cell(findings, s.label, step, "payoff gap", shown)
@@ -696,7 +698,31 @@ def plot_edges(findings: Findings, settings_: list[str], policies: list[str]) ->
     ax.set_yticks(range(len(settings_)), settings_)
     ax.invert_yaxis()
     ax.set_xlabel("dealer's edge per round (95% interval)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(policies), frameon=False)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def plot_skill(findings: Findings, settings_: list[str], beginner: str) -> bytes | None:
+    """The relative skill RS of every setting, with its bootstrap interval, as a PNG (None without RS)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    values = [(s, n) for s in settings_ if (n := findings.get(s, beginner, "RS")) is not None]
+    if not values:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 0.6 + 0.32 * len(values)))
+    ys = range(len(values))
+    ax.errorbar([n.value for _, n in values], list(ys), fmt="o", capsize=3,
+                xerr=[[n.value - n.low for _, n in values], [n.high - n.value for _, n in values]])
+    ax.set_yticks(list(ys), [s for s, _ in values])
+    ax.invert_yaxis()
+    ax.set_xlabel(f"relative skill RS, {beginner} (95% bootstrap interval)")
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100)
@@ -739,6 +765,8 @@ def render(findings: Findings, plan: Plan, tensho: list[Setting], enshu: list[Se
     if left_out:
         page.parts[4:4] = [f"**Not computed yet, so left out of this page:** {'; '.join(left_out)}.", ""]
     page.plots["findings-dealer-edge.png"] = plot_edges(findings, [s.label for s in tensho + enshu], policies)
+    if skill and (png := plot_skill(findings, [s.label for s in tensho + enshu], f"beginner {plan.chain[0]}")):
+        page.plots["findings-skill.png"] = png
     return page
 
 

@@ -93,6 +93,8 @@ def test_the_findings_page_of_the_quick_setting(tmp_path):
     assert "python -m benchmarks.findings --quick" in text and re.search(r"at commit \w+", text)
     assert len(re.findall(r"\d+\.\d+ ± \d+\.\d+", text)) > 60  # numbers come with their intervals
     assert (doc.parent / "findings-dealer-edge.png").read_bytes()[:4] == b"\x89PNG"
+    assert (doc.parent / "findings-skill.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Skill counts most in " in text
     # random against greedy: every setting is compared, in sentences
     assert re.search(r"\*\*Tensho \(Ise\), yaku set 1\*\*: \d+ of the \d+ numbers reported under both", text)
     assert "**Enshu-bana C, 3 players**" in text.split("## Where random play misleads")[1]
