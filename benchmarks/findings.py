@@ -744,6 +744,8 @@ def render(findings: Findings, plan: Plan, tensho: list[Setting], enshu: list[Se
              "the named policy. Every ± is a 95% interval" + ("; the last section reruns everything with another "
                                                                  "seed and says how many numbers agree." if fresh else "."),
              "",
+             "The policies are described, and their strength measured, in [policies.md](policies.md); the skill measures in [skill.md](skill.md), the card-value comparison in "
+             "[sweep.md](sweep.md).", "",
              "![The dealer's edge by game and policy](findings-dealer-edge.png)", "")
     quantities: dict[str, list[str]] = {}
     page.add("## Tensho", "",
@@ -763,7 +765,7 @@ def render(findings: Findings, plan: Plan, tensho: list[Setting], enshu: list[Se
         check_section(page, shown, fresh, command, fresh_sizes)
     left_out = findings.missing + ([f"check: {m}" for m in fresh.missing] if fresh is not None else [])
     if left_out:
-        page.parts[4:4] = [f"**Not computed yet, so left out of this page:** {'; '.join(left_out)}.", ""]
+        page.parts[6:6] = [f"**Not computed yet, so left out of this page:** {'; '.join(left_out)}.", ""]
     page.plots["findings-dealer-edge.png"] = plot_edges(findings, [s.label for s in tensho + enshu], policies)
     if skill and (png := plot_skill(findings, [s.label for s in tensho + enshu], f"beginner {plan.chain[0]}")):
         page.plots["findings-skill.png"] = png
