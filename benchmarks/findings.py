@@ -484,7 +484,7 @@ def misleading_lines(findings: Findings, settings_: list[str], quantities: dict[
 
 def _readable(quantity: str) -> str:
     if quantity.startswith("ends by "):
-        return f"the share of rounds ending by {quantity[8:]} (%)"
+        return f"the share of rounds ending by {quantity[8:].replace('_', ' ')} (%)"
     if quantity.startswith("yaku "):
         return f"how often {quantity[5:]} is made (% of rounds)"
     if quantity.startswith("seat order "):
@@ -567,7 +567,7 @@ def setting_tables(page: Page, findings: Findings, setting: Setting, policies: l
     ends = _ends(findings, label, policies)
     quantities += ends
     page.add("How rounds end (% of rounds):", "",
-             *_table(["policy", *[q[8:] for q in ends]], [[p, *[_cell(findings, label, p, q, shown) for q in ends]]
+             *_table(["policy", *[q[8:].replace("_", " ") for q in ends]], [[p, *[_cell(findings, label, p, q, shown) for q in ends]]
                                                            for p in policies]))
     if not tensho:
         players = setting.players or 2
