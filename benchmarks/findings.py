@@ -20,7 +20,8 @@ Sections (every number with its 95% interval; the page names the command and com
 
 ``--rounds`` and ``--search-rounds`` set the sizes (the search players are far slower),
 ``--deals`` the skill tournaments' size. Folders under ``--out`` are reused when complete, so an
-interrupted page resumes and a finished one re-renders without computing anything.
+interrupted page resumes and a finished one re-renders without computing anything; ``--no-run``
+writes the page from the complete folders only and names the parts still missing.
 """
 
 from __future__ import annotations
