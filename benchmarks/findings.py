@@ -27,6 +27,7 @@ writes the page from the complete folders only and names the parts still missing
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import math
@@ -136,6 +137,7 @@ class Findings:
     rounds: dict[tuple[str, str], int] = field(default_factory=dict)  # (setting, policy) -> rounds
     skill: dict[str, dict[str, Any]] = field(default_factory=dict)  # setting -> n*, variance shares
     seconds: float = 0.0
+    deals: dict[str, str] = field(default_factory=dict)  # setting -> fingerprint of its first deals
     missing: list[str] = field(default_factory=list)  # parts left out (``--no-run`` and not computed yet)
 
     def put(self, number: Number) -> None:
@@ -257,9 +259,11 @@ def describe_run(path: Path, setting: str, policy: str, findings: Findings) -> N
 
     dataset = open_run(path)
     players = dataset.seats
-    frame = read_dataset(path, columns=["dealer", "winner", "end_reason",
+    frame = read_dataset(path, columns=["dealer", "winner", "end_reason", "field_dealt", "hand_dealt_0",
                                         *[f"yaku_{s}" for s in range(players)]])
     n = len(frame)
+    first = frame[["field_dealt", "hand_dealt_0"]].head(1000).to_numpy(dtype=np.uint64)
+    findings.deals.setdefault(setting, hashlib.sha256(first.tobytes()).hexdigest()[:16])
     findings.rounds[(setting, policy)] = n
     dealer = frame["dealer"].to_numpy()
     winner = frame["winner"].to_numpy()
@@ -665,7 +669,17 @@ def misleading_section(page: Page, findings: Findings, quantities: dict[str, lis
     page.add(*(lines or [f"* No number differs between {weak} and {strong} play beyond the intervals."]), "")
 
 
-def check_section(page: Page, shown: list[Number], fresh: Findings, command: str, sizes: str) -> None:
+def _shared_deals(deals: dict[str, str]) -> str:
+    """The groups of settings whose first deals are identical, as text ('' when none)."""
+    groups: dict[str, list[str]] = {}
+    for setting, fingerprint in deals.items():
+        groups.setdefault(fingerprint, []).append(setting)
+    return "; ".join(" and ".join(g) if len(g) == 2 else ", ".join(g[:-1]) + " and " + g[-1]
+                     for g in groups.values() if len(g) > 1)
+
+
+def check_section(page: Page, shown: list[Number], fresh: Findings, command: str, sizes: str,
+                  deals: dict[str, str] | None = None) -> None:
     """How many of the page's numbers a fresh seed reproduces within the combined interval."""
     agree, disagree = agreement(shown, fresh)
     total = len(agree) + len(disagree)
@@ -674,7 +688,16 @@ def check_section(page: Page, shown: list[Number], fresh: Findings, command: str
              "that has an interval with its fresh value: the two agree when |a − b| ≤ 1.96 √(se_a² + se_b²). About "
              "95% should agree by chance alone.", "",
              f"**{len(agree)} of {total} numbers agree ({100 * len(agree) / max(total, 1):.1f}%)**; "
-             f"{len(disagree)} do not" + (":" if disagree else "."), "")
+             f"{len(disagree)} do not.", "")
+    if disagree:
+        runs = {(a.setting, a.policy) for a, _ in disagree}
+        shared = _shared_deals(deals or {})
+        page.add(f"The {len(disagree)} disagreements come from {len(runs)} of the "
+                 f"{len({(a.setting, a.policy) for a, _ in agree + disagree})} runs compared. The numbers of one run "
+                 "are not independent (its dealer's win rate, dealer's edge and seat-order numbers move together)"
+                 + (f", and settings that play the same deals at the same seed (common random numbers: {shared}) "
+                    "share their luck" if shared else "")
+                 + ", so one unusual sample of deals shows up as several disagreements. Those that do not agree:", "")
     if disagree:
         rows = [[a.setting, a.policy, a.quantity, a.text(), b.text(),
                  f"{abs(a.value - b.value) / math.sqrt((a.half / Z95) ** 2 + (b.half / Z95) ** 2):.2f}"]
@@ -763,7 +786,7 @@ def render(findings: Findings, plan: Plan, tensho: list[Setting], enshu: list[Se
     if fresh is not None and fresh_plan is not None:
         fresh_sizes = (f"{fresh_plan.seed} ({fresh_plan.rounds:,} rounds per fast run, {fresh_plan.search_rounds:,} "
                        f"per search run" + (f", {fresh_plan.deals:,} deals per skill pairing" if skill else "") + ")")
-        check_section(page, shown, fresh, command, fresh_sizes)
+        check_section(page, shown, fresh, command, fresh_sizes, findings.deals)
     left_out = findings.missing + ([f"check: {m}" for m in fresh.missing] if fresh is not None else [])
     if left_out:
         page.parts[6:6] = [f"**Not computed yet, so left out of this page:** {'; '.join(left_out)}.", ""]

@@ -125,3 +125,10 @@ def test_no_run_writes_the_page_from_what_is_there_and_names_the_rest(tmp_path):
     assert ("**Not computed yet, so left out of this page:** Tensho (Ise), yaku set 1 / random; "
             "Enshu-bana C, 3 players / random.") in text
     assert not (tmp_path / "empty" / "sweep-tensho-ise-fixed_1-random").exists()  # nothing was run
+
+
+def test_settings_dealt_alike_are_named_together():
+    from benchmarks.findings import _shared_deals
+
+    assert _shared_deals({"A": "x", "B": "y", "C": "x", "D": "z", "E": "z", "F": "z"}) == "A and C; D, E and F"
+    assert _shared_deals({"A": "x", "B": "y"}) == ""
