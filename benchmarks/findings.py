@@ -674,8 +674,7 @@ def _shared_deals(deals: dict[str, str]) -> str:
     groups: dict[str, list[str]] = {}
     for setting, fingerprint in deals.items():
         groups.setdefault(fingerprint, []).append(setting)
-    return "; ".join(" and ".join(g) if len(g) == 2 else ", ".join(g[:-1]) + " and " + g[-1]
-                     for g in groups.values() if len(g) > 1)
+    return "; ".join(", ".join(f"*{s}*" for s in g[:-1]) + f" and *{g[-1]}*" for g in groups.values() if len(g) > 1)
 
 
 def check_section(page: Page, shown: list[Number], fresh: Findings, command: str, sizes: str,

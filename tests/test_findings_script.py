@@ -130,5 +130,5 @@ def test_no_run_writes_the_page_from_what_is_there_and_names_the_rest(tmp_path):
 def test_settings_dealt_alike_are_named_together():
     from benchmarks.findings import _shared_deals
 
-    assert _shared_deals({"A": "x", "B": "y", "C": "x", "D": "z", "E": "z", "F": "z"}) == "A and C; D, E and F"
+    assert _shared_deals({"A": "x", "B": "y", "C": "x", "D": "z", "E": "z", "F": "z"}) == "*A* and *C*; *D*, *E* and *F*"
     assert _shared_deals({"A": "x", "B": "y"}) == ""
