@@ -473,8 +473,8 @@ def misleading_lines(findings: Findings, settings_: list[str], quantities: dict[
                 sentences.append(f"{weak} play gets the sign of {what} wrong: {a.text()} under {weak}, "
                                  f"{b.text()} under {strong}")
             else:
-                verb = "overstates" if abs(a.value) > abs(b.value) else "understates"
-                sentences.append(f"{weak} play {verb} {what}: {a.text()} against {b.text()}")
+                side = "too high" if a.value > b.value else "too low"
+                sentences.append(f"{weak} play puts {what} {side}: {a.text()} against {b.text()}")
         if not compared:
             continue
         ranking = _top_yaku_change(findings, setting, weak, strong, quantities.get(setting, []))
@@ -491,7 +491,7 @@ def _readable(quantity: str) -> str:
     if quantity.startswith("ends by "):
         return f"the share of rounds ending by {quantity[8:].replace('_', ' ')} (%)"
     if quantity.startswith("yaku "):
-        return f"how often {quantity[5:]} is made (% of rounds)"
+        return f"the frequency of {quantity[5:]} (% of rounds)"
     if quantity.startswith("seat order "):
         k = int(quantity.split()[2])
         return "the dealer's win rate (%)" if k == 0 else f"the win rate of seat {k} after the dealer (%)"
@@ -510,10 +510,19 @@ def _top_yaku_change(findings: Findings, setting: str, weak: str, strong: str, q
     def top(policy: str) -> str | None:
         values = [(findings.get(setting, policy, q), q) for q in yaku]
         present = [(n.value, q) for n, q in values if n is not None]
-        return max(present)[1][5:] if present else None
+        return max(present)[1] if present else None
+
     a, b = top(weak), top(strong)
-    if a and b and a != b:
-        return f"The most frequent yaku is {a} under {weak} play but {b} under {strong} play."
+    if not (a and b) or a == b:
+        return ""
+    a_strong, b_strong = findings.get(setting, strong, a), findings.get(setting, strong, b)
+    a_weak, b_weak = findings.get(setting, weak, a), findings.get(setting, weak, b)
+    if None in (a_strong, b_strong, a_weak, b_weak):
+        return ""
+    assert a_strong and b_strong and a_weak and b_weak
+    if differ(a_strong, b_strong) and differ(a_weak, b_weak):  # the order changes beyond the intervals
+        return (f"The most frequent yaku is {a[5:]} under {weak} play ({a_weak.text()} against {b[5:]}'s "
+                f"{b_weak.text()}) but {b[5:]} under {strong} play ({b_strong.text()} against {a_strong.text()}).")
     return ""
 
 

@@ -73,9 +73,10 @@ def test_misleading_says_which_numbers_differ_and_where_the_sign_flips():
     text = "\n".join(misleading_lines(found, ["S", "Same"], quantities, weak, strong))
     assert "**S**: 4 of the 5 numbers reported under both differ beyond their intervals, 1 with the opposite sign" in text
     assert "Random play gets the sign of the dealer's edge wrong: +0.020 ± 0.004 under random, -0.030 ± 0.010" in text
-    assert "Random play overstates the share of rounds ending by chaff (%): 38.00 ± 0.20 against 34.00 ± 1.00" in text
-    assert "Random play understates how often B is made" in text
-    assert "The most frequent yaku is A under random play but B under pimc play." in text
+    assert "Random play puts the share of rounds ending by chaff (%) too high: 38.00 ± 0.20 against 34.00 ± 1.00" in text
+    assert "Random play puts the frequency of B (% of rounds) too low" in text
+    assert ("The most frequent yaku is A under random play (5.00 ± 0.10 against B's 4.50 ± 0.10) but B under pimc "
+            "play (6.00 ± 0.30 against 4.00 ± 0.30).") in text
     assert "T3" not in text  # within the intervals
     assert "**Same**: 0 of the 1 numbers" in text
 
