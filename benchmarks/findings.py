@@ -661,7 +661,7 @@ def skill_ranking(findings: Findings, settings_: list[str], beginner: str) -> li
         text += "the first is above every other setting beyond the intervals."
     elif apart:
         text += (f"the first is above {len(apart)} of the other {len(ranked) - 1} settings beyond the intervals "
-                 f"({', '.join(apart)}).")
+                 f"({', '.join(f'*{s}*' for s in apart)}).")
     else:
         text += "the intervals of all settings overlap, so no setting is clearly first."
     return [text]
@@ -710,7 +710,7 @@ def check_section(page: Page, shown: list[Number], fresh: Findings, command: str
         rows = [[a.setting, a.policy, a.quantity, a.text(), b.text(),
                  f"{abs(a.value - b.value) / math.sqrt((a.half / Z95) ** 2 + (b.half / Z95) ** 2):.2f}"]
                 for a, b in disagree]
-        page.add(*_table(["setting", "policy", "number", "page", "fresh run", "|a − b| / se"], rows))
+        page.add(*_table(["setting", "policy", "number", "page", "fresh run", "difference / se"], rows))
 
 
 def plot_edges(findings: Findings, settings_: list[str], policies: list[str]) -> bytes:
