@@ -707,7 +707,7 @@ def check_section(page: Page, shown: list[Number], fresh: Findings, command: str
                     "share their luck" if shared else "")
                  + ", so one unusual sample of deals shows up as several disagreements. Those that do not agree:", "")
     if disagree:
-        rows = [[a.setting, a.policy, a.quantity, a.text(), b.text(),
+        rows = [[a.setting, a.policy, a.quantity.replace("_", " "), a.text(), b.text(),
                  f"{abs(a.value - b.value) / math.sqrt((a.half / Z95) ** 2 + (b.half / Z95) ** 2):.2f}"]
                 for a, b in disagree]
         page.add(*_table(["setting", "policy", "number", "page", "fresh run", "difference / se"], rows))
