@@ -735,7 +735,7 @@ def instant_yaku_cards(s, yaku_mask, yaku_instant):
     return cards
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, forceinline=True)
 def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, claimed, hand_dealt0,
                     hand_dealt1, pile0, pile1, turn, winner, instant, params, yaku_mask, yaku_points,
                     yaku_in_set, supersedes, chaff_mask, tables, n_planes, out_int, out_mask, row):
