@@ -43,8 +43,6 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float,
     kernel_block = max(1, TARGET_ROWS_PER_SHARD // int(plan["round_stride"]))
     kernel_play = summary_run.players_engine(game, compiled, specs, "kernel", 1, None,
                                              game.output_buffers(kernel_block * int(plan["round_stride"])))
-    second = summary_run.players_engine(game, compiled, specs, "kernel", 1, None,
-                                        game.output_buffers(spec.block_units * int(plan["round_stride"])))
     info = _shard_info(plan, "kernel")
     out.mkdir(parents=True, exist_ok=True)
 
@@ -57,7 +55,7 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float,
 
     def summary_shard_run() -> None:
         aggregate = summary_shard.compute_summary_shard(game, compiled, spec, int(plan["players"]), 0, rounds, play,
-                                                        second_play=second)
+                                                        halves=True)
         summary_run.shard_file(out, 0, 0, rounds, aggregate, spec, info, compiled.rules.text)
 
     kernel_alone()  # warm-up: compile or load both, fault the buffers in

@@ -23,15 +23,15 @@ __all__ = ["summarise_block_nb"]
 _CONV = SCALARS.index("conv_seat0_wins")  # the first convergence running total
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-_CONV = 13  # index of the first convergence running total in SCALARS
 
 
 @nb.njit(cache=True, nogil=True)
 def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode, stop_allowed, checkpoints,
                        scalars, seat_counts, advantage, reasons, yaku_seat, yaku_any, stopping, yaku_sets,
                        seat_yaku_sets, scores, payoffs, end_turns, rounds_per_match, match_seat_wins,
-                       convergence, overflow):
-    """Add one block of rows to the summary arrays.
+                       convergence, overflow, lo, hi):
+    """Add rows ``lo .. hi - 1`` of a block to the summary arrays (a range that starts at a unit's
+    first row, so that a match is never split).
 
     Parameters
     ----------
@@ -48,7 +48,7 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
         ``stop_allowed[0]``; 3: the ``stopping_yaku`` column.
     stop_allowed : uint64[MAX_YAKU_SETS]
     checkpoints : int64[c]
-        Ascending counts of this block's valid rows after which the convergence totals are taken.
+        Ascending counts of the range's valid rows after which the convergence totals are taken.
     scalars : int64[len(SCALARS)]
     seat_counts : int64[3, seats]
         Rounds played, wins, draws of each seat.
@@ -68,8 +68,9 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
         Written (not added): the block's running totals at each checkpoint.
     overflow : int64[4]
         Set to 1 when a value of scores, payoffs, end_turn or rounds per match fell outside the window.
+    lo, hi : int
+        The rows to count.
     """
-    rows = ints.shape[1]
     seats = seat_columns.shape[1]
     valid_row, winner_row, dealer_row, reason_row = columns[0], columns[1], columns[2], columns[3]
     turn_row, set_row, match_row, in_match_row, end_row, stop_row = (columns[4], columns[5], columns[6],
@@ -82,7 +83,7 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
     current_dealer = np.int64(-1)
     checkpoint = 0
     count = 0
-    for row in range(rows):
+    for row in range(lo, hi):
         if valid_row >= 0 and ints[valid_row, row] != 1:
             continue
         count += 1
@@ -99,6 +100,18 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                 continue
             active_count += 1
             seat_counts[0, seat] += 1
+            # the histograms, in the same pass (reading the row once)
+            position = ints[seat_columns[0, seat], row] + 4096
+            if 0 <= position < 8192:
+                scores[seat, position] += 1
+            else:
+                overflow[0] = 1
+            if has_payoff:
+                position = ints[seat_columns[1, seat], row] + 4096
+                if 0 <= position < 8192:
+                    payoffs[seat, position] += 1
+                else:
+                    overflow[1] = 1
             if drawn:
                 seat_counts[2, seat] += 1
             if has_yaku:
@@ -111,6 +124,12 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                 seat_yaku_sets[seat, yaku_set] += 1
         if winner >= 0 and winner < seats:
             seat_counts[1, winner] += 1
+        if turn_row >= 0:
+            position = ints[turn_row, row] + 4096
+            if 0 <= position < 8192:
+                end_turns[0, position] += 1
+            else:
+                overflow[2] = 1
         while any_yaku != U0:
             yaku_any[0, lowest_id(any_yaku)] += 1
             any_yaku &= any_yaku - U1
@@ -207,30 +226,6 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
             for k in range(5):
                 convergence[k, checkpoint] = scalars[_CONV + k]
             checkpoint += 1
-    # The histograms one column at a time (a streaming pass each).
-    for seat in range(seats):
-        _column_histogram_nb(ints, seat_columns[0, seat], valid_row, seat_columns[2, seat], scores, seat, overflow, 0)
-        if has_payoff:
-            _column_histogram_nb(ints, seat_columns[1, seat], valid_row, seat_columns[2, seat], payoffs, seat,
-                                 overflow, 1)
-    if turn_row >= 0:
-        _column_histogram_nb(ints, turn_row, valid_row, -1, end_turns, 0, overflow, 2)
-
-
-@nb.njit(cache=True, nogil=True)
-def _column_histogram_nb(ints, value_row, valid_row, active_row, histograms, line, overflow, slot):
-    """Count row ``value_row`` of ``ints`` into ``histograms[line]`` over the valid rows (and, given
-    ``active_row``, the rows it flags); a value outside the window sets ``overflow[slot]``."""
-    for row in range(ints.shape[1]):
-        if valid_row >= 0 and ints[valid_row, row] != 1:
-            continue
-        if active_row >= 0 and ints[active_row, row] == 0:
-            continue
-        position = ints[value_row, row] + 4096
-        if 0 <= position < 8192:
-            histograms[line, position] += 1
-        else:
-            overflow[slot] = 1
 
 
 # The kernels write the window out as literals (4096, 8192): keep them in step.

@@ -126,7 +126,6 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
     spec = ss.summary_spec(plan, game, compiled, baseline)
     rows_per_block = spec.block_units * int(plan["round_stride"])
     buffers = game.output_buffers(rows_per_block)
-    second_buffers = game.output_buffers(rows_per_block) if not plan.get("paired_with") else None
     progress = runner._Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
                                 config.progress)
     progress.update(sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"])))
@@ -136,16 +135,6 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
         result = engine_play(first_unit, n_units)
         progress.update(n_units)
         return result
-
-    second_play = None
-    if second_buffers is not None:
-        second_engine = players_engine(game, compiled, specs, config.engine, int(plan["seed"]), rounds_per_match,
-                                       second_buffers)
-
-        def second_play(first_unit: int, n_units: int):
-            result = second_engine(first_unit, n_units)
-            progress.update(n_units)
-            return result
 
     baseline_play = None
     if baseline is not None:
@@ -175,7 +164,7 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
             first_unit = shard_index * per_shard
             n_units = min(per_shard, units - first_unit)
             aggregate = ss.compute_summary_shard(game, compiled, spec, players, first_unit, n_units, play,
-                                                 baseline_play, second_play)
+                                                 baseline_play, halves=baseline is None)
             entry, cells = shard_file(out, shard_index, first_unit, n_units, aggregate, spec, shard_info,
                                       compiled.rules.text)
             entries[shard_index] = entry

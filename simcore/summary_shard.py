@@ -32,7 +32,7 @@ from simcore import dataset as ds
 from simcore import storage
 from simcore import summary_layout as layout
 from simcore.errors import RunError
-from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, checkpoints
+from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, SCALARS, checkpoints
 
 __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec", "ShardAggregate",
            "summary_spec", "compute_summary_shard", "summary_table", "read_cells",
@@ -41,7 +41,7 @@ __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec"
 # Rows per summary shard by default: 16 times a row shard's, so a run of 10^9 rounds has a few
 # hundred small files (see docs/summary-runs.md for the sizes).
 SUMMARY_ROWS_PER_SHARD = 1 << 22
-BLOCK_ROWS = 1 << 16
+BLOCK_ROWS = 1 << 18
 STOPPING_REASONS = ("instant_win", "uchikiri")
 
 
@@ -246,7 +246,7 @@ def _count_overflow(aggregate: ShardAggregate, columns: dict[str, np.ndarray], o
 
 
 def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: int, first_unit: int,
-                          n_units: int, play, baseline_play=None, second_play=None) -> ShardAggregate:
+                          n_units: int, play, baseline_play=None, halves: bool = False) -> ShardAggregate:
     """Play a shard's units block by block and count them.
 
     Parameters
@@ -261,9 +261,11 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
     baseline_play : callable like ``play``, optional
         The baseline run's engine (``--paired-with``) on buffers of its own; None for a block
         the baseline does not have.
-    second_play : callable like ``play`` on other buffers, optional
-        Given (and no baseline), a block is counted on a thread of its own while the engine
-        plays the next one into the other buffers.
+    halves : bool
+        Count each block of two units or more in two halves at once (the second on a thread of
+        its own, into arrays of its own, added in at the end), so that the counting uses both
+        cores as the engine does.  The convergence totals of each half are its own running totals
+        plus the other half's counts before it.
 
     Returns
     -------
@@ -280,54 +282,61 @@ def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: 
             else np.zeros(0, dtype=np.int64))
     a = aggregate.arrays
 
+    second = ShardAggregate.empty(players, stops).arrays if halves else None
+    names = list(a)
+
+    def count_range(arrays, ints, masks, local, lo, hi):
+        convergence = np.zeros((5, len(local)), dtype=np.int64)
+        overflow = np.zeros(4, dtype=np.int64)
+        summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, spec.stop_mode, allowed, local,
+                           *[arrays[name] for name in names], convergence, overflow, lo, hi)
+        return convergence, overflow
+
     def count(unit: int, block: int, ints: np.ndarray, masks: np.ndarray) -> None:
+        rows = ints.shape[1]
         if spec.rows_per_unit is not None:
             offset = unit * spec.rows_per_unit  # global rows before this block
-            rows = block * spec.rows_per_unit
             inside = grid[(grid > offset) & (grid <= offset + rows)]
         else:
             offset, inside = 0, np.zeros(0, dtype=np.int64)
         # The running totals are the shard's: checkpoints count this block's rows.
         local = inside - offset
-        convergence = np.zeros((5, len(local)), dtype=np.int64)
-        overflow = np.zeros(4, dtype=np.int64)
-        summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, spec.stop_mode, allowed, local,
-                               a["scalars"], a["seat_counts"], a["advantage"], a["reasons"], a["yaku_seat"],
-                               a["yaku_any"], a["stopping"], a["yaku_sets"], a["seat_yaku_sets"], a["scores"],
-                               a["payoffs"], a["end_turns"], a["rounds_per_match"], a["match_seat_wins"],
-                               convergence, overflow)
+        if second is None or block < 2:
+            convergence, overflow = count_range(a, ints, masks, local, 0, rows)
+        else:
+            # Split at a unit's first row; with checkpoints every row is valid (fixed rows a unit).
+            split = (block // 2) * (rows // block)
+            second_before = second["scalars"][_CONV:_CONV + 5].copy()
+            later = _counter().submit(count_range, second, ints, masks, local[local > split] - split, split, rows)
+            first_part, overflow = count_range(a, ints, masks, local[local <= split], 0, split)
+            second_part, second_overflow = later.result()
+            first_part += second_before[:, None]
+            second_part += a["scalars"][_CONV:_CONV + 5][:, None]
+            convergence = np.concatenate([first_part, second_part], axis=1)
+            overflow |= second_overflow
         for position, row in enumerate(inside.tolist()):
             aggregate.convergence[row] = convergence[:, position].copy()
         if overflow.any():
             _count_overflow(aggregate, game.columns(ints, masks, players), overflow, players)
 
-    blocks = [(first_unit + done, min(spec.block_units, n_units - done))
-              for done in range(0, n_units, spec.block_units)]
-    if second_play is not None and baseline_play is None and len(blocks) > 1:
-        # The counting pass releases the GIL: it runs beside the engine, one block behind.
-        plays = (play, second_play)
-        pending = None
-        for position, (unit, block) in enumerate(blocks):
-            ints, masks = plays[position % 2](unit, block)
-            if pending is not None:
-                pending.result()
-            pending = _counter().submit(count, unit, block, ints, masks)
-        if pending is not None:
-            pending.result()
-    else:
-        for unit, block in blocks:
-            ints, masks = play(unit, block)
-            count(unit, block, ints, masks)
-            baseline_block = baseline_play(unit, block) if baseline_play is not None else None
-            if baseline_block is not None:
-                named = game.columns(ints, masks, players)
-                base_named = game.columns(baseline_block[0], baseline_block[1], players)
-                _add_pairs(aggregate, spec, base_named, named, players)
+    for unit, block in [(first_unit + done, min(spec.block_units, n_units - done))
+                        for done in range(0, n_units, spec.block_units)]:
+        ints, masks = play(unit, block)
+        count(unit, block, ints, masks)
+        baseline_block = baseline_play(unit, block) if baseline_play is not None else None
+        if baseline_block is not None:
+            named = game.columns(ints, masks, players)
+            base_named = game.columns(baseline_block[0], baseline_block[1], players)
+            _add_pairs(aggregate, spec, base_named, named, players)
+    if second is not None:
+        for name in names:
+            a[name] += second[name]
     aggregate.rounds = int(a["scalars"][0])
     return aggregate
 
 
 _COUNTER: list[Any] = []
+_CONV = SCALARS.index("conv_seat0_wins")  # the first of the five convergence running totals
 
 
 def _counter() -> Any:

@@ -335,3 +335,35 @@ def test_matches_of_varying_length_converge_exactly_at_shard_ends(tmp_path):
     for position, end in enumerate(ends.tolist()):
         assert trace["seat0_wins"][position] == int((rows["winner"][:end] == 0).sum())
         assert trace["dealer_wins"][position] == int((rows["winner"][:end] == rows["dealer"][:end]).sum())
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "matches"), [
+    ("tensho-ise", {}, 2, None), ("enshu-c", {}, 4, None), ("tensho-ise", {}, 2, 3)])
+def test_counting_blocks_in_halves_gives_the_counts_of_one_pass(rules, options, players, matches):
+    """Halves counted at once (each block split at a unit, the second half into arrays of its
+    own) give every count and every convergence total of a single pass, over many blocks."""
+    import dataclasses
+
+    from simcore.runner import _plan
+    from simcore.summary_run import players_engine
+
+    config = RunConfig(rules=rules, options=options, seed=21, summary=True,
+                       **({"matches": 700, "rounds_per_match": matches} if matches else {"rounds": 2100}))
+    if players != 2:
+        config = dataclasses.replace(config, options={**options, "enshu.players": str(players)})
+    plan, game, compiled, specs = _plan(config)
+    spec = dataclasses.replace(summary_shard.summary_spec(plan, game, compiled), block_units=301)
+    stride = int(plan["round_stride"])
+    units = int(plan["units"])
+    aggregates = []
+    for halves in (False, True):
+        engine = players_engine(game, compiled, specs, "kernel", 21, matches, game.output_buffers(301 * stride))
+        aggregates.append(summary_shard.compute_summary_shard(game, compiled, spec, players, 0, units, engine,
+                                                              halves=halves))
+    one, two = aggregates
+    assert one.convergence and sorted(one.convergence) == sorted(two.convergence)
+    for row in one.convergence:
+        assert one.convergence[row].tolist() == two.convergence[row].tolist(), row
+    for name in one.arrays:
+        assert one.arrays[name].tolist() == two.arrays[name].tolist(), name
+    assert one.rounds == two.rounds == units * stride
