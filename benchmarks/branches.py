@@ -38,8 +38,9 @@ def dump_code(into: Path) -> None:
 
     library = next(iter(T.play_units_nb.overloads.values())).library
     names = set()
-    for path in Path(os.environ["NUMBA_CACHE_DIR"]).rglob("tensho_nb.play_units_nb*.nbc"):
-        names |= set(re.findall(rb"_ZN7simcore7kernels9tensho_nb\d+\w+?7alignedE\w*?(?=[^\w])", path.read_bytes()))
+    for path in Path(os.environ["NUMBA_CACHE_DIR"]).rglob("kernel_nb.*.nbc"):  # simcore/games/tensho/kernel_nb.py
+        names |= set(re.findall(rb"_ZN7simcore5games6tensho9kernel_nb\d+\w+?7alignedE\w*?(?=[^\w])",
+                                path.read_bytes()))
     entries = {}
     for name in sorted(names, key=len):
         for function in FUNCTIONS:
@@ -56,14 +57,21 @@ def dump_code(into: Path) -> None:
     if set(entries) != set(FUNCTIONS):
         raise SystemExit(f"benchmarks.branches: compiled functions not found: {set(FUNCTIONS) - set(entries)}")
     low = min(entries.values())
-    for line in Path("/proc/self/maps").read_text().splitlines():
-        start, end = (int(x, 16) for x in line.split()[0].split("-"))
-        if start <= low < end:
-            high = max(end, max(entries.values()) + 1)
-            (into / "code.bin").write_bytes(ctypes.string_at(start, high - start))
-            (into / "code.txt").write_text(f"{start:x}\n" + "".join(f"{f} {a:x}\n" for f, a in entries.items()))
-            return
-    raise SystemExit("benchmarks.branches: the compiled code is not in /proc/self/maps")
+    maps = [tuple(int(x, 16) for x in line.split()[0].split("-")) + (line.split()[1],)
+            for line in Path("/proc/self/maps").read_text().splitlines()]
+    first = next((m for m in maps if m[0] <= low < m[1]), None)
+    if first is None:
+        raise SystemExit("benchmarks.branches: the compiled code is not in /proc/self/maps")
+    start = first[0]
+    high = max(first[1], max(max(m[1] for m in maps if m[0] <= a < m[1]) for a in entries.values()))
+    # The functions may lie in several mappings: copy the readable ones, zeros between them.
+    code = bytearray(high - start)
+    for begin, end, mode in maps:
+        lo, hi = max(begin, start), min(end, high)
+        if lo < hi and mode.startswith("r"):
+            code[lo - start:hi - start] = ctypes.string_at(lo, hi - lo)
+    (into / "code.bin").write_bytes(bytes(code))
+    (into / "code.txt").write_text(f"{start:x}\n" + "".join(f"{f} {a:x}\n" for f, a in entries.items()))
 
 
 def branch_costs(callgrind_out: Path, low: int, high: int) -> dict[int, list[int]]:
