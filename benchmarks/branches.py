@@ -57,8 +57,11 @@ def dump_code(into: Path) -> None:
     if set(entries) != set(FUNCTIONS):
         raise SystemExit(f"benchmarks.branches: compiled functions not found: {set(FUNCTIONS) - set(entries)}")
     low = min(entries.values())
-    maps = [tuple(int(x, 16) for x in line.split()[0].split("-")) + (line.split()[1],)
-            for line in Path("/proc/self/maps").read_text().splitlines()]
+    maps: list[tuple[int, int, str]] = []
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        bounds, mode = line.split()[:2]
+        begin, end = (int(x, 16) for x in bounds.split("-"))
+        maps.append((begin, end, mode))
     first = next((m for m in maps if m[0] <= low < m[1]), None)
     if first is None:
         raise SystemExit("benchmarks.branches: the compiled code is not in /proc/self/maps")
