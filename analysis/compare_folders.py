@@ -48,6 +48,7 @@ from analysis.tournament import (
     PairOutcomes,
     bootstrap_ratings,
     bradley_terry,
+    deal_results,
     pair_wins,
 )
 from simcore.dataset import RUN_FILE, DatasetError
@@ -424,19 +425,8 @@ def _plain_reader(deals: int, allow_incomplete: bool, notes: list[str]):
         if run.incomplete:
             notes.append(f"{entry['name']}: {run.incomplete}")
         seats = run.seats
-        winners = np.full(deals, -1, dtype=np.int64)
-        payoffs = np.zeros((deals, seats))
-        present = np.zeros(deals, dtype=bool)
-        columns = ["round", "winner", *[f"payoff_{s}" for s in range(seats)]]
-        run.require(columns, "comparing tournaments")
-        for batch in run.iter_batches(columns):
-            rounds = batch["round"].astype(np.int64)
-            keep = (rounds >= 0) & (rounds < deals)
-            rounds = rounds[keep]
-            present[rounds] = True
-            winners[rounds] = batch["winner"][keep]
-            for seat in range(seats):
-                payoffs[rounds, seat] = batch[f"payoff_{seat}"][keep]
+        run.require(["round", "winner", *[f"payoff_{s}" for s in range(seats)]], "comparing tournaments")
+        winners, payoffs, present = deal_results(run, deals, seats)
         return [(winners, payoffs)], present
 
     return read

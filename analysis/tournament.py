@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.intervals import mean_interval, two_sided_p_value, z_value
-from analysis.reader import AnalysisError, open_run
+from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.render import Figure, Report
 from analysis.tables import Table
 from simcore.dataset import DatasetError
@@ -166,6 +166,15 @@ def _read_run(path: Path, deals: int, seats: int, allow_incomplete: bool,
         raise
     if run.incomplete:
         notes.append(f"{path.name}: {run.incomplete}")
+    return deal_results(run, deals, seats)
+
+
+def deal_results(run: RunDataset, deals: int, seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A run's ``winner`` and ``payoff_*`` by round (deal) ``0 .. deals - 1``, and which rounds it
+    holds (a round beyond ``deals`` is ignored)."""
+    present = np.zeros(deals, dtype=bool)
+    winners = np.full(deals, -1, dtype=np.int64)
+    payoffs = np.zeros((deals, seats), dtype=np.float64)
     columns = ["round", "winner", *[f"payoff_{seat}" for seat in range(seats)]]
     for batch in run.iter_batches(columns):
         rounds = batch["round"].astype(np.int64)
