@@ -280,6 +280,40 @@ _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "po
 MANIFEST_SHARE = 0.05
 
 
+class ManifestWriter:
+    """A run's manifest while its shards commit: their entries (those ``present`` to begin with),
+    rewritten after a commit only as often as keeps the rewriting under ``MANIFEST_SHARE`` of the
+    time, and once more at the end."""
+
+    def __init__(self, out: storage.Location, plan: dict[str, Any], present: dict[int, dict[str, Any]]) -> None:
+        self.out, self.plan, self.entries = out, plan, dict(present)
+        self._written, self._took = time.monotonic(), 0.0  # when last written, and how long it took
+
+    def write(self) -> None:
+        began = time.monotonic()
+        self.plan[ds.SHARD_FILES] = [self.entries[k] for k in sorted(self.entries)]
+        ds.write_manifest(self.out, self.plan)
+        self._written, self._took = time.monotonic(), time.monotonic() - began
+
+    def commit(self, index: int, entry: dict[str, Any]) -> None:
+        """Shard ``index`` is committed: list it (the manifest now, if that is cheap enough)."""
+        self.entries[index] = entry
+        if self._took <= MANIFEST_SHARE * (time.monotonic() - self._written):
+            self.write()
+
+    def write_if_unfinished(self, failed: bool = False) -> None:
+        """Interrupted or ``failed``: list every shard committed so far, if the disk allows."""
+        if failed or len(self.entries) < int(self.plan["shards"]):
+            try:
+                self.write()
+            except ds.DatasetError:
+                pass
+
+    def finish(self) -> None:
+        self.plan["complete"] = True
+        self.write()
+
+
 def _default_out(config: RunConfig, plan: dict[str, Any]) -> Path:
     return Path("fudasim-out") / f"{plan['rules_name']}-seed{config.seed}"
 
@@ -611,20 +645,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
     summary.rounds_present = summary.rounds
     context = distributed.run_context(config, plan, game, compiled, specs, out)
 
-    entries = dict(present)
-    manifest_clock = [time.monotonic(), 0.0]
-
-    def write_manifest() -> None:
-        began = time.monotonic()
-        plan[ds.SHARD_FILES] = [entries[k] for k in sorted(entries)]
-        ds.write_manifest(out, plan)
-        manifest_clock[:] = [time.monotonic(), time.monotonic() - began]
-
-    def commit(index: int, entry: dict[str, Any]) -> None:
-        entries[index] = entry
-        last_written, took = manifest_clock
-        if took <= MANIFEST_SHARE * (time.monotonic() - last_written):
-            write_manifest()
+    manifest = ManifestWriter(out, plan, present)
 
     progress = _Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
                          config.progress)
@@ -641,13 +662,9 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
 
     stats = distributed.DistributedStats()
     try:
-        distributed.execute(connection, context, plan, out, todo, commit, add, started, stats)
+        distributed.execute(connection, context, plan, out, todo, manifest.commit, add, started, stats)
     finally:
-        if len(entries) < int(plan["shards"]):
-            try:  # interrupted or failed: list every shard committed so far, if the disk allows
-                write_manifest()
-            except ds.DatasetError:
-                pass
+        manifest.write_if_unfinished()
     # Temporary files of attempts whose worker died; every task has finished, so none is live.
     for name in storage.listdir(out) if isinstance(out, Path) else ():
         if name.startswith(".part-") and ds.TEMPORARY_NAME.fullmatch(name):
@@ -658,8 +675,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
     summary.task_seconds = float(sum(stats.task_seconds))
     summary.task_cpu_seconds = float(sum(stats.task_cpu_seconds))
     summary.units = units
-    plan["complete"] = True
-    write_manifest()
+    manifest.finish()
     return summary
 
 
@@ -693,14 +709,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
 
     summary_lock = threading.Lock()
     commits: queue.Queue = queue.Queue()
-    entries = dict(present)  # the manifest's shard entries; only the committer adds to them
-    manifest_clock = [time.monotonic(), 0.0]  # when the manifest was last written, and how long it took
-
-    def write_manifest() -> None:
-        began = time.monotonic()
-        plan[ds.SHARD_FILES] = [entries[k] for k in sorted(entries)]
-        ds.write_manifest(out, plan)
-        manifest_clock[:] = [time.monotonic(), time.monotonic() - began]
+    manifest = ManifestWriter(out, plan, present)  # only the committer adds to its entries
 
     def committer() -> None:
         # fsync, hash and rename off the writers' path: a writer goes on to the next shard while the
@@ -713,10 +722,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
             temporary, final, shard_index, info, rows = item
             try:
                 _, size, sha256 = ds.commit_shard_with_digest(temporary, final)
-                entries[shard_index] = ds.shard_entry(shard_index, info, rows, size, sha256)
-                last_written, took = manifest_clock
-                if took <= MANIFEST_SHARE * (time.monotonic() - last_written):
-                    write_manifest()
+                manifest.commit(shard_index, ds.shard_entry(shard_index, info, rows, size, sha256))
             except BaseException as error:  # surfaced in the main thread
                 errors.append(error)
                 return
@@ -786,17 +792,11 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
             thread.join()
         commits.put(None)  # after the writers: every written shard is committed first
         commit_thread.join()
-        if errors or len(entries) < int(plan["shards"]):
-            # Interrupted or failed: list every shard committed so far, if the disk allows.
-            try:
-                write_manifest()
-            except ds.DatasetError:
-                pass
+        manifest.write_if_unfinished(failed=bool(errors))
     if errors:
         raise errors[0]
     progress.update(0, final=True)
     summary.seconds = time.perf_counter() - start
     summary.units = units
-    plan["complete"] = True
-    write_manifest()
+    manifest.finish()
     return summary

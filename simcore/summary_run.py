@@ -149,15 +149,7 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
             n_units = max(0, min(n_units, base_units - first_unit))
             return inner(first_unit, n_units) if n_units > 0 else None
 
-    entries = dict(present)
-    manifest_clock = [time.monotonic(), 0.0]
-
-    def write_manifest() -> None:
-        began = time.monotonic()
-        plan[ds.SHARD_FILES] = [entries[k] for k in sorted(entries)]
-        ds.write_manifest(out, plan)
-        manifest_clock[:] = [time.monotonic(), time.monotonic() - began]
-
+    manifest = runner.ManifestWriter(out, plan, present)
     start = time.perf_counter()
     try:
         for shard_index in todo:
@@ -167,21 +159,13 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
                                                  baseline_play, halves=baseline is None)
             entry, cells = shard_file(out, shard_index, first_unit, n_units, aggregate, spec, shard_info,
                                       compiled.rules.text)
-            entries[shard_index] = entry
+            manifest.commit(shard_index, entry)
             count_cells(summary, as_cells(cells))
             summary.shards_written += 1
-            last_written, took = manifest_clock
-            if took <= runner.MANIFEST_SHARE * (time.monotonic() - last_written):
-                write_manifest()
     finally:
-        if len(entries) < int(plan["shards"]):
-            try:  # interrupted or failed: list every shard committed so far, if the disk allows
-                write_manifest()
-            except ds.DatasetError:
-                pass
+        manifest.write_if_unfinished()
     progress.update(0, final=True)
     summary.seconds = time.perf_counter() - start
     summary.units = units
-    plan["complete"] = True
-    write_manifest()
+    manifest.finish()
     return summary
