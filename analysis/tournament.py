@@ -170,8 +170,9 @@ def _read_run(path: Path, deals: int, seats: int, allow_incomplete: bool,
 
 
 def deal_results(run: RunDataset, deals: int, seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A run's ``winner`` and ``payoff_*`` by round (deal) ``0 .. deals - 1``, and which rounds it
-    holds (a round beyond ``deals`` is ignored)."""
+    """A run's ``winner`` (int64[deals], -1 where none) and ``payoff_*`` (float64[deals, seats]) by
+    round (deal) ``0 .. deals - 1``, and which rounds it holds (bool[deals]); a round beyond
+    ``deals`` is ignored."""
     present = np.zeros(deals, dtype=bool)
     winners = np.full(deals, -1, dtype=np.int64)
     payoffs = np.zeros((deals, seats), dtype=np.float64)

@@ -290,6 +290,7 @@ class ManifestWriter:
         self._written, self._took = time.monotonic(), 0.0  # when last written, and how long it took
 
     def write(self) -> None:
+        """Rewrite the manifest with every shard entry so far (atomically: ``ds.write_manifest``)."""
         began = time.monotonic()
         self.plan[ds.SHARD_FILES] = [self.entries[k] for k in sorted(self.entries)]
         ds.write_manifest(self.out, self.plan)
@@ -310,6 +311,7 @@ class ManifestWriter:
                 pass
 
     def finish(self) -> None:
+        """Every shard is committed: write the manifest with ``complete`` true."""
         self.plan["complete"] = True
         self.write()
 
