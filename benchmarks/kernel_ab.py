@@ -1,4 +1,4 @@
-"""Interleaved A/B timing of the Tensho kernel: a git revision's kernel against the working tree's.
+"""Interleaved A/B timing of a game's kernel: a git revision's kernel against the working tree's.
 
 A shared machine's speed drifts by 10-20% from minute to minute, so two kernel versions timed
 minutes apart cannot be compared. This loads the kernel of a revision (``--against``, default
@@ -12,8 +12,9 @@ The revision's ``simcore`` is extracted with ``git archive`` under another packa
 kernels are compiled afresh (about two minutes) into a temporary cache, in a child process with
 a fixed hash seed, which also times them: two compilations of the same source can differ by a
 few per cent in speed, and a cached kernel from another process would add that to the
-comparison.  Run with ``python -m benchmarks.kernel_ab --against REV [--policy greedy]
-[--yaku-set fixed_2] [--threads 2]``.
+comparison.  Run with ``python -m benchmarks.kernel_ab --against REV [--rules enshu-w]
+[--policy greedy] [--yaku-set fixed_2] [--threads 2] [--rounds N]``; ``--rounds 262144`` times
+the calls a run of rows makes (one row shard per call).
 """
 
 from __future__ import annotations
@@ -42,22 +43,29 @@ class Side:
         self.name = name
         rules = importlib.import_module(f"{package}.rules")
         policies = importlib.import_module(f"{package}.policies")
-        overrides = {"tensho.yaku_set_choice": args.yaku_set}
+        tensho = args.rules.startswith("tensho")
+        overrides = {"tensho.yaku_set_choice": args.yaku_set} if tensho else {}
         try:  # one package per game (simcore/games/tensho/)
-            importlib.import_module(f"{package}.games.tensho")
-        except ModuleNotFoundError:  # a revision from before that layout
+            games = importlib.import_module(f"{package}.games")
+        except ModuleNotFoundError:  # a revision from before that layout: Tensho only
+            if not tensho:
+                raise SystemExit(f"benchmarks.kernel_ab: {name} has no kernel for {args.rules}") from None
             self.play_units = importlib.import_module(f"{package}.kernels.tensho").play_units
             output_buffers = importlib.import_module(f"{package}.dataset").output_buffers
             self.output_buffers = output_buffers
             self.compiled = rules.compile_rules(rules.load_rules("tensho-ise", overrides))
+            self.specs = [policies.parse_policy(args.policy), policies.parse_policy(args.policy)]
         else:
-            enums = importlib.import_module(f"{package}.games.tensho.enums")
-            self.play_units = importlib.import_module(f"{package}.games.tensho.kernel").play_units
-            record = importlib.import_module(f"{package}.record")
-            self.output_buffers = lambda rows: record.output_buffers(rows, enums.N_INT_COLUMNS, enums.N_MASK_COLUMNS)
-            compile_rules = importlib.import_module(f"{package}.games.tensho.compile").compile_rules
-            self.compiled = compile_rules(rules.load_rules("tensho-ise", overrides))
-        self.specs = [policies.parse_policy(args.policy), policies.parse_policy(args.policy)]
+            loaded = rules.load_rules(args.rules, overrides)
+            game = games.game_of(loaded)
+            self.compiled = game.compile(loaded)
+            self.output_buffers = game.output_buffers
+
+            def play_units(compiled, specs, seed, first, n_units, rounds_per_match, out):
+                return game.play_units("kernel", compiled, specs, seed, first, n_units, rounds_per_match, out=out)
+
+            self.play_units = play_units
+            self.specs = [policies.parse_policy(args.policy, game.name)] * game.players(self.compiled)
         self.times: list[float] = []
 
     def play(self, first: int, rounds: int, buffers):
@@ -121,7 +129,8 @@ def quantiles(times: list[float], rounds: int) -> tuple[float, ...]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.kernel_ab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", default="HEAD", help="git revision to compare the working tree with")
-    parser.add_argument("--policy", default="random", help="the policy of both seats")
+    parser.add_argument("--rules", default="tensho-ise", help="a rule file (Enshu-bana: revisions with simcore/games/)")
+    parser.add_argument("--policy", default="random", help="the policy of every seat")
     parser.add_argument("--yaku-set", default="fixed_1", help="tensho.yaku_set_choice")
     parser.add_argument("--rounds", type=int, default=500_000, help="rounds per timed run")
     parser.add_argument("--repeat", type=int, default=15, help="timed runs per side")
@@ -171,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         for rep in range(args.repeat):
             for side in (old, new) if rep % 2 == 0 else (new, old):
                 side.timed(rep * args.rounds, args.rounds, buffers)
-    print(f"Tensho kernel, {args.policy} vs {args.policy}, {args.yaku_set}, {args.threads} thread(s), "
+    setting = f"{args.yaku_set}, " if args.rules.startswith("tensho") else ""
+    print(f"{args.rules} kernel, {args.policy} at every seat, {setting}{args.threads} thread(s), "
           f"{args.repeat} alternating runs of {args.rounds:,} rounds per side:")
     print(f"  {'':<22}{'best':>10}{'q1':>10}{'median':>10}   ns per round")
     a, b = quantiles(old.times, args.rounds), quantiles(new.times, args.rounds)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ColumnStore", "column_reader", "output_buffers", "output_matrices"]
+__all__ = ["ColumnStore", "column_reader", "output_buffers", "output_matrices", "padded_rows", "played",
+           "PADDING_ROWS"]
 
 
 class ColumnStore:
@@ -54,22 +55,55 @@ def column_reader(ints: np.ndarray, masks: np.ndarray, valid_column: int, store:
     return column
 
 
+def padded_rows(rows: int) -> int:
+    """The row stride of the engines' matrices for ``rows`` rows: more than ``rows``, and an odd
+    multiple of 8 rows (64 bytes, a cache line).
+
+    With a stride that is a multiple of 4 KiB (any power-of-two row count from 512 up), every
+    column of a row falls in the same set of the processor's caches, and an engine writing (or a
+    summary reading) a row of tens of columns evicts its own lines before it has used them; an
+    odd number of cache lines puts the columns of a row in different sets.  More than ``rows``,
+    so that the matrices the engines return are never contiguous views and numba sees one array
+    layout whatever the row count.
+    """
+    stride = -(-rows // 8) * 8
+    if (stride // 8) % 2 == 0:
+        stride += 8
+    if stride == rows:
+        stride += 16
+    return stride
+
+
+PADDING_ROWS = 16  # padded_rows(rows) - rows is at most this
+
+
 def output_buffers(rows: int, n_int: int, n_mask: int) -> tuple[np.ndarray, np.ndarray]:
     """Flat, reusable storage for the engines' output matrices of up to ``rows`` rows.
 
-    Returns int64[n_int * rows] and uint64[n_mask * rows], uninitialised.
+    Returns int64[n_int * (rows + PADDING_ROWS)] and uint64[n_mask * (rows + PADDING_ROWS)],
+    uninitialised.
     """
-    return np.empty(n_int * rows, dtype=np.int64), np.empty(n_mask * rows, dtype=np.uint64)
+    size = rows + PADDING_ROWS
+    return np.empty(n_int * size, dtype=np.int64), np.empty(n_mask * size, dtype=np.uint64)
 
 
 def output_matrices(rows: int, out: tuple[np.ndarray, np.ndarray] | None, n_int: int, n_mask: int):
-    """C-contiguous ``int64[n_int, rows]`` and ``uint64[n_mask, rows]`` matrices (column-major rows).
+    """The matrices an engine writes ``rows`` rows into: C-contiguous ``int64[n_int, padded_rows(rows)]``
+    and ``uint64[n_mask, padded_rows(rows)]`` (column-major rows; the columns past ``rows`` are
+    padding, see ``padded_rows``).  Engines return ``played(ints, masks, rows)``.
 
     With ``out`` (from ``output_buffers``) they are views of its first cells, uninitialised;
     without, fresh zero-filled arrays.  ``n_int`` and ``n_mask`` are the game's row counts.
     """
+    stride = padded_rows(rows)
     if out is None:
-        return np.zeros((n_int, rows), dtype=np.int64), np.zeros((n_mask, rows), dtype=np.uint64)
-    if out[0].size < n_int * rows or out[1].size < n_mask * rows:
+        return np.zeros((n_int, stride), dtype=np.int64), np.zeros((n_mask, stride), dtype=np.uint64)
+    if out[0].size < n_int * stride or out[1].size < n_mask * stride:
         raise ValueError(f"output buffers hold fewer than {rows} rows")
-    return out[0][: n_int * rows].reshape(n_int, rows), out[1][: n_mask * rows].reshape(n_mask, rows)
+    return out[0][: n_int * stride].reshape(n_int, stride), out[1][: n_mask * stride].reshape(n_mask, stride)
+
+
+def played(ints: np.ndarray, masks: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``rows`` rows of matrices from ``output_matrices``: ``int64[n_int, rows]`` and
+    ``uint64[n_mask, rows]`` views (each column contiguous; the matrices are not)."""
+    return ints[:, :rows], masks[:, :rows]

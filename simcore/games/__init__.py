@@ -53,8 +53,9 @@ class Game(Protocol):
 
     Both engines write the same two column-major output matrices: ``ints`` int64[n_int, rows]
     and ``masks`` uint64[n_mask, rows], one row index per round (the game's ``enums`` name the
-    matrix rows); ``output_buffers`` gives flat storage for them, int64[n_int * rows] and
-    uint64[n_mask * rows].  ``columns`` copies out named columns, one array per dataset column in
+    matrix rows), each column contiguous, columns ``simcore.record.padded_rows(rows)`` apart;
+    ``output_buffers`` gives flat storage for them (``simcore.record.output_buffers``).
+    ``columns`` copies out named columns, one array per dataset column in
     its schema dtype.
     """
 

@@ -158,9 +158,10 @@ def record_row(game: Game, compiled: Any, result: Any) -> dict[str, Any]:
     The row is built as the dataset writer builds a shard (``Game.table``), so its columns,
     their order and their values are those a reader of the dataset sees (``end_reason`` by name).
     """
-    from simcore.record import output_matrices
+    from simcore.record import output_matrices, played
 
-    ints, masks = output_matrices(1, None, game.n_int, game.n_mask)
+    full_ints, full_masks = output_matrices(1, None, game.n_int, game.n_mask)
+    ints, masks = played(full_ints, full_masks, 1)
     game.fill_row(ints, masks, 0, result)
     players = game.players(compiled)
     table = game.table(game.columns(ints, masks, players), {}, "", players)  # as the writer builds it

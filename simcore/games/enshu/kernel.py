@@ -29,7 +29,7 @@ from simcore.kernels.policy_ids import (
 )
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
-from simcore.record import output_matrices
+from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
 __all__ = ["play_units", "play_units_general", "policy_arrays", "policy_rows"]
@@ -158,7 +158,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     matches = np.int64(0 if rounds_per_match is None else stride)
     in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
                                             np.int64(hi), matches, policy_ids, *rules, out_int, out_mask), n_units)
-    return out_int, out_mask
+    return played(out_int, out_mask, n_units * stride)
 
 
 def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
@@ -190,4 +190,4 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
         np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi),
         np.int64(0 if rounds_per_match is None else stride), rows, c, logs, htables,
         np.int64(OBS_SIZE), np.int64(iterations + 1), rt, out_int, out_mask), n_units, min_span=1)
-    return out_int, out_mask
+    return played(out_int, out_mask, n_units * stride)

@@ -58,7 +58,7 @@ from simcore.errors import DealError  # one error type for unplayable explicit d
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
 from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption, teyaku_options
-from simcore.record import output_matrices
+from simcore.record import output_matrices, played
 from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
@@ -1356,4 +1356,4 @@ def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_uni
     for i in range(n_units):
         for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
             fill_row(ints, masks, i * stride + k, result)
-    return ints, masks
+    return played(ints, masks, n_units * stride)

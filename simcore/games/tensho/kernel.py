@@ -24,7 +24,7 @@ from simcore.kernels.policy_ids import (
 )
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
-from simcore.record import output_matrices
+from simcore.record import output_matrices, played
 
 __all__ = ["general_policy_arrays", "heuristic_table_rows", "log_tables", "play_units", "play_units_general",
            "policy_arrays"]
@@ -89,7 +89,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
     in_threads(lambda lo, hi: play_units_nb(np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
                                             matches, np.int64(stride), *arrays), n_units)
-    return out_int, out_mask
+    return played(out_int, out_mask, n_units * stride)
 
 
 def log_tables(ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -179,4 +179,4 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
         np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
         np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
         *policy_tables, *rules, out_int, out_mask), n_units, min_span=1)
-    return out_int, out_mask
+    return played(out_int, out_mask, n_units * stride)

@@ -771,7 +771,7 @@ def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_un
     ``C_VALID`` marking the rows played (a match that ends before its extra-round room is used
     leaves rows unused).
     """
-    from simcore.record import output_matrices
+    from simcore.record import output_matrices, played
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     ints, masks = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
@@ -780,4 +780,4 @@ def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_un
     for i in range(n_units):
         for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
             fill_row(ints, masks, i * stride + k, result)
-    return ints, masks
+    return played(ints, masks, n_units * stride)
