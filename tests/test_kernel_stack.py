@@ -36,3 +36,38 @@ def test_deep_recursion_inside_roomy_still_works():
 
     limit = sys.getrecursionlimit()
     assert stack.roomy(depth, min(limit - 100, 900)) == min(limit - 100, 900)
+
+
+def _caller_name():
+    return sys._getframe(1).f_code.co_name
+
+
+def test_a_nested_roomy_call_uses_the_outer_room():
+    """Inside a roomy call, roomy calls straight through (no second reserve, no chunk mapped per
+    call); outside, through the reserving frame; after an exception the next call reserves again."""
+    assert stack.roomy(_caller_name) == "_call"  # the reserving frame's code
+    assert stack.roomy(lambda: stack.roomy(_caller_name)) == "roomy"  # called by roomy itself
+
+    def fail():
+        raise ValueError("inner")
+
+    with pytest.raises(ValueError):
+        stack.roomy(lambda: stack.roomy(fail))
+    assert stack.roomy(_caller_name) == "_call"
+
+
+def test_roomy_room_is_per_thread():
+    import threading
+
+    seen = []
+
+    def other_thread():
+        seen.append(stack.roomy(_caller_name))
+
+    def outer():
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+
+    stack.roomy(outer)
+    assert seen == ["_call"]

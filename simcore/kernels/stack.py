@@ -17,6 +17,7 @@ do not keep frames this way the reserve is only a large number in a code object.
 
 from __future__ import annotations
 
+import threading
 import types
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -40,6 +41,21 @@ _roomy_call = types.FunctionType(_call.__code__.replace(co_stacksize=RESERVED_SL
                                  "_roomy_call")
 
 
+_inside = threading.local()
+
+
 def roomy(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, called from a frame that leaves ``ROOM_SLOTS`` of frame stack free above it."""
-    return _roomy_call(fn, *args)
+    """``fn(*args)``, called from a frame that leaves ``ROOM_SLOTS`` of frame stack free above it.
+
+    Inside another ``roomy`` call of the same thread ``fn`` is called directly: the outer frame's
+    room is above it already, and a second reserve would map a chunk of its own on every call
+    (tens of microseconds: a loop that calls a kernel thousands of times runs inside one
+    ``roomy`` call instead).
+    """
+    if getattr(_inside, "depth", 0):
+        return fn(*args)
+    _inside.depth = 1
+    try:
+        return _roomy_call(fn, *args)
+    finally:
+        _inside.depth = 0
