@@ -1,17 +1,26 @@
 """Summary runs: speed against the kernel alone, and bytes written per 10^9 rounds.
 
-Speed (interleaved in one process, so both sides see the same machine): the same units are
-played again and again, alternately by the kernel alone (``play_units`` into reused buffers, a
-row shard's units per call as a run of rows plays them, nothing else) and by a summary shard (the same kernel calls, plus the counting pass, the
-shard's cells and its file written and committed). Each side's median rounds/s, the median of the
-turns' ratios and the ratio of the fastest turns are printed; the target is at least 0.90.
+Speed (interleaved in one process, so every side sees the same machine): the same rounds are
+played again and again, in turn by
+
+- ``kernel``: the kernel alone as a run of rows calls it (``play_units`` into reused buffers, a
+  row shard's units per call on all threads, nothing else);
+- ``chunks``: the kernel alone as a summary run calls it (chunks of ``spec.block_units`` units,
+  one thread a chunk, each into buffers of its own; nothing counted);
+- ``summary``: a real summary run of those rounds (``fudasim run --summary``, default shards,
+  ``--overwrite`` into the same folder): play, count, every shard's file written and committed,
+  the manifest.
+
+Each side's median rounds/s, the median of the turns' ratios and the ratio of the fastest turns
+are printed.  The target is ``summary_over_kernel`` at least 0.90; ``summary_over_chunks`` is
+what counting and writing cost.
 
 Size: a real summary run of ``--size-rounds`` rounds at the default shard size (``fudasim run
 --summary``); its bytes (shards and manifest) per round, and the bytes a run of 10^9 rounds
 would write: the mean shard size times the shards such a run has, plus its manifest (the
 measured bytes per manifest entry times that many entries). The target is under 10 MB.
 
-Run with ``python -m benchmarks.summary [--rules tensho-ise] [--rounds 2000000] [--repeat 5]
+Run with ``python -m benchmarks.summary [--rules tensho-ise] [--rounds 16777216] [--repeat 9]
 [--size-rounds 10000000] [--threads T]``; the output is ``name value unit`` lines.
 """
 
@@ -29,48 +38,84 @@ __all__ = ["main"]
 BILLION = 10**9
 
 
-def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[float, float, list[float], float]:
-    from simcore import summary_run, summary_shard
-    from simcore.runner import TARGET_ROWS_PER_SHARD, RunConfig, _plan, _shard_info
+def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[dict[str, float], dict[str, list[float]]]:
+    import numba
 
-    config = RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, units_per_shard=rounds,
-                       command="benchmarks.summary")
+    from simcore import summary_run, summary_shard
+    from simcore.runner import TARGET_ROWS_PER_SHARD, RunConfig, _plan, run
+
+    config = RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, command="benchmarks.summary")
     plan, game, compiled, specs = _plan(config)
     spec = summary_shard.summary_spec(plan, game, compiled)
-    buffers = game.output_buffers(spec.block_units * int(plan["round_stride"]))
-    play = summary_run.players_engine(game, compiled, specs, "kernel", 1, None, buffers)
+    stride = int(plan["round_stride"])
+    units = int(plan["units"])
+
+    def new_play():
+        return summary_run.players_engine(game, compiled, specs, "kernel", 1, None,
+                                          game.output_buffers(spec.block_units * stride))
+
     # The kernel alone plays as a run of rows does: a row shard's units per call.
-    kernel_block = max(1, TARGET_ROWS_PER_SHARD // int(plan["round_stride"]))
+    kernel_block = max(1, TARGET_ROWS_PER_SHARD // stride)
     kernel_play = summary_run.players_engine(game, compiled, specs, "kernel", 1, None,
-                                             game.output_buffers(kernel_block * int(plan["round_stride"])))
-    info = _shard_info(plan, "kernel")
-    out.mkdir(parents=True, exist_ok=True)
+                                             game.output_buffers(kernel_block * stride))
 
     def kernel_alone() -> None:
         done = 0
-        while done < rounds:
-            block = min(kernel_block, rounds - done)
+        while done < units:
+            block = min(kernel_block, units - done)
             kernel_play(done, block)
             done += block
 
-    def summary_shard_run() -> None:
-        aggregate = summary_shard.compute_summary_shard(game, compiled, spec, int(plan["players"]), 0, rounds, play,
-                                                        halves=True)
-        summary_run.shard_file(out, 0, 0, rounds, aggregate, spec, info, compiled.rules.text)
+    chunk_plays = [new_play() for _ in range(numba.get_num_threads())]
+    chunk_parts = [(lo, min(lo + spec.block_units, units)) for lo in range(0, units, spec.block_units)]
 
-    kernel_alone()  # warm-up: compile or load both, fault the buffers in
-    summary_shard.compute_summary_shard(game, compiled, spec, int(plan["players"]), 0, spec.block_units, play)
-    times: dict[str, list[float]] = {"kernel": [], "summary": []}
+    def kernel_chunks() -> None:
+        _in_chunk_threads(chunk_plays, chunk_parts)
+
+    def summary_run_turn() -> None:
+        run(RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, out=str(out), overwrite=True,
+                      threads=numba.get_num_threads(), command="benchmarks.summary"))
+
+    sides = {"kernel": kernel_alone, "chunks": kernel_chunks, "summary": summary_run_turn}
+    for work in sides.values():  # warm-up: compile or load, fault the buffers in
+        work()
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    names = list(sides)
     for turn in range(repeat):
-        order = (("kernel", kernel_alone), ("summary", summary_shard_run))
-        for name, work in order if turn % 2 == 0 else order[::-1]:
+        for name in names[turn % 3:] + names[:turn % 3]:  # each side first in turn
             began = time.perf_counter()
-            work()
+            sides[name]()
             times[name].append(time.perf_counter() - began)
-    # Each turn's two timings are seconds apart: their ratio is what the machine's drift spoils least.
-    ratios = [k / s for k, s in zip(times["kernel"], times["summary"], strict=True)]
-    best = min(times["kernel"]) / min(times["summary"])
-    return rounds / statistics.median(times["kernel"]), rounds / statistics.median(times["summary"]), ratios, best
+    # Each turn's timings are seconds apart: their ratio is what the machine's drift spoils least.
+    return {name: rounds / statistics.median(values) for name, values in times.items()}, times
+
+
+def _in_chunk_threads(plays: list, parts: list[tuple[int, int]]) -> None:
+    """Play ``parts`` (unit ranges) on one thread per play, each with one kernel thread, as
+    ``simcore.summary_shard.ShardCounter`` plays its chunks (nothing is counted)."""
+    import queue
+    import threading
+
+    import numba
+
+    from simcore.kernels.stack import roomy
+
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for part in parts:
+        todo.put(part)
+    for _ in plays:
+        todo.put(None)
+
+    def serve(play) -> None:
+        numba.set_num_threads(1)
+        while (part := todo.get()) is not None:
+            play(part[0], part[1] - part[0])
+
+    threads = [threading.Thread(target=roomy, args=(serve, play)) for play in plays]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def _size(rules_name: str, rounds: int, out: Path) -> dict[str, float]:
@@ -107,8 +152,9 @@ def main(argv: list[str] | None = None) -> None:
     """Measure and print (``name value unit`` lines)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="tensho-ise")
-    parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per timed side and turn")
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=4 << 22, help="rounds per timed side and turn (default: "
+                        "four default summary shards)")
+    parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--size-rounds", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=None, help="kernel threads (default: numba's)")
     args = parser.parse_args(argv)
@@ -119,12 +165,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"rules {args.rules}")
     print(f"threads {numba.get_num_threads()}")
     with tempfile.TemporaryDirectory() as folder:
-        kernel, summary, ratios, best = _speed(args.rules, args.rounds, args.repeat, Path(folder) / "speed")
-        print(f"kernel_rounds_per_s {kernel:.0f} rounds/s")
-        print(f"summary_rounds_per_s {summary:.0f} rounds/s")
-        print(f"summary_over_kernel {statistics.median(ratios):.3f} x (median of {len(ratios)} interleaved pairs; "
-              f"range {min(ratios):.3f}-{max(ratios):.3f}; target >= 0.90)")
-        print(f"summary_over_kernel_best {best:.3f} x (fastest summary turn / fastest kernel turn)")
+        rates, times = _speed(args.rules, args.rounds, args.repeat, Path(folder) / "speed")
+        for name, rate in rates.items():
+            print(f"{name}_rounds_per_s {rate:.0f} rounds/s")
+        for name, note in (("kernel", "target >= 0.90"), ("chunks", "the counting's own cost")):
+            ratios = [k / s for k, s in zip(times[name], times["summary"], strict=True)]
+            best = min(times[name]) / min(times["summary"])
+            print(f"summary_over_{name} {statistics.median(ratios):.3f} x (median of {len(ratios)} interleaved turns; "
+                  f"range {min(ratios):.3f}-{max(ratios):.3f}; {note})")
+            print(f"summary_over_{name}_best {best:.3f} x (fastest summary turn / fastest {name} turn)")
         sizes = _size(args.rules, args.size_rounds, Path(folder) / "size")
     for name, value in sizes.items():
         unit = {"size_bytes_written": "bytes", "bytes_per_shard_mean": "bytes", "bytes_per_billion_rounds": "bytes",

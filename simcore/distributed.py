@@ -452,28 +452,42 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
     """``compute_shard`` for a summary run: the shard's counts, written and committed."""
     import dataclasses
 
+    import numba
+
     from simcore import summary_run, summary_shard
     from simcore.runner import RunSummary
 
     spec = context.summary
     rows = spec.block_units * int(context.info.get("round_stride") or 1)
-    buffers = _buffers(game, rows)
+    # The task's kernel threads (``--threads``, one by default) count chunks side by side, each
+    # playing with one kernel thread (simcore.summary_shard.ShardCounter).
+    threads = max(1, min(context.threads or 1, numba.config.NUMBA_NUM_THREADS)) if context.engine == "kernel" else 1
 
-    def play(unit: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-        return _play(game, compiled, context, unit, count, buffers)
+    def engine(game: Game, compiled: Any, context: RunContext) -> Any:
+        buffers = game.output_buffers(rows)
+        if threads == 1:
+            return lambda unit, count: _play(game, compiled, context, unit, count, buffers)
+        return lambda unit, count: game.play_units(context.engine, compiled, list(context.specs), context.seed,
+                                                   unit, count, context.rounds_per_match, out=buffers)
 
-    baseline_play = None
+    new_baseline_play = None
     if spec.baseline is not None:
-        base_game, base_compiled, base_specs = summary_shard.baseline_engine(spec.baseline, context.engine)
-        base_context = dataclasses.replace(context, specs=tuple(base_specs), seed=spec.baseline.seed)
-        base_buffers = base_game.output_buffers(rows)
+        baseline = spec.baseline
+        base_game, base_compiled, base_specs = summary_shard.baseline_engine(baseline, context.engine)
+        base_context = dataclasses.replace(context, specs=tuple(base_specs), seed=baseline.seed)
 
-        def baseline_play(unit: int, count: int):
-            count = max(0, min(count, spec.baseline.units - unit))
-            return _play(base_game, base_compiled, base_context, unit, count, base_buffers) if count else None
+        def new_baseline_play() -> Any:
+            inner = engine(base_game, base_compiled, base_context)
+
+            def baseline_play(unit: int, count: int):
+                count = max(0, min(count, baseline.units - unit))
+                return inner(unit, count) if count else None
+
+            return baseline_play
 
     aggregate = summary_shard.compute_summary_shard(game, compiled, spec, context.players, first_unit, n_units,
-                                                    play, baseline_play)
+                                                    lambda: engine(game, compiled, context), new_baseline_play,
+                                                    threads)
     entry, cells = summary_run.shard_file(Path(context.out), shard, first_unit, n_units, aggregate, spec,
                                           context.info, compiled.rules.text, attempt=uuid.uuid4().hex[:12])
     summary = RunSummary(out=Path(context.out), end_reason_names=context.end_reason_names,

@@ -1,18 +1,21 @@
 """Executing a summary run on this machine (``simcore.runner`` calls ``execute``), and the parts a
 Dask task shares with it (``shard_file``).
 
-Each shard's units are played block by block into reused buffers and counted by
-``simcore.summary_shard``; the shard's cells are then written under the shard's name,
+Each shard's units are played chunk by chunk, one chunk a thread, into each thread's reused
+buffers, and counted at once (``simcore.summary_shard.ShardCounter``); the shard's cells are then written under the shard's name,
 committed atomically (fsync, rename) and listed in the manifest with their size and sha256,
 like a row shard.  Nothing of the rows is kept.
 """
 
 from __future__ import annotations
 
+import collections
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from simcore import dataset as ds
@@ -125,43 +128,67 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
         baseline = ss.load_baseline(str(plan["paired_with"]["path"]), plan)
     spec = ss.summary_spec(plan, game, compiled, baseline)
     rows_per_block = spec.block_units * int(plan["round_stride"])
-    buffers = game.output_buffers(rows_per_block)
     progress = runner._Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
                                 config.progress)
     progress.update(sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"])))
-    engine_play = players_engine(game, compiled, specs, config.engine, int(plan["seed"]), rounds_per_match, buffers)
+    shown = threading.Lock()
 
-    def play(first_unit: int, n_units: int):
-        result = engine_play(first_unit, n_units)
-        progress.update(n_units)
-        return result
+    def new_play():
+        engine_play = players_engine(game, compiled, specs, config.engine, int(plan["seed"]), rounds_per_match,
+                                     game.output_buffers(rows_per_block))
 
-    baseline_play = None
+        def play(first_unit: int, n_units: int):
+            result = engine_play(first_unit, n_units)
+            with shown:
+                progress.update(n_units)
+            return result
+
+        return play
+
+    new_baseline_play = None
     if baseline is not None:
         base_game, base_compiled, base_specs = ss.baseline_engine(baseline, config.engine)
-        base_buffers = base_game.output_buffers(rows_per_block)
         base_units = baseline.units
-        inner = players_engine(base_game, base_compiled, base_specs, config.engine, baseline.seed,
-                               rounds_per_match, base_buffers)
 
-        def baseline_play(first_unit: int, n_units: int):
-            # Units the baseline does not have are played as none: they pair with nothing.
-            n_units = max(0, min(n_units, base_units - first_unit))
-            return inner(first_unit, n_units) if n_units > 0 else None
+        def new_baseline_play():
+            inner = players_engine(base_game, base_compiled, base_specs, config.engine, baseline.seed,
+                                   rounds_per_match, base_game.output_buffers(rows_per_block))
+
+            def baseline_play(first_unit: int, n_units: int):
+                # Units the baseline does not have are played as none: they pair with nothing.
+                n_units = max(0, min(n_units, base_units - first_unit))
+                return inner(first_unit, n_units) if n_units > 0 else None
+
+            return baseline_play
 
     manifest = runner.ManifestWriter(out, plan, present)
     start = time.perf_counter()
+    # The reference engine is Python: more threads would only take turns at the interpreter.
+    threads = 1 if config.engine == "reference" else numba.get_num_threads()
     try:
-        for shard_index in todo:
-            first_unit = shard_index * per_shard
-            n_units = min(per_shard, units - first_unit)
-            aggregate = ss.compute_summary_shard(game, compiled, spec, players, first_unit, n_units, play,
-                                                 baseline_play, halves=baseline is None)
-            entry, cells = shard_file(out, shard_index, first_unit, n_units, aggregate, spec, shard_info,
-                                      compiled.rules.text)
-            manifest.commit(shard_index, entry)
-            count_cells(summary, as_cells(cells))
-            summary.shards_written += 1
+        with ss.ShardCounter(game, compiled, spec, players, new_play, new_baseline_play, threads) as counter:
+            # Two shards in hand: the threads play the next while this one's file is written.
+            ahead: collections.deque[tuple[int, int, int, int]] = collections.deque()
+            waiting = iter(todo)
+
+            def submit_next() -> None:
+                shard_index = next(waiting, None)
+                if shard_index is not None:
+                    first_unit = shard_index * per_shard
+                    n_units = min(per_shard, units - first_unit)
+                    ahead.append((shard_index, first_unit, n_units, counter.submit(first_unit, n_units)))
+
+            submit_next()
+            submit_next()
+            while ahead:
+                shard_index, first_unit, n_units, key = ahead.popleft()
+                aggregate = counter.result(key)
+                submit_next()
+                entry, cells = shard_file(out, shard_index, first_unit, n_units, aggregate, spec, shard_info,
+                                          compiled.rules.text)
+                manifest.commit(shard_index, entry)
+                count_cells(summary, as_cells(cells))
+                summary.shards_written += 1
     finally:
         manifest.write_if_unfinished()
     progress.update(0, final=True)

@@ -8,11 +8,12 @@ are *cells* ``(key, index, value)``: ``value`` (int64) is the count of ``key`` a
 and only non-zero cells are stored.  Cells of several shards add up exactly; ``analysis``
 (``analysis.summary_io``) turns their sum into the report's ``RunSummary``.
 
-The counts come from the engines' output matrices by one numba pass per block of units
+The counts come from the engines' output matrices by one numba pass per chunk of units
 (``simcore.summary_nb``), never by writing or copying the rows.  A shard plays its units in
-blocks of ``BLOCK_ROWS`` rows, so memory stays that of one block whatever the shard's size.
+chunks of at most ``CHUNK_BYTES`` of output, one thread a chunk (``ShardCounter``), so memory stays
+that of one chunk a thread whatever the shard's size.
 
-With ``--paired-with BASELINE`` each block is also played as the baseline run played it (its
+With ``--paired-with BASELINE`` each chunk is also played as the baseline run played it (its
 plan is in the baseline's manifest, its rules text in its shards) and the sums, sums of squares
 and cross terms of the per-round differences of ``fudasim compare``'s metrics are kept (cells
 ``pair.<metric>``), so that ``fudasim compare BASELINE RUN`` gives its paired tables.
@@ -21,6 +22,9 @@ and cross terms of the per-round differences of ``fudasim compare``'s metrics ar
 from __future__ import annotations
 
 import json
+import queue
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,16 +36,23 @@ from simcore import dataset as ds
 from simcore import storage
 from simcore import summary_layout as layout
 from simcore.errors import RunError
+from simcore.kernels.stack import roomy
+from simcore.record import whole
 from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, SCALARS, checkpoints
 
-__all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "SummarySpec", "BaselineSpec", "ShardAggregate",
-           "summary_spec", "compute_summary_shard", "summary_table", "read_cells",
+__all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "CHUNK_BYTES", "SummarySpec", "BaselineSpec", "ShardAggregate",
+           "summary_spec", "compute_summary_shard", "ShardCounter", "summary_table", "read_cells",
            "STOPPING_REASONS", "checkpoints", "PAIR_FIELDS"]
 
 # Rows per summary shard by default: 16 times a row shard's, so a run of 10^9 rounds has a few
 # hundred small files (see docs/summary-runs.md for the sizes).
 SUMMARY_ROWS_PER_SHARD = 1 << 22
-BLOCK_ROWS = 1 << 18
+# A counting thread plays and counts a chunk of at most CHUNK_BYTES of output (and BLOCK_ROWS
+# rows) at a time: its buffers then stay in the processor's cache between the engine's writing
+# and the count's reading, the engine's per-call cost is a fraction of a percent, and the
+# threads' last chunks end close together (benchmarks/summary.py measures the choice).
+CHUNK_BYTES = 1 << 22
+BLOCK_ROWS = 1 << 15
 STOPPING_REASONS = ("instant_win", "uchikiri")
 
 
@@ -112,7 +123,8 @@ def summary_spec(plan: dict[str, Any], game: Any, compiled: Any, baseline: Basel
         mode = 0
     stride = int(plan["round_stride"])
     fixed = plan.get("rounds") is not None
-    block_units = max(1, BLOCK_ROWS // stride)
+    row_bytes = 8 * (game.n_int + game.n_mask)
+    block_units = max(1, min(BLOCK_ROWS, CHUNK_BYTES // row_bytes) // stride)
     return SummarySpec(rows_per_unit=stride if fixed else None,
                        total_rows=int(plan["rounds"]) if fixed else None,
                        block_units=block_units, stop_codes=stop_codes, stop_mode=mode,
@@ -199,6 +211,19 @@ class ShardAggregate:
         }
         return cls(seats=seats, arrays=arrays)
 
+    def add(self, other: ShardAggregate) -> None:
+        """Add ``other``'s counts, out-of-window values and paired sums (not its convergence)."""
+        for name, values in other.arrays.items():
+            self.arrays[name] += values
+        for key, bucket in other.extra.items():
+            mine = self.extra.setdefault(key, {})
+            for value, count in bucket.items():
+                mine[value] = mine.get(value, 0) + count
+        for name, sums in other.pairs.items():
+            self.pairs[name] = self.pairs[name] + sums if name in self.pairs else sums.copy()
+        self.changes += other.changes
+        self.rounds += other.rounds
+
 
 def _slots(game: Any, players: int, matches: bool) -> tuple[np.ndarray, np.ndarray, int]:
     valid, sources = column_sources(game, players)
@@ -218,9 +243,24 @@ def _slots(game: Any, players: int, matches: bool) -> tuple[np.ndarray, np.ndarr
     return columns, seat_columns, valid
 
 
+SPILL_ROWS = 4096  # values outside the histograms' window listed per chunk before the numpy fallback
+_SPILL_KEYS = ("score_{}", "payoff_{}", "end_turn", "rounds_per_match")
+
+
+def _count_spill(aggregate: ShardAggregate, spill: np.ndarray, overflow: np.ndarray) -> None:
+    """Add the values outside the histograms' window that the numba pass listed, as rows (kind,
+    seat, value), except those of a kind it flagged (``_count_overflow`` counts those anew)."""
+    keep = overflow[spill[:, 0]] == 0
+    rows, counts = np.unique(spill[keep], axis=0, return_counts=True)
+    for (kind, seat, value), count in zip(rows.tolist(), counts.tolist(), strict=True):
+        bucket = aggregate.extra.setdefault(_SPILL_KEYS[kind].format(seat), {})
+        bucket[value] = bucket.get(value, 0) + count
+
+
 def _count_overflow(aggregate: ShardAggregate, columns: dict[str, np.ndarray], overflow: np.ndarray,
                     seats: int) -> None:
-    """Count the histogram values the numba pass could not hold (rare: outside -4096..4095)."""
+    """Count the histogram values of the kinds the numba pass flagged (values outside -4096..4095
+    beyond those it could list): every value outside the window of those columns."""
     low, high = -layout.HISTOGRAM_OFFSET, layout.HISTOGRAM_OFFSET
 
     def extra(key: str, values: np.ndarray) -> None:
@@ -245,107 +285,208 @@ def _count_overflow(aggregate: ShardAggregate, columns: dict[str, np.ndarray], o
         extra("rounds_per_match", columns["round_in_match"][last].astype(np.int64) + 1)
 
 
+Play = Callable[[int, int], "tuple[np.ndarray, np.ndarray] | None"]
+
+
 def compute_summary_shard(game: Any, compiled: Any, spec: SummarySpec, players: int, first_unit: int,
-                          n_units: int, play, baseline_play=None, halves: bool = False) -> ShardAggregate:
-    """Play a shard's units block by block and count them.
+                          n_units: int, new_play: Callable[[], Play], new_baseline_play: Callable[[], Play] | None = None,
+                          threads: int = 1) -> ShardAggregate:
+    """Play a shard's units chunk by chunk and count them (``ShardCounter`` for one shard)."""
+    with ShardCounter(game, compiled, spec, players, new_play, new_baseline_play, threads) as counter:
+        return counter.count(first_unit, n_units)
+
+
+@dataclass
+class _Worker:
+    """What one counting thread owns: the engine on buffers of its own, and counts of its own
+    for each shard it is counting chunks of (by the shard's submission key)."""
+
+    play: Play
+    baseline_play: Play | None
+    aggregates: dict[int, ShardAggregate] = field(default_factory=dict)
+
+
+class ShardCounter:
+    """Plays a run's shards and counts them, chunk by chunk, on ``threads`` threads.
+
+    A shard's units are cut into chunks of at most ``spec.block_units`` units (and at least
+    ``CHUNKS_PER_THREAD`` chunks a thread, so a short shard of slow units still uses every
+    thread).  Each thread plays a chunk on the engine single-threaded, into buffers of its own
+    small enough to stay in the processor's cache, counts it at once into counts of its own
+    (``simcore.summary_nb``), and takes the next chunk; a shard's counts are the sum of the
+    threads'.  Counts are sums, so the order the chunks are played in changes nothing; the
+    convergence totals (running totals at given rows) are chained in chunk order at the end.
 
     Parameters
     ----------
     game, compiled : the run's game and compiled rules
     spec : SummarySpec
     players : int
-    first_unit, n_units : int
-        The shard's units.
-    play : callable ``(first_unit, n_units) -> (int64[n_int, rows], uint64[n_mask, rows])``
-        The run's engine on reused buffers.
-    baseline_play : callable like ``play``, optional
-        The baseline run's engine (``--paired-with``) on buffers of its own; None for a block
-        the baseline does not have.
-    halves : bool
-        Count each block of two units or more in two halves at once (the second on a thread of
-        its own, into arrays of its own, added in at the end), so that the counting uses both
-        cores as the engine does.  The convergence totals of each half are its own running totals
-        plus the other half's counts before it.
-
-    Returns
-    -------
-    ShardAggregate
+    new_play : callable returning ``play(first_unit, n_units) -> (int64[n_int, rows], uint64[n_mask, rows])``
+        Called once per thread: the run's engine on buffers of its own with room for
+        ``spec.block_units`` units.
+    new_baseline_play : callable like ``new_play``, optional
+        The baseline run's engine (``--paired-with``); its ``play`` returns None for units the
+        baseline does not have.
+    threads : int
+        Counting threads; each plays with one engine thread (1: the calling thread alone, the
+        engine with its own threads).
     """
-    from simcore.summary_nb import summarise_block_nb
 
-    stops = len(spec.stop_codes)
-    aggregate = ShardAggregate.empty(players, stops)
-    columns, seat_columns, _ = _slots(game, players, spec.match_play)
-    stop_codes = np.array(spec.stop_codes, dtype=np.int64)
-    allowed = np.array(spec.stop_allowed, dtype=np.uint64)
-    grid = (checkpoints(spec.total_rows) if spec.total_rows is not None
-            else np.zeros(0, dtype=np.int64))
-    a = aggregate.arrays
+    def __init__(self, game: Any, compiled: Any, spec: SummarySpec, players: int, new_play: Callable[[], Play],
+                 new_baseline_play: Callable[[], Play] | None = None, threads: int = 1) -> None:
+        self.game, self.compiled, self.spec, self.players = game, compiled, spec, players
+        self.threads = max(1, int(threads))
+        self.columns, self.seat_columns, _ = _slots(game, players, spec.match_play)
+        self.stop_codes = np.array(spec.stop_codes, dtype=np.int64)
+        self.allowed = np.array(spec.stop_allowed, dtype=np.uint64)
+        self.grid = (checkpoints(spec.total_rows) if spec.total_rows is not None
+                     else np.zeros(0, dtype=np.int64))
+        self.workers = [_Worker(new_play(), new_baseline_play() if new_baseline_play is not None else None)
+                        for _ in range(self.threads)]
+        # (shard key, chunk index, first unit, units, where the result goes), or None: stop
+        self.tasks: queue.SimpleQueue[tuple[int, int, int, int, queue.SimpleQueue] | None] = queue.SimpleQueue()
+        self.submitted: dict[int, tuple[list[tuple[int, int]], queue.SimpleQueue]] = {}
+        self.next_key = 0
+        self.stopping = False
+        self.pool = [threading.Thread(target=roomy, args=(self._serve, worker), name=f"fudasim-summary-{k}",
+                                      daemon=True) for k, worker in enumerate(self.workers)] if self.threads > 1 else []
+        for thread in self.pool:
+            thread.start()
 
-    second = ShardAggregate.empty(players, stops).arrays if halves else None
-    names = list(a)
+    def __enter__(self) -> ShardCounter:
+        return self
 
-    def count_range(arrays, ints, masks, local, lo, hi):
-        convergence = np.zeros((5, len(local)), dtype=np.int64)
-        overflow = np.zeros(4, dtype=np.int64)
-        summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, spec.stop_mode, allowed, local,
-                           *[arrays[name] for name in names], convergence, overflow, lo, hi)
-        return convergence, overflow
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
-    def count(unit: int, block: int, ints: np.ndarray, masks: np.ndarray) -> None:
+    def close(self) -> None:
+        """Stop the counting threads (a chunk being played is finished, no other is begun)."""
+        self.stopping = True
+        for _ in self.pool:
+            self.tasks.put(None)
+        for thread in self.pool:
+            thread.join()
+        self.pool = []
+
+    def chunks(self, n_units: int) -> list[tuple[int, int]]:
+        """``[(lo, hi), ...]``: the shard's chunks of units, in order."""
+        count = max(1, -(-n_units // self.spec.block_units))
+        if self.threads > 1:
+            count = max(count, min(self.threads * CHUNKS_PER_THREAD, n_units))
+        return [(k * n_units // count, (k + 1) * n_units // count) for k in range(count)]
+
+    def count(self, first_unit: int, n_units: int) -> ShardAggregate:
+        """The counts of units ``first_unit .. first_unit + n_units - 1``."""
+        return self.result(self.submit(first_unit, n_units))
+
+    def submit(self, first_unit: int, n_units: int) -> int:
+        """Hand a shard's chunks to the counting threads; returns the key ``result`` takes.
+
+        Shards submitted ahead keep the threads busy while the caller writes the last one's
+        file, and no thread waits for another's last chunk between shards.  (With one thread the
+        chunks are played by ``result``.)
+        """
+        key = self.next_key
+        self.next_key += 1
+        parts = [(first_unit + lo, hi - lo) for lo, hi in self.chunks(n_units) if hi > lo]
+        results: queue.SimpleQueue = queue.SimpleQueue()
+        self.submitted[key] = (parts, results)
+        if self.pool:
+            for index, (unit, size) in enumerate(parts):
+                self.tasks.put((key, index, unit, size, results))
+        return key
+
+    def result(self, key: int) -> ShardAggregate:
+        """The counts of the shard ``submit`` returned ``key`` for (raises the error of a chunk
+        that failed; the shard's counts are then dropped)."""
+        parts, results = self.submitted.pop(key)
+        try:
+            if not self.pool:
+                worker = self.workers[0]
+                # one frame with room for every kernel call (simcore/kernels/stack.py)
+                traces = roomy(lambda: [self._chunk(worker, key, unit, size) for unit, size in parts])
+            else:
+                done: dict[int, Any] = dict(results.get() for _ in parts)
+                traces = [done[index] for index in range(len(parts))]
+                for trace in traces:
+                    if isinstance(trace, BaseException):
+                        raise trace
+        finally:
+            pieces = [worker.aggregates.pop(key, None) for worker in self.workers]
+        aggregate = ShardAggregate.empty(self.players, len(self.spec.stop_codes))
+        for piece in pieces:
+            if piece is not None:
+                aggregate.add(piece)
+        # Chain the convergence totals: each chunk's are its own running totals from zero.
+        before = np.zeros(5, dtype=np.int64)
+        for (rows, values), total in traces:
+            for position, row in enumerate(rows):
+                aggregate.convergence[row] = values[:, position] + before
+            before = before + total
+        aggregate.rounds = int(aggregate.arrays["scalars"][0])
+        return aggregate
+
+    def _serve(self, worker: _Worker) -> None:
+        """A counting thread: play and count the chunks it takes, with one engine thread."""
+        import numba
+
+        numba.set_num_threads(1)  # per thread in numba: the engine plays this chunk alone
+        while (task := self.tasks.get()) is not None:
+            key, index, unit, size, results = task
+            if self.stopping:
+                continue
+            try:
+                results.put((index, self._chunk(worker, key, unit, size)))
+            except BaseException as error:  # handed to result(), which raises it
+                results.put((index, error))
+
+    def _chunk(self, worker: _Worker, key: int, unit: int,
+               n_units: int) -> tuple[tuple[list[int], np.ndarray], np.ndarray]:
+        """Play and count one chunk of shard ``key``; returns its convergence trace (global rows
+        and running totals from the chunk's start) and its five convergence totals."""
+        from simcore.summary_nb import summarise_block_nb
+
+        counts = worker.aggregates.get(key)
+        if counts is None:
+            counts = worker.aggregates[key] = ShardAggregate.empty(self.players, len(self.spec.stop_codes))
+        spec, a = self.spec, counts.arrays
+        ints, masks = worker.play(unit, n_units)  # type: ignore[misc]
         rows = ints.shape[1]
         if spec.rows_per_unit is not None:
-            offset = unit * spec.rows_per_unit  # global rows before this block
-            inside = grid[(grid > offset) & (grid <= offset + rows)]
+            offset = (unit * spec.rows_per_unit)  # global rows before this chunk
+            inside = self.grid[(self.grid > offset) & (self.grid <= offset + rows)]
+            local = inside - offset
         else:
-            offset, inside = 0, np.zeros(0, dtype=np.int64)
-        # The running totals are the shard's: checkpoints count this block's rows.
-        local = inside - offset
-        if second is None or block < 2:
-            convergence, overflow = count_range(a, ints, masks, local, 0, rows)
-        else:
-            # Split at a unit's first row; with checkpoints every row is valid (fixed rows a unit).
-            split = (block // 2) * (rows // block)
-            second_before = second["scalars"][_CONV:_CONV + 5].copy()
-            later = _counter().submit(count_range, second, ints, masks, local[local > split] - split, split, rows)
-            first_part, overflow = count_range(a, ints, masks, local[local <= split], 0, split)
-            second_part, second_overflow = later.result()
-            first_part += second_before[:, None]
-            second_part += a["scalars"][_CONV:_CONV + 5][:, None]
-            convergence = np.concatenate([first_part, second_part], axis=1)
-            overflow |= second_overflow
-        for position, row in enumerate(inside.tolist()):
-            aggregate.convergence[row] = convergence[:, position].copy()
-        if overflow.any():
-            _count_overflow(aggregate, game.columns(ints, masks, players), overflow, players)
-
-    for unit, block in [(first_unit + done, min(spec.block_units, n_units - done))
-                        for done in range(0, n_units, spec.block_units)]:
-        ints, masks = play(unit, block)
-        count(unit, block, ints, masks)
-        baseline_block = baseline_play(unit, block) if baseline_play is not None else None
-        if baseline_block is not None:
-            named = game.columns(ints, masks, players)
-            base_named = game.columns(baseline_block[0], baseline_block[1], players)
-            _add_pairs(aggregate, spec, base_named, named, players)
-    if second is not None:
-        for name in names:
-            a[name] += second[name]
-    aggregate.rounds = int(a["scalars"][0])
-    return aggregate
+            inside = local = np.zeros(0, dtype=np.int64)
+        convergence = np.zeros((5, len(local)), dtype=np.int64)
+        overflow = np.zeros(5, dtype=np.int64)
+        spill = np.empty((SPILL_ROWS, 3), dtype=np.int64)
+        start = a["scalars"][_CONV:_CONV + 5].copy()
+        summarise_block_nb(whole(ints), whole(masks), self.columns, self.seat_columns, self.stop_codes,
+                           spec.stop_mode, self.allowed, local, *[a[name] for name in _ARRAY_ORDER], convergence,
+                           overflow, spill, 0, rows)
+        total = a["scalars"][_CONV:_CONV + 5] - start
+        convergence -= start[:, None]
+        if overflow[4]:
+            _count_spill(counts, spill[:overflow[4]], overflow)
+        if overflow[:4].any():
+            _count_overflow(counts, self.game.columns(ints, masks, self.players), overflow, self.players)
+        if worker.baseline_play is not None:
+            baseline_block = worker.baseline_play(unit, n_units)
+            if baseline_block is not None:
+                named = self.game.columns(ints, masks, self.players)
+                base_named = self.game.columns(baseline_block[0], baseline_block[1], self.players)
+                _add_pairs(counts, spec, base_named, named, self.players)
+        return (inside.tolist(), convergence), total
 
 
-_COUNTER: list[Any] = []
+CHUNKS_PER_THREAD = 4
 _CONV = SCALARS.index("conv_seat0_wins")  # the first of the five convergence running totals
-
-
-def _counter() -> Any:
-    """The thread that counts blocks beside the engine (one per process)."""
-    if not _COUNTER:
-        from concurrent.futures import ThreadPoolExecutor
-
-        _COUNTER.append(ThreadPoolExecutor(1, thread_name_prefix="fudasim-summary"))
-    return _COUNTER[0]
+# The order of summarise_block_nb's count arguments.
+_ARRAY_ORDER = ("scalars", "seat_counts", "advantage", "reasons", "yaku_seat", "yaku_any", "stopping", "yaku_sets",
+                "seat_yaku_sets", "scores", "payoffs", "end_turns", "rounds_per_match", "match_seat_wins")
+assert tuple(ShardAggregate.empty(1, 1).arrays) == _ARRAY_ORDER
 
 
 # --- paired sums (fudasim compare's metrics, analysis/compare.py) ---------------------------------

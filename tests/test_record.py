@@ -54,3 +54,15 @@ def test_buffers_too_small_for_the_padded_rows_are_refused():
     rows = 11 + record.PADDING_ROWS  # its padded stride is more than the buffers' 26 rows a column
     with pytest.raises(ValueError, match=f"fewer than {rows} rows"):
         record.output_matrices(rows, (ints, masks), 3, 2)
+
+
+def test_whole_gives_the_c_contiguous_padded_matrix_behind_a_view():
+    ints, masks = record.output_matrices(100, record.output_buffers(100, 3, 2), 3, 2)
+    ints[:] = np.arange(ints.size).reshape(ints.shape)
+    view, _ = record.played(ints, masks, 100)
+    full = record.whole(view)
+    assert full.flags.c_contiguous and full.shape == (3, record.padded_rows(100))
+    assert np.shares_memory(full, ints) and np.array_equal(full[:, :100], view)
+    assert record.whole(ints) is ints  # already C-contiguous
+    with pytest.raises(ValueError, match="not a view of an engine's output matrix"):
+        record.whole(ints[:, ::2])

@@ -36,7 +36,7 @@ from simcore.runner import RunConfig, run
 
 @pytest.fixture(autouse=True)
 def small_blocks(monkeypatch):
-    """Blocks of a few hundred rounds: every shard is counted in several blocks, on two buffers."""
+    """Chunks of a few hundred rounds: every shard is played and counted in several chunks."""
     monkeypatch.setattr(summary_shard, "BLOCK_ROWS", 512)
 
 
@@ -286,31 +286,100 @@ def test_the_cli_runs_and_reports_a_summary_run(tmp_path):
     assert invoke("compare", out, out).exit_code == 0
 
 
-def test_histogram_values_outside_the_kernels_window_are_counted_exactly(tmp_path):
-    """Scores beyond the numba pass's window (-4096..4095) are counted again from the columns."""
+@pytest.mark.parametrize("spill_rows", [4096, 8])
+def test_histogram_values_outside_the_kernels_window_are_counted_exactly(tmp_path, monkeypatch, spill_rows):
+    """Scores beyond the numba pass's window (-4096..4095) are counted from the values it lists,
+    and once its list is full (8 rows), from the columns again."""
+    monkeypatch.setattr(summary_shard, "SPILL_ROWS", spill_rows)
     from simcore.runner import _plan
     from simcore.summary_run import players_engine
 
     plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=2000, seed=9, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
-    buffers = game.output_buffers(spec.block_units)
-    engine = players_engine(game, compiled, specs, "kernel", 9, None, buffers)
     _, sources = summary_shard.column_sources(game, 2)
     score_row = sources["score_0"][1]
     played = []
 
-    def play(first_unit: int, n_units: int):
-        ints, masks = engine(first_unit, n_units)
-        ints[score_row] *= 10  # most scores now fall outside the window
-        played.append(ints[score_row].copy())
-        return ints, masks
+    def new_play():
+        engine = players_engine(game, compiled, specs, "kernel", 9, None, game.output_buffers(spec.block_units))
 
-    aggregate = summary_shard.compute_summary_shard(game, compiled, spec, 2, 0, 2000, play)
+        def play(first_unit: int, n_units: int):
+            ints, masks = engine(first_unit, n_units)
+            ints[score_row] *= 10  # most scores now fall outside the window
+            played.append(ints[score_row].copy())
+            return ints, masks
+
+        return play
+
+    aggregate = summary_shard.compute_summary_shard(game, compiled, spec, 2, 0, 2000, new_play, threads=2)
     cells = dict(((key, index), value) for key, index, value in summary_shard.aggregate_cells(aggregate, spec)
                  if key == "score_0")
     values, counts = np.unique(np.concatenate(played), return_counts=True)
     assert cells == {("score_0", int(v)): int(c) for v, c in zip(values, counts, strict=True)}
     assert values.max() > summary_layout.HISTOGRAM_OFFSET
+
+
+def test_a_yaku_several_seats_hold_is_counted_once_in_yaku_any(tmp_path):
+    """``yaku_any`` counts rounds in which any seat holds a yaku: rows in which two seats hold
+    the same yaku (made here by giving seat 1 seat 0's yaku too) count it once, as the full
+    dataset's column-wise count does."""
+    from simcore.runner import _plan
+    from simcore.summary_run import players_engine
+
+    plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=3000, seed=4, summary=True))
+    spec = summary_shard.summary_spec(plan, game, compiled)
+    _, sources = summary_shard.column_sources(game, 2)
+    rows = [sources[f"yaku_{seat}"][1] for seat in (0, 1)]
+    played = []
+
+    def new_play():
+        engine = players_engine(game, compiled, specs, "kernel", 4, None, game.output_buffers(spec.block_units))
+
+        def play(first_unit: int, n_units: int):
+            ints, masks = engine(first_unit, n_units)
+            masks[rows[1], ::2] |= masks[rows[0], ::2]
+            played.append(masks[rows].copy())
+            return ints, masks
+
+        return play
+
+    aggregate = summary_shard.compute_summary_shard(game, compiled, spec, 2, 0, 3000, new_play, threads=2)
+    yaku = np.concatenate(played, axis=1)
+    bits = np.arange(64, dtype=np.uint64)
+    held = (yaku[:, :, None] >> bits) & np.uint64(1)  # seat, row, bit
+    assert int((held[0] & held[1]).sum()) > 100  # rows in which both seats hold a yaku
+    assert aggregate.arrays["yaku_any"][0].tolist() == (held[0] | held[1]).sum(axis=0).tolist()
+    assert aggregate.arrays["yaku_seat"].tolist() == held.sum(axis=1).tolist()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_error_on_a_counting_thread_reaches_the_caller(threads):
+    """A chunk that fails (on one of the counting threads) raises its error from ``count``; the
+    failed shard's counts are dropped, and the counter then still counts (its threads are
+    alive) and closes."""
+    from simcore.runner import _plan
+    from simcore.summary_run import players_engine
+
+    plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=2000, seed=4, summary=True))
+    spec = summary_shard.summary_spec(plan, game, compiled)
+    fail = [True]
+
+    def new_play():
+        engine = players_engine(game, compiled, specs, "kernel", 4, None, game.output_buffers(spec.block_units))
+
+        def play(first_unit: int, n_units: int):
+            if fail[0] and first_unit > 0:
+                raise ValueError(f"chunk at unit {first_unit} failed")
+            return engine(first_unit, n_units)
+
+        return play
+
+    with summary_shard.ShardCounter(game, compiled, spec, 2, new_play, threads=threads) as counter:
+        with pytest.raises(ValueError, match="chunk at unit .* failed"):
+            counter.count(0, 2000)
+        fail[0] = False
+        assert counter.count(0, 2000).rounds == 2000
+    assert not counter.pool
 
 
 def test_the_counting_kernel_has_one_signature(summary_run):
@@ -339,9 +408,10 @@ def test_matches_of_varying_length_converge_exactly_at_shard_ends(tmp_path):
 
 @pytest.mark.parametrize(("rules", "options", "players", "matches"), [
     ("tensho-ise", {}, 2, None), ("enshu-c", {}, 4, None), ("tensho-ise", {}, 2, 3)])
-def test_counting_blocks_in_halves_gives_the_counts_of_one_pass(rules, options, players, matches):
-    """Halves counted at once (each block split at a unit, the second half into arrays of its
-    own) give every count and every convergence total of a single pass, over many blocks."""
+def test_counting_chunks_on_threads_gives_the_counts_of_one_pass(rules, options, players, matches):
+    """Chunks played and counted on two threads, each into counts of its own, in whatever order
+    the threads take them, give every count and every convergence total of one pass over the
+    whole shard (many chunks, of a size that does not divide the shard)."""
     import dataclasses
 
     from simcore.runner import _plan
@@ -352,14 +422,17 @@ def test_counting_blocks_in_halves_gives_the_counts_of_one_pass(rules, options, 
     if players != 2:
         config = dataclasses.replace(config, options={**options, "enshu.players": str(players)})
     plan, game, compiled, specs = _plan(config)
-    spec = dataclasses.replace(summary_shard.summary_spec(plan, game, compiled), block_units=301)
     stride = int(plan["round_stride"])
     units = int(plan["units"])
     aggregates = []
-    for halves in (False, True):
-        engine = players_engine(game, compiled, specs, "kernel", 21, matches, game.output_buffers(301 * stride))
-        aggregates.append(summary_shard.compute_summary_shard(game, compiled, spec, players, 0, units, engine,
-                                                              halves=halves))
+    for block_units, threads in ((units, 1), (31, 2)):  # one pass; many chunks on two threads
+        spec = dataclasses.replace(summary_shard.summary_spec(plan, game, compiled), block_units=block_units)
+
+        def new_play(rows=block_units * stride):
+            return players_engine(game, compiled, specs, "kernel", 21, matches, game.output_buffers(rows))
+
+        aggregates.append(summary_shard.compute_summary_shard(game, compiled, spec, players, 0, units, new_play,
+                                                              threads=threads))
     one, two = aggregates
     assert one.convergence and sorted(one.convergence) == sorted(two.convergence)
     for row in one.convergence:

@@ -115,7 +115,7 @@ def popcount(x):
 
 @nb.njit(inline="always", cache=True)
 def lowest_id(x):
-    """Index of the lowest set bit of a non-zero mask."""
+    """Index of the lowest set bit of a mask (64 for zero)."""
     return _cttz64(np.uint64(x))
 
 
