@@ -342,6 +342,7 @@ class ShardCounter:
         self.allowed = np.array(spec.stop_allowed, dtype=np.uint64)
         self.grid = (checkpoints(spec.total_rows) if spec.total_rows is not None
                      else np.zeros(0, dtype=np.int64))
+        self.last_checkpoint = int(self.grid[-1]) if len(self.grid) else -1
         self.workers = [_Worker(new_play(), new_baseline_play() if new_baseline_play is not None else None)
                         for _ in range(self.threads)]
         # (shard key, chunk index, first unit, units, where the result goes), or None: stop
@@ -453,12 +454,12 @@ class ShardCounter:
         spec, a = self.spec, counts.arrays
         ints, masks = worker.play(unit, n_units)  # type: ignore[misc]
         rows = ints.shape[1]
-        if spec.rows_per_unit is not None:
-            offset = (unit * spec.rows_per_unit)  # global rows before this chunk
+        offset = unit * spec.rows_per_unit if spec.rows_per_unit is not None else None  # rows before the chunk
+        if offset is not None and offset < self.last_checkpoint:
             inside = self.grid[(self.grid > offset) & (self.grid <= offset + rows)]
             local = inside - offset
         else:
-            inside = local = np.zeros(0, dtype=np.int64)
+            inside = local = _NO_ROWS
         convergence = np.zeros((5, len(local)), dtype=np.int64)
         overflow = np.zeros(5, dtype=np.int64)
         spill = np.empty((SPILL_ROWS, 3), dtype=np.int64)
@@ -470,7 +471,7 @@ class ShardCounter:
         convergence -= start[:, None]
         if overflow[4]:
             _count_spill(counts, spill[:overflow[4]], overflow)
-        if overflow[:4].any():
+        if overflow[4] == SPILL_ROWS and overflow[:4].any():  # a full spill: recount those columns
             _count_overflow(counts, self.game.columns(ints, masks, self.players), overflow, self.players)
         if worker.baseline_play is not None:
             baseline_block = worker.baseline_play(unit, n_units)
@@ -482,6 +483,7 @@ class ShardCounter:
 
 
 CHUNKS_PER_THREAD = 4
+_NO_ROWS = np.zeros(0, dtype=np.int64)
 _CONV = SCALARS.index("conv_seat0_wins")  # the first of the five convergence running totals
 # The order of summarise_block_nb's count arguments.
 _ARRAY_ORDER = ("scalars", "seat_counts", "advantage", "reasons", "yaku_seat", "yaku_any", "stopping", "yaku_sets",

@@ -49,3 +49,14 @@ def test_one_and_two_threads_write_the_same_rows(rules):
     finally:
         numba.set_num_threads(previous)
     assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+
+
+def test_one_thread_plays_every_unit_in_one_call():
+    calls = []
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        in_threads(lambda lo, hi: calls.append((lo, hi)), 10_000)
+    finally:
+        numba.set_num_threads(previous)
+    assert calls == [(0, 10_000)]

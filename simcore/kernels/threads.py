@@ -44,10 +44,12 @@ def in_threads(play: Callable[[int, int], None], n_units: int, min_span: int = M
     fewest units worth a span of their own (1 for the search kernels, whose units are slow)."""
     threads = numba.get_num_threads()
     # the first call compiles the kernel: give numba's compiler room (simcore/kernels/stack.py)
+    if threads <= 1:
+        roomy(play, 0, n_units)  # one call: spans would only share out work among threads
+        return
     parts = spans(n_units, threads, min_span)
-    if threads <= 1 or len(parts) == 1:
-        for lo, hi in parts:
-            roomy(play, lo, hi)
+    if len(parts) == 1:
+        roomy(play, *parts[0])
         return
     for future in [_pool(threads).submit(roomy, play, lo, hi) for lo, hi in parts]:
         future.result()

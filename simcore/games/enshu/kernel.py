@@ -27,6 +27,7 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
+from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
@@ -132,6 +133,11 @@ def _stride(rounds_per_match: int | None) -> int:
     return stride
 
 
+def _fast_kernel_args(compiled, specs) -> tuple:
+    """The fast kernel's seat policies and rule arrays."""
+    return policy_arrays(specs, compiled.players), kernel_rule_args(compiled)
+
+
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
@@ -153,8 +159,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
         return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
     stride = _stride(rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
-    policy_ids = policy_arrays(specs, compiled.players)
-    rules = kernel_rule_args(compiled)
+    policy_ids, rules = prepared(_fast_kernel_args, compiled, specs)
     matches = np.int64(0 if rounds_per_match is None else stride)
     in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
                                             np.int64(hi), matches, policy_ids, *rules, out_int, out_mask), n_units)

@@ -22,6 +22,7 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
+from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
@@ -55,6 +56,22 @@ def policy_arrays(specs) -> tuple[np.ndarray, np.ndarray]:
     return ids, np.ascontiguousarray(rows, dtype=np.int32)
 
 
+def _fast_kernel_args(compiled, specs) -> tuple:
+    """The fast kernel's arguments after the unit range and before the output matrices."""
+    policy_ids, policy_params = policy_arrays(specs)
+    (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+     supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
+    return (
+        policy_ids, policy_params,
+        np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
+        np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
+        np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),
+        np.ascontiguousarray(yaku_in_set, dtype=np.uint64), np.ascontiguousarray(yaku_instant, dtype=np.uint64),
+        np.ascontiguousarray(supersedes, dtype=np.uint64), np.ascontiguousarray(greedy_weight, dtype=np.int32),
+        np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask),
+    )
+
+
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
@@ -73,19 +90,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
         return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    policy_ids, policy_params = policy_arrays(specs)
-    (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-     supersedes, greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
-    arrays = (
-        policy_ids, policy_params,
-        np.ascontiguousarray(params, dtype=np.int32), np.ascontiguousarray(rank, dtype=np.int8),
-        np.ascontiguousarray(rank_mask, dtype=np.uint64), np.ascontiguousarray(deal_order, dtype=np.int8),
-        np.ascontiguousarray(yaku_mask, dtype=np.uint64), np.ascontiguousarray(yaku_points, dtype=np.int32),
-        np.ascontiguousarray(yaku_in_set, dtype=np.uint64), np.ascontiguousarray(yaku_instant, dtype=np.uint64),
-        np.ascontiguousarray(supersedes, dtype=np.uint64), np.ascontiguousarray(greedy_weight, dtype=np.int32),
-        np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask),
-        out_int, out_mask,
-    )
+    arrays = (*prepared(_fast_kernel_args, compiled, specs), out_int, out_mask)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
     in_threads(lambda lo, hi: play_units_nb(np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
                                             matches, np.int64(stride), *arrays), n_units)
