@@ -1,7 +1,8 @@
 """Dask scaling: a LocalCluster of N single-threaded workers against one, on one large run.
 
-For each worker count (``--workers 1,2``) the benchmark starts a ``LocalCluster`` of that many
-single-threaded worker processes and runs the same run on it through the runner
+For each worker count (``--workers 1,2``) the benchmark starts the ``LocalCluster`` that
+``--scheduler local:N`` starts (``simcore.distributed.session``: that many single-threaded worker
+processes, its scheduler's settings) and runs the same run on it through the runner
 (``RunConfig.scheduler``): the workers are warmed first (kernels loaded from the numba cache),
 which the runner leaves out of the run's time, so each figure is the steady state.  Optionally
 (``--local``) the same run is timed in this process with as many kernel threads, the local
@@ -26,7 +27,6 @@ about 1.5 GB.
 from __future__ import annotations
 
 import argparse
-import logging
 import shutil
 import sys
 import tempfile
@@ -59,8 +59,7 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
         (wall and CPU time, summed over tasks), ``warmup_seconds``, ``shards``; and the shards'
         sha256 in shard order.
     """
-    from distributed import LocalCluster
-
+    from simcore.distributed import session
     from simcore.runner import RunConfig, run
 
     config = RunConfig(rules=rules, rounds=rounds, seed=1, units_per_shard=shard_rounds, out=str(out),
@@ -69,9 +68,8 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
         config.threads = workers
         summary = run(config)
     else:
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
-                          silence_logs=logging.ERROR) as cluster:
-            config.scheduler = cluster.scheduler_address
+        with session(f"local:{workers}") as address:  # the cluster --scheduler local:N starts
+            config.scheduler = address
             summary = run(config)
     figures = {"seconds": summary.seconds, "task_seconds": summary.task_seconds,
                "task_cpu_seconds": summary.task_cpu_seconds,

@@ -47,7 +47,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import dask
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, WorkerPlugin, as_completed
 
@@ -64,9 +63,6 @@ __all__ = ["Connection", "DistributedStats", "NumbaCachePlugin", "RunContext", "
            "run_id", "session", "use_node_local_cache", "warm_workers"]
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
-# Tasks a single-threaded worker of a local:N cluster holds (Dask's default of 1.1 holds one: a
-# worker then waits a round trip to the scheduler for each next shard, 2% of a shard's time).
-WORKER_SATURATION = 2.0
 PLUGIN_NAME = "fudasim-numba-cache"
 
 
@@ -155,10 +151,7 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         if workers < 1:
             raise RunError(f"--scheduler {address}: local:N needs at least one worker")
         try:
-            # Each worker holds its next shard's task (WORKER_SATURATION), so it need not wait a
-            # round trip to the scheduler between shards.
-            with _workers_ignore_ctrl_c(), dask.config.set({"distributed.scheduler.worker-saturation":
-                                                            WORKER_SATURATION}):
+            with _workers_ignore_ctrl_c():
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
         except (OSError, RuntimeError, TimeoutError) as error:
@@ -240,6 +233,8 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
 
 
 def _connect_timeout() -> Any:
+    import dask
+
     return dask.config.get("distributed.comm.timeouts.connect")
 
 

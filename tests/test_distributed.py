@@ -306,16 +306,3 @@ def test_a_tournament_and_a_sweep_on_the_cluster_write_the_local_rows(tmp_path, 
             assert _shards(remote) == _shards(local), name
             assert verify_dataset(remote, deep=True) == []
 
-
-def test_a_local_cluster_lets_each_worker_hold_its_next_shard():
-    """local:N's scheduler runs with WORKER_SATURATION (each single-threaded worker holds a
-    second task), whatever Dask's default; the setting does not leak into the caller's config."""
-    import dask
-
-    before = dask.config.get("distributed.scheduler.worker-saturation")
-    connection = distributed.connect("local:1")
-    try:
-        assert connection.cluster.scheduler.WORKER_SATURATION == distributed.WORKER_SATURATION == 2.0
-        assert dask.config.get("distributed.scheduler.worker-saturation") == before
-    finally:
-        connection.close()
