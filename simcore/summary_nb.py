@@ -216,7 +216,9 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                 convergence[k, checkpoint] = start[k] + totals[k]
             checkpoint += 1
     # Each seat's histograms and yaku in a pass of its own over the same rows: tight loops over a
-    # few contiguous columns run faster than the same work inside the row loop above.
+    # few contiguous columns run faster than the same work inside the row loop above.  The score
+    # and payoff blocks are written out twice on purpose: one helper pass per column (called per
+    # seat and kind) measured 15-18% slower for the whole count.
     for seat in range(seats):
         score_col = ints[seat_columns[0, seat]]
         payoff_col = ints[seat_columns[1, seat]] if has_payoff else ints[0]
