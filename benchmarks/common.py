@@ -36,7 +36,7 @@ class Row:
     value : float
         The figure, in ``unit``.
     unit : str
-        ``rounds/s``, ``x`` (a ratio), ``bool`` (1.0 or 0.0), ``MiB`` or ``s``.
+        ``rounds/s``, ``x`` (a ratio), ``%``, ``bool`` (1.0 or 0.0), ``MiB`` or ``s``.
     game : str
         The registered game measured (empty for a figure of no game).
     policies : str

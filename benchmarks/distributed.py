@@ -1,27 +1,32 @@
 """Dask scaling: a LocalCluster of N single-threaded workers against one, on one large run.
 
-For each worker count (``--workers 1,2``) the benchmark starts the ``LocalCluster`` that
-``--scheduler local:N`` starts (``simcore.distributed.session``: that many single-threaded worker
-processes, its scheduler's settings) and runs the same run on it through the runner
-(``RunConfig.scheduler``): the workers are warmed first (kernels loaded from the numba cache),
-which the runner leaves out of the run's time, so each figure is the steady state.  Optionally
+For each worker count (``--workers 1,2``) the benchmark runs the same run through the runner as
+``fudasim run ... --scheduler local:N`` does (``RunConfig.scheduler``): the runner starts a
+``LocalCluster`` of that many single-threaded worker processes, warms the workers (kernels loaded
+from the numba cache) and leaves that out of the run's time, so each figure is the steady state.  Optionally
 (``--local``) the same run is timed in this process with as many kernel threads, the local
 runner's figure on the same cores.
 
 It prints, per worker count: rounds/s end to end (shards written, committed and listed), the
-speed-up over one worker, and the task overhead per shard as a share of a shard's time,
-``(N * wall - sum of task times) / sum of task times``: what the cluster spends beyond the
-tasks' own work (scheduling, result transfer, the client's manifest updates, and workers idle
-at the end of the run), per unit of work.  ``task_cpu_share`` is the CPU time the tasks'
-threads got over their wall time: near 1 on idle cores, lower when other processes share them
-(then no speed-up can be expected), and ``rounds_per_task_cpu_s`` the rounds per CPU second
-of the tasks: what one worker would reach on a core of its own, and the same for every worker
-count unless distributing the work makes it costlier.  Every run must write byte-identical shards (the
-same run metadata, so the same bytes); the last row says whether they did.
+task overhead per shard as a share of a shard's time, ``(N * wall - sum of task times) / sum of
+task times`` in percent: what the cluster spends beyond the tasks' own work (scheduling, result
+transfer, the client's manifest updates, and workers idle at the start and end of the run), per
+unit of work.  ``task_cpu_share`` is the CPU time the tasks' threads got over their wall time:
+near 1 on idle cores, lower when other processes share them (Dask's own threads, the client, or
+other users of the machine), and ``rounds_per_task_cpu_s`` the rounds per CPU second of the
+tasks: what one worker would reach on a core of its own, the same for every worker count unless
+distributing the work makes it costlier, and a gauge of how much the machine's speed drifted.
 
-Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--local]``.
-Each run's dataset is deleted once measured (``--keep`` keeps them): 50 M Tensho rounds take
-about 1.5 GB.
+The machine's speed drifts by several percent from one minute to the next when others share
+it, so the benchmark runs ``--repeat`` turns (3 by default), each running every worker count
+once (alternating their order), and gives the speed-up as the median (and the range) of the
+turns' own ratios, and each figure as the median over turns.  Every run must write
+byte-identical shards (the same run metadata, so the same bytes); the last row says whether
+they did.
+
+Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--repeat 3]
+[--local]``.  A turn of the defaults takes about a minute; each run's dataset is deleted once
+measured (``--keep`` keeps the last turn's): 50 M Tensho rounds take about 1.5 GB.
 """
 
 from __future__ import annotations
@@ -59,22 +64,25 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
         (wall and CPU time, summed over tasks), ``warmup_seconds``, ``shards``; and the shards'
         sha256 in shard order.
     """
-    from simcore.distributed import session
     from simcore.runner import RunConfig, run
 
     config = RunConfig(rules=rules, rounds=rounds, seed=1, units_per_shard=shard_rounds, out=str(out),
                        overwrite=True, command=COMMAND)
     if local:
         config.threads = workers
-        summary = run(config)
     else:
-        with session(f"local:{workers}") as address:  # the cluster --scheduler local:N starts
-            config.scheduler = address
-            summary = run(config)
+        config.scheduler = f"local:{workers}"  # what ``--scheduler local:N`` runs
+    summary = run(config)
     figures = {"seconds": summary.seconds, "task_seconds": summary.task_seconds,
                "task_cpu_seconds": summary.task_cpu_seconds,
                "warmup_seconds": summary.warmup_seconds, "shards": float(summary.shards_written)}
     return figures, _shards(out)
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -84,55 +92,41 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=50_000_000, help="rounds per run (default 50,000,000)")
     parser.add_argument("--shard-rounds", type=int, default=None, help="rounds per shard (default: the runner's)")
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated (default 1,2)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="turns: each runs every worker count once, in alternating order (default 3)")
     parser.add_argument("--local", action="store_true", help="also time the local runner on as many threads")
     parser.add_argument("--out-dir", type=Path, default=None, help="where the datasets go (default: a temp folder)")
-    parser.add_argument("--keep", action="store_true", help="keep the datasets")
+    parser.add_argument("--keep", action="store_true", help="keep the datasets (of the last turn)")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows as CSV")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     counts = [int(n) for n in args.workers.split(",")]
     base = args.out_dir or Path(tempfile.mkdtemp(prefix="fudasim-dask-bench-"))
     print(measured_code())
     print(f"{args.rules}: {args.rounds:,} rounds per run, shards of {args.shard_rounds or 'default'} rounds; "
-          f"LocalCluster workers {counts}", flush=True)
+          f"LocalCluster workers {counts}, {args.repeat} turns", flush=True)
     from simcore.rules import load_rules
 
     game = load_rules(args.rules).game
-    rows: list[Row] = []
     hashes: dict[str, list[str]] = {}
-    rates: dict[int, float] = {}
     cases = [(n, False) for n in counts] + ([(n, True) for n in counts] if args.local else [])
-    for workers, local in cases:
-        name = f"{'local' if local else 'dask'}-{workers}"
-        out = base / name
-        began = time.perf_counter()
-        figures, hashes[name] = measure(args.rules, args.rounds, args.shard_rounds, workers, out, local)
-        print(f"measured {name} in {time.perf_counter() - began:.1f} s", file=sys.stderr, flush=True)
-        if not args.keep:
-            shutil.rmtree(out, ignore_errors=True)
-        rate = args.rounds / figures["seconds"]
-        label = f"{workers}"
-        if local:
-            rows.append(Row("local_rounds_per_s", rate, "rounds/s", game, "random-random", args.rules, label))
-            continue
-        rates[workers] = rate
-        rows.append(Row("dask_rounds_per_s", rate, "rounds/s", game, "random-random", args.rules, label))
-        busy = figures["task_seconds"]
-        overhead = (workers * figures["seconds"] - busy) / busy if busy > 0 else float("nan")
-        rows.append(Row("task_overhead_share", overhead, "x", game, "random-random", args.rules, label))
-        rows.append(Row("task_seconds_per_shard", busy / max(figures["shards"], 1), "s", game, "random-random",
-                        args.rules, label))
-        rows.append(Row("task_cpu_share", figures["task_cpu_seconds"] / busy if busy > 0 else float("nan"), "x",
-                        game, "random-random", args.rules, label))
-        cpu = figures["task_cpu_seconds"]
-        rows.append(Row("rounds_per_task_cpu_s", args.rounds / cpu if cpu > 0 else float("nan"), "rounds/s", game,
-                        "random-random", args.rules, label))
-        rows.append(Row("warmup_seconds", figures["warmup_seconds"], "s", game, "random-random", args.rules,
-                        label))
-    if 1 in rates:
-        for workers, rate in rates.items():
-            if workers != 1:
-                rows.append(Row("dask_speedup", rate / rates[1], "x", game, "random-random", args.rules,
-                                f"{workers}/1"))
+    turns: list[dict[tuple[int, bool], dict[str, float]]] = []
+    for turn in range(max(1, args.repeat)):
+        measured: dict[tuple[int, bool], dict[str, float]] = {}
+        for workers, local in cases if turn % 2 == 0 else cases[::-1]:
+            name = f"{'local' if local else 'dask'}-{workers}"
+            out = base / name
+            began = time.perf_counter()
+            figures, hashes[f"{name}-{turn}"] = measure(args.rules, args.rounds, args.shard_rounds, workers, out,
+                                                        local)
+            if not (args.keep and turn == args.repeat - 1):
+                shutil.rmtree(out, ignore_errors=True)
+            measured[(workers, local)] = figures
+            line = f"turn {turn + 1}: {name} {args.rounds / figures['seconds']:,.0f} rounds/s"
+            if not local and figures["task_seconds"] > 0:
+                line += f", task overhead {100 * _overhead(figures, workers):.2f}%"
+            print(f"{line} (measured in {time.perf_counter() - began:.1f} s)", file=sys.stderr, flush=True)
+        turns.append(measured)
+    rows = _rows(turns, counts, args, game)
     identical = len({tuple(h) for h in hashes.values()}) == 1
     rows.append(Row("identical_shards", 1.0 if identical else 0.0, "bool", game, "random-random", args.rules))
     print_rows(rows)
@@ -140,6 +134,49 @@ def main(argv: Sequence[str] | None = None) -> None:
         write_csv(rows, args.csv)
     if not args.keep and args.out_dir is None:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _overhead(figures: dict[str, float], workers: int) -> float:
+    """``(N * wall - sum of task times) / sum of task times``."""
+    busy = figures["task_seconds"]
+    return (workers * figures["seconds"] - busy) / busy if busy > 0 else float("nan")
+
+
+def _rows(turns: list[dict[tuple[int, bool], dict[str, float]]], counts: list[int], args: argparse.Namespace,
+          game: str) -> list[Row]:
+    """The table: per worker count the median over turns (and the spread where it decides)."""
+    def row(metric: str, value: float, unit: str, threads: str) -> Row:
+        return Row(metric, value, unit, game, "random-random", args.rules, threads)
+
+    rows: list[Row] = []
+    for workers in counts:
+        label = str(workers)
+        runs = [turn[(workers, False)] for turn in turns]
+        rows.append(row("dask_rounds_per_s", _median([args.rounds / f["seconds"] for f in runs]), "rounds/s", label))
+        overheads = [100 * _overhead(f, workers) for f in runs]
+        rows.append(row("task_overhead_pct", _median(overheads), "%", label))
+        rows.append(row("task_overhead_pct_max", max(overheads), "%", label))
+        rows.append(row("task_seconds_per_shard", _median([f["task_seconds"] / max(f["shards"], 1) for f in runs]),
+                        "s", label))
+        rows.append(row("task_cpu_share", _median([f["task_cpu_seconds"] / f["task_seconds"] for f in runs
+                                                   if f["task_seconds"] > 0] or [float("nan")]), "x", label))
+        rows.append(row("rounds_per_task_cpu_s", _median([args.rounds / f["task_cpu_seconds"] for f in runs
+                                                          if f["task_cpu_seconds"] > 0] or [float("nan")]),
+                        "rounds/s", label))
+        rows.append(row("warmup_seconds", max(f["warmup_seconds"] for f in runs), "s", label))
+        if args.local:
+            rows.append(row("local_rounds_per_s", _median([args.rounds / turn[(workers, True)]["seconds"]
+                                                           for turn in turns]), "rounds/s", label))
+    if 1 in counts:
+        for workers in counts:
+            if workers != 1:
+                # the speed-up within each turn (its two runs minutes apart, not a whole run apart)
+                ratios = [turn[(1, False)]["seconds"] / turn[(workers, False)]["seconds"] for turn in turns]
+                label = f"{workers}/1"
+                rows.append(row("dask_speedup", _median(ratios), "x", label))
+                rows.append(row("dask_speedup_min", min(ratios), "x", label))
+                rows.append(row("dask_speedup_max", max(ratios), "x", label))
+    return rows
 
 
 if __name__ == "__main__":
