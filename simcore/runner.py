@@ -273,11 +273,12 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "policies", "units",
                 "rounds_per_match", "units_per_shard", "summary", "paired_with")
-# The manifest is rewritten after each shard commits, unless rewriting it would take more than
-# this share of the time (a run of very many small shards, whose manifest grows with each one):
-# then as often as keeps it under that share.  A shard committed but not yet listed when a run
-# is killed is checked and listed by --resume.
-MANIFEST_SHARE = 0.05
+# The manifest is rewritten after a shard commits unless that would make rewriting it take more
+# than this share of the time (it grows with each shard: 2 ms for 200 shards), so runs of many
+# shards list them in batches.  The writer shares the cores with the shards' work (a Dask
+# client with its workers, the local runner's threads), so the share is kept small.  A shard
+# committed but not yet listed when a run is killed is checked and listed by --resume.
+MANIFEST_SHARE = 0.01
 
 
 class ManifestWriter:
