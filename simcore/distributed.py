@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import dask
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, WorkerPlugin, as_completed
 
@@ -64,6 +65,15 @@ __all__ = ["Connection", "DistributedStats", "NumbaCachePlugin", "RunContext", "
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
+# Dask settings of the clusters ``local:N`` starts (docs/distributed.md).  Dask's statistical
+# profiler samples every worker thread's stack each 10 ms and its event loops tick every 20 ms
+# for their latency figures: diagnostics for the dashboard that, on a machine with no core to
+# spare, take about 4% of the cores from the tasks.
+LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
 
 
 # --- worker set-up -------------------------------------------------------------------------------
@@ -151,7 +161,7 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         if workers < 1:
             raise RunError(f"--scheduler {address}: local:N needs at least one worker")
         try:
-            with _workers_ignore_ctrl_c():
+            with _workers_ignore_ctrl_c(), dask.config.set(LOCAL_CLUSTER_CONFIG):
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
         except (OSError, RuntimeError, TimeoutError) as error:

@@ -274,6 +274,7 @@ def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
 
 def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
     before = {child.pid for child in psutil.Process().children(recursive=True)}
+    profiling = dask.config.get("distributed.worker.profile.enabled")
     with distributed.session("local:1") as address:
         assert address.startswith("tcp://")
         workers = {child.pid for child in psutil.Process().children(recursive=True)} - before
@@ -282,6 +283,15 @@ def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
             assert run.rounds == 2_000 and verify_dataset(run.path) == []
         # both runs used the session's workers: no process was started for them
         assert {child.pid for child in psutil.Process().children(recursive=True)} - before == workers
+        # its workers run without Dask's profiler and slow ticks (LOCAL_CLUSTER_CONFIG); this
+        # process's own Dask settings are left as they were
+        with Client(address) as client:
+            settings = client.run(lambda: (dask.config.get("distributed.worker.profile.enabled"),
+                                           dask.config.get("distributed.admin.tick.interval")))
+            callbacks = client.run(lambda dask_worker: set(dask_worker.periodic_callbacks))
+        assert set(settings.values()) == {(False, "1s")}
+        assert all("profile" not in names and "heartbeat" in names for names in callbacks.values())
+        assert dask.config.get("distributed.worker.profile.enabled") == profiling
     deadline = time.monotonic() + 30
     while _alive(list(workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
