@@ -610,22 +610,29 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
     client = connection.client
     began = time.perf_counter()
     reports = warm_workers(client, context)
-    if stats is not None:
-        stats.warmup_seconds = time.perf_counter() - began
-        stats.workers = len(reports)
-    started()
-    units = int(plan["units"])
-    per_shard = int(plan["units_per_shard"])
+    # The run's context as a task every shard depends on (so a lost copy is recomputed), on a
+    # worker before the clock starts, like the warm-up.
     context_future = client.submit(load_context, context, key=f"fudasim-context-{context.run_id}", pure=False)
-    futures = []
-    for shard in todo:
-        first_unit = shard * per_shard
-        futures.append(client.submit(compute_shard, context_future, shard, first_unit,
-                                     min(per_shard, units - first_unit),
-                                     key=(f"fudasim-shard-{context.run_id}", shard), pure=False, retries=0))
-    pending = as_completed(futures, loop=client.loop)  # not the default client's loop
-    futures = []  # as_completed holds them; a finished one is dropped below, freeing its result
+    pending = None
     try:
+        try:
+            context_future.result()
+        except Exception as error:
+            _raise_from_worker("loading the run's rules", error)
+        if stats is not None:
+            stats.warmup_seconds = time.perf_counter() - began
+            stats.workers = len(reports)
+        started()
+        units = int(plan["units"])
+        per_shard = int(plan["units_per_shard"])
+        first_units = [shard * per_shard for shard in todo]
+        # One message for all the shards (a submit each would be an update of the scheduler's graph each).
+        futures = client.map(compute_shard, [context_future] * len(todo), todo, first_units,
+                             [min(per_shard, units - first) for first in first_units],
+                             key=[(f"fudasim-shard-{context.run_id}", shard) for shard in todo], pure=False,
+                             retries=0)
+        pending = as_completed(futures, loop=client.loop)  # not the default client's loop
+        futures = []  # as_completed holds them; a finished one is dropped below, freeing its result
         for future in pending:
             try:
                 result = future.result()
@@ -639,7 +646,7 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
                 stats.task_seconds.append(result.seconds)
                 stats.task_cpu_seconds.append(result.cpu_seconds)
     finally:
-        left = [f for f in pending.futures]
+        left = [f for f in pending.futures] if pending is not None else []
         if left:
             client.cancel(left)
         context_future.release()
