@@ -24,14 +24,20 @@ turns' own ratios, and each figure as the median over turns.  Every run must wri
 byte-identical shards (the same run metadata, so the same bytes); the last row says whether
 they did.
 
+With ``--floor`` each turn also runs, on the same clusters, as many tasks as the run had shards,
+each as long as a shard's task on one worker, that only hash a buffer in memory (no kernel, no
+file, a tiny result): ``floor_overhead_pct`` and ``floor_speedup`` are what Dask itself costs
+per task, and lets two workers reach, on this machine.
+
 Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--repeat 3]
-[--local]``.  A turn of the defaults takes about a minute; each run's dataset is deleted once
+[--local] [--floor]``.  A turn of the defaults takes about a minute; each run's dataset is deleted once
 measured (``--keep`` keeps the last turn's): 50 M Tensho rounds take about 1.5 GB.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shutil
 import sys
 import tempfile
@@ -85,6 +91,50 @@ def _median(values: Sequence[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+_FLOOR_BUFFER = b"\x00" * (1 << 20)
+
+
+def floor_task(reps: int) -> tuple[float, float]:
+    """The floor's task: hash a 1 MiB buffer ``reps`` times, nothing else (no file, no kernel).
+
+    Returns its wall and thread CPU time, as a shard's task does.
+    """
+    began, began_cpu = time.perf_counter(), time.thread_time()
+    for _ in range(reps):
+        hashlib.sha256(_FLOOR_BUFFER).digest()
+    return time.perf_counter() - began, time.thread_time() - began_cpu
+
+
+def measure_floor(workers: int, tasks: int, task_seconds: float) -> dict[str, float]:
+    """``tasks`` tasks of ``floor_task``, each about ``task_seconds`` long, on the cluster
+    ``--scheduler local:N`` starts: what Dask itself costs per task on this machine.
+
+    Returns the figures ``measure`` returns (``shards`` being the task count).
+    """
+    from distributed import as_completed
+
+    from simcore.distributed import connect
+
+    began = time.perf_counter()
+    floor_task(64)
+    reps = max(1, round(task_seconds / ((time.perf_counter() - began) / 64)))
+    connection = connect(f"local:{workers}")
+    try:
+        client = connection.client
+        client.gather(client.map(floor_task, [1] * (2 * workers), pure=False))  # workers started and warm
+        busy = cpu = 0.0
+        began = time.perf_counter()
+        for future in as_completed(client.map(floor_task, [reps] * tasks, pure=False), loop=client.loop):
+            seconds, cpu_seconds = future.result()
+            future.release()
+            busy, cpu = busy + seconds, cpu + cpu_seconds
+        wall = time.perf_counter() - began
+    finally:
+        connection.close()
+    return {"seconds": wall, "task_seconds": busy, "task_cpu_seconds": cpu, "warmup_seconds": 0.0,
+            "shards": float(tasks)}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Measure and print the table (and ``--csv FILE``)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.distributed", description=__doc__.split("\n")[0])
@@ -95,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="turns: each runs every worker count once, in alternating order (default 3)")
     parser.add_argument("--local", action="store_true", help="also time the local runner on as many threads")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run as many tasks as shards, as long, that only hash a buffer: Dask's own cost")
     parser.add_argument("--out-dir", type=Path, default=None, help="where the datasets go (default: a temp folder)")
     parser.add_argument("--keep", action="store_true", help="keep the datasets (of the last turn)")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows as CSV")
@@ -108,23 +160,30 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     game = load_rules(args.rules).game
     hashes: dict[str, list[str]] = {}
-    cases = [(n, False) for n in counts] + ([(n, True) for n in counts] if args.local else [])
-    turns: list[dict[tuple[int, bool], dict[str, float]]] = []
+    kinds = ["dask"] + (["local"] if args.local else [])
+    turns: list[dict[tuple[int, str], dict[str, float]]] = []
     for turn in range(max(1, args.repeat)):
-        measured: dict[tuple[int, bool], dict[str, float]] = {}
-        for workers, local in cases if turn % 2 == 0 else cases[::-1]:
-            name = f"{'local' if local else 'dask'}-{workers}"
+        measured: dict[tuple[int, str], dict[str, float]] = {}
+        cases = [(n, kind) for kind in kinds for n in counts]
+        for workers, kind in cases if turn % 2 == 0 else cases[::-1]:
+            name = f"{kind}-{workers}"
             out = base / name
             began = time.perf_counter()
             figures, hashes[f"{name}-{turn}"] = measure(args.rules, args.rounds, args.shard_rounds, workers, out,
-                                                        local)
+                                                        kind == "local")
             if not (args.keep and turn == args.repeat - 1):
                 shutil.rmtree(out, ignore_errors=True)
-            measured[(workers, local)] = figures
-            line = f"turn {turn + 1}: {name} {args.rounds / figures['seconds']:,.0f} rounds/s"
-            if not local and figures["task_seconds"] > 0:
-                line += f", task overhead {100 * _overhead(figures, workers):.2f}%"
-            print(f"{line} (measured in {time.perf_counter() - began:.1f} s)", file=sys.stderr, flush=True)
+            measured[(workers, kind)] = figures
+            _report(turn, name, figures, workers, args.rounds, kind != "local", began)
+        if args.floor:
+            # as many tasks as the run had shards, as long as its shards' tasks on one worker
+            shape = measured[(min(counts), "dask")]
+            task_seconds = shape["task_seconds"] / max(shape["shards"], 1)
+            for workers in counts if turn % 2 == 0 else counts[::-1]:
+                began = time.perf_counter()
+                figures = measure_floor(workers, int(shape["shards"]), task_seconds)
+                measured[(workers, "floor")] = figures
+                _report(turn, f"floor-{workers}", figures, workers, 0, True, began)
         turns.append(measured)
     rows = _rows(turns, counts, args, game)
     identical = len({tuple(h) for h in hashes.values()}) == 1
@@ -136,46 +195,67 @@ def main(argv: Sequence[str] | None = None) -> None:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def _report(turn: int, name: str, figures: dict[str, float], workers: int, rounds: int, tasks: bool,
+            began: float) -> None:
+    line = f"turn {turn + 1}: {name}" + (f" {rounds / figures['seconds']:,.0f} rounds/s" if rounds else "")
+    if tasks and figures["task_seconds"] > 0:
+        line += f", task overhead {100 * _overhead(figures, workers):.2f}%"
+    print(f"{line} (measured in {time.perf_counter() - began:.1f} s)", file=sys.stderr, flush=True)
+
+
 def _overhead(figures: dict[str, float], workers: int) -> float:
     """``(N * wall - sum of task times) / sum of task times``."""
     busy = figures["task_seconds"]
     return (workers * figures["seconds"] - busy) / busy if busy > 0 else float("nan")
 
 
-def _rows(turns: list[dict[tuple[int, bool], dict[str, float]]], counts: list[int], args: argparse.Namespace,
+def _rows(turns: list[dict[tuple[int, str], dict[str, float]]], counts: list[int], args: argparse.Namespace,
           game: str) -> list[Row]:
     """The table: per worker count the median over turns (and the spread where it decides)."""
     def row(metric: str, value: float, unit: str, threads: str) -> Row:
         return Row(metric, value, unit, game, "random-random", args.rules, threads)
 
+    def cpu_share(runs: list[dict[str, float]]) -> float:
+        return _median([f["task_cpu_seconds"] / f["task_seconds"] for f in runs if f["task_seconds"] > 0]
+                       or [float("nan")])
+
+    floor = bool(turns) and all((n, "floor") in turn for turn in turns for n in counts)
     rows: list[Row] = []
     for workers in counts:
         label = str(workers)
-        runs = [turn[(workers, False)] for turn in turns]
+        runs = [turn[(workers, "dask")] for turn in turns]
         rows.append(row("dask_rounds_per_s", _median([args.rounds / f["seconds"] for f in runs]), "rounds/s", label))
         overheads = [100 * _overhead(f, workers) for f in runs]
         rows.append(row("task_overhead_pct", _median(overheads), "%", label))
         rows.append(row("task_overhead_pct_max", max(overheads), "%", label))
         rows.append(row("task_seconds_per_shard", _median([f["task_seconds"] / max(f["shards"], 1) for f in runs]),
                         "s", label))
-        rows.append(row("task_cpu_share", _median([f["task_cpu_seconds"] / f["task_seconds"] for f in runs
-                                                   if f["task_seconds"] > 0] or [float("nan")]), "x", label))
+        rows.append(row("task_cpu_share", cpu_share(runs), "x", label))
         rows.append(row("rounds_per_task_cpu_s", _median([args.rounds / f["task_cpu_seconds"] for f in runs
                                                           if f["task_cpu_seconds"] > 0] or [float("nan")]),
                         "rounds/s", label))
         rows.append(row("warmup_seconds", max(f["warmup_seconds"] for f in runs), "s", label))
         if args.local:
-            rows.append(row("local_rounds_per_s", _median([args.rounds / turn[(workers, True)]["seconds"]
+            rows.append(row("local_rounds_per_s", _median([args.rounds / turn[(workers, "local")]["seconds"]
                                                            for turn in turns]), "rounds/s", label))
+        if floor:
+            floors = [turn[(workers, "floor")] for turn in turns]
+            rows.append(row("floor_overhead_pct", _median([100 * _overhead(f, workers) for f in floors]), "%",
+                            label))
+            rows.append(row("floor_task_cpu_share", cpu_share(floors), "x", label))
     if 1 in counts:
         for workers in counts:
             if workers != 1:
                 # the speed-up within each turn (its two runs minutes apart, not a whole run apart)
-                ratios = [turn[(1, False)]["seconds"] / turn[(workers, False)]["seconds"] for turn in turns]
                 label = f"{workers}/1"
+                ratios = [turn[(1, "dask")]["seconds"] / turn[(workers, "dask")]["seconds"] for turn in turns]
                 rows.append(row("dask_speedup", _median(ratios), "x", label))
                 rows.append(row("dask_speedup_min", min(ratios), "x", label))
                 rows.append(row("dask_speedup_max", max(ratios), "x", label))
+                if floor:
+                    rows.append(row("floor_speedup", _median([turn[(1, "floor")]["seconds"]
+                                                              / turn[(workers, "floor")]["seconds"]
+                                                              for turn in turns]), "x", label))
     return rows
 
 
