@@ -443,7 +443,7 @@ def _change_rows(pairing: str, a: str, b: str, first: _PairDeals, second: _PairD
         series.append((name, "win rate", "rate", first.values[(name, "wins")], second.values[(name, "wins")]))
     series.append((f"{a} - {b}", "payoff gap", "mean", first.values[(a, "payoff")] - first.values[(b, "payoff")],
                    second.values[(a, "payoff")] - second.values[(b, "payoff")]))
-    series.append((f"{a} - {b}", "win gap", "rate", first.values[(a, "wins")] - first.values[(b, "wins")],
+    series.append((f"{a} - {b}", "win gap", "rate_diff", first.values[(a, "wins")] - first.values[(b, "wins")],
                    second.values[(a, "wins")] - second.values[(b, "wins")]))
     for policy, measure, kind, x, y in series:
         row = {"pairing": pairing, **extra, "policy": policy, "measure": measure, "kind": kind, "deals": n}

@@ -33,6 +33,9 @@ TEXT_WIDTH = 100
 SIZE_COLUMNS = ("n", "rounds", "rounds_played", "seat_rounds", "matches", "paired_rounds")
 VALUE_SUFFIXES = ("_rate", "_mean", "_diff", "")
 
+# Row kinds shown in percent: a rate, and a difference of two rates (in percentage points).
+RATE_KINDS = ("rate", "rate_diff")
+
 
 @dataclass
 class Figure:
@@ -201,7 +204,7 @@ def display_frame(table: Table) -> tuple[pd.DataFrame, str]:
     percent_half_widths = []
     for g in groups:
         if g.percent is None:
-            percent_rows = (frame["kind"] == "rate").to_numpy()
+            percent_rows = frame["kind"].isin(RATE_KINDS).to_numpy()
         else:
             percent_rows = np.full(len(frame), g.percent)
         percent_rows_of[g.label] = percent_rows
@@ -219,8 +222,16 @@ def display_frame(table: Table) -> tuple[pd.DataFrame, str]:
             percent_rows = percent_rows_of[g.label]
             scale = np.where(percent_rows, 100.0, 1.0)
             out = [""] * len(frame)
-            for is_percent in (True, False):
-                rows = np.flatnonzero(percent_rows == is_percent)
+            # a difference of rates (the column a change, or the row a gap between two rates) is in
+            # percentage points
+            points = np.full(len(frame), g.value.endswith("_diff"))
+            if "kind" in frame.columns:
+                points |= (frame["kind"] == "rate_diff").to_numpy()
+            for is_percent, is_points in ((True, False), (True, True), (False, None)):
+                chosen = percent_rows == is_percent
+                if is_points is not None:
+                    chosen &= points == is_points
+                rows = np.flatnonzero(chosen)
                 if not len(rows):
                     continue
                 v, lo, hi = values[rows] * scale[rows], lows[rows] * scale[rows], highs[rows] * scale[rows]
@@ -228,7 +239,7 @@ def display_frame(table: Table) -> tuple[pd.DataFrame, str]:
                 if g.percent or not is_percent:
                     unit = ""
                 else:
-                    unit = " pp" if g.value.endswith("_diff") else "%"
+                    unit = " pp" if is_points else "%"
                 for row, text in zip(rows, _interval_cells(v, lo, hi, smalls[rows], decimals, unit), strict=True):
                     out[row] = text
             key = g.label

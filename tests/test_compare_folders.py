@@ -218,6 +218,16 @@ def test_every_format_renders_a_folder_comparison_and_rescoring(folders):
         json.loads(render(report, "json"))
 
 
+def test_a_gap_between_two_win_rates_is_in_percentage_points(folders):
+    text = render(compare_folders(folders["t1"], folders["t3"]), "text")
+    rows = [line for line in text.splitlines() if line.startswith("random vs greedy")]
+    gap = next(line for line in rows if "win gap" in line)
+    rate = next(line for line in rows if "win rate" in line)
+    # the gap in each folder and its change are differences of two rates: pp, never %
+    assert gap.count(" pp") == 3 and "%" not in gap
+    assert rate.count("%") == 2 and rate.count(" pp") == 1
+
+
 # --- rescoring a folder --------------------------------------------------------------------------------
 
 
