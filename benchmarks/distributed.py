@@ -2,10 +2,10 @@
 
 For each worker count (``--workers 1,2``) the benchmark runs the same run through the runner as
 ``fudasim run ... --scheduler local:N`` does (``RunConfig.scheduler``): the runner starts a
-``LocalCluster`` of that many single-threaded worker processes, warms the workers (kernels loaded
-from the numba cache) and leaves that out of the run's time, so each figure is the steady state.  Optionally
-(``--local``) the same run is timed in this process with as many kernel threads, the local
-runner's figure on the same cores.
+``LocalCluster`` of that many single-threaded worker processes, warms the workers (kernels
+loaded from the numba cache) and leaves that out of the run's time, so each figure is the steady
+state.  Optionally (``--local``) the same run is timed in this process with as many kernel
+threads, the local runner's figure on the same cores.
 
 It prints, per worker count: rounds/s end to end (shards written, committed and listed), the
 task overhead per shard as a share of a shard's time, ``(N * wall - sum of task times) / sum of
@@ -24,14 +24,16 @@ turns' own ratios, and each figure as the median over turns.  Every run must wri
 byte-identical shards (the same run metadata, so the same bytes); the last row says whether
 they did.
 
-With ``--floor`` each turn also runs, on the same clusters, as many tasks as the run had shards,
-each as long as a shard's task on one worker, that only hash a buffer in memory (no kernel, no
-file, a tiny result): ``floor_overhead_pct`` and ``floor_speedup`` are what Dask itself costs
-per task, and lets two workers reach, on this machine.
+With ``--floor`` each turn also runs, on clusters started as ``local:N`` starts them, as many
+tasks as the run had shards, each as long as a shard's task on one worker, that only hash a
+buffer in memory (no kernel, no file, a tiny result): ``floor_overhead_pct`` and
+``floor_speedup`` are what Dask itself costs per task, and lets two workers reach, on this
+machine.
 
 Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--repeat 3]
-[--local] [--floor]``.  A turn of the defaults takes about a minute; each run's dataset is deleted once
-measured (``--keep`` keeps the last turn's): 50 M Tensho rounds take about 1.5 GB.
+[--local] [--floor]``.  A turn of the defaults takes about a minute (two with ``--floor``); each
+run's dataset is deleted once measured (``--keep`` keeps the last turn's): 50 M Tensho rounds
+take about 1.5 GB.
 """
 
 from __future__ import annotations
