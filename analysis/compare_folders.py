@@ -873,15 +873,15 @@ def _rescore_tournament_run(path: Path, deals: int, card_values, chaff_sets, all
     from analysis.rescore import (
         N_SEATS,
         RESCORE_COLUMNS,
-        _codes_to_reference,
-        _parse_alternatives,
-        _rules_of,
+        codes_to_reference,
+        parse_alternatives,
         rescore_batch,
+        rules_of,
     )
 
     dataset = open_run(path, allow_incomplete=allow_incomplete)
-    rules = _rules_of(dataset)
-    alternatives = _parse_alternatives(rules, card_values, chaff_sets)
+    rules = rules_of(dataset)
+    alternatives = parse_alternatives(rules, card_values, chaff_sets)
     columns = [*RESCORE_COLUMNS, *[f"payoff_{s}" for s in range(N_SEATS)], *[f"score_{s}" for s in range(N_SEATS)]]
     dataset.require(columns, "rescoring a tournament")
     winners = np.full(deals, -1, dtype=np.int64)
@@ -896,7 +896,7 @@ def _rescore_tournament_run(path: Path, deals: int, card_values, chaff_sets, all
         keep = (rows >= 0) & (rows < deals)
         batch = {k: v[keep] for k, v in batch.items()}
         rows = rows[keep]
-        batch = dict(batch, end_reason=_codes_to_reference(batch, dataset))
+        batch = dict(batch, end_reason=codes_to_reference(batch, dataset))
         fits &= _payoff_rule(batch, N_SEATS)
         original = batch["winner"].astype(np.int64)
         again = rescore_batch(batch, rules.values[rules.original.card_values], rules.chaff[rules.original.chaff_set],
@@ -1023,6 +1023,6 @@ def _rescore_tournament(folder: Folder, card_values, chaff_sets, confidence: flo
 
 
 def _original_label(dataset: RunDataset) -> str:
-    from analysis.rescore import _rules_of
+    from analysis.rescore import rules_of
 
-    return _rules_of(dataset).original.label
+    return rules_of(dataset).original.label

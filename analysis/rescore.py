@@ -36,7 +36,8 @@ from analysis.render import Report, hidden_notices
 from analysis.tables import Table, add_rate
 from simcore.games import get_game, known_game_names
 
-__all__ = ["Alternative", "rescore_run", "rescore_batch", "rescore_rounds", "sum_over_mask"]
+__all__ = ["Alternative", "RescoreRules", "codes_to_reference", "parse_alternatives", "rescore_run",
+           "rescore_batch", "rescore_rounds", "rules_of", "sum_over_mask"]
 
 N_SEATS = 2
 # The end reasons the chain decides (codes here are this module's own; a dataset's are mapped by name).
@@ -85,7 +86,10 @@ def sum_over_mask(masks: np.ndarray, card_values: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class _Rules:
+class RescoreRules:
+    """What a dataset's rules offer a rescore: its card-value tables and chaff sets (each as an
+    int64[64] over card ids), how its tie-break chain decides, and the table and set it played."""
+
     values: dict[str, np.ndarray]
     chaff: dict[str, np.ndarray]
     values_only: bool
@@ -94,7 +98,14 @@ class _Rules:
     captures_by_value: bool = False
 
 
-def _rules_of(dataset: RunDataset) -> _Rules:
+def rules_of(dataset: RunDataset) -> RescoreRules:
+    """The rescore view of ``dataset``'s rules.
+
+    Raises
+    ------
+    AnalysisError
+        The dataset's game does not decide rounds by yaku points, chaff and card values.
+    """
     chain = get_game(dataset.game).tie_break_chain(dataset.rules(required=True)) \
         if dataset.game in known_game_names() else None
     if chain is None:
@@ -104,7 +115,7 @@ def _rules_of(dataset: RunDataset) -> _Rules:
     chaff = {}
     for name, mask in chain.chaff_sets.items():
         chaff[name] = np.array([(mask >> i) & 1 for i in range(64)], dtype=np.int64)
-    return _Rules(values, chaff, chain.values_only, chain.final_tie, Alternative(chain.card_values, chain.chaff_set),
+    return RescoreRules(values, chaff, chain.values_only, chain.final_tie, Alternative(chain.card_values, chain.chaff_set),
                   captures_by_value=chain.captures_by_value)
 
 
@@ -163,8 +174,15 @@ RESCORE_COLUMNS = ["round", "winner", "end_reason", "dealer"] + [
 ]
 
 
-def _parse_alternatives(rules: _Rules, card_values: list[str] | str | None,
-                        chaff_sets: list[str] | str | None) -> list[Alternative]:
+def parse_alternatives(rules: RescoreRules, card_values: list[str] | str | None,
+                       chaff_sets: list[str] | str | None) -> list[Alternative]:
+    """Every (card-value table, chaff set) asked for, the played ones standing in for an omitted side.
+
+    Raises
+    ------
+    AnalysisError
+        Neither is given, or a name the dataset's rules do not have (one line naming it).
+    """
     card_values = [card_values] if isinstance(card_values, str) else list(card_values or [])
     chaff_sets = [chaff_sets] if isinstance(chaff_sets, str) else list(chaff_sets or [])
     if not card_values and not chaff_sets:
@@ -180,8 +198,19 @@ def _parse_alternatives(rules: _Rules, card_values: list[str] | str | None,
                                                              chaff_sets or [rules.original.chaff_set])]
 
 
-def _codes_to_reference(batch: dict[str, np.ndarray], dataset: RunDataset) -> np.ndarray:
-    """The batch's end-reason codes (dataset-specific) as codes of ``END_REASONS`` (-1 if unknown)."""
+def codes_to_reference(batch: dict[str, np.ndarray], dataset: RunDataset) -> np.ndarray:
+    """The batch's end-reason codes (the dataset's own) as codes of ``END_REASONS``.
+
+    Parameters
+    ----------
+    batch : dict of arrays
+        With ``end_reason``: integer codes into ``dataset.end_reason_names``.
+
+    Returns
+    -------
+    int64[rounds]
+        Codes of ``END_REASONS``; -1 for a reason the chain does not know.
+    """
     lookup = np.array([REASON_CODE.get(name, -1) for name in dataset.end_reason_names] or [-1], dtype=np.int64)
     return lookup[batch["end_reason"].astype(np.int64)]
 
@@ -197,11 +226,11 @@ def rescore_rounds(dataset: RunDataset | str | os.PathLike, card_values: str | N
         dataset = open_run(dataset)
     dataset.require_rows("rescore")
     dataset.require(RESCORE_COLUMNS, "rescoring")
-    rules = _rules_of(dataset)
-    alternative = _parse_alternatives(rules, card_values, chaff_set)[0]
+    rules = rules_of(dataset)
+    alternative = parse_alternatives(rules, card_values, chaff_set)[0]
     frames = []
     for batch in dataset.iter_batches(RESCORE_COLUMNS):
-        batch = dict(batch, end_reason=_codes_to_reference(batch, dataset))
+        batch = dict(batch, end_reason=codes_to_reference(batch, dataset))
         out = rescore_batch(batch, rules.values[alternative.card_values], rules.chaff[alternative.chaff_set],
                             rules.values_only, rules.final_tie)
         frame = pd.DataFrame({"round": batch["round"], "winner": batch["winner"].astype(np.int64),
@@ -278,13 +307,13 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
     if not isinstance(dataset, RunDataset):
         dataset = open_run(dataset)
     dataset.require_rows("rescore")
-    rules = _rules_of(dataset)
-    alternatives = _parse_alternatives(rules, card_values, chaff_sets)
+    rules = rules_of(dataset)
+    alternatives = parse_alternatives(rules, card_values, chaff_sets)
     dataset.require(RESCORE_COLUMNS, "rescoring")
     tallies = {a: _Tally() for a in alternatives}
     reproduced = checked = 0
     for batch in dataset.iter_batches(RESCORE_COLUMNS):
-        batch = dict(batch, end_reason=_codes_to_reference(batch, dataset))
+        batch = dict(batch, end_reason=codes_to_reference(batch, dataset))
         original_winner = batch["winner"].astype(np.int64)
         original_reason = batch["end_reason"]
         dealer = batch["dealer"].astype(np.int64)
