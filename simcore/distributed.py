@@ -387,6 +387,13 @@ def _threading_layer() -> str | None:
         return None
 
 
+def _task_threads(context: RunContext) -> int:
+    """A task's kernel threads: the run's ``--threads`` (one by default), at most numba's."""
+    import numba
+
+    return max(1, min(context.threads or 1, numba.config.NUMBA_NUM_THREADS))
+
+
 def _play(game: Game, compiled: Any, context: RunContext, first_unit: int, n_units: int,
           buffers: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The engine's output matrices of ``n_units`` units, on this thread's kernel threads."""
@@ -400,7 +407,7 @@ def _play(game: Game, compiled: Any, context: RunContext, first_unit: int, n_uni
 
     # Thread-local in numba: each task thread sets its own.  One by default: Dask runs one task
     # per worker thread, and the worker threads already cover the cores.
-    numba.set_num_threads(max(1, min(context.threads or 1, numba.config.NUMBA_NUM_THREADS)))
+    numba.set_num_threads(_task_threads(context))
     if _threading_layer() in (None, "workqueue"):
         # numba's workqueue layer cannot launch parallel kernels from two threads at once
         # (a worker with several threads); the first launch decides the layer.
@@ -462,8 +469,6 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
     """``compute_shard`` for a summary run: the shard's counts, written and committed."""
     import dataclasses
 
-    import numba
-
     from simcore import summary_run, summary_shard
     from simcore.runner import RunSummary
 
@@ -471,14 +476,14 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
     rows = spec.block_units * int(context.info.get("round_stride") or 1)
     # The task's kernel threads (``--threads``, one by default) count chunks side by side, each
     # playing with one kernel thread (simcore.summary_shard.ShardCounter).
-    threads = max(1, min(context.threads or 1, numba.config.NUMBA_NUM_THREADS)) if context.engine == "kernel" else 1
+    threads = _task_threads(context) if context.engine == "kernel" else 1
 
     def engine(game: Game, compiled: Any, context: RunContext) -> Any:
         buffers = game.output_buffers(rows)
         if threads == 1:
             return lambda unit, count: _play(game, compiled, context, unit, count, buffers)
-        return lambda unit, count: game.play_units(context.engine, compiled, list(context.specs), context.seed,
-                                                   unit, count, context.rounds_per_match, out=buffers)
+        return summary_run.players_engine(game, compiled, list(context.specs), context.engine, context.seed,
+                                          context.rounds_per_match, buffers)
 
     new_baseline_play = None
     if spec.baseline is not None:
@@ -487,13 +492,7 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
         base_context = dataclasses.replace(context, specs=tuple(base_specs), seed=baseline.seed)
 
         def new_baseline_play() -> Any:
-            inner = engine(base_game, base_compiled, base_context)
-
-            def baseline_play(unit: int, count: int):
-                count = max(0, min(count, baseline.units - unit))
-                return inner(unit, count) if count else None
-
-            return baseline_play
+            return summary_shard.baseline_units_only(engine(base_game, base_compiled, base_context), baseline)
 
     aggregate = summary_shard.compute_summary_shard(game, compiled, spec, context.players, first_unit, n_units,
                                                     lambda: engine(game, compiled, context), new_baseline_play,

@@ -148,18 +148,11 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
     new_baseline_play = None
     if baseline is not None:
         base_game, base_compiled, base_specs = ss.baseline_engine(baseline, config.engine)
-        base_units = baseline.units
 
         def new_baseline_play():
-            inner = players_engine(base_game, base_compiled, base_specs, config.engine, baseline.seed,
-                                   rounds_per_match, base_game.output_buffers(rows_per_block))
-
-            def baseline_play(first_unit: int, n_units: int):
-                # Units the baseline does not have are played as none: they pair with nothing.
-                n_units = max(0, min(n_units, base_units - first_unit))
-                return inner(first_unit, n_units) if n_units > 0 else None
-
-            return baseline_play
+            return ss.baseline_units_only(players_engine(base_game, base_compiled, base_specs, config.engine,
+                                                         baseline.seed, rounds_per_match,
+                                                         base_game.output_buffers(rows_per_block)), baseline)
 
     manifest = runner.ManifestWriter(out, plan, present)
     start = time.perf_counter()

@@ -41,7 +41,7 @@ from simcore.record import whole
 from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, SCALARS, checkpoints
 
 __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "CHUNK_BYTES", "SummarySpec", "BaselineSpec", "ShardAggregate",
-           "summary_spec", "compute_summary_shard", "ShardCounter", "summary_table", "read_cells",
+           "summary_spec", "compute_summary_shard", "ShardCounter", "baseline_units_only", "summary_table", "read_cells",
            "STOPPING_REASONS", "checkpoints", "PAIR_FIELDS"]
 
 # Rows per summary shard by default: 16 times a row shard's, so a run of 10^9 rounds has a few
@@ -752,6 +752,16 @@ def baseline_identity(baseline: BaselineSpec) -> dict[str, Any]:
     plan = baseline.plan
     return {"path": baseline.path, **{key: plan.get(key) for key in ds.RUN_IDENTITY}, "units": plan.get("units"),
             "game": plan.get("game"), "rules_name": plan.get("rules_name")}
+
+
+def baseline_units_only(play: Play, baseline: BaselineSpec) -> Play:
+    """``play`` limited to the units the baseline run has: units past its end are played as
+    none (None for a chunk wholly past it), since they pair with nothing."""
+    def baseline_play(first_unit: int, n_units: int):
+        n_units = max(0, min(n_units, baseline.units - first_unit))
+        return play(first_unit, n_units) if n_units > 0 else None
+
+    return baseline_play
 
 
 def baseline_engine(baseline: BaselineSpec, engine: str) -> tuple[Any, Any, list]:
