@@ -24,11 +24,11 @@ turns' own ratios, and each figure as the median over turns.  Every run must wri
 byte-identical shards (the same run metadata, so the same bytes); the last row says whether
 they did.
 
-With ``--floor`` each turn also runs, on clusters started as ``local:N`` starts them, as many
-tasks as the run had shards, each as long as a shard's task on one worker, that only hash a
-buffer in memory (no kernel, no file, a tiny result): ``floor_overhead_pct`` and
-``floor_speedup`` are what Dask itself costs per task, and lets two workers reach, on this
-machine.
+With ``--floor`` each turn also runs, on clusters started as ``local:N`` starts them, the
+run's tasks (as many shards per task as the run puts in each, ``simcore.distributed.task_groups``,
+each shard as long as a shard on one worker) doing nothing but hash a buffer in memory (no
+kernel, no file, a tiny result): ``floor_overhead_pct`` and ``floor_speedup`` are what Dask
+itself costs, and lets two workers reach, on this machine.
 
 Run with ``python -m benchmarks.distributed [--rounds 50000000] [--workers 1,2] [--repeat 3]
 [--local] [--floor]``.  A turn of the defaults takes about a minute (two with ``--floor``); each
@@ -69,8 +69,8 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
     -------
     (dict, list of str)
         ``seconds`` (the run, warm-up excluded), ``task_seconds`` and ``task_cpu_seconds``
-        (wall and CPU time, summed over tasks), ``warmup_seconds``, ``shards``; and the shards'
-        sha256 in shard order.
+        (wall and CPU time, summed over shards), ``warmup_seconds``, ``shards``, ``tasks``; and
+        the shards' sha256 in shard order.
     """
     from simcore.runner import RunConfig, run
 
@@ -83,7 +83,8 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
     summary = run(config)
     figures = {"seconds": summary.seconds, "task_seconds": summary.task_seconds,
                "task_cpu_seconds": summary.task_cpu_seconds,
-               "warmup_seconds": summary.warmup_seconds, "shards": float(summary.shards_written)}
+               "warmup_seconds": summary.warmup_seconds, "shards": float(summary.shards_written),
+               "tasks": float(summary.tasks)}
     return figures, _shards(out)
 
 
@@ -107,26 +108,29 @@ def floor_task(reps: int) -> tuple[float, float]:
     return time.perf_counter() - began, time.thread_time() - began_cpu
 
 
-def measure_floor(workers: int, tasks: int, task_seconds: float) -> dict[str, float]:
-    """``tasks`` tasks of ``floor_task``, each about ``task_seconds`` long, on the cluster
-    ``--scheduler local:N`` starts: what Dask itself costs per task on this machine.
+def measure_floor(workers: int, shards: int, shard_seconds: float) -> dict[str, float]:
+    """The tasks a run of ``shards`` shards has on ``workers`` workers, each shard about
+    ``shard_seconds`` of ``floor_task``, on the cluster ``--scheduler local:N`` starts: what Dask
+    itself costs on this machine.
 
-    Returns the figures ``measure`` returns (``shards`` being the task count).
+    Returns the figures ``measure`` returns.
     """
     from distributed import as_completed
 
-    from simcore.distributed import connect
+    from simcore.distributed import connect, task_groups
 
     began = time.perf_counter()
     floor_task(64)
-    reps = max(1, round(task_seconds / ((time.perf_counter() - began) / 64)))
+    reps = max(1, round(shard_seconds / ((time.perf_counter() - began) / 64)))
+    groups = task_groups(list(range(shards)), workers)
     connection = connect(f"local:{workers}")
     try:
         client = connection.client
         client.gather(client.map(floor_task, [1] * (2 * workers), pure=False))  # workers started and warm
         busy = cpu = 0.0
         began = time.perf_counter()
-        for future in as_completed(client.map(floor_task, [reps] * tasks, pure=False), loop=client.loop):
+        tasks = client.map(floor_task, [reps * len(group) for group in groups], pure=False)
+        for future in as_completed(tasks, loop=client.loop):
             seconds, cpu_seconds = future.result()
             future.release()
             busy, cpu = busy + seconds, cpu + cpu_seconds
@@ -134,7 +138,7 @@ def measure_floor(workers: int, tasks: int, task_seconds: float) -> dict[str, fl
     finally:
         connection.close()
     return {"seconds": wall, "task_seconds": busy, "task_cpu_seconds": cpu, "warmup_seconds": 0.0,
-            "shards": float(tasks)}
+            "shards": float(shards), "tasks": float(len(groups))}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -148,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="turns: each runs every worker count once, in alternating order (default 3)")
     parser.add_argument("--local", action="store_true", help="also time the local runner on as many threads")
     parser.add_argument("--floor", action="store_true",
-                        help="also run as many tasks as shards, as long, that only hash a buffer: Dask's own cost")
+                        help="also run the run's tasks doing nothing but hash a buffer: Dask's own cost")
     parser.add_argument("--out-dir", type=Path, default=None, help="where the datasets go (default: a temp folder)")
     parser.add_argument("--keep", action="store_true", help="keep the datasets (of the last turn)")
     parser.add_argument("--csv", type=Path, default=None, help="also write the rows as CSV")
@@ -178,12 +182,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             measured[(workers, kind)] = figures
             _report(turn, name, figures, workers, args.rounds, kind != "local", began)
         if args.floor:
-            # as many tasks as the run had shards, as long as its shards' tasks on one worker
+            # the run's tasks, each shard as long as the run's shards on one worker
             shape = measured[(min(counts), "dask")]
-            task_seconds = shape["task_seconds"] / max(shape["shards"], 1)
+            shard_seconds = shape["task_seconds"] / max(shape["shards"], 1)
             for workers in counts if turn % 2 == 0 else counts[::-1]:
                 began = time.perf_counter()
-                figures = measure_floor(workers, int(shape["shards"]), task_seconds)
+                figures = measure_floor(workers, int(shape["shards"]), shard_seconds)
                 measured[(workers, "floor")] = figures
                 _report(turn, f"floor-{workers}", figures, workers, 0, True, began)
         turns.append(measured)
@@ -230,6 +234,7 @@ def _rows(turns: list[dict[tuple[int, str], dict[str, float]]], counts: list[int
         overheads = [100 * _overhead(f, workers) for f in runs]
         rows.append(row("task_overhead_pct", _median(overheads), "%", label))
         rows.append(row("task_overhead_pct_max", max(overheads), "%", label))
+        rows.append(row("tasks", _median([f.get("tasks", float("nan")) for f in runs]), "tasks", label))
         rows.append(row("task_seconds_per_shard", _median([f["task_seconds"] / max(f["shards"], 1) for f in runs]),
                         "s", label))
         rows.append(row("task_cpu_share", cpu_share(runs), "x", label))

@@ -1,4 +1,4 @@
-"""Runs on Dask distributed: one task per shard; the client alone writes the manifest.
+"""Runs on Dask distributed: shards as tasks; the client alone writes the manifest.
 
 ``fudasim run ... --scheduler ADDRESS`` (``RunConfig.scheduler``) plans, locks and resumes a run
 exactly as a local run does (``simcore.runner``), then hands its missing shards to a Dask
@@ -7,18 +7,20 @@ processes that the run starts and closes (``local:N``).
 
 The contract (docs/distributed.md):
 
-- One task per shard, under a key made of the run's identity (seed, rules, options, policies,
-  engine version, unit layout, output folder) and the shard index: resubmitting a shard never
-  starts a second, different computation.  Workers import this module and the engines by
-  reference; no jitted function is ever pickled.
-- A task computes its shard, writes it under a temporary name unique to the attempt, fsyncs it
+- A task computes a few consecutive shards one after the other (``task_groups``: up to
+  ``MAX_SHARDS_PER_TASK``, one each toward the end of the run so the workers finish together),
+  under a key made of the run's identity (seed, rules, options, policies, engine version, unit
+  layout, output folder) and its shards: resubmitting it never starts a second, different
+  computation.  Workers import this module and the engines by reference; no jitted function is
+  ever pickled.
+- For each of its shards a task computes the shard, writes it under a temporary name unique to the attempt, fsyncs it
   and renames it to its final name ``part-<k>.parquet``.  A shard's bytes depend only on the run
   and the shard index, so a retried or duplicated task renames identical bytes onto the same
   name: exactly one shard, whichever attempt wins.  In an object store (``s3://...``) there is
   no rename: the task uploads the shard under its final name in one PUT, unless an attempt's
   identical object is already there (one with other bytes is never replaced).  The task returns
-  only the manifest entry (rows, bytes, sha256, unit and round range) and the counts the run
-  summary needs.
+  only each shard's manifest entry (rows, bytes, sha256, unit and round range) and the counts
+  the run summary needs.
 - The client lists each entry in ``_run.json`` as its task finishes, draws the progress bar,
   removes temporary files of attempts that died, and marks the run complete.  A client killed
   mid-run leaves complete shards, listed or not; ``--resume`` adopts or recomputes them.
@@ -59,9 +61,9 @@ from simcore.games import Game, get_game
 from simcore.record import ColumnStore
 from simcore.rules import load_rules_text
 
-__all__ = ["Connection", "DistributedStats", "NumbaCachePlugin", "RunContext", "ShardResult", "compute_shard",
-           "connect", "execute", "load_context", "node_local_cache_dir", "prepare_worker", "run_context",
-           "run_id", "session", "use_node_local_cache", "warm_workers"]
+__all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCachePlugin", "RunContext",
+           "ShardResult", "compute_shard", "compute_shards", "connect", "execute", "load_context", "node_local_cache_dir", "prepare_worker", "run_context",
+           "run_id", "session", "task_groups", "use_node_local_cache", "warm_workers"]
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
@@ -74,6 +76,13 @@ LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
 }
+
+# A task computes up to this many consecutive shards: Dask's own cost per task (about 1-3 ms on a
+# worker, plus the scheduler's and the client's work) is then shared by several shards.  Fewer
+# toward the end of a run (``task_groups``), so that no worker is left computing a long task
+# while the others are idle; a killed worker's task loses at most this many shards of work.
+MAX_SHARDS_PER_TASK = 8
+TASKS_PER_THREAD = 4  # a task takes at most 1/(4 T) of the shards left, T the cluster's threads
 
 
 # --- worker set-up -------------------------------------------------------------------------------
@@ -506,6 +515,45 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
                        time.thread_time() - began_cpu)
 
 
+def compute_shards(context: RunContext, shards: tuple[tuple[int, int, int], ...]) -> list[ShardResult]:
+    """A task: ``compute_shard`` for each ``(shard, first_unit, n_units)`` of ``shards``, in turn.
+
+    Each shard is committed as soon as it is computed, so a task cut short (its worker killed)
+    leaves its first shards complete; another attempt writes the same bytes again.
+
+    Raises
+    ------
+    FudasimError
+        As ``compute_shard``; any other error of a shard is raised as a ``RunError`` naming it.
+    """
+    results = []
+    for shard, first_unit, n_units in shards:
+        try:
+            results.append(compute_shard(context, shard, first_unit, n_units))
+        except FudasimError:
+            raise
+        except Exception as error:
+            raise RunError(f"shard {shard} failed on a worker: {type(error).__name__}: {_one_line(error)}") from None
+    return results
+
+
+def task_groups(todo: list[int], threads: int) -> list[list[int]]:
+    """The shards ``todo`` cut into tasks, in order: guided self-scheduling.
+
+    Each task takes ``1 / (TASKS_PER_THREAD * threads)`` of the shards still left, at least one
+    and at most ``MAX_SHARDS_PER_TASK``: long tasks first, while there is work for everyone, and
+    single shards at the end, so the ``threads`` task threads of the cluster finish together.
+    """
+    groups: list[list[int]] = []
+    start = 0
+    while start < len(todo):
+        left = len(todo) - start
+        size = max(1, min(MAX_SHARDS_PER_TASK, -(-left // (TASKS_PER_THREAD * max(1, threads)))))
+        groups.append(todo[start:start + size])
+        start += size
+    return groups
+
+
 def load_context(context: RunContext) -> RunContext:
     """A task: the run's context, checked on a worker (the rules load); every shard depends on it."""
     _compiled(context)
@@ -568,6 +616,20 @@ def _workers_by_host(client: Any) -> list[list[str]]:
     return list(hosts.values())
 
 
+def _cluster_threads(client: Any) -> int:
+    """The task threads of the cluster's workers, all together."""
+    workers = client.scheduler_info(n_workers=-1)["workers"].values()
+    return max(1, sum(int(worker.get("nthreads", 1)) for worker in workers))
+
+
+def _shards_label(group: list[int]) -> str:
+    if len(group) == 1:
+        return f"shard {group[0]}"
+    if group == list(range(group[0], group[-1] + 1)):
+        return f"shards {group[0]}-{group[-1]}"
+    return "shards " + ", ".join(map(str, group))
+
+
 def warm_workers(client: Any, context: RunContext) -> list[dict[str, Any]]:
     """``prepare_worker`` on one worker per host, then on the others (which load that host's
     freshly written numba cache instead of compiling side by side)."""
@@ -587,10 +649,11 @@ def warm_workers(client: Any, context: RunContext) -> list[dict[str, Any]]:
 
 @dataclass
 class DistributedStats:
-    """What a distributed run measured: warm-up time, and each task's wall and CPU time."""
+    """What a distributed run measured: warm-up time, the tasks, and each shard's wall and CPU time."""
 
     warmup_seconds: float = 0.0
     workers: int = 0
+    tasks: int = 0  # each of one or more shards (``task_groups``)
     task_seconds: list[float] = field(default_factory=list)
     task_cpu_seconds: list[float] = field(default_factory=list)
 
@@ -624,26 +687,30 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
         started()
         units = int(plan["units"])
         per_shard = int(plan["units_per_shard"])
-        first_units = [shard * per_shard for shard in todo]
-        # One message for all the shards (a submit each would be an update of the scheduler's graph each).
-        futures = client.map(compute_shard, [context_future] * len(todo), todo, first_units,
-                             [min(per_shard, units - first) for first in first_units],
-                             key=[(f"fudasim-shard-{context.run_id}", shard) for shard in todo], pure=False,
+        groups = task_groups(todo, _cluster_threads(client))
+        tasks = [tuple((shard, shard * per_shard, min(per_shard, units - shard * per_shard)) for shard in group)
+                 for group in groups]
+        keys = [(f"fudasim-shards-{context.run_id}", group[0], len(group)) for group in groups]
+        labels = {key: _shards_label(group) for key, group in zip(keys, groups, strict=True)}
+        # One message for all the tasks (a submit each would be an update of the scheduler's graph each).
+        futures = client.map(compute_shards, [context_future] * len(tasks), tasks, key=keys, pure=False,
                              retries=0)
         pending = as_completed(futures, loop=client.loop)  # not the default client's loop
         futures = []  # as_completed holds them; a finished one is dropped below, freeing its result
         for future in pending:
             try:
-                result = future.result()
+                results = future.result()
             except Exception as error:
-                shard = future.key[1] if isinstance(future.key, tuple) else future.key
-                _raise_from_worker(f"shard {shard}", error)
+                _raise_from_worker(labels.get(future.key, str(future.key)), error)
             future.release()
-            commit(result.shard, result.entry)
-            add(result)
+            for result in results:
+                commit(result.shard, result.entry)
+                add(result)
+                if stats is not None:
+                    stats.task_seconds.append(result.seconds)
+                    stats.task_cpu_seconds.append(result.cpu_seconds)
             if stats is not None:
-                stats.task_seconds.append(result.seconds)
-                stats.task_cpu_seconds.append(result.cpu_seconds)
+                stats.tasks += 1
     finally:
         left = [f for f in pending.futures] if pending is not None else []
         if left:

@@ -97,12 +97,13 @@ class RunSummary:
     shards_written: int = 0
     shards_skipped: int = 0
     seconds: float = 0.0
-    # Dask runs only: seconds the workers spent warming up before ``seconds`` began, and inside
-    # the shards' tasks (computing and writing), summed over tasks: wall clock, and the CPU time
-    # the tasks' threads got.
+    # Dask runs only: seconds the workers spent warming up before ``seconds`` began, and
+    # computing and writing the shards in their tasks, summed over shards: wall clock, and the
+    # CPU time the tasks' threads got; and the number of tasks (each of one or more shards).
     warmup_seconds: float = 0.0
     task_seconds: float = 0.0
     task_cpu_seconds: float = 0.0
+    tasks: int = 0
     dealer_wins: int = 0
     dealer_rounds: int = 0  # rounds the dealer played (Enshu-bana's dealer may sit a round out)
     draws: int = 0
@@ -677,6 +678,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
     summary.warmup_seconds = stats.warmup_seconds
     summary.task_seconds = float(sum(stats.task_seconds))
     summary.task_cpu_seconds = float(sum(stats.task_cpu_seconds))
+    summary.tasks = stats.tasks
     summary.units = units
     manifest.finish()
     return summary

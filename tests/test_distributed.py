@@ -262,7 +262,8 @@ def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
 
     import cloudpickle
 
-    for function in (distributed.compute_shard, distributed.load_context, distributed.prepare_worker):
+    for function in (distributed.compute_shard, distributed.compute_shards, distributed.load_context,
+                     distributed.prepare_worker):
         pickled = cloudpickle.dumps(function)
         assert len(pickled) < 200 and b"simcore.distributed" in pickled  # a module and a name, no code
     config = RunConfig(rounds=1_000, seed=1, out=str(tmp_path / "c"))
@@ -316,3 +317,48 @@ def test_a_tournament_and_a_sweep_on_the_cluster_write_the_local_rows(tmp_path, 
             assert _shards(remote) == _shards(local), name
             assert verify_dataset(remote, deep=True) == []
 
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 8, 64])
+@pytest.mark.parametrize("shards", [0, 1, 7, 191, 1_000])
+def test_tasks_cover_the_shards_in_order_longest_first_and_end_with_single_shards(shards, threads):
+    todo = [k for k in range(shards + shards // 5) if k % 6 != 5][:shards]  # a resumed run has gaps
+    groups = distributed.task_groups(todo, threads)
+    assert [k for group in groups for k in group] == todo
+    sizes = [len(group) for group in groups]
+    assert all(1 <= size <= distributed.MAX_SHARDS_PER_TASK for size in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    # the last tasks, as many as the threads, are single shards: the workers finish together
+    assert set(sizes[-threads:]) <= {1}
+    if shards >= 4 * threads * distributed.MAX_SHARDS_PER_TASK:
+        assert sizes[0] == distributed.MAX_SHARDS_PER_TASK
+        assert len(groups) < shards / 3
+
+
+def test_a_task_of_several_shards_commits_each_and_names_the_one_that_failed(tmp_path, monkeypatch):
+    out = tmp_path / "g"
+    fudasim.run(rounds=12_000, shard_rounds=1_000, seed=4, out=out)
+    listed = _shards(out)
+    config = RunConfig(rounds=12_000, units_per_shard=1_000, seed=4, out=str(out),
+                       command="fudasim.run('tensho-ise', seed=4)")
+    _, game, compiled, specs = _plan(config)
+    context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
+    results = distributed.compute_shards(context, ((3, 3_000, 1_000), (4, 4_000, 1_000)))
+    assert [(r.shard, r.entry["sha256"]) for r in results] == [(3, listed["part-000003.parquet"]),
+                                                                (4, listed["part-000004.parquet"])]
+    (out / "part-000006.parquet").unlink()
+    (out / "part-000006.parquet").mkdir()
+    with pytest.raises(distributed.FudasimError, match="part-000006.parquet"):
+        distributed.compute_shards(context, ((5, 5_000, 1_000), (6, 6_000, 1_000)))
+    assert file_digest(out / "part-000005.parquet")[1] == listed["part-000005.parquet"]
+
+    def fails_on_shard_8(context, shard, first_unit, n_units):
+        if shard == 8:
+            raise ValueError("a bug\n  on two lines")
+        return compute_shard(context, shard, first_unit, n_units)
+
+    compute_shard = distributed.compute_shard
+    monkeypatch.setattr(distributed, "compute_shard", fails_on_shard_8)
+    with pytest.raises(distributed.RunError) as raised:
+        distributed.compute_shards(context, ((7, 7_000, 1_000), (8, 8_000, 1_000)))
+    assert str(raised.value) == "shard 8 failed on a worker: ValueError: a bug on two lines"
