@@ -8,10 +8,11 @@ state.  Optionally (``--local``) the same run is timed in this process with as m
 threads, the local runner's figure on the same cores.
 
 It prints, per worker count: rounds/s end to end (shards written, committed and listed), the
-task overhead per shard as a share of a shard's time, ``(N * wall - sum of task times) / sum of
-task times`` in percent: what the cluster spends beyond the tasks' own work (scheduling, result
-transfer, the client's manifest updates, and workers idle at the start and end of the run), per
-unit of work.  ``task_cpu_share`` is the CPU time the tasks' threads got over their wall time:
+task overhead per shard as a share of a shard's time, ``(N * wall - sum of shard times) / sum
+of shard times`` in percent, a shard's time being what its task spent computing and writing it:
+what the cluster spends beyond that (scheduling, result transfer, the client's manifest updates,
+and workers idle at the start and end of the run), per unit of work; and how many tasks carried
+the shards (``simcore.distributed.task_groups``).  ``task_cpu_share`` is the CPU time the tasks' threads got over their wall time:
 near 1 on idle cores, lower when other processes share them (Dask's own threads, the client, or
 other users of the machine), and ``rounds_per_task_cpu_s`` the rounds per CPU second of the
 tasks: what one worker would reach on a core of its own, the same for every worker count unless
@@ -210,7 +211,7 @@ def _report(turn: int, name: str, figures: dict[str, float], workers: int, round
 
 
 def _overhead(figures: dict[str, float], workers: int) -> float:
-    """``(N * wall - sum of task times) / sum of task times``."""
+    """``(N * wall - sum of shard times) / sum of shard times``."""
     busy = figures["task_seconds"]
     return (workers * figures["seconds"] - busy) / busy if busy > 0 else float("nan")
 
