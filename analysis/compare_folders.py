@@ -40,7 +40,7 @@ import pandas as pd
 
 from analysis.intervals import mean_interval, two_sided_p_value, z_value
 from analysis.reader import AnalysisError, RunDataset, open_run
-from analysis.render import Report, hidden_notices
+from analysis.render import Figure, Report, hidden_notices
 from analysis.tables import Table
 from analysis.tournament import (
     BOOTSTRAP_REPLICATES,
@@ -244,7 +244,8 @@ def compare_paths(paths: list[str | os.PathLike], *, runs: list[str] | tuple[str
     if all(kind is not None for kind in kinds):
         if len(given) != 2:
             raise AnalysisError(f"compare pairs two tournament or sweep folders at a time, got {len(given)}")
-        return compare_folders(given[0], given[1], confidence=confidence, allow_incomplete=allow_incomplete)
+        return compare_folders(given[0], given[1], confidence=confidence, allow_incomplete=allow_incomplete,
+                               figures=figures)
     for path, kind in zip(given, kinds, strict=True):
         if kind is not None:
             try:
@@ -611,14 +612,16 @@ def _same_deal_share(x: Path, y: Path, deals: int, seats: int) -> tuple[int, int
 
 
 def compare_folders(first: str | os.PathLike, second: str | os.PathLike, *, confidence: float = 0.95,
-                    allow_incomplete: bool = False, replicates: int = BOOTSTRAP_REPLICATES) -> Report:
+                    allow_incomplete: bool = False, replicates: int = BOOTSTRAP_REPLICATES,
+                    figures: bool = False) -> Report:
     """Two tournaments (or two sweeps) on the same seed, paired run by run and deal by deal.
 
     Tournaments: tables ``folders``, ``differences``, ``pairings`` (each matched pairing's
     policies: mean payoff and win rate in each folder and the change, paired over deals),
     ``leaders`` and ``ratings``.  Sweeps: ``folders``, ``differences``, ``combinations`` (each
     matched combination's seat and dealer outcomes in each folder and the change, paired round by
-    round).  ``second`` minus ``first`` throughout.
+    round).  ``second`` minus ``first`` throughout.  With ``figures``, a plot of the changes
+    and their intervals under the ``pairings`` (each pairing's gaps) or ``combinations`` table.
     """
     x = open_folder(first, allow_incomplete=allow_incomplete)
     y = open_folder(second, allow_incomplete=allow_incomplete)
@@ -654,9 +657,27 @@ def compare_folders(first: str | os.PathLike, second: str | os.PathLike, *, conf
                    "Every setting in which the two folders' manifests differ.")]
     policies = list(dict.fromkeys([*(x.manifest.get("policies") or []), *(y.manifest.get("policies") or [])]))
     notices = hidden_notices([_Named(f"{names[0]}/{names[1]}", policies)])
+    plots = [_change_figure(x.kind, tables[0], names, confidence)] if figures else []
     return Report(title=f"fudasim compare: {names[0]} vs {names[1]} ({x.kind}s, paired over {deals:,} deals)",
-                  tables=intro + tables, warnings=warnings, notices=notices,
+                  tables=intro + tables, figures=plots, warnings=warnings, notices=notices,
                   metadata={"first": str(x.path), "second": str(y.path), "kind": x.kind, "confidence": confidence})
+
+
+def _change_figure(kind: str, table: Table, names: tuple[str, str], confidence: float) -> Figure:
+    """The plot of ``compare_folders``: each pairing's gaps, or each combination's measures, as
+    changes with their intervals."""
+    from analysis.plots import change_plot
+
+    frame = table.frame
+    if kind == "tournament":
+        frame = frame[frame["measure"].isin(("payoff gap", "win gap"))]
+        labels = frame["pairing"] + ": " + frame["measure"]
+        what = "each pairing's payoff and win gaps"
+    else:
+        labels = frame["combination"] + ": " + frame["metric"]
+        what = "each combination's measures"
+    return Figure(f"{table.name}_plot", f"{names[1]} - {names[0]}: {what}, paired, with {confidence:.0%} intervals",
+                  change_plot(frame, labels), table=table.name)
 
 
 @dataclass(frozen=True)

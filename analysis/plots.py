@@ -17,7 +17,8 @@ from analysis.render import Figure
 from analysis.summary import RunSummary
 from analysis.tables import Table
 
-__all__ = ["report_figures", "seat_label", "yaku_bars", "score_histograms", "seat_win_bars", "convergence_plot", "to_png"]
+__all__ = ["report_figures", "seat_label", "yaku_bars", "score_histograms", "seat_win_bars", "convergence_plot",
+           "change_plot", "to_png"]
 
 DPI = 110
 
@@ -177,4 +178,31 @@ def pairing_plot(frame: pd.DataFrame) -> bytes:
     axes.invert_yaxis()
     axes.set_xlabel("difference (percent points)")
     axes.legend(fontsize=8)
+    return to_png(figure)
+
+
+RATE_KINDS = ("rate", "rate_diff")
+
+
+def change_plot(frame: pd.DataFrame, labels: pd.Series) -> bytes:
+    """Forest plot of paired changes: each row of ``frame`` (``kind``, ``change_diff``,
+    ``change_low``, ``change_high``) is a point and its interval, named by ``labels`` (aligned with
+    ``frame``); rates and differences of rates in percent points on the left, means on the right."""
+    rate = frame["kind"].isin(RATE_KINDS).to_numpy()
+    panels = [(mask, axis, scale) for mask, axis, scale in ((rate, "change (percent points)", 100.0),
+                                                           (~rate, "change of the mean", 1.0)) if mask.any()]
+    rows = max((int(mask.sum()) for mask, _, _ in panels), default=1)
+    figure = MatplotlibFigure(figsize=(4.5 * len(panels) + 2.5, 0.32 * rows + 1.2))
+    for position, (mask, axis, scale) in enumerate(panels):
+        axes = figure.add_subplot(1, len(panels), position + 1)
+        part = frame[mask]
+        heights = np.arange(len(part))
+        axes.hlines(heights, part["change_low"].to_numpy(dtype=float) * scale,
+                    part["change_high"].to_numpy(dtype=float) * scale, color="C0", lw=4)
+        axes.plot(part["change_diff"].to_numpy(dtype=float) * scale, heights, "k|", markersize=12)
+        axes.axvline(0, color="black", lw=0.8, ls=":")
+        axes.set_yticks(heights, labels[mask].tolist(), fontsize=8)
+        axes.invert_yaxis()
+        axes.set_xlabel(axis)
+    figure.tight_layout()
     return to_png(figure)

@@ -218,6 +218,24 @@ def test_every_format_renders_a_folder_comparison_and_rescoring(folders):
         json.loads(render(report, "json"))
 
 
+def test_the_html_of_two_folders_plots_the_changes_under_their_table(folders):
+    import io
+
+    from matplotlib.image import imread
+
+    for (first, second), table in ((("t1", "t3"), "pairings"), (("s_greedy_random", "s_greedy_greedy"), "combinations")):
+        assert not compare_folders(folders[first], folders[second]).figures  # text formats draw nothing
+        report = compare_folders(folders[first], folders[second], figures=True)
+        (figure,) = report.figures
+        assert figure.table == table and figure.caption.startswith(f"{second} - {first}: ")
+        image = imread(io.BytesIO(figure.png), format="png")
+        assert image.shape[0] > 100 and image.shape[1] > 300 and image.std() > 0  # drawn, not blank
+        page = render(report, "html")
+        section = page.split(f'<h2 id="{table}">')[1].split("<h2")[0]
+        assert section.index("</table>") < section.index(f'<figure id="{table}_plot">')
+        assert page.count("data:image/png;base64,") == 1
+
+
 def test_a_gap_between_two_win_rates_is_in_percentage_points(folders):
     text = render(compare_folders(folders["t1"], folders["t3"]), "text")
     rows = [line for line in text.splitlines() if line.startswith("random vs greedy")]
