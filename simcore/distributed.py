@@ -473,13 +473,11 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
                        time.perf_counter() - began, _worker_address(), time.thread_time() - began_cpu)
 
 
-def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, first_unit: int, n_units: int,
-                   began: float, began_cpu: float) -> ShardResult:
-    """``compute_shard`` for a summary run: the shard's counts, written and committed."""
+def _summary_aggregate(context: RunContext, game: Game, compiled: Any, first_unit: int, n_units: int) -> Any:
+    """A summary run's counts of ``n_units`` units from ``first_unit`` (a ``ShardAggregate``)."""
     import dataclasses
 
     from simcore import summary_run, summary_shard
-    from simcore.runner import RunSummary
 
     spec = context.summary
     rows = spec.block_units * int(context.info.get("round_stride") or 1)
@@ -503,10 +501,18 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
         def new_baseline_play() -> Any:
             return summary_shard.baseline_units_only(engine(base_game, base_compiled, base_context), baseline)
 
-    aggregate = summary_shard.compute_summary_shard(game, compiled, spec, context.players, first_unit, n_units,
-                                                    lambda: engine(game, compiled, context), new_baseline_play,
-                                                    threads)
-    entry, cells = summary_run.shard_file(Path(context.out), shard, first_unit, n_units, aggregate, spec,
+    return summary_shard.compute_summary_shard(game, compiled, spec, context.players, first_unit, n_units,
+                                               lambda: engine(game, compiled, context), new_baseline_play, threads)
+
+
+def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, first_unit: int, n_units: int,
+                   began: float, began_cpu: float) -> ShardResult:
+    """``compute_shard`` for a summary run: the shard's counts, written and committed."""
+    from simcore import summary_run
+    from simcore.runner import RunSummary
+
+    aggregate = _summary_aggregate(context, game, compiled, first_unit, n_units)
+    entry, cells = summary_run.shard_file(Path(context.out), shard, first_unit, n_units, aggregate, context.summary,
                                           context.info, compiled.rules.text, attempt=uuid.uuid4().hex[:12])
     summary = RunSummary(out=Path(context.out), end_reason_names=context.end_reason_names,
                          yaku_names=list(context.yaku_names), policies=list(context.policies))
@@ -564,8 +570,9 @@ def prepare_worker(context: RunContext, dask_worker: Any = None) -> dict[str, An
     """Run on every worker before the run's clock starts: check, compile or load, warm up.
 
     Checks that the worker runs the client's fudasim and engine version and sees the output
-    folder; loads the rules; plays one unit on the kernel so that it is compiled (or loaded from
-    the node-local cache) now rather than inside the first task.
+    folder; loads the rules; plays one unit on the kernel (and counts it, in a summary run) so
+    that the kernels are compiled (or loaded from the node-local cache) now rather than inside
+    the first task.
 
     Raises
     ------
@@ -588,9 +595,12 @@ def prepare_worker(context: RunContext, dask_worker: Any = None) -> dict[str, An
     began = time.perf_counter()
     game, compiled = _compiled(context)
     if context.engine == "kernel":
-        stride = game.stride(compiled, context.rounds_per_match)
-        buffers = game.output_buffers(stride)
-        _play(game, compiled, context, 0, 1, buffers)
+        if context.summary is not None:
+            _summary_aggregate(context, game, compiled, 0, 1)  # the engine and the counting kernels
+        else:
+            stride = game.stride(compiled, context.rounds_per_match)
+            buffers = game.output_buffers(stride)
+            _play(game, compiled, context, 0, 1, buffers)
     return {"worker": address, "seconds": time.perf_counter() - began,
             "numba_cache": os.environ.get("NUMBA_CACHE_DIR", "")}
 

@@ -362,3 +362,38 @@ def test_a_task_of_several_shards_commits_each_and_names_the_one_that_failed(tmp
     with pytest.raises(distributed.RunError) as raised:
         distributed.compute_shards(context, ((7, 7_000, 1_000), (8, 8_000, 1_000)))
     assert str(raised.value) == "shard 8 failed on a worker: ValueError: a bug on two lines"
+
+
+FIRST_TASK = """
+import json, sys
+from numba.core import event
+from simcore import distributed
+from simcore.dataset import read_manifest
+from simcore.runner import RunConfig, _plan
+
+out, summary = sys.argv[1], sys.argv[2] == "summary"
+config = RunConfig(rounds=4_000, units_per_shard=2_000, seed=6, out=out, summary=summary, policies={1: "greedy"},
+                   command="fudasim.run('tensho-ise', seed=6)")
+_, game, compiled, specs = _plan(config)
+context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
+with event.install_recorder("numba:compiler_lock") as warming:
+    distributed.prepare_worker(context)
+with event.install_recorder("numba:compiler_lock") as first_task:
+    distributed.compute_shards(context, ((1, 2_000, 2_000),))
+print(json.dumps([len(warming.buffer), len(first_task.buffer)]))
+"""
+
+
+@pytest.mark.parametrize("kind", ["rows", "summary"])
+def test_a_warmed_worker_compiles_or_loads_nothing_in_its_first_task(tmp_path, kind):
+    # numba takes its compiler lock to compile a kernel or to load it from the cache: the warm-up
+    # must do it for every kernel the run's tasks use, in a process that has loaded none yet
+    out = tmp_path / kind
+    fudasim.run("tensho-ise", rounds=4_000, shard_rounds=2_000, seed=6, out=out, summary=kind == "summary",
+                policies={1: "greedy"})
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", FIRST_TASK, str(out), kind], env=env, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    warming, first_task = json.loads(done.stdout.strip().splitlines()[-1])
+    assert warming > 0 and first_task == 0
