@@ -10,7 +10,6 @@ outcomes the sweep holds.
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 from typing import Any
@@ -124,14 +123,14 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _plot(table: pd.DataFrame) -> bytes:
-    import matplotlib
+    from matplotlib.figure import Figure as MatplotlibFigure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from analysis.plots import to_png
 
     panels = [("dealer wins", 100.0, "dealer's win rate (points)"), ("seat 0 payoff", 1.0, "seat 0 mean payoff")]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 0.5 + 0.45 * table["combination"].nunique()), squeeze=False)
-    for ax, (metric, scale, label) in zip(axes[0], panels, strict=True):
+    figure = MatplotlibFigure(figsize=(10, 0.5 + 0.45 * table["combination"].nunique()))
+    for position, (metric, scale, label) in enumerate(panels):
+        ax = figure.add_subplot(1, 2, position + 1)
         part = table[table["metric"] == metric]
         y = np.arange(len(part))
         ax.errorbar(scale * part["difference"], y, xerr=[scale * (part["difference"] - part["low"]),
@@ -140,8 +139,5 @@ def _plot(table: pd.DataFrame) -> bytes:
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_yticks(y, part["combination"])
         ax.set_xlabel(f"{label}, minus the baseline")
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    return buffer.getvalue()
+    figure.tight_layout()
+    return to_png(figure)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
@@ -13,6 +17,7 @@ from cli.main import main
 from simcore.dataset import read_dataset
 from simcore.runner import RunConfig, run
 
+ROOT = Path(__file__).resolve().parents[1]
 VARY = ["--vary", "tensho.card_values=T1_ise,T3_hanafuda", "--vary", "tensho.yaku_set_choice=fixed_1,fixed_2"]
 
 
@@ -91,3 +96,15 @@ def test_a_sweep_is_not_read_as_a_tournament(tmp_path):
     result = CliRunner().invoke(main, ["skill", str(tmp_path / "sw")])
     assert result.exit_code == 2 and "sweep" in result.output
     assert build_sweep_report(tmp_path / "sw").table("sweep_setup").frame.shape[0] >= 7
+
+
+def test_the_sweep_plot_leaves_a_notebooks_matplotlib_as_it_was(tmp_path):
+    # drawing uses no pyplot and no matplotlib.use(): a notebook's backend stays as it was
+    assert _sweep(tmp_path).exit_code == 0
+    code = ("import sys, matplotlib; matplotlib.use('svg'); from analysis.sweep import build_sweep_report; "
+            "report = build_sweep_report(sys.argv[1], figures=True); "
+            "print(len(report.figures), matplotlib.get_backend(), 'matplotlib.pyplot' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "sw")], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "svg", "False"]
