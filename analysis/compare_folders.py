@@ -625,6 +625,11 @@ def compare_folders(first: str | os.PathLike, second: str | os.PathLike, *, conf
     """
     x = open_folder(first, allow_incomplete=allow_incomplete)
     y = open_folder(second, allow_incomplete=allow_incomplete)
+    for folder in (x, y):
+        if folder.manifest.get("summary"):
+            raise AnalysisError(f"{folder.path}: a summary sweep keeps each combination's differences from its own "
+                                f"baseline only, so it pairs with no other folder; compare its combinations with "
+                                f"fudasim compare {folder.path}, or two sweeps that keep their rows")
     warnings = _check_pairable(x, y)
     z_value(confidence)
     names = _side_names(x, y)

@@ -94,6 +94,8 @@ def _setup(path: Path, manifest: dict[str, Any]) -> pd.DataFrame:
             ("policies", " / ".join(manifest["policies"])), ("seed", str(manifest["seed"])),
             ("rounds per combination", f"{int(manifest['deals']):,}"), ("varied", vary),
             ("baseline", manifest["runs"][int(manifest.get("baseline", 0))]["label"])]
+    if manifest.get("summary"):
+        rows.append(("kept", "counts, not rows, paired with the baseline (docs/summary-runs.md)"))
     return pd.DataFrame(rows, columns=["item", "value"])
 
 

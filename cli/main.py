@@ -290,10 +290,9 @@ def verify(dataset, deep):
                    f"(a damaged shard is recomputed by `fudasim run ... --out {dataset} --resume`)")
         sys.exit(1)
     checked = ("sizes, checksums and rows" if deep else "sizes and checksums") if check.listed else "shard metadata"
-    rows = sum(shard.rows for shard in check.shards.values())
+    rows = check.rounds(list(check.shards.values()))
     kind = ""
     if check.manifest.get("summary") is True:  # the shards hold counts: their rounds are in their metadata
-        rows = sum(int((shard.info or {}).get("rounds", 0)) for shard in check.shards.values())
         kind = " summarised"
         checked = checked.replace("rows", "cells")
     click.echo(f"{dataset}: OK, complete: {shards}, {rows:,}{kind} rounds ({checked} checked)")

@@ -45,9 +45,12 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run every run's shards on Dask: tcp://HOST:PORT of a scheduler, or local:N to start N "
                    "worker processes (docs/distributed.md).")
+@click.option("--summary", is_flag=True,
+              help="Keep each combination's counts, not its rows, each paired with the baseline's rounds "
+                   "(docs/summary-runs.md).")
 @reports_user_errors
 def sweep(rules, vary, policies, rounds, seed, baseline, engine, threads, out, resume, overwrite, shard_rounds,
-          progress, output_format, confidence, options, players, scheduler):
+          progress, output_format, confidence, options, players, scheduler, summary):
     """Play every combination of the varied options on the same deals and compare each with the baseline.
 
     \b
@@ -71,7 +74,7 @@ def sweep(rules, vary, policies, rounds, seed, baseline, engine, threads, out, r
         policies=_parse_policies(policies), rounds=rounds, seed=seed, baseline=baseline, engine=engine,
         threads=threads, out=str(out) if out else None, resume=resume, overwrite=overwrite,
         units_per_shard=shard_rounds, progress=sys.stderr.isatty() if progress is None else progress,
-        command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler,
+        command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler, summary=summary,
     )
     try:
         result = run_sweep(config)

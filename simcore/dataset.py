@@ -780,6 +780,13 @@ class DatasetCheck:
         """Shards that passed every check made, in shard order."""
         return [self.shards[k] for k in sorted(self.shards) if self.shards[k].ok]
 
+    def rounds(self, shards: list[ShardCheck]) -> int:
+        """The rounds ``shards`` hold: their rows, or in a summary run (whose shards hold counts)
+        the rounds their metadata gives."""
+        if self.manifest.get("summary") is True:
+            return sum(int((shard.info or {}).get("rounds", 0)) for shard in shards)
+        return sum(shard.rows for shard in shards)
+
     def unit_range(self, index: int) -> tuple[int, int]:
         """The first unit and the number of units of shard ``index``."""
         per_shard = int(self.manifest["units_per_shard"])

@@ -11,6 +11,10 @@ one entry per run, each run an ordinary dataset in a folder of its own (``combo-
 So the lock, ``--resume`` (only what is missing is played), ``--overwrite`` (only the sweep's own
 files are deleted) and ``fudasim verify`` work as for tournaments; ``fudasim report`` reads it
 as a sweep (``analysis.sweep``).
+
+With ``summary`` every combination is a summary run: the baseline is played first, and every
+other combination is paired with it (``--paired-with``), so the report's paired differences are
+those of a sweep that keeps its rows.
 """
 
 from __future__ import annotations
@@ -52,6 +56,9 @@ class SweepConfig:
     progress: bool = False
     command: str = ""
     scheduler: str | None = None  # Dask: every combination's shards as tasks on one cluster
+    # Summary runs (docs/summary-runs.md): the baseline's counts, and each other combination's
+    # counts with its per-round differences from the baseline (``--paired-with`` it).
+    summary: bool = False
 
 
 def is_sweep(path: str | os.PathLike) -> bool:
@@ -136,7 +143,7 @@ def plan_sweep(config: SweepConfig) -> dict[str, Any]:
                            f"combination by {players}; vary the player count with separate sweeps")
         runs.append({"name": f"combo-{k:03d}", "label": combination_label(assignment), "options": assignment,
                      "resolved": {name: rules.options[name] for name in assignment}, "policies": names})
-    return {
+    plan = {
         "fudasim_tournament": TOURNAMENT_FORMAT,
         "kind": "sweep",
         "fudasim_version": simcore.__version__,
@@ -159,6 +166,9 @@ def plan_sweep(config: SweepConfig) -> dict[str, Any]:
         "engine": config.engine,
         "runs": runs,
     }
+    if config.summary:
+        plan["summary"] = True  # only then: every other sweep's manifest stays as it was
+    return plan
 
 
 def run_sweep(config: SweepConfig, announce=None) -> TournamentResult:

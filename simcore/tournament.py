@@ -60,7 +60,7 @@ TOURNAMENT_FORMAT = 1
 _TEMPORARY_PREFIX = f".{TOURNAMENT_FILE}.tmp-"
 # Fields of the plan that must agree for --resume (everything that changes rows or the runs).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "players", "deals", "policies",
-                "seatings", "units_per_shard", "kind", "vary", "baseline")
+                "seatings", "units_per_shard", "kind", "vary", "baseline", "summary")
 
 
 @dataclass
@@ -365,7 +365,14 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
     timing = manifest.setdefault("timing", {})
     try:
         began = time.perf_counter()
-        for number, entry in enumerate(manifest["runs"], start=1):
+        runs = list(enumerate(manifest["runs"], start=1))
+        baseline_path = None
+        if manifest.get("summary"):
+            # a summary sweep: the baseline first, then every other run paired with it
+            baseline = int(manifest.get("baseline", 0))
+            runs.insert(0, runs.pop(baseline))
+            baseline_path = out / manifest["runs"][baseline]["name"]
+        for number, entry in runs:
             path = out / entry["name"]
             resume = path.is_dir() and (path / ds.RUN_FILE).is_file()
             if resume and _run_is_intact(path):
@@ -382,7 +389,8 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
                 rounds=config.deals,
                 policies=tuple(entry["policies"]), engine=config.engine, threads=config.threads, out=str(path),
                 resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
-                command=config.command, scheduler=address,
+                command=config.command, scheduler=address, summary=bool(manifest.get("summary")),
+                paired_with=str(baseline_path) if baseline_path is not None and path != baseline_path else None,
             ))
             computed = summary.rounds - summary.rounds_present
             spent = timing.get(entry["name"], {"rounds": 0, "seconds": 0.0})
@@ -450,6 +458,6 @@ def verify_tournament(path: str | os.PathLike, deep: bool = False) -> tuple[list
                             f"lists")
         problems += [f"{entry['name']}/{line}" for _, line in check.problems]
         notes += [f"{entry['name']}: {note}" for note in check.notes]
-        rounds += sum(shard.rows for shard in check.good_shards())
+        rounds += check.rounds(check.good_shards())
     return problems, notes, len(manifest["runs"]), rounds
 

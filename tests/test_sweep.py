@@ -108,3 +108,39 @@ def test_the_sweep_plot_leaves_a_notebooks_matplotlib_as_it_was(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "svg", "False"]
+
+
+def test_a_summary_sweep_reports_what_a_sweep_of_rows_reports(tmp_path):
+    import pandas as pd
+
+    from simcore.dataset import read_manifest
+
+    def sweep(name, *extra):
+        result = CliRunner().invoke(main, ["sweep", "tensho-ise", *VARY, "--policy", "0=greedy", "--rounds", "3000",
+                                           "--seed", "9", "-o", str(tmp_path / name), "--shard-rounds", "1000",
+                                           "--baseline", "2", *extra])
+        assert result.exit_code == 0, result.output
+        return build_sweep_report(tmp_path / name)
+
+    rows, counts = sweep("rows"), sweep("counts", "--summary")
+    for name in ("sweep_levels", "sweep_differences"):
+        pd.testing.assert_frame_equal(counts.table(name).frame, rows.table(name).frame)
+    assert "kept" in set(counts.table("sweep_setup").frame["item"])
+    # the baseline is a summary run; every other combination is one paired with it
+    manifests = {k: read_manifest(tmp_path / "counts" / f"combo-{k:03d}") for k in range(4)}
+    assert all(m["summary"] is True for m in manifests.values())
+    assert manifests[2].get("paired_with") is None
+    assert all(manifests[k]["paired_with"]["path"] == str(tmp_path / "counts" / "combo-002") for k in (0, 1, 3))
+    verified = CliRunner().invoke(main, ["verify", str(tmp_path / "counts")])
+    assert verified.exit_code == 0 and "4 runs, 12,000 rounds" in verified.output, verified.output
+    # a lost shard is played again by --resume, paired as before; resuming without --summary is refused
+    (tmp_path / "counts" / "combo-003" / "part-000001.parquet").unlink()
+    refused = CliRunner().invoke(main, ["sweep", "tensho-ise", *VARY, "--policy", "0=greedy", "--rounds", "3000",
+                                        "--seed", "9", "-o", str(tmp_path / "counts"), "--shard-rounds", "1000",
+                                        "--baseline", "2", "--resume"])
+    assert refused.exit_code == 2 and "summary" in refused.output
+    again = sweep("counts", "--summary", "--resume")
+    pd.testing.assert_frame_equal(again.table("sweep_differences").frame, rows.table("sweep_differences").frame)
+    # two folders pair round by round only when both keep their rows
+    compared = CliRunner().invoke(main, ["compare", str(tmp_path / "rows"), str(tmp_path / "counts")])
+    assert compared.exit_code == 2 and compared.output.count("\n") == 1 and "summary sweep" in compared.output
