@@ -114,10 +114,11 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
 def verify_tournament_folder(path: Path, deep: bool) -> None:
     """``fudasim verify`` on a tournament folder: one line per problem, a verdict, exit 1 on problems."""
     from simcore.dataset import DatasetError
-    from simcore.tournament import verify_tournament
+    from simcore.tournament import read_tournament, verify_tournament
 
     try:
         problems, notes, runs, rounds = verify_tournament(path, deep=deep)
+        kind = "sweep" if read_tournament(path).get("kind") == "sweep" else "tournament"
     except DatasetError as error:
         raise UserError(str(error)) from None
     for note in notes:
@@ -126,7 +127,7 @@ def verify_tournament_folder(path: Path, deep: bool) -> None:
         click.echo(line)
     if problems:
         click.echo(f"{path}: {len(problems):,} problem{'s' if len(problems) != 1 else ''} found "
-                   f"(finish or repair with `fudasim tournament ... --out {path} --resume`)")
+                   f"(finish or repair with `fudasim {kind} ... --out {path} --resume`)")
         sys.exit(1)
     checked = "sizes, checksums and rows" if deep else "sizes and checksums"
-    click.echo(f"{path}: OK, complete tournament: {runs:,} runs, {rounds:,} rounds ({checked} checked)")
+    click.echo(f"{path}: OK, complete {kind}: {runs:,} runs, {rounds:,} rounds ({checked} checked)")

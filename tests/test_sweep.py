@@ -132,7 +132,7 @@ def test_a_summary_sweep_reports_what_a_sweep_of_rows_reports(tmp_path):
     assert manifests[2].get("paired_with") is None
     assert all(manifests[k]["paired_with"]["path"] == str(tmp_path / "counts" / "combo-002") for k in (0, 1, 3))
     verified = CliRunner().invoke(main, ["verify", str(tmp_path / "counts")])
-    assert verified.exit_code == 0 and "4 runs, 12,000 rounds" in verified.output, verified.output
+    assert verified.exit_code == 0 and "OK, complete sweep: 4 runs, 12,000 rounds" in verified.output, verified.output
     # a lost shard is played again by --resume, paired as before; resuming without --summary is refused
     (tmp_path / "counts" / "combo-003" / "part-000001.parquet").unlink()
     refused = CliRunner().invoke(main, ["sweep", "tensho-ise", *VARY, "--policy", "0=greedy", "--rounds", "3000",
