@@ -323,10 +323,16 @@ def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
 
         def row(values: list[str], picked: list[int] = picked, widths: dict[int, int] = widths) -> str:
             parts = []
+            more: list[str] = []
             for index in picked:
-                value = _clip(values[index], widths[index])
+                value = values[index]
+                if index == picked[-1] and not numeric[index] and len(value) > widths[index]:
+                    # the last column of text wraps onto lines of its own rather than losing its end
+                    value, *more = textwrap.wrap(value, widths[index], break_long_words=True) or [""]
+                value = _clip(value, widths[index])
                 parts.append(value.rjust(widths[index]) if numeric[index] else value.ljust(widths[index]))
-            return "  ".join(parts).rstrip()
+            indent = sum(widths[i] + 2 for i in picked[:-1])
+            return "\n".join(["  ".join(parts).rstrip()] + [" " * indent + line for line in more])
 
         if number:
             lines.append("")

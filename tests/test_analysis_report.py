@@ -183,6 +183,21 @@ def test_text_report_fits_100_columns_and_shows_sample_sizes(ise):
     assert re.search(r"\d+\.\d+ (±\d|\[\d)", text)
 
 
+def test_a_long_last_text_column_wraps_in_text_and_loses_nothing():
+    from analysis.render import text_table
+    from analysis.tables import Table
+
+    long = "tensho.card_values = T1_ise, T2_alt, T3_hanafuda; tensho.yaku_set_choice = fixed_1, fixed_2, per_round"
+    frame = pd.DataFrame({"item": ["rules", "varied", "seed"], "value": ["tensho-ise", long, "9"]})
+    lines = text_table(Table("setup", "Setup", frame), width=60).splitlines()
+    assert max(len(line) for line in lines) <= 60 and "…" not in "\n".join(lines)
+    start = next(k for k, line in enumerate(lines) if line.startswith("varied"))
+    first, rest = lines[start], lines[start + 1:-1]  # the "seed" row comes last
+    assert rest and all(line.startswith(" " * len("varied  ")) for line in rest)
+    assert " ".join([first[len("varied  "):], *(line.strip() for line in rest)]) == long
+    assert lines[-1].split() == ["seed", "9"]
+
+
 def test_html_report_is_self_contained_with_plots(ise):
     _, _, report = ise
     page = render(report, "html")
