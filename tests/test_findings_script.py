@@ -133,3 +133,17 @@ def test_settings_dealt_alike_are_named_together():
 
     assert _shared_deals({"A": "x", "B": "y", "C": "x", "D": "z", "E": "z", "F": "z"}) == "*A* and *C*; *D*, *E* and *F*"
     assert _shared_deals({"A": "x", "B": "y"}) == ""
+
+
+def test_the_hanafuda_setting_plays_the_rounds_of_ise_set_1_with_t3(tmp_path):
+    # what the page says of Tensho (hanafuda): the same rows as Tensho (Ise), yaku set 1, T3
+    import pandas as pd
+
+    import fudasim
+    from simcore.dataset import read_dataset
+
+    common = dict(rounds=5_000, seed=5, policies={0: "greedy"}, threads=1)
+    fudasim.run("tensho-hanafuda", out=tmp_path / "hanafuda", **common)
+    fudasim.run("tensho-ise", out=tmp_path / "ise", options={"tensho.yaku_set_choice": "fixed_1",
+                                                             "tensho.card_values": "T3_hanafuda"}, **common)
+    pd.testing.assert_frame_equal(read_dataset(tmp_path / "hanafuda"), read_dataset(tmp_path / "ise"))
