@@ -8,15 +8,16 @@ state.  Optionally (``--local``) the same run is timed in this process with as m
 threads, the local runner's figure on the same cores.
 
 It prints, per worker count: rounds/s end to end (shards written, committed and listed), the
-task overhead per shard as a share of a shard's time, ``(N * wall - sum of shard times) / sum
-of shard times`` in percent, a shard's time being what its task spent computing and writing it:
+task overhead per shard as a share of a shard's time, ``(N * wall - sum of shard times) / sum of
+shard times`` in percent, a shard's time being what its task spent computing and writing it:
 what the cluster spends beyond that (scheduling, result transfer, the client's manifest updates,
 and workers idle at the start and end of the run), per unit of work; and how many tasks carried
-the shards (``simcore.distributed.task_groups``).  ``task_cpu_share`` is the CPU time the tasks' threads got over their wall time:
-near 1 on idle cores, lower when other processes share them (Dask's own threads, the client, or
-other users of the machine), and ``rounds_per_task_cpu_s`` the rounds per CPU second of the
-tasks: what one worker would reach on a core of its own, the same for every worker count unless
-distributing the work makes it costlier, and a gauge of how much the machine's speed drifted.
+the shards (``simcore.distributed.task_groups``). ``task_cpu_share`` is the CPU time the tasks'
+threads got over their wall time: near 1 on idle cores, lower when other processes share them
+(Dask's own threads, the client, or other users of the machine), and ``rounds_per_task_cpu_s``
+the rounds per CPU second of the tasks: what one worker would reach on a core of its own, the
+same for every worker count unless distributing the work makes it costlier, and a gauge of how
+much the machine's speed drifted.
 
 The machine's speed drifts by several percent from one minute to the next when others share
 it, so the benchmark runs ``--repeat`` turns (3 by default), each running every worker count

@@ -780,8 +780,8 @@ def render(findings: Findings, plan: Plan, tensho: list[Setting], enshu: list[Se
              "[sweep.md](sweep.md).", "",
              "![The dealer's edge by game and policy](findings-dealer-edge.png)", "")
     quantities: dict[str, list[str]] = {}
-    intro = ("The dealer's edge is the dealer's mean result per round: +1 a win, −1/(players − 1) a loss, 0 a draw. "
-             "Each setting's runs are the card-value sweep's run with the setting's own table.")
+    intro = ("The dealer's edge is the dealer's mean result per round: +1 a win, −1/(players − 1) a loss, "
+             "0 a draw. Each setting's runs are the card-value sweep's run with the setting's own table.")
     if any(setting.rules == "tensho-hanafuda" for setting in tensho):
         intro += (" Tensho (hanafuda) is Tensho (Ise) with yaku set 1 and card-value table T3 in the hanafuda skin: "
                   "its rounds are those of yaku set 1's run with T3 (the T3 − T1 columns there compare the two), "

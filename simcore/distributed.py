@@ -13,12 +13,13 @@ The contract (docs/distributed.md):
   layout, output folder) and its shards: resubmitting it never starts a second, different
   computation.  Workers import this module and the engines by reference; no jitted function is
   ever pickled.
-- For each of its shards a task computes the shard, writes it under a temporary name unique to the attempt, fsyncs it
-  and renames it to its final name ``part-<k>.parquet``.  A shard's bytes depend only on the run
-  and the shard index, so a retried or duplicated task renames identical bytes onto the same
-  name: exactly one shard, whichever attempt wins.  In an object store (``s3://...``) there is
-  no rename: the task uploads the shard under its final name in one PUT, unless an attempt's
-  identical object is already there (one with other bytes is never replaced).  The task returns
+- For each of its shards a task computes the shard, writes it under a temporary name unique to
+  the attempt, fsyncs it and renames it to its final name ``part-<k>.parquet``.  A shard's bytes
+  depend only on the run and the shard index, so a retried or duplicated task renames identical
+  bytes onto the same name: exactly one shard, whichever attempt wins.  In an object store
+  (``s3://...``) there is no rename: the task uploads the shard under its final name in one PUT,
+  unless an attempt's identical object is already there (one with other bytes is never
+  replaced).  The task returns
   only each shard's manifest entry (rows, bytes, sha256, unit and round range) and the counts
   the run summary needs.
 - The client lists each entry in ``_run.json`` as its task finishes, draws the progress bar,
@@ -62,8 +63,9 @@ from simcore.record import ColumnStore
 from simcore.rules import load_rules_text
 
 __all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCachePlugin", "RunContext",
-           "ShardResult", "compute_shard", "compute_shards", "connect", "execute", "load_context", "node_local_cache_dir", "prepare_worker", "run_context",
-           "run_id", "session", "task_groups", "use_node_local_cache", "warm_workers"]
+           "ShardResult", "compute_shard", "compute_shards", "connect", "execute", "load_context",
+           "node_local_cache_dir", "prepare_worker", "run_context", "run_id", "session", "task_groups",
+           "use_node_local_cache", "warm_workers"]
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"

@@ -223,7 +223,8 @@ def test_the_html_of_two_folders_plots_the_changes_under_their_table(folders):
 
     from matplotlib.image import imread
 
-    for (first, second), table in ((("t1", "t3"), "pairings"), (("s_greedy_random", "s_greedy_greedy"), "combinations")):
+    cases = ((("t1", "t3"), "pairings"), (("s_greedy_random", "s_greedy_greedy"), "combinations"))
+    for (first, second), table in cases:
         assert not compare_folders(folders[first], folders[second]).figures  # text formats draw nothing
         report = compare_folders(folders[first], folders[second], figures=True)
         (figure,) = report.figures
