@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MatplotlibFigure
 
-from analysis.render import Figure
+from analysis.render import RATE_KINDS, Figure
 from analysis.summary import RunSummary
 from analysis.tables import Table
 
@@ -179,9 +179,6 @@ def pairing_plot(frame: pd.DataFrame) -> bytes:
     axes.set_xlabel("difference (percent points)")
     axes.legend(fontsize=8)
     return to_png(figure)
-
-
-RATE_KINDS = ("rate", "rate_diff")
 
 
 def change_plot(frame: pd.DataFrame, labels: pd.Series) -> bytes:

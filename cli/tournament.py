@@ -114,11 +114,12 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
 def verify_tournament_folder(path: Path, deep: bool) -> None:
     """``fudasim verify`` on a tournament folder: one line per problem, a verdict, exit 1 on problems."""
     from simcore.dataset import DatasetError
-    from simcore.tournament import read_tournament, verify_tournament
+    from simcore.sweep import is_sweep
+    from simcore.tournament import verify_tournament
 
     try:
         problems, notes, runs, rounds = verify_tournament(path, deep=deep)
-        kind = "sweep" if read_tournament(path).get("kind") == "sweep" else "tournament"
+        kind = "sweep" if is_sweep(path) else "tournament"
     except DatasetError as error:
         raise UserError(str(error)) from None
     for note in notes:

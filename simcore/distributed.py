@@ -19,9 +19,8 @@ The contract (docs/distributed.md):
   bytes onto the same name: exactly one shard, whichever attempt wins.  In an object store
   (``s3://...``) there is no rename: the task uploads the shard under its final name in one PUT,
   unless an attempt's identical object is already there (one with other bytes is never
-  replaced).  The task returns
-  only each shard's manifest entry (rows, bytes, sha256, unit and round range) and the counts
-  the run summary needs.
+  replaced).  The task returns only each shard's manifest entry (rows, bytes, sha256, unit and
+  round range) and the counts the run summary needs.
 - The client lists each entry in ``_run.json`` as its task finishes, draws the progress bar,
   removes temporary files of attempts that died, and marks the run complete.  A client killed
   mid-run leaves complete shards, listed or not; ``--resume`` adopts or recomputes them.
@@ -713,7 +712,7 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
             try:
                 results = future.result()
             except Exception as error:
-                _raise_from_worker(labels.get(future.key, str(future.key)), error)
+                _raise_from_worker(labels[future.key], error)
             future.release()
             for result in results:
                 commit(result.shard, result.entry)

@@ -41,8 +41,8 @@ from simcore.record import whole
 from simcore.summary_layout import CONVERGENCE_FLAGS, PAIR_FIELDS, SCALARS, checkpoints
 
 __all__ = ["SUMMARY_ROWS_PER_SHARD", "BLOCK_ROWS", "CHUNK_BYTES", "SummarySpec", "BaselineSpec", "ShardAggregate",
-           "summary_spec", "compute_summary_shard", "ShardCounter", "baseline_units_only", "summary_table", "read_cells",
-           "STOPPING_REASONS", "checkpoints", "PAIR_FIELDS"]
+           "summary_spec", "compute_summary_shard", "ShardCounter", "baseline_units_only", "summary_table",
+           "read_cells", "STOPPING_REASONS", "checkpoints", "PAIR_FIELDS"]
 
 # Rows per summary shard by default: 16 times a row shard's, so a run of 10^9 rounds has a few
 # hundred small files (see docs/summary-runs.md for the sizes).
