@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -114,9 +115,36 @@ def _reference_runs() -> list[dict]:
     return runs
 
 
+SEARCH_ROUNDS = 40
+
+
+def _search_runs() -> list[dict]:
+    """The general kernel: every policy it plays (heuristic, pimc, ismcts, omniscient), every
+    rollout policy and objective, beside random and greedy seats, in rounds and in matches."""
+    searches = ("pimc:worlds=3", "pimc:worlds=2,rollout=greedy,objective=score",
+                "pimc:worlds=2,rollout=heuristic", "ismcts:iterations=12",
+                "ismcts:iterations=10,rollout=greedy,objective=score,c=0.5",
+                "ismcts:iterations=8,rollout=heuristic", "omniscient:worlds=2,rollout=greedy")
+    runs = []
+    for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
+                           ("enshu-c", 4)):
+        options = {} if rules.startswith("tensho") else {"enshu.players": str(players)}
+        others = ["greedy", "random", "heuristic", "random"][:players - 1]
+        runs.append({"rules": rules, "options": options, "policies": ["heuristic"] + others,
+                     "rounds": 10 * SEARCH_ROUNDS})
+        for search in searches:
+            runs.append({"rules": rules, "options": options, "policies": [search] + others,
+                         "rounds": SEARCH_ROUNDS})
+        runs.append({"rules": rules, "options": options, "matches": 4, "rounds_per_match": 3,
+                     "policies": others[::-1] + ["pimc:worlds=2,rollout=heuristic"]})
+    runs.append({"rules": "enshu-c", "options": {"enshu.players": "5"}, "rounds": SEARCH_ROUNDS,
+                 "policies": ["ismcts:iterations=8", "heuristic", "pimc:worlds=2", "greedy", "random"]})
+    return runs
+
+
 def golden_runs() -> list[dict]:
     """Every pinned run, each a dict of ``RunConfig`` fields (plus ``rounds`` defaults)."""
-    return _base_runs() + _option_runs() + _machinery_runs() + _reference_runs()
+    return _base_runs() + _option_runs() + _machinery_runs() + _reference_runs() + _search_runs()
 
 
 def run_key(spec: dict) -> str:
@@ -152,6 +180,7 @@ def rows_digest(out: Path) -> str:
 
 def play(spec: dict, out: Path) -> str:
     """Run one pinned run into ``out`` and return its rows' digest."""
+    from simcore.policies import HiddenCardsWarning
     from simcore.runner import RunConfig, run
 
     config = RunConfig(
@@ -161,7 +190,9 @@ def play(spec: dict, out: Path) -> str:
         policies=tuple(spec["policies"]), engine=spec.get("engine", "kernel"),
         threads=spec.get("threads"), units_per_shard=spec.get("units_per_shard", 500), out=str(out),
     )
-    run(config)
+    with warnings.catch_warnings():  # an omniscient seat is announced; its rows are pinned all the same
+        warnings.simplefilter("ignore", HiddenCardsWarning)
+        run(config)
     return rows_digest(out)
 
 
@@ -192,12 +223,14 @@ def test_the_pinned_digests_tell_runs_apart():
     assert len(set(values)) >= 0.8 * len(values)
 
 
-def _regenerate() -> None:
+def _regenerate(missing_only: bool = False) -> None:
     import tempfile
 
-    digests: dict[str, str] = {}
+    digests: dict[str, str] = _pinned() if missing_only else {}
     with tempfile.TemporaryDirectory() as directory:
         for number, spec in enumerate(golden_runs()):
+            if missing_only and run_key(spec) in digests:
+                continue
             digest = play(spec, Path(directory) / f"run{number}")
             key = run_key(spec)
             if digests.setdefault(key, digest) != digest:
@@ -207,7 +240,7 @@ def _regenerate() -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--regenerate"]:
-        raise SystemExit("usage: python tests/test_golden_rows.py --regenerate")
+    if sys.argv[1:] not in (["--regenerate"], ["--add-missing"]):
+        raise SystemExit("usage: python tests/test_golden_rows.py --regenerate | --add-missing")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    _regenerate()
+    _regenerate(missing_only=sys.argv[1] == "--add-missing")
