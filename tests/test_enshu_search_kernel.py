@@ -316,14 +316,16 @@ def test_search_rows_do_not_depend_on_how_units_are_split():
 
 
 def test_the_general_kernel_compiles_one_signature():
-    from simcore.games.enshu.search_nb import play_units_general_nb
+    from simcore.games.enshu.state_nb import EnshuRules
+    from simcore.kernels.units_nb import play_units_nb
 
     play_units_general(compiled_for("enshu-w", 2), [parse_policy("random"), parse_policy("heuristic", "enshu")],
                        1, 0, 4, None)
     play_units_general(compiled_for("enshu-c", 5, {"enshu.c.dropped_hands": "set_aside"}),
                        [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
                                                            "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
-    assert len(play_units_general_nb.signatures) == 1
+    # one compiled kernel for the game, whatever the policies (every game's rules type has its own)
+    assert sum(sig[0].instance_class is EnshuRules for sig in play_units_nb.signatures) == 1
 
 
 def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
@@ -352,20 +354,31 @@ def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
 def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, players):
     """DESIGN.md invariant 6 in the kernel: a pimc or ismcts decision is a function of what its
     seat may see (and its stream), however the hidden cards lie."""
-    from simcore.games.enshu.search_nb import (
-        ismcts_choose_nb,
-        new_search_buffers_nb,
-        pimc_choose_nb,
+    from simcore.games.enshu.state_nb import EnshuRules
+    from simcore.kernels.policy_ids import (
+        OBJECTIVE_SCORE,
+        POLICY_GREEDY,
+        POLICY_ISMCTS,
+        POLICY_PIMC,
+        POLICY_RANDOM,
     )
-    from simcore.kernels.policy_ids import OBJECTIVE_SCORE, POLICY_GREEDY, POLICY_RANDOM
+    from simcore.kernels.policy_rows import N_PARAMS, P_BUDGET, P_OBJECTIVE, P_POLICY, P_ROLLOUT
+    from simcore.kernels.search_nb import decide_once_nb
     from simcore.search import log_table
 
     compiled = compiled_for(rules, players)
     machine = Machine(compiled)
+    kernel_rules = EnshuRules(*machine.rt)
     rng = random.Random(3)
-    sb = new_search_buffers_nb(65, OBS_SIZE)
-    htables = np.zeros((EE.MAX_SEATS + 1, 1), dtype=np.int64)
+    tables = np.zeros((EE.MAX_SEATS + 1, 1), dtype=np.int64)
+    c = np.full(EE.MAX_SEATS, 0.7)
     logs = log_table(64)
+
+    def search(state: Machine, seat: int, policy: int, budget: int, rollout: int, words: np.ndarray) -> int:
+        params = np.zeros((EE.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)
+        params[seat, [P_POLICY, P_BUDGET, P_ROLLOUT, P_OBJECTIVE]] = policy, budget, rollout, OBJECTIVE_SCORE
+        return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, c, tables, logs, words)
+
     decided = 0
     changed = 0
     for r in range(6):
@@ -378,12 +391,10 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
                     state = machine if k == 0 else hidden_shuffled(machine, seat, rng)
                     changed += k > 0 and not (np.array_equal(state.sm, machine.sm)
                                               and np.array_equal(state.si, machine.si))
-                    words = np.array(Stream(8, r, 40 + seat).s * EE.MAX_SEATS, dtype=np.uint64)
-                    pimc = pimc_choose_nb(state.si, state.sm, state.rt, state.ws, seat, 3, POLICY_RANDOM,
-                                          OBJECTIVE_SCORE, False, words, 0, htables, sb)
-                    ismcts = ismcts_choose_nb(state.si, state.sm, state.rt, state.ws, seat, 24, 0.7, POLICY_GREEDY,
-                                              OBJECTIVE_SCORE, words, 0, htables, logs, sb)
-                    answers.add((pimc, ismcts, tuple(int(w) for w in words[:4])))
+                    words = np.array(Stream(8, r, 40 + seat).s * (EE.MAX_SEATS + 1), dtype=np.uint64)
+                    pimc = search(state, seat, POLICY_PIMC, 3, POLICY_RANDOM, words)
+                    ismcts = search(state, seat, POLICY_ISMCTS, 24, POLICY_GREEDY, words)
+                    answers.add((pimc, ismcts, tuple(int(w) for w in words[4 * seat:4 * seat + 4])))
                 assert len(answers) == 1
                 decided += 1
             machine.apply(rng.randrange(int(machine.si[S.I_PEND_N])))

@@ -1,4 +1,4 @@
-"""The Tensho general kernel and its state machine (``state_nb``, ``search_nb``) against the
+"""The Tensho general kernel (``simcore.kernels.units_nb`` over ``state_nb``) against the
 fast kernel and the reference engine.
 
 * with random and greedy seats only, the general kernel writes the fast kernel's rows, on every
@@ -22,7 +22,6 @@ from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.heuristic_nb import pack_observation
 from simcore.games.tensho.reference import RoundSetup, TenshoState, action_key
 from simcore.games.tensho.reference import play_units as reference_play_units
-from simcore.games.tensho.search_nb import observe_nb
 from simcore.policies import parse_policy
 from simcore.rng import Stream, stream_state
 from simcore.rules import load_rules
@@ -197,7 +196,7 @@ def test_state_machine_follows_the_reference_at_every_pause(rules, options):
             pauses += 1
             decision = reference.pending
             obs = np.zeros(16, dtype=np.int64)
-            observe_nb(machine.st, np.int64(decision.seat), obs)
+            S.observe_nb(machine.st, np.int64(decision.seat), obs)
             card = decision.info["card"] if decision.kind == "capture" else -1
             packed = pack_observation(reference.observe(decision.seat), card)
             assert obs[:packed.size].tolist() == packed.tolist(), f"round {round_index}, pause {pauses}"
@@ -262,7 +261,8 @@ def test_search_players_decide_and_beat_random():
 
 
 def test_the_general_kernel_gives_the_same_rows_on_one_thread_and_compiles_one_signature():
-    from simcore.games.tensho.search_nb import play_units_general_nb
+    from simcore.games.tensho.state_nb import TenshoRules
+    from simcore.kernels.units_nb import play_units_nb
 
     compiled = _compiled("tensho-ise", {})
     specs = [parse_policy("pimc:worlds=2", "tensho"), parse_policy("heuristic", "tensho")]
@@ -276,4 +276,5 @@ def test_the_general_kernel_gives_the_same_rows_on_one_thread_and_compiles_one_s
     finally:
         numba.set_num_threads(before)
     _assert_same(one, again)
-    assert len(play_units_general_nb.signatures) == 1
+    # one compiled kernel for the game, whatever the policies (every game's rules type has its own)
+    assert sum(sig[0].instance_class is TenshoRules for sig in play_units_nb.signatures) == 1

@@ -5,9 +5,9 @@ inputs to the exact dtypes of the kernel's single signature, takes the output ma
 ``simcore.record.output_matrices`` (fresh, or views of reusable buffers) and calls
 ``enshu_nb.play_units_nb``, which writes every cell of every row.  A run with any seat playing
 ``heuristic``, ``pimc`` or ``ismcts`` goes to the general kernel
-(``search_nb.play_units_general_nb``, the state machine of ``state_nb``), which writes the same
-rows as the fast kernel for random and greedy seats; the per-seat policy parameters cross as an
-int64 row each (``policy_rows``).
+(``simcore.kernels.units_nb.play_units_nb`` over the state machine of ``state_nb``), which writes
+the same rows as the fast kernel for random and greedy seats; the seats' policies cross as
+``simcore.kernels.policy_rows`` packs them.
 """
 
 from __future__ import annotations
@@ -15,25 +15,25 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.heuristic_nb import OBS_SIZE
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
+from simcore.games.enshu.state_nb import EnshuRules
 from simcore.kernels.policy_ids import (
-    OBJECTIVE_IDS,
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
     POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
-    ROLLOUT_IDS,
 )
+from simcore.kernels.policy_rows import policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
+from simcore.kernels.units_nb import play_units_nb as play_general_nb
 from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
-__all__ = ["play_units", "play_units_general", "policy_arrays", "policy_rows"]
+__all__ = ["play_units", "play_units_general", "policy_arrays"]
 
 
 # kernel_args() positions of the uint64 scalars and of the arrays with their kernel dtypes
@@ -64,44 +64,7 @@ def kernel_rule_args(compiled) -> tuple:
                  for a, dtype in zip(args, _ARG_DTYPES, strict=True))
 
 
-SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
-GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, *SEARCH_POLICIES)
-
-
-def policy_rows(specs, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """The general kernel's per-seat policy parameters.
-
-    Returns
-    -------
-    (int64[MAX_SEATS, N_SEAT_PARAMS], float64[MAX_SEATS])
-        Per seat: policy id, budget (``worlds`` or ``iterations``), rollout policy id, objective
-        id; and ``ismcts``' ``c``.  Rows of seats beyond ``players`` are 0.
-    """
-    from simcore.games.enshu.search_nb import (
-        N_SEAT_PARAMS,
-        SP_BUDGET,
-        SP_OBJECTIVE,
-        SP_POLICY,
-        SP_ROLLOUT,
-    )
-
-    if len(specs) != players:
-        raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
-    rows = np.zeros((EE.MAX_SEATS, N_SEAT_PARAMS), dtype=np.int64)
-    c = np.zeros(EE.MAX_SEATS, dtype=np.float64)
-    for seat, spec in enumerate(specs):
-        pid = spec.policy_id
-        if pid not in GENERAL_POLICIES:
-            raise PolicyError(f"policy {spec.name}: the Enshu-bana kernel does not implement it")
-        rows[seat, SP_POLICY] = pid
-        if pid in (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT):
-            rollout = spec.params.get("rollout", "random")
-            rows[seat, SP_BUDGET] = int(spec.params["iterations" if pid == POLICY_ISMCTS else "worlds"])
-            rows[seat, SP_ROLLOUT] = ROLLOUT_IDS[rollout]
-            rows[seat, SP_OBJECTIVE] = OBJECTIVE_IDS[spec.params.get("objective", "score")]
-            if pid == POLICY_ISMCTS:
-                c[seat] = float(spec.params["c"])
-    return rows, c
+SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)  # the general kernel's
 
 
 def rule_tables(compiled) -> tuple:
@@ -112,18 +75,16 @@ def rule_tables(compiled) -> tuple:
     return (args[0], args[1], args[2], args[3], *pack_rules_nb(*args[4:]))
 
 
-def heuristic_rows(compiled, specs) -> np.ndarray:
-    """int64[MAX_SEATS + 1, T_SIZE]: each heuristic seat's ``heuristic_tables`` (other seats' rows
-    0), and in row ``MAX_SEATS`` those of the default heuristic, which rollouts play."""
-    from simcore.games.enshu.heuristic_nb import T_SIZE, heuristic_tables
+def _general_args(compiled, specs) -> tuple:
+    """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
+    from simcore.games.enshu.heuristic_nb import heuristic_tables
     from simcore.policies import parse_policy
 
-    rows = np.zeros((EE.MAX_SEATS + 1, T_SIZE), dtype=np.int64)
-    for seat, spec in enumerate(specs):
-        if spec.policy_id == POLICY_HEURISTIC:
-            rows[seat] = heuristic_tables(compiled, spec)
-    rows[EE.MAX_SEATS] = heuristic_tables(compiled, parse_policy("heuristic", "enshu"))
-    return rows
+    if len(specs) != compiled.players:
+        raise ValueError(f"{compiled.players} players need {compiled.players} policies, got {len(specs)}")
+    arrays = policy_rows(specs, EE.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
+                         lambda name: parse_policy(name, "enshu"), "Enshu-bana")
+    return EnshuRules(*rule_tables(compiled)), arrays
 
 
 def _stride(rounds_per_match: int | None) -> int:
@@ -174,9 +135,7 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc``,
     ``ismcts``, ``heuristic`` or ``omniscient``.
     """
-    from simcore.games.enshu.search_nb import play_units_general_nb
     from simcore.games.enshu.state_nb import MAX_ACTIONS
-    from simcore.search import log_table
 
     stride = _stride(rounds_per_match)
     # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
@@ -185,14 +144,10 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     if int(compiled.params[EE.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
         raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
                          f"rules may ask {max(int(compiled.params[EE.P_HAND]), most_options)}")
-    rows, c = policy_rows(specs, compiled.players)
-    iterations = max([int(rows[s, 1]) for s in range(EE.MAX_SEATS) if rows[s, 0] == POLICY_ISMCTS] or [1])
-    rt = rule_tables(compiled)
-    htables = heuristic_rows(compiled, specs)
+    rules, (params, c, tables, logs) = prepared(_general_args, compiled, specs)
     out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
-    logs = log_table(iterations)
-    in_threads(lambda lo, hi: play_units_general_nb(
-        np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi),
-        np.int64(0 if rounds_per_match is None else stride), rows, c, logs, htables,
-        np.int64(OBS_SIZE), np.int64(iterations + 1), rt, out_int, out_mask), n_units, min_span=1)
+    in_threads(lambda lo, hi: play_general_nb(
+        rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi),
+        np.int64(0 if rounds_per_match is None else stride), np.int64(stride), params, c, tables, logs,
+        out_int, out_mask), n_units, min_span=1)
     return played(out_int, out_mask, n_units * stride)

@@ -29,6 +29,8 @@ numba's reference counting (``_nrt=False``, as ``kernel_nb``'s round).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -59,6 +61,7 @@ from simcore.games.enshu.heuristic_nb import (
     OBS_TURN,
     OBS_VARIANT,
     OBS_WINNER,
+    heuristic_choose_nb,
 )
 from simcore.games.enshu.kernel_nb import (
     K_BRIGHT,
@@ -83,7 +86,10 @@ from simcore.games.enshu.kernel_nb import (
     triplet_bonus_earned,
     yaku_bits_score,
 )
-from simcore.kernels.bits import bit, lowest_id, mask_value, popcount
+from simcore.kernels import contract as C
+from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.contract import implements
+from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -1268,3 +1274,243 @@ def write_row_nb(si, sm, rt, out_int, out_mask, row):
         out_mask[EE.M_TEYAKU_DEALT + s, row] = sm[M_TEYAKU_DEALT + s] if seated else U0
         out_mask[EE.M_TEYAKU_DECLARED + s, row] = sm[M_DECLARED + s] if seated else U0
         out_mask[EE.M_EXPOSED + s, row] = sm[M_EXPOSED + s] if seated else U0
+
+
+# --- rollouts of random and greedy, a turn at a time -----------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
+                    yaku_ints, card_points, stopping):
+    """``resolve`` with the capture choice taken at once by random or greedy."""
+    cb = bit(card)
+    sm[M_SEEN] |= cb
+    field = sm[M_FIELD]
+    matches = field & month_mask[month[card]]
+    count = popcount(matches)
+    if count == 0:
+        sm[M_FIELD] = field | cb
+        return
+    if count == 1 or (count == 3 and capture_three_all):
+        taken = matches
+    elif policy_id == POLICY_RANDOM:
+        taken = bit(kth_id(matches, draw_uniform_nb(streams, at, count)))
+    else:
+        pile = sm[M_PILES + seat]
+        taken = U0
+        best_gain = 0
+        options = matches
+        while options:
+            x = lowest_id(options)
+            options &= options - U1
+            g = greedy_gain(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
+            if taken == U0 or g > best_gain:
+                taken = bit(x)
+                best_gain = g
+    sm[M_FIELD] = field & ~taken
+    sm[M_PILES + seat] |= cb | taken
+
+
+@nb.njit(cache=True, _nrt=False)
+def turns_fast_nb(si, sm, rt, ws, policy_id, streams, at):
+    """From a pending ``play``, the turns of a random or greedy rollout played in one loop, the
+    draws and choices exactly those of ``random_choose_nb`` / ``greedy_choose_nb`` through
+    ``apply_nb``; then the state machine scores the round."""
+    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
+    yaku_masks, yaku_ints = rt[5], rt[6]
+    n = params[EE.P_PLAYERS]
+    capture_three_all = params[EE.P_CAPTURE_THREE] == 0
+    each_capture = params[EE.P_UCHIKIRI_CHECK] == 1
+    stopping_mask = class_masks[K_STOPPING]
+    seat = si[I_PEND_SEAT]
+    si[I_PEND_KIND] = NO_KIND
+    while True:
+        hand = sm[M_HANDS + seat]
+        if policy_id == POLICY_RANDOM:
+            card = kth_id(hand, draw_uniform_nb(streams, at, popcount(hand)))
+        else:
+            card = greedy_play(hand, sm[M_FIELD], sm[M_PILES + seat], not capture_three_all, month, month_mask,
+                               yaku_masks, yaku_ints, card_points, stopping_mask)
+        sm[M_HANDS + seat] = hand & ~bit(card)
+        resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
+                        yaku_ints, card_points, stopping_mask)
+        if each_capture:
+            bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, stopping_mask)
+            if bits != U0:
+                si[I_WINNER] = seat
+                sm[M_STOPPING] = bits
+                si[I_PHASE] = P_SCORE
+                break
+        if si[I_DRAW_LEN] > 0:
+            card = si[I_DRAW + si[I_DRAW_START]]
+            si[I_DRAW_START] += 1
+            si[I_DRAW_LEN] -= 1
+            resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask,
+                            yaku_masks, yaku_ints, card_points, stopping_mask)
+        bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, stopping_mask)
+        if bits != U0:
+            si[I_WINNER] = seat
+            sm[M_STOPPING] = bits
+            si[I_PHASE] = P_SCORE
+            break
+        seat = (seat + 1) % n
+        while si[I_ACTIVE + seat] == 0:
+            seat = (seat + 1) % n
+        si[I_SEAT] = seat
+        any_cards = False
+        for s in range(n):
+            if si[I_ACTIVE + s] == 1 and sm[M_HANDS + s] != U0:
+                any_cards = True
+        if not any_cards:
+            si[I_PHASE] = P_SCORE
+            break
+        si[I_TURN] += 1
+    si[I_SEAT] = seat
+    advance_nb(si, sm, rt, ws)
+
+
+@nb.njit(cache=True, _nrt=False)
+def heuristic_choose_state_nb(si, sm, rt, table, obs):
+    """The heuristic's answer to the pending decision (``heuristic_nb.heuristic_choose_nb`` on the
+    deciding seat's packed observation, with the tables ``table``)."""
+    n = si[I_PEND_N]
+    observe_nb(si, sm, rt, si[I_PEND_SEAT], obs)
+    return heuristic_choose_nb(si[I_PEND_KIND], obs, si[I_KEYS:I_KEYS + n], n, table)
+
+
+# --- the numba round contract (``simcore.kernels.contract``) ---------------------------------
+
+# The rules as the general kernel takes them: the packed rule tables ``rt`` (``kernel.rule_tables``).
+EnshuRules = namedtuple("EnshuRules", ["params", "month", "month_mask", "card_points", "class_masks",
+                                       "yaku_masks", "yaku_ints", "teyaku_masks", "teyaku_ints"])
+# One kernel thread's context: the seed, the rule tables, the teyaku workspace, an observation.
+EnshuContext = namedtuple("EnshuContext", ["seed", "rt", "ws", "obs"])
+
+
+@implements(C.context_nb, EnshuRules, nrt=True)
+def _context(rules, seed):
+    rt = (rules.params, rules.month, rules.month_mask, rules.card_points, rules.class_masks, rules.yaku_masks,
+          rules.yaku_ints, rules.teyaku_masks, rules.teyaku_ints)
+    return EnshuContext(seed, rt, new_workspace_nb(rules.teyaku_ints.shape[1]), np.zeros(OBS_SIZE, dtype=np.int64))
+
+
+@implements(C.new_state_nb, EnshuContext, nrt=True)
+def _new_state(ctx):
+    return (np.zeros(N_SI, dtype=np.int64), np.zeros(N_SM, dtype=np.uint64))
+
+
+@implements(C.copy_state_nb, EnshuContext)
+def _copy_state(ctx, src, dst):
+    copy_state_nb(src[0], src[1], dst[0], dst[1])
+
+
+@implements(C.n_seats_nb, EnshuContext)
+def _n_seats(ctx):
+    return np.int64(ctx.rt[0][EE.P_PLAYERS])
+
+
+@implements(C.start_round_nb, EnshuContext)
+def _start_round(ctx, state, unit, round_in_match, round_index, independent, dealer, points):
+    new_round_nb(state[0], state[1], ctx.rt, ctx.ws, ctx.seed, round_index, dealer, unit,
+                 0 if independent else round_in_match, points)
+
+
+@implements(C.done_nb, EnshuContext)
+def _done(ctx, state):
+    return state[0][I_DONE] != 0
+
+
+@implements(C.to_act_nb, EnshuContext)
+def _to_act(ctx, state):
+    return state[0][I_PEND_SEAT]
+
+
+@implements(C.n_actions_nb, EnshuContext)
+def _n_actions(ctx, state):
+    return state[0][I_PEND_N]
+
+
+@implements(C.action_key_nb, EnshuContext)
+def _action_key(ctx, state, index):
+    return state[0][I_KEYS + index]
+
+
+@implements(C.apply_nb, EnshuContext)
+def _apply(ctx, state, index):
+    apply_nb(state[0], state[1], ctx.rt, ctx.ws, index)
+
+
+@implements(C.payoff_nb, EnshuContext)
+def _payoff(ctx, state, seat):
+    return state[0][I_PAYOFF + seat]
+
+
+@implements(C.sample_hidden_nb, EnshuContext)
+def _sample_hidden(ctx, state, seat, streams, at, out):
+    sample_hidden_nb(state[0], state[1], ctx.rt, ctx.ws, seat, streams, at, out[0], out[1])
+
+
+@implements(C.basic_choice_nb, EnshuContext)
+def _basic_choice(ctx, state, policy_id, param, table, streams, at):
+    if policy_id == POLICY_RANDOM:
+        return random_choose_nb(state[0], state[1], streams, at)
+    if policy_id == POLICY_GREEDY:
+        return greedy_choose_nb(state[0], state[1], ctx.rt, ctx.ws)
+    return heuristic_choose_state_nb(state[0], state[1], ctx.rt, table, ctx.obs)
+
+
+@implements(C.rollout_turns_nb, EnshuContext)
+def _rollout_turns(ctx, state, rollout_id, streams, at):
+    if state[0][I_PEND_KIND] == KIND_PLAY and rollout_id != POLICY_HEURISTIC:
+        turns_fast_nb(state[0], state[1], ctx.rt, ctx.ws, rollout_id, streams, at)
+        return True
+    return False
+
+
+@implements(C.write_row_nb, EnshuContext)
+def _write_row(ctx, state, out_int, out_mask, row):
+    write_row_nb(state[0], state[1], ctx.rt, out_int, out_mask, row)
+
+
+@implements(C.winner_nb, EnshuContext)
+def _winner(ctx, state):
+    return state[0][I_C_WINNER]
+
+
+@implements(C.add_match_points_nb, EnshuContext)
+def _add_match_points(ctx, state, points):
+    params = ctx.rt[0]
+    si = state[0]
+    if params[EE.P_VARIANT] == EE.VARIANT_S and params[EE.P_S_MATCH_SCORING] == 1:  # round wins
+        winner = si[I_C_WINNER]
+        if winner >= 0:
+            points[winner] += 1
+    else:
+        for s in range(params[EE.P_PLAYERS]):
+            points[s] += si[I_PAYOFF + s]
+
+
+@implements(C.next_dealer_nb, EnshuContext)
+def _next_dealer(ctx, dealer, winner):
+    if ctx.rt[0][EE.P_NEXT_DEALER] == 1:  # the seat after the dealer, whoever won
+        return (dealer + 1) % ctx.rt[0][EE.P_PLAYERS]
+    return winner
+
+
+@implements(C.write_match_nb, EnshuContext)
+def _write_match(ctx, out_int, row, unit, round_in_match, points):
+    out_int[EE.C_MATCH, row] = unit
+    out_int[EE.C_ROUND_IN_MATCH, row] = round_in_match
+    out_int[EE.C_MATCH_END, row] = 0
+    for s in range(MAX_SEATS):
+        out_int[EE.C_MATCH_POINTS + s, row] = points[s]
+
+
+@implements(C.end_match_nb, EnshuContext)
+def _end_match(ctx, out_int, row):
+    out_int[EE.C_MATCH_END, row] = 1
+
+
+@implements(C.unused_row_nb, EnshuContext)
+def _unused_row(ctx, out_int, row):
+    out_int[EE.C_VALID, row] = 0

@@ -1,0 +1,235 @@
+"""The numba round contract: what a game's numba state machine provides, so that the search
+players, the rollouts and the unit and match loop (``simcore.kernels.search_nb``,
+``simcore.kernels.units_nb``) are written once for every game.
+
+Contract
+--------
+Every function below is a stub: calling it from Python raises. A game implements each one for
+its own **context type** with ``numba.extending.overload``, in its ``state_nb.py``
+(``implements(stub, ContextClass)`` below), and the generic kernels, compiled with
+``cache=True``, call the stubs; numba picks the game's implementation by the context's type and
+compiles the generic kernel once per game, and the on-disk cache holds each game's compiled
+kernel across processes. (Passing the game's functions as arguments, or closing over them,
+compiles again in every process.)
+
+A game's numba side has three kinds of object:
+
+* **rules**: a ``collections.namedtuple`` of the arrays (and uint64 scalars) its compiled rules
+  lower to, built by the game's Python wrapper once per run; its class names the game.
+* **context** (``ctx``): a namedtuple of one kernel thread, made in the kernel by
+  ``context_nb(rules, seed)``: the rules, the run's seed and the scratch the state machine
+  needs (e.g. an observation buffer). Only the game reads its fields.
+* **state**: whatever the game keeps a round in (one array, or a tuple of arrays), made by
+  ``new_state_nb(ctx)``; a copy is ``copy_state_nb`` into a state of the same context. The
+  generic code never looks inside a state.
+
+A state pauses at each decision a seat takes: ``to_act_nb`` is the seat, ``n_actions_nb`` the
+number of legal actions (at most ``MAX_ACTIONS``), ``action_key_nb`` each action's int64 key
+(the reference engine's ``action_key``, in the reference's order), ``apply_nb`` takes the action
+at an index and steps on to the next decision or to the end (``done_nb``).
+
+Streams are 4-word xoshiro states at an offset of a flat uint64 array (``simcore.rng``): seat
+``s``'s decision stream is at ``4 * s``. The policies that do not search (random, greedy,
+heuristic: ``basic_choice_nb``) draw only from the deciding seat's stream, exactly as the game's
+reference policies do; ``sample_hidden_nb`` deals the cards ``seat`` cannot see, drawing from
+the stream at ``at``, exactly as the reference state's ``sample_hidden``.
+
+Every stub but ``context_nb`` and ``new_state_nb`` must run without numba's reference counting
+(``jit_options={"_nrt": False}`` on the overload; ``implements`` sets it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from numba.core import types
+from numba.extending import overload
+
+__all__ = [
+    "MAX_ACTIONS",
+    "MAX_PATH",
+    "action_key_nb",
+    "add_match_points_nb",
+    "apply_nb",
+    "basic_choice_nb",
+    "context_nb",
+    "copy_state_nb",
+    "done_nb",
+    "end_match_nb",
+    "implements",
+    "n_actions_nb",
+    "n_seats_nb",
+    "new_state_nb",
+    "next_dealer_nb",
+    "payoff_nb",
+    "rollout_turns_nb",
+    "sample_hidden_nb",
+    "start_round_nb",
+    "to_act_nb",
+    "unused_row_nb",
+    "winner_nb",
+    "write_match_nb",
+    "write_row_nb",
+]
+
+MAX_ACTIONS = 64  # legal actions of one decision, in every game (a card of a 48-card deck, at most)
+MAX_PATH = 1024  # decisions of one round, in every game, with room to spare
+
+
+def _stub(name: str) -> Any:
+    raise NotImplementedError(f"{name} is a numba round-contract stub: call it from a kernel")
+
+
+# --- the context and the state ----------------------------------------------------------------
+
+def context_nb(rules: Any, seed: Any) -> Any:
+    """The context of one kernel thread for ``rules`` (the game's rules namedtuple) and the run's
+    ``seed`` (uint64): the rules, the seed and the game's scratch. May allocate."""
+    return _stub("context_nb")
+
+
+def new_state_nb(ctx: Any) -> Any:
+    """A fresh state of ``ctx``'s game (its contents undefined until ``start_round_nb`` or
+    ``copy_state_nb``). May allocate."""
+    return _stub("new_state_nb")
+
+
+def copy_state_nb(ctx: Any, src: Any, dst: Any) -> None:
+    """Copy the state ``src`` into ``dst``."""
+    _stub("copy_state_nb")
+
+
+def n_seats_nb(ctx: Any) -> Any:
+    """The number of seats at the table (int64), 1 .. the game's most."""
+    return _stub("n_seats_nb")
+
+
+# --- a round ----------------------------------------------------------------------------------
+
+def start_round_nb(ctx: Any, state: Any, unit: Any, round_in_match: Any, round_index: Any,
+                   independent: Any, dealer: Any, points: Any) -> None:
+    """Set ``state`` to the start of round ``round_index`` (the run's global round number, which
+    names the round's streams) and step to its first decision. ``unit`` is the match (or the
+    independent round), ``round_in_match`` the round's place in it (0 for independent rounds),
+    ``independent`` true for independent rounds, ``dealer`` the dealing seat and ``points``
+    int64[>= seats] each seat's match points before the round."""
+    _stub("start_round_nb")
+
+
+def done_nb(ctx: Any, state: Any) -> Any:
+    """Whether the round has ended (scored)."""
+    return _stub("done_nb")
+
+
+def to_act_nb(ctx: Any, state: Any) -> Any:
+    """The seat of the pending decision (int64)."""
+    return _stub("to_act_nb")
+
+
+def n_actions_nb(ctx: Any, state: Any) -> Any:
+    """The number of legal actions of the pending decision (int64, 1 .. ``MAX_ACTIONS``)."""
+    return _stub("n_actions_nb")
+
+
+def action_key_nb(ctx: Any, state: Any, index: Any) -> Any:
+    """The int64 key of the pending decision's action ``index`` (the reference's ``action_key``):
+    equal keys are the same action in every world a seat cannot tell apart."""
+    return _stub("action_key_nb")
+
+
+def apply_nb(ctx: Any, state: Any, index: Any) -> None:
+    """Take the pending decision's action ``index`` and step on to the next decision or the end."""
+    _stub("apply_nb")
+
+
+def payoff_nb(ctx: Any, state: Any, seat: Any) -> Any:
+    """The ended round's payoff to ``seat`` (int64; the row's payoff column)."""
+    return _stub("payoff_nb")
+
+
+def sample_hidden_nb(ctx: Any, state: Any, seat: Any, streams: Any, at: Any, out: Any) -> None:
+    """Write into ``out`` a world ``seat`` cannot tell from ``state``: the cards it cannot see
+    dealt anew from the stream at ``streams[at:at + 4]``, as the reference's ``sample_hidden``."""
+    _stub("sample_hidden_nb")
+
+
+def basic_choice_nb(ctx: Any, state: Any, policy_id: Any, param: Any, table: Any, streams: Any,
+                    at: Any) -> Any:
+    """The action index a policy that does not search (``POLICY_RANDOM``, ``POLICY_GREEDY`` or
+    ``POLICY_HEURISTIC``) takes at the pending decision, drawing (random) from the stream at
+    ``streams[at:at + 4]``; ``param`` is the policy's packed game parameter
+    (``simcore.kernels.policy_rows.P_BASIC``) and ``table`` int64[:] the heuristic's tables."""
+    return _stub("basic_choice_nb")
+
+
+def rollout_turns_nb(ctx: Any, state: Any, rollout_id: Any, streams: Any, at: Any) -> Any:
+    """A rollout's shortcut: play on from the pending decision with ``rollout_id`` in every seat,
+    drawing from the stream at ``at``, exactly as ``basic_choice_nb`` and ``apply_nb`` would, as
+    far as the game can do it faster; true if it moved the state, false to decide one action
+    the ordinary way. A game with no shortcut returns false."""
+    return _stub("rollout_turns_nb")
+
+
+# --- rows and matches -------------------------------------------------------------------------
+
+def write_row_nb(ctx: Any, state: Any, out_int: Any, out_mask: Any, row: Any) -> None:
+    """Write the ended round into column ``row`` of the output matrices (every column but the
+    match columns of ``write_match_nb``), as the reference engine's ``fill_row``."""
+    _stub("write_row_nb")
+
+
+def winner_nb(ctx: Any, state: Any) -> Any:
+    """The ended round's winner for match play (int64, -1: nobody)."""
+    return _stub("winner_nb")
+
+
+def add_match_points_nb(ctx: Any, state: Any, points: Any) -> None:
+    """Add the ended round to the seats' match points ``points`` (int64[>= seats])."""
+    _stub("add_match_points_nb")
+
+
+def next_dealer_nb(ctx: Any, dealer: Any, winner: Any) -> Any:
+    """The next round's dealer after a round that ``winner`` (>= 0) won under ``dealer``."""
+    return _stub("next_dealer_nb")
+
+
+def write_match_nb(ctx: Any, out_int: Any, row: Any, unit: Any, round_in_match: Any, points: Any) -> None:
+    """Write the match columns of ``row``: the match, the round in it, the points after the round,
+    and "not the match's last round" (``end_match_nb`` marks the last)."""
+    _stub("write_match_nb")
+
+
+def end_match_nb(ctx: Any, out_int: Any, row: Any) -> None:
+    """Mark ``row`` as its match's last round."""
+    _stub("end_match_nb")
+
+
+def unused_row_nb(ctx: Any, out_int: Any, row: Any) -> None:
+    """Mark ``row`` as holding no round (a match that ended before its last reserved row)."""
+    _stub("unused_row_nb")
+
+
+# --- implementing the contract ----------------------------------------------------------------
+
+def is_context(numba_type: Any, context_class: type) -> bool:
+    """Whether ``numba_type`` is the numba type of an instance of the namedtuple ``context_class``."""
+    return isinstance(numba_type, types.BaseNamedTuple) and numba_type.instance_class is context_class
+
+
+def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False) -> Callable[[Callable[..., Any]],
+                                                                                             Callable[..., Any]]:
+    """Decorator: ``impl`` implements ``stub`` for contexts (or, for ``context_nb``, rules) of
+    ``context_class``. ``impl`` is a plain function with the stub's signature, compiled into the
+    generic kernels; ``nrt`` lets it allocate (``context_nb``, ``new_state_nb``)."""
+
+    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        @overload(stub, jit_options={"_nrt": nrt}, strict=False)
+        def typer(first: Any, *rest: Any) -> Any:
+            if is_context(first, context_class):
+                return impl
+            return None
+
+        return impl
+
+    return register

@@ -1,0 +1,111 @@
+"""The seats' policies packed into the arrays the general kernel reads, once for every game.
+
+Contract
+--------
+``policy_rows(specs, seats, basic_params, heuristic_tables, rollout_specs)`` returns
+
+* ``params`` int64[seats + 1, N_PARAMS]: row ``seat`` is that seat's policy, one column each
+  (``P_*`` below); the last row holds the defaults the rollouts play with (their ``P_BASIC``);
+  seats beyond the specs are 0 (``random``; never asked);
+* ``c`` float64[seats]: ISMCTS's exploration constant per seat;
+* ``tables`` int64[seats + 1, T]: the heuristic's tables (the game's ``heuristic_tables``) of
+  each heuristic seat, 0 elsewhere, and in the last row those of the rollouts' heuristic;
+* ``log_table`` float64[most iterations + 1]: ``simcore.search.log_table``, the reference's
+  own numbers.
+
+A game declares as data which parameter of which policy it packs in ``P_BASIC`` (Tensho's
+greedy: the yaku set it prefers); a search player's objective default is its game's, filled in by
+``simcore.policies.parse_policy``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from simcore.errors import PolicyError
+from simcore.kernels.policy_ids import (
+    OBJECTIVE_IDS,
+    POLICY_GREEDY,
+    POLICY_HEURISTIC,
+    POLICY_ISMCTS,
+    POLICY_OMNISCIENT,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    ROLLOUT_IDS,
+)
+from simcore.search import log_table
+
+__all__ = ["GENERAL_POLICIES", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_OBJECTIVE", "P_POLICY", "P_ROLLOUT",
+           "SEARCHING", "PolicyArrays", "policy_rows"]
+
+P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
+P_BUDGET = 1  # pimc and omniscient: worlds; ismcts: iterations
+P_ROLLOUT = 2  # a search player's rollout policy id
+P_OBJECTIVE = 3  # a search player's objective id
+P_BASIC = 4  # the game's own parameter of a policy that does not search (e.g. Tensho greedy's yaku set)
+N_PARAMS = 5
+
+SEARCHING = (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
+GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, *SEARCHING)
+
+PolicyArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
+                heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
+                game_title: str) -> PolicyArrays:
+    """``(params, c, tables, log_table)`` of the seats' policy specs (module docstring).
+
+    Parameters
+    ----------
+    specs : sequence of PolicySpec, one per seat (at most ``seats``)
+    seats : the game's most seats (the arrays' rows, whatever the table's size)
+    basic_params : policy name -> the name of its parameter packed in ``P_BASIC``
+    heuristic_tables : spec -> int64[T], the heuristic's tables of a heuristic spec
+    rollout_spec : policy name -> its spec with the defaults (what a rollout plays)
+    game_title : the game's name in errors
+
+    Raises ``PolicyError`` for a policy (or rollout policy) the general kernel does not play.
+    """
+    if len(specs) > seats:
+        raise ValueError(f"{len(specs)} policies for a game of at most {seats} seats")
+    params = np.zeros((seats + 1, N_PARAMS), dtype=np.int64)
+    c = np.zeros(seats, dtype=np.float64)
+    heuristic = rollout_spec("heuristic")
+    default_table = np.asarray(heuristic_tables(heuristic), dtype=np.int64)
+    tables = np.zeros((seats + 1, default_table.size), dtype=np.int64)
+    tables[seats] = default_table
+    iterations = 1
+    for seat, spec in enumerate(specs):
+        pid = spec.policy_id
+        if pid not in GENERAL_POLICIES:
+            raise PolicyError(f"policy {spec.name}: the {game_title} kernel does not implement it")
+        params[seat, P_POLICY] = pid
+        basic = basic_params.get(spec.name)
+        if basic is not None:
+            params[seat, P_BASIC] = int(spec.params[basic])
+        if pid == POLICY_HEURISTIC:
+            tables[seat] = heuristic_tables(spec)
+        if pid in SEARCHING:
+            rollout = spec.params["rollout"]
+            if rollout not in ROLLOUT_IDS:
+                raise PolicyError(f"policy {spec.name}: the {game_title} kernel does not implement "
+                                  f"rollout={rollout}")
+            params[seat, P_ROLLOUT] = ROLLOUT_IDS[rollout]
+            params[seat, P_OBJECTIVE] = OBJECTIVE_IDS[spec.params["objective"]]
+            budget = int(spec.params["iterations" if pid == POLICY_ISMCTS else "worlds"])
+            params[seat, P_BUDGET] = budget
+            if pid == POLICY_ISMCTS:
+                c[seat] = float(spec.params["c"])
+                iterations = max(iterations, budget)
+    # The rollouts play each policy with its defaults: greedy's packed parameter included. One
+    # row holds them, so at most one rollout policy may have a packed parameter.
+    packed = [name for name in basic_params if name in ROLLOUT_IDS]
+    if len(packed) > 1:
+        raise ValueError(f"rollout policies {packed} each pack a parameter; the kernel keeps one")
+    for name in packed:
+        params[seats, P_BASIC] = int(rollout_spec(name).params[basic_params[name]])
+    return params, c, tables, log_table(iterations)

@@ -1,0 +1,105 @@
+"""The general kernel's unit and match loop, written once over the round contract
+(``simcore.kernels.contract``) for every game: each round played through the game's state
+machine, every decision asked of the seat's policy (``simcore.kernels.search_nb.decide_nb``).
+
+Contract
+--------
+``play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables,
+log_table, out_int, out_mask)`` plays units ``first_unit + lo .. first_unit + hi - 1`` into rows
+``lo * stride ..`` of the output matrices (int64[n_int, rows], uint64[n_mask, rows]); it is
+``nogil``, so the thread pool (``simcore.kernels.threads``) plays spans of a run side by side.
+
+* ``rounds_per_match == 0``: independent rounds; unit ``u`` is round ``u``, dealt by seat
+  ``u % seats``, in row ``u`` (``stride`` 1).
+* else unit ``u`` is a match of at least ``rounds_per_match`` rounds, ``stride`` rows apart:
+  round ``k`` of it is the run's round ``u * stride + k``; the first dealer is ``u % seats`` and
+  each round's winner decides the next (``next_dealer_nb``); after ``rounds_per_match`` rounds
+  the match goes on, up to ``stride`` rounds, only while several seats share the lead. Rows the
+  match does not reach are marked unused.
+
+Seat ``s``'s decision stream is ``(seed, round, SEAT_STREAM_BASE + s)`` at ``4 * s`` of the
+streams array. The policy arrays are ``simcore.kernels.policy_rows``'; ``rules`` is the game's
+rules namedtuple (``contract.context_nb``).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.kernels import contract as C
+from simcore.kernels.policy_ids import POLICY_ISMCTS
+from simcore.kernels.policy_rows import P_BUDGET, P_POLICY
+from simcore.kernels.search_nb import decide_nb, new_scratch_nb
+from simcore.rng import SEAT_STREAM_BASE, round_hash_nb, stream_init_hashed_nb
+
+__all__ = ["play_units_nb"]
+
+
+@nb.njit(inline="always", cache=True)
+def shared_lead(points, seats):
+    """Whether several seats share the most match points."""
+    top = points[0]
+    count = 1
+    for s in range(1, seats):
+        if points[s] > top:
+            top = points[s]
+            count = 1
+        elif points[s] == top:
+            count += 1
+    return count > 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, c, tables, log_table,
+                  streams, scratch):
+    """Play one round to its end in ``state``."""
+    h = round_hash_nb(ctx.seed, round_index)
+    for s in range(C.n_seats_nb(ctx)):
+        stream_init_hashed_nb(streams, h, SEAT_STREAM_BASE + s, 4 * s)
+    C.start_round_nb(ctx, state, unit, k, round_index, independent, dealer, points)
+    while not C.done_nb(ctx, state):
+        index = decide_nb(ctx, state, params, c, tables, log_table, streams, scratch)
+        C.apply_nb(ctx, state, index)
+
+
+@nb.njit(cache=True, nogil=True)
+def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables, log_table,
+                  out_int, out_mask):
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
+    (module docstring)."""
+    ctx = C.context_nb(rules, seed)
+    seats = C.n_seats_nb(ctx)
+    nodes = 2
+    for seat in range(seats):
+        if params[seat, P_POLICY] == POLICY_ISMCTS:
+            nodes = max(nodes, params[seat, P_BUDGET] + 2)
+    scratch = new_scratch_nb(ctx, nodes)
+    state = C.new_state_nb(ctx)
+    streams = np.zeros(4 * params.shape[0], dtype=np.uint64)
+    points = np.zeros(params.shape[0], dtype=np.int64)
+    independent = rounds_per_match == 0
+    n_rounds = 1 if independent else stride
+    for i in range(lo, hi):
+        unit = first_unit + i
+        for s in range(points.size):
+            points[s] = 0
+        dealer = unit % seats
+        last_row = i * stride
+        for k in range(n_rounds):
+            if k >= rounds_per_match and not independent and not shared_lead(points, seats):
+                break
+            row = i * stride + k
+            round_index = unit if independent else unit * stride + k
+            play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, c, tables,
+                          log_table, streams, scratch)
+            C.write_row_nb(ctx, state, out_int, out_mask, row)
+            C.add_match_points_nb(ctx, state, points)
+            C.write_match_nb(ctx, out_int, row, unit, k, points)
+            last_row = row
+            winner = C.winner_nb(ctx, state)
+            if winner >= 0:
+                dealer = C.next_dealer_nb(ctx, dealer, winner)
+        C.end_match_nb(ctx, out_int, last_row)
+        for row in range(last_row + 1, (i + 1) * stride):
+            C.unused_row_nb(ctx, out_int, row)
