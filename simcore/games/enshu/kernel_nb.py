@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as EE
+from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb, matches_nb
 from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.rng import (
     DEAL_STREAM,
@@ -344,7 +345,7 @@ def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, y
         card = lowest_id(rest)
         rest &= rest - U1
         cb = bit(card)
-        matches = field & month_mask[month[card]]
+        matches = matches_nb(field, card, month, month_mask)
         n_matches = popcount(matches)
         if n_matches == 0:
             g = greedy_placement(card, yaku_masks, yaku_ints, card_points)
@@ -375,14 +376,13 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
             card_points, stopping):
     """Resolve a played or turned card against the field; returns (field, pile)."""
     cb = bit(card)
-    matches = field & month_mask[month[card]]
-    count = popcount(matches)
-    if count == 0:
+    kind, matches = capture_nb(field, card, month, month_mask, capture_three_all)
+    if kind == CAPTURE_NONE:
         return field | cb, pile
-    if count == 1 or (count == 3 and capture_three_all):
+    if kind == CAPTURE_ALL:
         taken = matches
     elif policy_id == EE.POLICY_RANDOM:
-        taken = bit(kth_id(matches, draw_below(state, count)))
+        taken = bit(kth_id(matches, draw_below(state, popcount(matches))))
     else:
         taken = U0
         best_gain = 0

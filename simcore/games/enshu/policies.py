@@ -98,6 +98,7 @@ from typing import TYPE_CHECKING, Protocol
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.rules import TeyakuOption, teyaku_options
+from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.policies import ParamSpec, PolicyError, PolicySpec
 from simcore.rng import Stream
 
@@ -274,13 +275,10 @@ class EnshuGreedyPolicy:
         return -g
 
     def _capture_options(self, card: int, field: int) -> list[int]:
-        matches = field & self.month_mask[self.month[card]]
-        n = matches.bit_count()
-        if n == 0:
+        outcome = capture(field, card, not self.capture_one)
+        if outcome.kind == CAPTURE_NONE:
             return []
-        if n == 3 and not self.capture_one:
-            return [matches]
-        return [1 << x for x in ids_of(matches)]
+        return [outcome.matches] if outcome.kind == CAPTURE_ALL else list(outcome.options)
 
     def _best_resolution(self, obs: EnshuObservation, card: int) -> int:
         pile = obs.piles[obs.seat]

@@ -58,6 +58,7 @@ from simcore.errors import DealError  # one error type for unplayable explicit d
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
 from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption, teyaku_options
+from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.record import output_matrices, played
 from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
@@ -827,18 +828,17 @@ class EnshuState(PausedRound):
         """Resolve a played (``source='play'``) or turned (``'draw'``) card against the field;
         a choice between matching field cards pauses the round at a ``capture`` decision."""
         self.seen |= 1 << card
-        matches = self.field & self.month_mask[self.month[card]]
-        count = matches.bit_count()
-        if count == 0:
+        outcome = capture(self.field, card, self.capture_three_all)
+        if outcome.kind == CAPTURE_NONE:
             self.field |= 1 << card
             self.emit(source, seat=seat, turn=self.turn, card=card, captured=[], to="field")
             self.step()
             return
-        if count == 1 or (count == 3 and self.capture_three_all):
-            self.take(seat, card, source, matches)
+        if outcome.kind == CAPTURE_ALL:
+            self.take(seat, card, source, outcome.matches)
             return
         self.in_play = 1 << card
-        self._ask("capture", seat, tuple([1 << x for x in ids_of(matches)]), {"card": card, "source": source})
+        self._ask("capture", seat, outcome.options, {"card": card, "source": source})
 
     def _apply_capture(self, decision: Decision, action: Any) -> None:
         seat, card = decision.seat, decision.info["card"]

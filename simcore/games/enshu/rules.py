@@ -26,6 +26,7 @@ import numpy as np
 from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.enshu import enums as EE
+from simcore.hanafuda import month_arrays
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
 from simcore.rules.checks import Checker, supersession_table
 from simcore.rules.loader import RuleSetLookups
@@ -781,10 +782,7 @@ def compile_enshu(rules: EnshuRuleSet) -> CompiledEnshu:
         params[EE.P_MISDEAL_HAND_ICP_FOUR] = EE.HAND_FOUR_AT_DEAL if misdeal == "as_variant_C" else EE.HAND_FOUR_NEVER
 
     deck = rules.deck
-    month = deck.rank_array()
-    month_mask = np.zeros(13, dtype=np.uint64)
-    for card in deck.cards:
-        month_mask[card.rank] |= np.uint64(1 << card.id)
+    month, month_mask = month_arrays(deck)
     card_points = np.zeros(64, dtype=np.int32)
     card_points[: deck.size] = rules.card_points
 

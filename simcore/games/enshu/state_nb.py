@@ -86,6 +86,7 @@ from simcore.games.enshu.kernel_nb import (
     triplet_bonus_earned,
     yaku_bits_score,
 )
+from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.kernels.contract import implements
@@ -455,12 +456,11 @@ def resolve(si, sm, params, month, month_mask, seat, card, source):
     call with the whole rule tuple costs more than the resolution itself."""
     cb = bit(card)
     sm[M_SEEN] |= cb
-    matches = sm[M_FIELD] & month_mask[month[card]]
-    count = popcount(matches)
-    if count == 0:
+    kind, matches = capture_nb(sm[M_FIELD], card, month, month_mask, params[EE.P_CAPTURE_THREE] == 0)
+    if kind == CAPTURE_NONE:
         sm[M_FIELD] |= cb
         return
-    if count == 1 or (count == 3 and params[EE.P_CAPTURE_THREE] == 0):
+    if kind == CAPTURE_ALL:
         take(si, sm, seat, card, matches)
         return
     sm[M_IN_PLAY] = cb
@@ -1286,15 +1286,14 @@ def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, m
     cb = bit(card)
     sm[M_SEEN] |= cb
     field = sm[M_FIELD]
-    matches = field & month_mask[month[card]]
-    count = popcount(matches)
-    if count == 0:
+    kind, matches = capture_nb(field, card, month, month_mask, capture_three_all)
+    if kind == CAPTURE_NONE:
         sm[M_FIELD] = field | cb
         return
-    if count == 1 or (count == 3 and capture_three_all):
+    if kind == CAPTURE_ALL:
         taken = matches
     elif policy_id == POLICY_RANDOM:
-        taken = bit(kth_id(matches, draw_uniform_nb(streams, at, count)))
+        taken = bit(kth_id(matches, draw_uniform_nb(streams, at, popcount(matches))))
     else:
         pile = sm[M_PILES + seat]
         taken = U0
