@@ -14,8 +14,8 @@ from math import comb, factorial, sqrt
 import pytest
 from enshu_cards import ICP_MONTHS
 
+from simcore.games.enshu.compile import compile_enshu, teyaku_options
 from simcore.games.enshu.reference import deal_slots, misdeal_at_deal, play_unit, shuffle_in_place
-from simcore.games.enshu.rules import compile_enshu, teyaku_options
 from simcore.policies import parse_policy
 from simcore.rng import DEAL_STREAM, Stream
 from simcore.rules.loader import load_rules

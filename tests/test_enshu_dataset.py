@@ -27,6 +27,7 @@ from enshu_cards import (
 
 from simcore.dataset import read_dataset, write_shard
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import compile_enshu
 from simcore.games.enshu.record import bit_tables, columns_from_matrices, schema, shard_table
 from simcore.games.enshu.reference import DealError, play_unit, play_units
 from simcore.games.enshu.replay import (
@@ -36,7 +37,6 @@ from simcore.games.enshu.replay import (
     replay_from_run,
     trace_json,
 )
-from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
 

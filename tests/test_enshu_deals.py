@@ -71,9 +71,9 @@ from enshu_cards import (
 
 from simcore.cards import ids_of, mask_of
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import compile_enshu
 from simcore.games.enshu.reference import DealError
 from simcore.games.enshu.replay import DecisionError, replay_deck
-from simcore.games.enshu.rules import compile_enshu
 from simcore.rules.loader import load_rules
 
 NO, YES = "no", "yes"
@@ -503,7 +503,7 @@ def teyaku_decisions(c, options: list[str], label: str | None, played: int) -> l
 
 @pytest.mark.parametrize("teyaku", sorted(TEYAKU_HANDS))
 def test_c_teyaku_declared_and_counted_against_the_opponents(teyaku):
-    from simcore.games.enshu.rules import teyaku_options
+    from simcore.games.enshu.compile import teyaku_options
 
     hand, played, options, label, value = TEYAKU_HANDS[teyaku]
     c = compiled("enshu-c")

@@ -37,9 +37,9 @@ from enshu_cards import (
 from simcore.cards import mask_of
 from simcore.games import get_game
 from simcore.games.enshu import heuristic_nb as H
+from simcore.games.enshu.compile import teyaku_options
 from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuHeuristicPolicy, EnshuObservation
 from simcore.games.enshu.reference import ACTION_KINDS, action_key, ask_policy
-from simcore.games.enshu.rules import teyaku_options
 from simcore.policies import parse_policy
 from simcore.rng import Stream
 from simcore.rules import load_rules, shipped_rules

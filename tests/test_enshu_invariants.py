@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import compile_enshu
 from simcore.games.enshu.reference import EnshuRoundSetup, play_round, play_unit, seat_policies
-from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
 
@@ -203,9 +203,9 @@ def test_greedy_ignores_hidden_information():
     # can see before its first play, so its first play must not change.
     import random
 
+    from simcore.games.enshu.compile import teyaku_options
     from simcore.games.enshu.reference import deal_slots, misdeal_at_deal
     from simcore.games.enshu.replay import replay_deck
-    from simcore.games.enshu.rules import teyaku_options
 
     compiled = compile_enshu(load_rules("enshu-c"))
     specs = [parse_policy("greedy")] * 3

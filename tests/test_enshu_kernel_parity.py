@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import compile_enshu
 from simcore.games.enshu.kernel import play_units as kernel_play_units
 from simcore.games.enshu.kernel_nb import play_round_nb, play_units_nb
 from simcore.games.enshu.record import columns_from_matrices
 from simcore.games.enshu.reference import play_units as reference_play_units
-from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
 from simcore.record import output_buffers
 from simcore.rules.loader import load_rules

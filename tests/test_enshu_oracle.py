@@ -12,8 +12,8 @@ from enshu_oracle import Oracle
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import compile_enshu
 from simcore.games.enshu.reference import play_unit
-from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
 

@@ -10,7 +10,8 @@ import pytest
 from enshu_cards import ANIMALS, BRIGHTS, DEKIYAKU, RIBBONS, WILLOW, card_points
 
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.rules import ENSHU_OPTIONS, OPTION_VARIANTS, compile_enshu
+from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.options import ENSHU_OPTIONS, OPTION_VARIANTS
 from simcore.rules import RulesError, load_rules, shipped_rules
 
 # RULES.md section 4, options 20-52, typed in: option -> default (per variant where they differ).

@@ -25,11 +25,11 @@ from test_enshu_kernel_parity import PLAY_CHANGING_OPTIONS, _option_id
 
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu import state_nb as S
+from simcore.games.enshu.compile import compile_enshu
 from simcore.games.enshu.heuristic_nb import OBS_SIZE, pack_observation
 from simcore.games.enshu.kernel import play_units, play_units_general, rule_tables
 from simcore.games.enshu.reference import EnshuRoundSetup, action_key, fill_row, new_state
 from simcore.games.enshu.reference import play_units as reference_play_units
-from simcore.games.enshu.rules import compile_enshu
 from simcore.policies import parse_policy
 from simcore.rng import Stream
 from simcore.rules.loader import load_rules

@@ -26,7 +26,7 @@ from test_enshu_invariants import check_cards, rule_sets
 
 from simcore.cards import ids_of, mask_of
 from simcore.games.enshu import reference as enshu
-from simcore.games.enshu.rules import compile_enshu, teyaku_options
+from simcore.games.enshu.compile import compile_enshu, teyaku_options
 from simcore.games.tensho import reference as tensho
 from simcore.games.tensho.compile import compile_rules
 from simcore.policies import parse_policy

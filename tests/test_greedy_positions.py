@@ -66,8 +66,8 @@ from tensho_cards import (
 )
 
 from simcore.cards import mask_of
+from simcore.games.enshu.compile import compile_enshu, teyaku_options
 from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuObservation
-from simcore.games.enshu.rules import compile_enshu, teyaku_options
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.policies import GreedyPolicy, TenshoObservation
 from simcore.policies import parse_policy

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cli.main import main
 from simcore.cards import HANAFUDA48, ISE45
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.rules import compile_enshu
+from simcore.games.enshu.compile import compile_enshu
 from simcore.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]

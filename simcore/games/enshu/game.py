@@ -45,7 +45,7 @@ class EnshuGame:
         return build_enshu(name, source, text, data, overrides)
 
     def options(self) -> Mapping[str, OptionSpec]:
-        from simcore.games.enshu.rules import ENSHU_OPTIONS
+        from simcore.games.enshu.options import ENSHU_OPTIONS
 
         return ENSHU_OPTIONS
 
@@ -55,7 +55,7 @@ class EnshuGame:
         return player_count_problem(rules.allowed_players, players)
 
     def compile(self, rules: Any) -> Any:
-        from simcore.games.enshu.rules import compile_enshu
+        from simcore.games.enshu.compile import compile_enshu
 
         return compile_enshu(rules)
 

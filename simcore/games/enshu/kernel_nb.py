@@ -2,7 +2,7 @@
 
 Contract
 --------
-``play_units_nb`` takes the compiled rule arrays of ``simcore.games.enshu.rules.CompiledEnshu`` in
+``play_units_nb`` takes the compiled rule arrays of ``simcore.games.enshu.compile.CompiledEnshu`` in
 ``kernel_args()`` order (dtypes: ``params`` int32, ``month`` int8, ``month_mask`` uint64,
 ``card_points`` int32, six uint64 scalars, yaku and teyaku tables int32 / uint64), the seats'
 policy ids (``int32[players]``, ``EE.POLICY_*``), and two preallocated column-major output
@@ -202,7 +202,7 @@ def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyak
     """Fill the option arrays with the ways ``hand`` qualifies for a teyaku; returns their number.
 
     ``group``: -1 both, 0 A, 1 B; ``stops``: -1 any kind, 0 points teyaku only, 1 stopping only.
-    Order as ``simcore.games.enshu.rules.teyaku_options``: file order, then months ascending.
+    Order as ``simcore.games.enshu.compile.teyaku_options``: file order, then months ascending.
     """
     count = 0
     junk = class_masks[K_JUNK]

@@ -97,7 +97,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.rules import TeyakuOption, teyaku_options
+from simcore.games.enshu.compile import TeyakuOption, teyaku_options
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.policies import ParamSpec, PolicyError, PolicySpec
 from simcore.rng import Stream

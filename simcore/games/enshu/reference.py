@@ -56,8 +56,8 @@ import numpy as np
 from simcore.cards import ids_of, mask_of
 from simcore.errors import DealError  # one error type for unplayable explicit decks
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption, teyaku_options
 from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
-from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption, teyaku_options
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.record import output_matrices, played
 from simcore.reference.forward import Decision, PausedRound, play_through

@@ -23,6 +23,7 @@ from typing import Any
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
+from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption
 from simcore.games.enshu.policies import EnshuObservation
 from simcore.games.enshu.reference import (
     DealError,
@@ -32,7 +33,6 @@ from simcore.games.enshu.reference import (
     play_unit,
     seat_policies,
 )
-from simcore.games.enshu.rules import CompiledEnshu, TeyakuOption
 from simcore.policies import PolicySpec
 from simcore.reference.replay import DecisionError, ScriptedDecisions, parse_deck
 
