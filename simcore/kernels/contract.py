@@ -224,7 +224,9 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False)
     generic kernels; ``nrt`` lets it allocate (``context_nb``, ``new_state_nb``)."""
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
-        @overload(stub, jit_options={"_nrt": nrt}, strict=False)
+        # Inlined into the generic kernel at numba's IR level: a call would pass the context's
+        # every array (seven words or more each) for a few instructions' work.
+        @overload(stub, jit_options={"_nrt": nrt}, strict=False, inline="always")
         def typer(first: Any, *rest: Any) -> Any:
             if is_context(first, context_class):
                 return impl
