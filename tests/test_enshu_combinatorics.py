@@ -14,7 +14,7 @@ from math import comb, factorial, sqrt
 import pytest
 from enshu_cards import ICP_MONTHS
 
-from simcore.games.enshu.compile import compile_enshu, teyaku_options
+from simcore.games.enshu.compile import compile_rules, teyaku_options
 from simcore.games.enshu.reference import deal_slots, misdeal_at_deal, play_unit, shuffle_in_place
 from simcore.policies import parse_policy
 from simcore.rng import DEAL_STREAM, Stream
@@ -149,7 +149,7 @@ def test_exact_probabilities_are_consistent():
 
 @pytest.mark.parametrize(("name", "players", "n_rounds"), [("enshu-w", 2, 20000), ("enshu-c", 3, 12000)])
 def test_misdeal_rate_of_a_deal(name, players, n_rounds):
-    c = compile_enshu(load_rules(name, {"enshu.players": players}))
+    c = compile_rules(load_rules(name, {"enshu.players": players}))
     if name == "enshu-w":
         p = p_field_four(8)  # 2 players: 8 cards on the field (about 0.43 %)
     else:
@@ -161,7 +161,7 @@ def test_misdeal_rate_of_a_deal(name, players, n_rounds):
 def test_field_multiplier_distribution_of_standing_deals():
     # Variant C, 3 players: M = 1 + Brights on the field (before raises), conditioned on the deal
     # standing (field and hand misdeal checks of 3.3 step 3).
-    c = compile_enshu(load_rules("enshu-c"))
+    c = compile_rules(load_rules("enshu-c"))
     joint = c_valid_by_brights(3)
     valid = sum(joint.values())
     p = {b: joint[b] / valid for b in range(5)}
@@ -183,7 +183,7 @@ def test_field_multiplier_distribution_of_standing_deals():
 
 
 def test_engine_deals_like_the_loop():
-    c = compile_enshu(load_rules("enshu-c"))
+    c = compile_rules(load_rules("enshu-c"))
     specs = [parse_policy("random")] * 3
     for r, (field, hands, redeals) in enumerate(standing_deals(c, 60)):
         [result] = play_unit(c, specs, SEED, r, None)
@@ -223,7 +223,7 @@ C_JUNK = {
 
 @pytest.mark.parametrize(("name", "table"), [("enshu-w", W_TEYAKU), ("enshu-c", C_TEYAKU)])
 def test_teyaku_frequency_in_a_dealt_hand(name, table):
-    c = compile_enshu(load_rules(name))
+    c = compile_rules(load_rules(name))
     n_rounds = 8000
     expected = {key: hand_probability(predicate) for key, predicate in table.items()}
     if name == "enshu-c":

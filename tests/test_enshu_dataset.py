@@ -27,7 +27,7 @@ from enshu_cards import (
 
 from simcore.dataset import read_dataset, write_shard
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.record import bit_tables, columns_from_matrices, schema, shard_table
 from simcore.games.enshu.reference import DealError, play_unit, play_units
 from simcore.games.enshu.replay import (
@@ -44,11 +44,11 @@ NO, YES = "no", "yes"
 
 
 def compiled(name, **options):
-    return compile_enshu(load_rules(name, options))
+    return compile_rules(load_rules(name, options))
 
 
 def test_output_matrices_and_columns():
-    c = compile_enshu(load_rules("enshu-c", {"enshu.players": 4}))
+    c = compile_rules(load_rules("enshu-c", {"enshu.players": 4}))
     specs = [parse_policy("random")] * 4
     ints, masks = play_units(c, specs, 5, 10, 30, None)
     assert ints.shape == (EE.N_INT_COLUMNS, 30) and ints.dtype == np.int64
@@ -81,7 +81,7 @@ def test_output_matrices_and_columns():
 
 def test_parquet_round_trip(tmp_path):
     rules = load_rules("enshu-c", {"enshu.players": 5})
-    c = compile_enshu(rules)
+    c = compile_rules(rules)
     ints, masks = play_units(c, [parse_policy("greedy")] * 5, 8, 0, 12, None)
     columns = columns_from_matrices(ints, masks, 5)
     info = {"game": "enshu", "variant": "C", **bit_tables(rules)}
@@ -101,7 +101,7 @@ def test_parquet_round_trip(tmp_path):
     ("enshu-w", 3, {}), ("enshu-c", 4, {}), ("enshu-c", 3, {"enshu.next_dealer": "rotate"}),
     ("enshu-s", 2, {"enshu.s.match_scoring": "round_wins"}), ("enshu-s", 3, {})])
 def test_match_play(name, players, options):
-    c = compile_enshu(load_rules(name, {"enshu.players": players, **options}))
+    c = compile_rules(load_rules(name, {"enshu.players": players, **options}))
     specs = [parse_policy("random")] * players
     rotate = options.get("enshu.next_dealer") == "rotate"
     wins = options.get("enshu.s.match_scoring") == "round_wins"
@@ -127,7 +127,7 @@ def test_match_play(name, players, options):
 
 
 def test_a_voided_round_keeps_the_dealer_in_a_match():
-    c = compile_enshu(load_rules("enshu-c", {"enshu.players": 2}))
+    c = compile_rules(load_rules("enshu-c", {"enshu.players": 2}))
     specs = [parse_policy("random")] * 2
     seen = 0
     for unit in range(120):
@@ -140,7 +140,7 @@ def test_a_voided_round_keeps_the_dealer_in_a_match():
 
 
 def test_replay_from_run_matches_the_run():
-    c = compile_enshu(load_rules("enshu-c", {"enshu.players": 5}))
+    c = compile_rules(load_rules("enshu-c", {"enshu.players": 5}))
     specs = [parse_policy("random")] * 5
     run = play_unit(c, specs, 13, 2, 3)
     again = replay_from_run(c, specs, 13, 2 * 3 + 1, 3)

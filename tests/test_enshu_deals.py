@@ -71,7 +71,7 @@ from enshu_cards import (
 
 from simcore.cards import ids_of, mask_of
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.reference import DealError
 from simcore.games.enshu.replay import DecisionError, replay_deck
 from simcore.rules.loader import load_rules
@@ -80,7 +80,7 @@ NO, YES = "no", "yes"
 
 
 def compiled(name: str, **options):
-    return compile_enshu(load_rules(name, {key.replace("__", "."): value for key, value in options.items()}))
+    return compile_rules(load_rules(name, {key.replace("__", "."): value for key, value in options.items()}))
 
 
 def yaku_keys(c, bits: int) -> set[str]:
@@ -419,7 +419,7 @@ def test_c_score_formula_with_triplet_bonus():
     ({"enshu.c.triplet_bonus_mode": "upgrade"}, 50, [-440, -40, -80], [0, 0, 0]),
 ])
 def test_c_score_formula_options(options, teyaku_2, score, payoff):
-    c = compile_enshu(load_rules("enshu-c", options))
+    c = compile_rules(load_rules("enshu-c", options))
     result = c3_scenario(c)
     assert result.teyaku_points[2] == teyaku_2
     assert result.score == score
@@ -867,7 +867,7 @@ def test_s_full_round_with_multipliers():
         ({"enshu.s.combination": "cards_times_product_plus_yaku"}, [335, 90], [3, 2]),
         ({"enshu.s.combination": "total_times_sum"}, [435, 90], [3, 2]),
     ]:
-        c = compile_enshu(load_rules("enshu-s", {"enshu.players": 2, "enshu.deal_2p": "7_6", **options}))
+        c = compile_rules(load_rules("enshu-s", {"enshu.players": 2, "enshu.deal_2p": "7_6", **options}))
         result = paired_round(c, PAIRED_FIELD, turns, undrawn_for(turns))
         assert reason(result) == "score" and result.end_turn == 14
         assert yaku_keys(c, result.yaku[0]) == {"shiko", "tsukihoto"}

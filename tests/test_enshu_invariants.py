@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.reference import EnshuRoundSetup, play_round, play_unit, seat_policies
 from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
@@ -133,7 +133,7 @@ CONFIGS = [("enshu-w", 2), ("enshu-w", 3), ("enshu-s", 2), ("enshu-s", 3),
 
 def test_invariants_after_every_step_for_every_variant_and_player_count():
     for name, players in CONFIGS:
-        compiled = compile_enshu(load_rules(name, {"enshu.players": players}))
+        compiled = compile_rules(load_rules(name, {"enshu.players": players}))
         mixed = [parse_policy("random" if s % 2 == 0 else "greedy") for s in range(players)]
         for specs in ([parse_policy("random")] * players, [parse_policy("greedy")] * players, mixed):
             for r in range(25):
@@ -172,7 +172,7 @@ def rule_sets(draw):
 @given(rule_sets(), st.integers(min_value=0, max_value=2**63 - 1), st.sampled_from(["random", "greedy"]))
 def test_invariants_hold_under_any_options_and_seed(rule_set, seed, policy):
     name, options = rule_set
-    compiled = compile_enshu(load_rules(name, options))
+    compiled = compile_rules(load_rules(name, options))
     players = compiled.players
     specs = [parse_policy(policy)] * players
     for r in range(3):
@@ -180,7 +180,7 @@ def test_invariants_hold_under_any_options_and_seed(rule_set, seed, policy):
 
 
 def test_a_round_is_a_pure_function_of_seed_and_index():
-    compiled = compile_enshu(load_rules("enshu-c", {"enshu.players": 5}))
+    compiled = compile_rules(load_rules("enshu-c", {"enshu.players": 5}))
     specs = [parse_policy("random")] * 5
     first = [play_unit(compiled, specs, 3, u, None)[0] for u in range(20)]
     again = [play_unit(compiled, specs, 3, u, None)[0] for u in reversed(range(20))][::-1]
@@ -190,7 +190,7 @@ def test_a_round_is_a_pure_function_of_seed_and_index():
 def test_the_deal_does_not_depend_on_the_policies():
     # Common random numbers (DESIGN.md invariant 2): the deal stream is the same under every
     # policy, so the first deal (and, under variant W, the standing deal) is shared.
-    compiled = compile_enshu(load_rules("enshu-w"))
+    compiled = compile_rules(load_rules("enshu-w"))
     for r in range(20):
         a = play_unit(compiled, [parse_policy("random")] * 3, 9, r, None)[0]
         b = play_unit(compiled, [parse_policy("greedy")] * 3, 9, r, None)[0]
@@ -207,7 +207,7 @@ def test_greedy_ignores_hidden_information():
     from simcore.games.enshu.reference import deal_slots, misdeal_at_deal
     from simcore.games.enshu.replay import replay_deck
 
-    compiled = compile_enshu(load_rules("enshu-c"))
+    compiled = compile_rules(load_rules("enshu-c"))
     specs = [parse_policy("greedy")] * 3
 
     def first_play(deck):

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.kernel import play_units as kernel_play_units
 from simcore.games.enshu.kernel_nb import play_round_nb, play_units_nb
 from simcore.games.enshu.record import columns_from_matrices
@@ -32,7 +32,7 @@ PLAYER_COUNTS = {"enshu-w": (2, 3), "enshu-s": (2, 3), "enshu-c": (2, 3, 4, 5)}
 
 
 def compiled_for(rules: str, players: int, options: dict | None = None):
-    return compile_enshu(load_rules(rules, {"enshu.players": players, **(options or {})}))
+    return compile_rules(load_rules(rules, {"enshu.players": players, **(options or {})}))
 
 
 def policy_mix(kind: str, players: int) -> list[str]:

@@ -12,7 +12,7 @@ from enshu_oracle import Oracle
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.reference import play_unit
 from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
@@ -78,7 +78,7 @@ def _config_id(config) -> str:
 @pytest.mark.parametrize(("name", "overrides", "rounds"), CONFIGS, ids=[_config_id(c) for c in CONFIGS])
 def test_engine_matches_independent_implementation(name, overrides, rounds):
     rules = load_rules(name, overrides)
-    compiled = compile_enshu(rules)
+    compiled = compile_rules(rules)
     n = rules.players
     specs = [parse_policy("random")] * n
     reasons = set()

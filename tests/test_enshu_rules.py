@@ -10,7 +10,7 @@ import pytest
 from enshu_cards import ANIMALS, BRIGHTS, DEKIYAKU, RIBBONS, WILLOW, card_points
 
 from simcore.games.enshu import enums as EE
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.options import ENSHU_OPTIONS, OPTION_VARIANTS
 from simcore.rules import RulesError, load_rules, shipped_rules
 
@@ -196,7 +196,7 @@ def test_value_if_and_option_overrides_change_the_tables():
 @pytest.mark.parametrize("name", ["enshu-w", "enshu-s", "enshu-c"])
 def test_compiled_arrays(name):
     rules = load_rules(name, {"enshu.players": 2})
-    c = compile_enshu(rules)
+    c = compile_rules(rules)
     assert c.params.dtype == np.int32 and c.params.shape == (EE.N_PARAMS,)
     assert c.params[EE.P_VARIANT] == EE.VARIANTS.index(rules.variant)
     assert (c.params[EE.P_PLAYERS], c.params[EE.P_HAND], c.params[EE.P_FIELD]) == (2, rules.deal_hand, rules.deal_field)
@@ -220,7 +220,7 @@ def test_compiled_arrays(name):
 
 
 def test_junk_definition_option():
-    c = compile_enshu(load_rules("enshu-c", {"enshu.c.junk_def": "lightning_is_junk"}))
+    c = compile_rules(load_rules("enshu-c", {"enshu.c.junk_def": "lightning_is_junk"}))
     assert bin(int(c.junk_mask)).count("1") == 24
 
 

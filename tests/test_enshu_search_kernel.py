@@ -25,7 +25,7 @@ from test_enshu_kernel_parity import PLAY_CHANGING_OPTIONS, _option_id
 
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu import state_nb as S
-from simcore.games.enshu.compile import compile_enshu
+from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.heuristic_nb import OBS_SIZE, pack_observation
 from simcore.games.enshu.kernel import play_units, play_units_general, rule_tables
 from simcore.games.enshu.reference import EnshuRoundSetup, action_key, fill_row, new_state
@@ -51,7 +51,7 @@ ORDER_IDS = [f"{r[6:]}-{n}p-" + ",".join(f"{k[6:]}={v}" for k, v in o.items()) f
 
 
 def compiled_for(rules: str, players: int, options: dict | None = None):
-    return compile_enshu(load_rules(rules, {"enshu.players": players, **(options or {})}))
+    return compile_rules(load_rules(rules, {"enshu.players": players, **(options or {})}))
 
 
 class Machine:

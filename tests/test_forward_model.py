@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 from test_enshu_invariants import check_cards, rule_sets
 
 from simcore.cards import ids_of, mask_of
+from simcore.games.enshu import compile as enshu_compile
 from simcore.games.enshu import reference as enshu
-from simcore.games.enshu.compile import compile_enshu, teyaku_options
+from simcore.games.enshu.compile import teyaku_options
 from simcore.games.tensho import reference as tensho
 from simcore.games.tensho.compile import compile_rules
 from simcore.policies import parse_policy
@@ -79,7 +80,7 @@ def _enshu_dropped(state, seat: int) -> int:
 def _enshu(rules_name: str, policies: tuple[str, ...], kinds: frozenset[str],
            options: dict[str, str] | None = None) -> GameUnderTest:
     players = len(policies)
-    compiled = compile_enshu(load_rules(rules_name, {"enshu.players": players, **(options or {})}))
+    compiled = enshu_compile.compile_rules(load_rules(rules_name, {"enshu.players": players, **(options or {})}))
     specs = [parse_policy(p) for p in policies]
 
     def new_state(round_index: int) -> State:
@@ -319,7 +320,7 @@ def test_enshu_worlds_keep_no_hidden_record_and_deal_from_their_own_streams():
     the random steps still to come (the deal itself, before it) are its own."""
     game = ENSHU_C5
     setup = enshu.EnshuRoundSetup(seed=SEED, round_index=5, dealer=0)
-    compiled = compile_enshu(load_rules("enshu-c", {"enshu.players": 5}))
+    compiled = enshu_compile.compile_rules(load_rules("enshu-c", {"enshu.players": 5}))
     traced = enshu.new_state(compiled, setup, trace=True)
     assert traced.decision().kind == "mizu_kotsu" and traced.hands == [0] * 5
     deals = set()
@@ -347,7 +348,7 @@ def test_enshu_forward_model_under_any_options(rule_set, seed, policy):
     invariant harness's check rides along in clones and worlds), and a clone taken there plays
     on to the round ``play_round`` plays."""
     name, options = rule_set
-    compiled = compile_enshu(load_rules(name, options))
+    compiled = enshu_compile.compile_rules(load_rules(name, options))
     players = compiled.players
     specs = [parse_policy(policy if s % 2 == 0 else "random") for s in range(players)]
     for r in range(2):

@@ -66,7 +66,8 @@ from tensho_cards import (
 )
 
 from simcore.cards import mask_of
-from simcore.games.enshu.compile import compile_enshu, teyaku_options
+from simcore.games.enshu import compile as enshu_compile
+from simcore.games.enshu.compile import teyaku_options
 from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuObservation
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.policies import GreedyPolicy, TenshoObservation
@@ -169,7 +170,7 @@ def test_tensho_yaku_set_choice_is_the_parameter(spec, expected):
 
 
 def enshu_greedy(rules: str = "enshu-c", players: int = 4) -> EnshuGreedyPolicy:
-    compiled = compile_enshu(load_rules(rules, {"enshu.players": str(players)}))
+    compiled = enshu_compile.compile_rules(load_rules(rules, {"enshu.players": str(players)}))
     return EnshuGreedyPolicy(parse_policy("greedy", "enshu"), compiled)
 
 

@@ -1,4 +1,4 @@
-"""Enshu-bana's rule sets lowered to arrays: ``compile_enshu`` gives the NumPy arrays of
+"""Enshu-bana's rule sets lowered to arrays: ``compile_rules`` gives the NumPy arrays of
 ``CompiledEnshu`` (DESIGN.md invariant 4) that both engines read; the ``params`` array is indexed
 by ``simcore.games.enshu.enums.P_*``. Also the teyaku a hand holds (``teyaku_options``), which the
 reference engine and the policies share.
@@ -17,7 +17,7 @@ from simcore.games.enshu.rules import GREEDY_POINTS_PER_MULTIPLE, EnshuRuleSet
 from simcore.hanafuda import month_arrays
 from simcore.rules.schema import option_code
 
-__all__ = ["CompiledEnshu", "TeyakuOption", "compile_enshu", "teyaku_options"]
+__all__ = ["CompiledEnshu", "TeyakuOption", "compile_rules", "teyaku_options"]
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def _month_bits(months: tuple[int, ...]) -> int:
     return sum(1 << m for m in months)
 
 
-def compile_enshu(rules: EnshuRuleSet) -> CompiledEnshu:
+def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
     """Lower a validated Enshu-bana rule set to arrays."""
     options = rules.options
     variant = rules.variant

@@ -40,9 +40,9 @@ class EnshuGame:
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
                     overrides: dict[str, Any]) -> Any:
-        from simcore.games.enshu.rules import build_enshu
+        from simcore.games.enshu.rules import build_rules
 
-        return build_enshu(name, source, text, data, overrides)
+        return build_rules(name, source, text, data, overrides)
 
     def options(self) -> Mapping[str, OptionSpec]:
         from simcore.games.enshu.options import ENSHU_OPTIONS
@@ -55,9 +55,9 @@ class EnshuGame:
         return player_count_problem(rules.allowed_players, players)
 
     def compile(self, rules: Any) -> Any:
-        from simcore.games.enshu.compile import compile_enshu
+        from simcore.games.enshu.compile import compile_rules
 
-        return compile_enshu(rules)
+        return compile_rules(rules)
 
     def players(self, compiled: Any) -> int:
         return int(compiled.rules.players)

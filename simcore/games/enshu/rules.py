@@ -2,7 +2,7 @@
 ``compile.py``).
 
 ``simcore.rules.loader.load_rules`` hands every file whose ``[game] name = "enshu"`` to
-``build_enshu``.  A file describes one variant (``[game] variant = "W" | "S" | "C"``, RULES.md
+``build_rules``.  A file describes one variant (``[game] variant = "W" | "S" | "C"``, RULES.md
 3.1-3.3) and carries the card points, the teyaku, the dekiyaku and every Enshu-bana option of
 RULES.md section 4 that applies to the variant (options 20-27 and 50 under ``[enshu]``, the
 variant's own under ``[enshu.w]``, ``[enshu.s]`` or ``[enshu.c]``).
@@ -12,7 +12,7 @@ W and S 2-3, C 2-5) and option ``enshu.players`` chooses one (``load_rules(name,
 {"enshu.players": 4})``, the CLI's ``--players 4``).  A count the file does not allow is a
 ``RulesError``.  Deal sizes are those of RULES.md 3.0 (``deal_sizes``).
 
-``simcore.games.enshu.compile.compile_enshu`` lowers a rule set to arrays.
+``simcore.games.enshu.compile.compile_rules`` lowers a rule set to arrays.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ __all__ = [
     "EnshuYaku",
     "Teyaku",
     "EnshuRuleSet",
-    "build_enshu",
+    "build_rules",
     "deal_sizes",
     "player_count_problem",
 ]
@@ -162,7 +162,7 @@ class EnshuRuleSet(RuleSetLookups):
 # --- building ---------------------------------------------------------------------------------
 
 
-def build_enshu(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> EnshuRuleSet:
+def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> EnshuRuleSet:
     """Validate a parsed Enshu-bana rule file (see the module docstring)."""
     check = Checker(source)
     unknown = sorted(set(data) - TOP_KEYS)
