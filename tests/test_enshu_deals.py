@@ -668,14 +668,14 @@ def test_dropout_pass_cap_forces_players_out_in_reverse_order():
     # Cap 2: everyone joins twice; after the second pass the joiners who did not declare
     # mizu-kotsu are forced out from the last seat in turn order (seat 3 is mizu-kotsu and stays,
     # seat 2 goes).  M rises once, after the first pass only.
-    from simcore.games.enshu.reference import EnshuRoundSetup, play_round, seat_policies
+    from simcore.games.enshu.reference import RoundSetup, play_round, seat_policies
     from simcore.policies import parse_policy
 
     c = compiled("enshu-c", enshu__players=4, enshu__c__dropout_pass_cap=2)
     for round_index in range(5):
         randoms = seat_policies(c, [parse_policy("random")] * 4, 11, round_index)
         policies = [_Joiner(randoms[s], mizu=s == 3) for s in range(4)]
-        result = play_round(c, EnshuRoundSetup(seed=11, round_index=round_index, dealer=0), policies)
+        result = play_round(c, RoundSetup(seed=11, round_index=round_index, dealer=0), policies)
         assert result.active == [True, True, False, True]
         assert result.dropout_passes == 2
         assert result.multiplier == 1 + result.field_brights + 1 + 1

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.compile import compile_rules
-from simcore.games.enshu.reference import EnshuRoundSetup, play_round, play_unit, seat_policies
+from simcore.games.enshu.reference import RoundSetup, play_round, play_unit, seat_policies
 from simcore.policies import parse_policy
 from simcore.rules.loader import load_rules
 
@@ -81,7 +81,7 @@ def run_checked(compiled, specs, seed: int, round_index: int, dealer: int):
         check_cards(state)
 
     policies = [Watch(p, s, state_ref) for s, p in enumerate(seat_policies(compiled, specs, seed, round_index))]
-    result = play_round(compiled, EnshuRoundSetup(seed=seed, round_index=round_index, dealer=dealer), policies,
+    result = play_round(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer), policies,
                         on_step=on_step)
     check_result(compiled, result)
     return result

@@ -28,7 +28,7 @@ from simcore.games.enshu import state_nb as S
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.heuristic_nb import OBS_SIZE, pack_observation
 from simcore.games.enshu.kernel import play_units, play_units_general, rule_tables
-from simcore.games.enshu.reference import EnshuRoundSetup, action_key, fill_row, new_state
+from simcore.games.enshu.reference import RoundSetup, action_key, fill_row, new_state
 from simcore.games.enshu.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.rng import Stream
@@ -62,7 +62,7 @@ class Machine:
         self.ws = S.new_workspace_nb(self.rt[8].shape[1])
         self.si, self.sm = S.new_state_arrays()
 
-    def start(self, setup: EnshuRoundSetup) -> Machine:
+    def start(self, setup: RoundSetup) -> Machine:
         points = np.zeros(EE.MAX_SEATS, dtype=np.int64)
         points[:len(setup.match_points)] = setup.match_points
         S.new_round_nb(self.si, self.sm, self.rt, self.ws, np.uint64(setup.seed), np.int64(setup.round_index),
@@ -153,7 +153,7 @@ def lockstep(compiled, rounds: int, seed: int, on_pause=None) -> None:
     machine = Machine(compiled)
     players = compiled.players
     for r in range(rounds):
-        setup = EnshuRoundSetup(seed=seed, round_index=r, match=r // 3, round_in_match=r % 3, dealer=r % players,
+        setup = RoundSetup(seed=seed, round_index=r, match=r // 3, round_in_match=r % 3, dealer=r % players,
                                 match_points=tuple((r * 7 + 3 * s) % 11 - 5 for s in range(players)))
         state = new_state(compiled, setup)
         machine.start(setup)
@@ -382,7 +382,7 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
     decided = 0
     changed = 0
     for r in range(6):
-        machine.start(EnshuRoundSetup(seed=8, round_index=r, dealer=r % players))
+        machine.start(RoundSetup(seed=8, round_index=r, dealer=r % players))
         while not machine.done():
             seat = int(machine.si[S.I_PEND_SEAT])
             if machine.si[S.I_PEND_N] > 1 and machine.si[S.I_PEND_KIND] in (S.KIND_PLAY, S.KIND_CAPTURE):

@@ -68,7 +68,7 @@ def _tensho(options: dict[str, str], policies: tuple[str, str], kinds: frozenset
         return {"other_hand": state.hands[1 - seat], "draw": mask_of(state.draw), "dead": state.dead}
 
     return GameUnderTest(f"tensho {options} {policies}", new_state,
-                         lambda r: tensho._seat_policies(compiled, specs, SEED, r), tensho.ask_policy,
+                         lambda r: tensho.seat_policies(compiled, specs, SEED, r), tensho.ask_policy,
                          seen_by, hidden_by, kinds)
 
 
@@ -84,7 +84,7 @@ def _enshu(rules_name: str, policies: tuple[str, ...], kinds: frozenset[str],
     specs = [parse_policy(p) for p in policies]
 
     def new_state(round_index: int) -> State:
-        setup = enshu.EnshuRoundSetup(seed=SEED, round_index=round_index, dealer=round_index % players)
+        setup = enshu.RoundSetup(seed=SEED, round_index=round_index, dealer=round_index % players)
         return enshu.new_state(compiled, setup)
 
     def seen_by(state, seat):
@@ -319,7 +319,7 @@ def test_enshu_worlds_keep_no_hidden_record_and_deal_from_their_own_streams():
     """A world keeps no trace, of the other seats' dealt hands only their exposed cards, and
     the random steps still to come (the deal itself, before it) are its own."""
     game = ENSHU_C5
-    setup = enshu.EnshuRoundSetup(seed=SEED, round_index=5, dealer=0)
+    setup = enshu.RoundSetup(seed=SEED, round_index=5, dealer=0)
     compiled = enshu_compile.compile_rules(load_rules("enshu-c", {"enshu.players": 5}))
     traced = enshu.new_state(compiled, setup, trace=True)
     assert traced.decision().kind == "mizu_kotsu" and traced.hands == [0] * 5
@@ -352,7 +352,7 @@ def test_enshu_forward_model_under_any_options(rule_set, seed, policy):
     players = compiled.players
     specs = [parse_policy(policy if s % 2 == 0 else "random") for s in range(players)]
     for r in range(2):
-        setup = enshu.EnshuRoundSetup(seed=seed, round_index=r, dealer=r % players)
+        setup = enshu.RoundSetup(seed=seed, round_index=r, dealer=r % players)
         state = enshu.new_state(compiled, setup, on_step=check_cards)
         policies = enshu.seat_policies(compiled, specs, seed, r)
         steps = []

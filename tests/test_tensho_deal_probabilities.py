@@ -21,9 +21,9 @@ from tensho_cards import RANKS_OF_FOUR, SIX_OF_CLUBS, rank
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.reference import (
     RoundSetup,
-    _seat_policies,
     ask_policy,
     new_state,
+    seat_policies,
     shuffled_deck,
 )
 from simcore.policies import parse_policy
@@ -149,7 +149,7 @@ def test_engine_deals_and_opening_claims(procedure, n):
         six_field += game.field_dealt >> SIX_OF_CLUBS & 1
         six_dealer += game.hand_dealt[dealer] >> SIX_OF_CLUBS & 1
         six_other += game.hand_dealt[1 - dealer] >> SIX_OF_CLUBS & 1
-        policies = _seat_policies(compiled, specs, SEED, r)
+        policies = seat_policies(compiled, specs, SEED, r)
         while game.decision().kind == "opening_claim":  # the random dealer's claims, then the turns
             game.apply(ask_policy(policies[dealer], game, game.decision()))
         non_dealer_first += game.claimed != 0

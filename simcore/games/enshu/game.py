@@ -108,9 +108,9 @@ class EnshuGame:
         return shard_table(columns, info, rules_text, players)
 
     def new_state(self, compiled: Any, seed: int, round_index: int, dealer: int) -> Any:
-        from simcore.games.enshu.reference import EnshuRoundSetup, new_state
+        from simcore.games.enshu.reference import RoundSetup, new_state
 
-        return new_state(compiled, EnshuRoundSetup(seed=seed, round_index=round_index, dealer=dealer))
+        return new_state(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer))
 
     def seat_policies(self, compiled: Any, specs: Sequence[PolicySpec], seed: int, round_index: int) -> list[Any]:
         from simcore.games.enshu.reference import seat_policies

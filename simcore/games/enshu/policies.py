@@ -113,7 +113,7 @@ __all__ = [
     "HEURISTIC_PARAMS",
     "HEURISTIC_DEFAULTS",
     "EnshuPolicy",
-    "make_enshu_policy",
+    "make_policy",
     "GREEDY_KOTSU_POINTS",
     "GREEDY_JOIN_POINTS",
 ]
@@ -662,13 +662,13 @@ class EnshuHeuristicPolicy:
         return best
 
 
-def make_enshu_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
+def make_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name in ("pimc", "ismcts", "omniscient"):
         from simcore.games.enshu.reference import action_key, ask_policy
         from simcore.search import make_search_policy
 
-        return make_search_policy("enshu", spec, compiled, stream, make_enshu_policy, ask_policy, action_key)
+        return make_search_policy("enshu", spec, compiled, stream, make_policy, ask_policy, action_key)
     if spec.name == "random":
         return EnshuRandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":

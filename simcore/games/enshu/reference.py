@@ -57,7 +57,7 @@ from simcore.cards import ids_of, mask_of
 from simcore.errors import DealError  # one error type for unplayable explicit decks
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption, teyaku_options
-from simcore.games.enshu.policies import EnshuObservation, make_enshu_policy
+from simcore.games.enshu.policies import EnshuObservation, make_policy
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.record import output_matrices, played
 from simcore.reference.forward import Decision, PausedRound, play_through
@@ -66,8 +66,8 @@ from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 __all__ = [
     "action_key",
     "DealError",
-    "EnshuRoundResult",
-    "EnshuRoundSetup",
+    "RoundResult",
+    "RoundSetup",
     "EnshuState",
     "ask_policy",
     "new_state",
@@ -85,7 +85,7 @@ DECK_SIZE = EE.DECK_SIZE
 
 
 @dataclass
-class EnshuRoundResult:
+class RoundResult:
     """Everything the dataset records about one round (per-seat lists have ``players`` entries)."""
 
     round_index: int
@@ -128,7 +128,7 @@ class EnshuRoundResult:
 
 
 @dataclass
-class EnshuRoundSetup:
+class RoundSetup:
     """Who deals, and the match state the round starts from."""
 
     seed: int
@@ -224,7 +224,7 @@ class EnshuState(PausedRound):
     and at every pause (the invariant harness checks the cards there).
     """
 
-    def __init__(self, compiled: CompiledEnshu, setup: EnshuRoundSetup, *, deck: list[int] | None = None,
+    def __init__(self, compiled: CompiledEnshu, setup: RoundSetup, *, deck: list[int] | None = None,
                  redraw: list[int] | None = None, trace: bool = False,
                  on_step: Callable[[EnshuState], None] | None = None) -> None:
         self.c = compiled
@@ -297,7 +297,7 @@ class EnshuState(PausedRound):
         self.fuke_seats: tuple[int, ...] = ()
         self.fuke_index = 0
         self.pending: Decision | None = None
-        self.result: EnshuRoundResult | None = None
+        self.result: RoundResult | None = None
         self._advance()
 
     # --- the forward model ------------------------------------------------------------------
@@ -1047,7 +1047,7 @@ class EnshuState(PausedRound):
         self.emit("score", winner=count.winner, end_reason=EE.END_REASONS[count.reason], card_points=count.cards,
                   yaku_points=count.yaku_points, teyaku_points=count.teyaku_points, score=count.score,
                   payoff=count.payoff)
-        result = EnshuRoundResult(
+        result = RoundResult(
             round_index=self.setup.round_index, match=self.setup.match, round_in_match=self.setup.round_in_match,
             dealer=self.dealer, first_player=self.acting_dealer,
             players=n, winner=count.winner, end_reason=count.reason, end_turn=self.turn, redeals=self.redeals,
@@ -1219,7 +1219,7 @@ def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
     return bool(policy.fuke(obs))
 
 
-def new_state(compiled: CompiledEnshu, setup: EnshuRoundSetup, *, deck: list[int] | None = None,
+def new_state(compiled: CompiledEnshu, setup: RoundSetup, *, deck: list[int] | None = None,
               redraw: list[int] | None = None, trace: bool = False,
               on_step: Callable[[EnshuState], None] | None = None) -> EnshuState:
     """The round of ``setup`` at its first decision (``EnshuState`` may be replaced in tests).
@@ -1237,9 +1237,9 @@ def new_state(compiled: CompiledEnshu, setup: EnshuRoundSetup, *, deck: list[int
     return EnshuState(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step)
 
 
-def play_round(compiled: CompiledEnshu, setup: EnshuRoundSetup, policies, *, deck: list[int] | None = None,
+def play_round(compiled: CompiledEnshu, setup: RoundSetup, policies, *, deck: list[int] | None = None,
                redraw: list[int] | None = None, trace: bool = False,
-               on_step: Callable[[Any], None] | None = None) -> EnshuRoundResult:
+               on_step: Callable[[Any], None] | None = None) -> RoundResult:
     """Play one round with policy objects (one per seat) already bound to their streams.
 
     ``deck`` replays an explicit 48-card order (field, hands from the dealer in turn order,
@@ -1259,10 +1259,10 @@ def seat_policies(compiled: CompiledEnshu, specs, seed: int, round_index: int):
     players = compiled.players
     if len(specs) != players:
         raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
-    return [make_enshu_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
+    return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
 
 
-def _match_contribution(compiled: CompiledEnshu, result: EnshuRoundResult) -> list[int]:
+def _match_contribution(compiled: CompiledEnshu, result: RoundResult) -> list[int]:
     """What a round adds to the match totals: payments (W, C), scores or round wins (S)."""
     if int(compiled.params[EE.P_VARIANT]) == EE.VARIANT_S and int(compiled.params[EE.P_S_MATCH_SCORING]) == 1:
         return [int(result.winner == s) for s in range(result.players)]
@@ -1270,7 +1270,7 @@ def _match_contribution(compiled: CompiledEnshu, result: EnshuRoundResult) -> li
 
 
 def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_match: int | None,
-              *, trace: bool = False) -> list[EnshuRoundResult]:
+              *, trace: bool = False) -> list[RoundResult]:
     """Play one unit of a run: a single independent round, or a whole match.
 
     ``rounds_per_match=None``: unit ``u`` is round ``u``, dealt by seat ``u % players``.
@@ -1281,7 +1281,7 @@ def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_m
     """
     players = compiled.players
     if rounds_per_match is None:
-        setup = EnshuRoundSetup(seed=seed, round_index=unit, match=unit, dealer=unit % players)
+        setup = RoundSetup(seed=seed, round_index=unit, match=unit, dealer=unit % players)
         result = play_round(compiled, setup, seat_policies(compiled, specs, seed, unit), trace=trace)
         result.match_points = _match_contribution(compiled, result)
         return [result]
@@ -1291,7 +1291,7 @@ def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_m
     results = []
     for k in range(rounds_per_match):
         round_index = unit * rounds_per_match + k
-        setup = EnshuRoundSetup(seed=seed, round_index=round_index, match=unit, round_in_match=k,
+        setup = RoundSetup(seed=seed, round_index=round_index, match=unit, round_in_match=k,
                                 dealer=dealer, match_points=tuple(points))
         result = play_round(compiled, setup, seat_policies(compiled, specs, seed, round_index), trace=trace)
         for s, add in enumerate(_match_contribution(compiled, result)):
@@ -1305,7 +1305,7 @@ def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_m
     return results
 
 
-def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: EnshuRoundResult) -> None:
+def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: RoundResult) -> None:
     """Write one round into the output matrices (layout in ``simcore.games.enshu.enums``)."""
     scalars = {
         EE.C_ROUND: result.round_index, EE.C_MATCH: result.match, EE.C_ROUND_IN_MATCH: result.round_in_match,

@@ -27,8 +27,8 @@ from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption
 from simcore.games.enshu.policies import EnshuObservation
 from simcore.games.enshu.reference import (
     DealError,
-    EnshuRoundResult,
-    EnshuRoundSetup,
+    RoundResult,
+    RoundSetup,
     play_round,
     play_unit,
     seat_policies,
@@ -121,7 +121,7 @@ def parse_enshu_deck(text: str) -> list[int]:
 
 
 def replay_from_run(compiled: CompiledEnshu, specs: list[PolicySpec], seed: int, round_index: int,
-                    rounds_per_match: int | None = None) -> EnshuRoundResult:
+                    rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
     if rounds_per_match is None:
         return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
@@ -131,7 +131,7 @@ def replay_from_run(compiled: CompiledEnshu, specs: list[PolicySpec], seed: int,
 
 def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] | None,
                 specs: list[PolicySpec] | None = None, seed: int = 0, dealer: int = 0,
-                redraw: list[int] | None = None) -> EnshuRoundResult:
+                redraw: list[int] | None = None) -> RoundResult:
     """Play an explicit deal; decisions from the list, or from the seats' policies if None.
 
     ``redraw`` is the draw pile, top first, after the dropped hands were shuffled into it (4-5
@@ -141,7 +141,7 @@ def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] |
         raise DealError("the deck must hold each of the 48 card ids once")
     if not 0 <= dealer < compiled.players:
         raise DealError(f"dealer {dealer} is not a seat of {compiled.players} players")
-    setup = EnshuRoundSetup(seed=seed, round_index=0, dealer=dealer)
+    setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
     if decisions is None:
         if specs is None:
             raise ValueError("replay_deck needs decisions or policy specs")
@@ -154,7 +154,7 @@ def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] |
     return result
 
 
-def trace_json(compiled: CompiledEnshu, result: EnshuRoundResult) -> dict[str, Any]:
+def trace_json(compiled: CompiledEnshu, result: RoundResult) -> dict[str, Any]:
     """The machine-readable trace of ``fudasim replay --json`` for Enshu-bana."""
     rules = compiled.rules
     seats = []
@@ -202,7 +202,7 @@ def trace_json(compiled: CompiledEnshu, result: EnshuRoundResult) -> dict[str, A
     }
 
 
-def format_trace(compiled: CompiledEnshu, result: EnshuRoundResult) -> str:
+def format_trace(compiled: CompiledEnshu, result: RoundResult) -> str:
     """A readable account of a traced Enshu-bana round."""
     rules = compiled.rules
     deck = rules.deck

@@ -131,9 +131,9 @@ class TenshoGame:
         return new_state(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer))
 
     def seat_policies(self, compiled: Any, specs: Sequence[PolicySpec], seed: int, round_index: int) -> list[Any]:
-        from simcore.games.tensho.reference import _seat_policies
+        from simcore.games.tensho.reference import seat_policies
 
-        return _seat_policies(compiled, list(specs), seed, round_index)
+        return seat_policies(compiled, list(specs), seed, round_index)
 
     def ask_policy(self, policy: Any, state: Any, decision: Any) -> Any:
         from simcore.games.tensho.reference import ask_policy

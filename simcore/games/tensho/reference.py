@@ -676,7 +676,7 @@ def new_state(compiled: CompiledTensho, setup: RoundSetup, *, deck: list[int] | 
     return TenshoState(compiled, setup, deck=deck, trace=trace)
 
 
-def _seat_policies(compiled: CompiledTensho, specs, seed: int, round_index: int):
+def seat_policies(compiled: CompiledTensho, specs, seed: int, round_index: int):
     return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
 
 
@@ -699,7 +699,7 @@ def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_
     if rounds_per_match is None:
         setup = RoundSetup(seed=seed, round_index=unit, match=unit, round_in_match=0,
                            dealer=unit % N_SEATS, alternate_index=unit)
-        result = play_round(compiled, setup, _seat_policies(compiled, specs, seed, unit), trace=trace)
+        result = play_round(compiled, setup, seat_policies(compiled, specs, seed, unit), trace=trace)
         if int(compiled.params[E.P_MATCH_SCORING]) == 0:
             result.match_points = [int(result.winner == s) for s in range(N_SEATS)]
         else:
@@ -717,7 +717,7 @@ def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_
         round_index = unit * stride + k
         setup = RoundSetup(seed=seed, round_index=round_index, match=unit, round_in_match=k,
                            dealer=dealer, match_points=(points[0], points[1]), alternate_index=k)
-        result = play_round(compiled, setup, _seat_policies(compiled, specs, seed, round_index), trace=trace)
+        result = play_round(compiled, setup, seat_policies(compiled, specs, seed, round_index), trace=trace)
         if by_wins:
             if result.winner >= 0:
                 points[result.winner] += 1

@@ -29,9 +29,9 @@ from simcore.games.tensho.reference import (
     DealError,
     RoundResult,
     RoundSetup,
-    _seat_policies,
     play_round,
     play_unit,
+    seat_policies,
 )
 from simcore.policies import PolicySpec
 from simcore.reference.replay import ScriptedDecisions, check_deck
@@ -128,7 +128,7 @@ def replay_deck(compiled: CompiledTensho, deck: list[int], decisions: list[Any] 
         raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
     setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
     if decisions is None:
-        policies = _seat_policies(compiled, specs, seed, 0)
+        policies = seat_policies(compiled, specs, seed, 0)
         return play_round(compiled, setup, policies, deck=deck, trace=True)
     script = ScriptedDecisions(decisions, compiled)
     policies = [_ScriptedSeat(script, s) for s in range(N_SEATS)]
