@@ -26,7 +26,7 @@ from enshu_cards import (
 )
 
 from simcore.dataset import read_dataset, write_shard
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.record import bit_tables, columns_from_matrices, schema, shard_table
 from simcore.games.enshu.reference import DealError, play_unit, play_units
@@ -51,12 +51,12 @@ def test_output_matrices_and_columns():
     c = compile_rules(load_rules("enshu-c", {"enshu.players": 4}))
     specs = [parse_policy("random")] * 4
     ints, masks = play_units(c, specs, 5, 10, 30, None)
-    assert ints.shape == (EE.N_INT_COLUMNS, 30) and ints.dtype == np.int64
-    assert masks.shape == (EE.N_MASK_COLUMNS, 30) and masks.dtype == np.uint64
-    assert (ints[EE.C_VALID] == 1).all()
-    assert list(ints[EE.C_ROUND]) == list(range(10, 40))
+    assert ints.shape == (E.N_INT_COLUMNS, 30) and ints.dtype == np.int64
+    assert masks.shape == (E.N_MASK_COLUMNS, 30) and masks.dtype == np.uint64
+    assert (ints[E.C_VALID] == 1).all()
+    assert list(ints[E.C_ROUND]) == list(range(10, 40))
     # Seat 4 does not exist with 4 players: its columns stay 0.
-    assert not ints[EE.C_ACTIVE + 4].any() and not masks[EE.M_HAND_DEALT + 4].any()
+    assert not ints[E.C_ACTIVE + 4].any() and not masks[E.M_HAND_DEALT + 4].any()
     columns = columns_from_matrices(ints, masks, 4)
     names = set(columns)
     for base in ("active", "mizu_kotsu", "kotsu", "hand_dealt", "captured", "yaku", "teyaku_dealt",
@@ -74,9 +74,9 @@ def test_output_matrices_and_columns():
     # Round by round the matrices hold what play_unit returns.
     result = play_unit(c, specs, 5, 17, None)[0]
     row = 7
-    assert ints[EE.C_MULTIPLIER, row] == result.multiplier
-    assert [int(ints[EE.C_PAYOFF + s, row]) for s in range(4)] == result.payoff
-    assert [int(masks[EE.M_CAPTURED + s, row]) for s in range(4)] == result.captured
+    assert ints[E.C_MULTIPLIER, row] == result.multiplier
+    assert [int(ints[E.C_PAYOFF + s, row]) for s in range(4)] == result.payoff
+    assert [int(masks[E.M_CAPTURED + s, row]) for s in range(4)] == result.captured
 
 
 def test_parquet_round_trip(tmp_path):
@@ -90,8 +90,8 @@ def test_parquet_round_trip(tmp_path):
     write_shard(tmp_path, 0, table)
     frame = read_dataset(tmp_path)
     assert len(frame) == 12
-    assert set(frame["end_reason"].astype(str)) <= set(EE.END_REASONS)
-    assert list(frame["multiplier"]) == list(ints[EE.C_MULTIPLIER])
+    assert set(frame["end_reason"].astype(str)) <= set(E.END_REASONS)
+    assert list(frame["multiplier"]) == list(ints[E.C_MULTIPLIER])
     assert frame["captured_4"].dtype == np.uint64
     metadata = json.loads(table.schema.metadata[b"fudasim.run"])
     assert metadata["yaku"][0] == "shiko" and metadata["teyaku"][-1] == "tanichi"
@@ -122,8 +122,8 @@ def test_match_play(name, players, options):
             assert r.match_points == totals
     # Matrices in match mode: stride rounds per unit, every row valid.
     ints, _ = play_units(c, specs, 21, 2, 3, 4)
-    assert ints.shape[1] == 12 and (ints[EE.C_VALID] == 1).all()
-    assert list(ints[EE.C_ROUND]) == list(range(8, 20))
+    assert ints.shape[1] == 12 and (ints[E.C_VALID] == 1).all()
+    assert list(ints[E.C_ROUND]) == list(range(8, 20))
 
 
 def test_a_voided_round_keeps_the_dealer_in_a_match():
@@ -133,7 +133,7 @@ def test_a_voided_round_keeps_the_dealer_in_a_match():
     for unit in range(120):
         results = play_unit(c, specs, 4, unit, 4)
         for before, after in zip(results, results[1:], strict=False):
-            if EE.END_REASONS[before.end_reason] == "fuke":
+            if E.END_REASONS[before.end_reason] == "fuke":
                 assert after.dealer == before.dealer
                 seen += 1
     assert seen > 0

@@ -70,7 +70,7 @@ from enshu_cards import (
 )
 
 from simcore.cards import ids_of, mask_of
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.reference import DealError
 from simcore.games.enshu.replay import DecisionError, replay_deck
@@ -92,7 +92,7 @@ def teyaku_keys(c, bits: int) -> set[str]:
 
 
 def reason(result) -> str:
-    return EE.END_REASONS[result.end_reason]
+    return E.END_REASONS[result.end_reason]
 
 
 # --- five turns -----------------------------------------------------------------------------------

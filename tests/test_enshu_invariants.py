@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simcore.cards import ids_of
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.reference import RoundSetup, play_round, play_unit, seat_policies
 from simcore.policies import parse_policy
@@ -89,12 +89,12 @@ def run_checked(compiled, specs, seed: int, round_index: int, dealer: int):
 
 def check_result(compiled, result) -> None:
     p = compiled.params
-    variant = int(p[EE.P_VARIANT])
+    variant = int(p[E.P_VARIANT])
     n = result.players
-    hand_size = int(p[EE.P_HAND])
+    hand_size = int(p[E.P_HAND])
     active = [s for s in range(n) if result.active[s]]
-    reason = EE.END_REASONS[result.end_reason]
-    assert len(active) == (min(n, 3) if variant == EE.VARIANT_C else n)
+    reason = E.END_REASONS[result.end_reason]
+    assert len(active) == (min(n, 3) if variant == E.VARIANT_C else n)
     assert 0 <= result.end_turn <= hand_size * len(active)
     if reason == "score":
         assert result.end_turn == hand_size * len(active)
@@ -103,7 +103,7 @@ def check_result(compiled, result) -> None:
         assert result.exposed[s] & ~result.hand_dealt[s] == 0
         if not result.active[s]:
             assert result.captured[s] == 0 and result.payoff[s] == 0 and result.score[s] == 0
-    if variant != EE.VARIANT_S:
+    if variant != E.VARIANT_S:
         assert sum(result.payoff) == 0
     if reason == "fuke":
         assert result.winner == -1 and result.fuke in active and not any(result.payoff)
@@ -114,15 +114,15 @@ def check_result(compiled, result) -> None:
         stopping = result.stopping_yaku
         assert stopping and stopping & ~result.yaku[result.winner] == 0
     if reason == "teyaku_stop":
-        assert variant == EE.VARIANT_W and result.stopping_teyaku & ~result.teyaku_declared[result.winner] == 0
-    if reason == "score" and variant != EE.VARIANT_W:
+        assert variant == E.VARIANT_W and result.stopping_teyaku & ~result.teyaku_declared[result.winner] == 0
+    if reason == "score" and variant != E.VARIANT_W:
         assert result.score[result.winner] == max(result.score[s] for s in active)
-    if variant == EE.VARIANT_C:
+    if variant == E.VARIANT_C:
         assert result.multiplier >= 1 + result.field_brights + result.mizu_kotsu_count + result.kotsu_count
-        assert result.mizu_kotsu_count <= EE.MAX_MIZU_KOTSU
+        assert result.mizu_kotsu_count <= E.MAX_MIZU_KOTSU
         if reason != "fuke":
             paid = -min(result.payoff[s] for s in active if s != result.winner)
-            assert paid == max(result.score[result.winner], 0) or int(p[EE.P_C_NEGATIVE_SCORE]) == 1
+            assert paid == max(result.score[result.winner], 0) or int(p[E.P_C_NEGATIVE_SCORE]) == 1
     else:
         assert result.multiplier == 1 and result.kotsu_count == 0 and result.mizu_kotsu_count == 0
 

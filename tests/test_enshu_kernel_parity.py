@@ -15,7 +15,7 @@ import os
 import numpy as np
 import pytest
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.kernel import play_units as kernel_play_units
 from simcore.games.enshu.kernel_nb import play_round_nb, play_units_nb
@@ -74,9 +74,9 @@ def test_kernel_equals_reference_for_each_variant_player_count_and_policy_mix(ru
     assert set(rows["dealer"].tolist()) == set(range(players))
     assert set(rows["winner"].tolist()) >= set(range(players))
     reasons = set(rows["end_reason"].tolist())
-    assert EE.END_SCORE in reasons
+    assert E.END_SCORE in reasons
     if rules != "enshu-s":
-        assert EE.END_UCHIKIRI in reasons
+        assert E.END_UCHIKIRI in reasons
     if rules == "enshu-c" and players >= 4:
         assert rows["dropout_passes"].min() >= 1
 
@@ -179,7 +179,7 @@ def test_kernel_equals_reference_in_match_play(rules, players, options, rounds_p
 
 def test_reused_uninitialised_buffers_are_overwritten_in_every_cell():
     """Rows of a 5-player C run, then of a 2-player W match, in one garbage-filled buffer."""
-    buffers = output_buffers(600, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+    buffers = output_buffers(600, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     buffers[0].fill(-0x5A5A5A5A)
     buffers[1].fill(np.uint64(0xA5A5A5A5A5A5A5A5))
     cases = [

@@ -11,7 +11,7 @@ import pytest
 from enshu_oracle import Oracle
 
 from simcore.cards import ids_of
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.reference import play_unit
 from simcore.policies import parse_policy
@@ -66,7 +66,7 @@ def engine_view(rules, result) -> dict:
         "card_points": result.card_points, "yaku_points": result.yaku_points,
         "teyaku_points": result.teyaku_points, "yaku_multiplier": result.yaku_multiplier,
         "score": result.score, "payoff": result.payoff, "winner": result.winner,
-        "end_reason": EE.END_REASONS[result.end_reason], "end_turn": result.end_turn, "fuke": result.fuke,
+        "end_reason": E.END_REASONS[result.end_reason], "end_turn": result.end_turn, "fuke": result.fuke,
     }
 
 

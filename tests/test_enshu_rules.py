@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from enshu_cards import ANIMALS, BRIGHTS, DEKIYAKU, RIBBONS, WILLOW, card_points
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.options import ENSHU_OPTIONS, OPTION_VARIANTS
 from simcore.rules import RulesError, load_rules, shipped_rules
@@ -197,9 +197,9 @@ def test_value_if_and_option_overrides_change_the_tables():
 def test_compiled_arrays(name):
     rules = load_rules(name, {"enshu.players": 2})
     c = compile_rules(rules)
-    assert c.params.dtype == np.int32 and c.params.shape == (EE.N_PARAMS,)
-    assert c.params[EE.P_VARIANT] == EE.VARIANTS.index(rules.variant)
-    assert (c.params[EE.P_PLAYERS], c.params[EE.P_HAND], c.params[EE.P_FIELD]) == (2, rules.deal_hand, rules.deal_field)
+    assert c.params.dtype == np.int32 and c.params.shape == (E.N_PARAMS,)
+    assert c.params[E.P_VARIANT] == E.VARIANTS.index(rules.variant)
+    assert (c.params[E.P_PLAYERS], c.params[E.P_HAND], c.params[E.P_FIELD]) == (2, rules.deal_hand, rules.deal_field)
     for array in (c.month_mask, c.yaku_mask, c.supersedes, c.teyaku_months, c.teyaku_three_months,
                   c.teyaku_bonus_months):
         assert array.dtype == np.uint64 and array.flags.c_contiguous

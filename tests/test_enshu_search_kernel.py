@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from test_enshu_kernel_parity import PLAY_CHANGING_OPTIONS, _option_id
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu import state_nb as S
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.heuristic_nb import OBS_SIZE, pack_observation
@@ -63,7 +63,7 @@ class Machine:
         self.si, self.sm = S.new_state_arrays()
 
     def start(self, setup: RoundSetup) -> Machine:
-        points = np.zeros(EE.MAX_SEATS, dtype=np.int64)
+        points = np.zeros(E.MAX_SEATS, dtype=np.int64)
         points[:len(setup.match_points)] = setup.match_points
         S.new_round_nb(self.si, self.sm, self.rt, self.ws, np.uint64(setup.seed), np.int64(setup.round_index),
                        np.int64(setup.dealer), np.int64(setup.match), np.int64(setup.round_in_match), points)
@@ -94,21 +94,21 @@ class Machine:
         return other, [int(w) for w in words]
 
     def row(self) -> tuple[np.ndarray, np.ndarray]:
-        ints = np.zeros((EE.N_INT_COLUMNS, 1), dtype=np.int64)
-        masks = np.zeros((EE.N_MASK_COLUMNS, 1), dtype=np.uint64)
+        ints = np.zeros((E.N_INT_COLUMNS, 1), dtype=np.int64)
+        masks = np.zeros((E.N_MASK_COLUMNS, 1), dtype=np.uint64)
         S.write_row_nb(self.si, self.sm, self.rt, ints, masks, np.int64(0))
         return ints, masks
 
 
 def reference_row(state) -> tuple[np.ndarray, np.ndarray]:
-    ints = np.zeros((EE.N_INT_COLUMNS, 1), dtype=np.int64)
-    masks = np.zeros((EE.N_MASK_COLUMNS, 1), dtype=np.uint64)
+    ints = np.zeros((E.N_INT_COLUMNS, 1), dtype=np.int64)
+    masks = np.zeros((E.N_MASK_COLUMNS, 1), dtype=np.uint64)
     state.result.match_points = [0] * state.result.players  # the unit loop's
     fill_row(ints, masks, 0, state.result)
     # the match columns are the unit loop's
-    for column in (EE.C_MATCH, EE.C_ROUND_IN_MATCH, EE.C_MATCH_END):
+    for column in (E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END):
         ints[column, 0] = 0
-    ints[EE.C_MATCH_POINTS:EE.C_MATCH_POINTS + EE.MAX_SEATS, 0] = 0
+    ints[E.C_MATCH_POINTS:E.C_MATCH_POINTS + E.MAX_SEATS, 0] = 0
     return ints, masks
 
 
@@ -334,7 +334,7 @@ def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
     other = Machine.__new__(Machine)
     other.rt, other.ws = machine.rt, machine.ws
     other.si, other.sm = machine.si.copy(), machine.sm.copy()
-    n = int(machine.rt[0][EE.P_PLAYERS])
+    n = int(machine.rt[0][E.P_PLAYERS])
     start, length = int(machine.si[S.I_DRAW_START]), int(machine.si[S.I_DRAW_LEN])
     hidden = {s: int(machine.sm[S.M_HANDS + s]) & ~int(machine.sm[S.M_EXPOSED + s]) for s in range(n) if s != seat}
     cards = [c for mask in hidden.values() for c in range(64) if mask >> c & 1]
@@ -370,12 +370,12 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
     machine = Machine(compiled)
     kernel_rules = EnshuRules(*machine.rt)
     rng = random.Random(3)
-    tables = np.zeros((EE.MAX_SEATS + 1, 1), dtype=np.int64)
-    c = np.full(EE.MAX_SEATS, 0.7)
+    tables = np.zeros((E.MAX_SEATS + 1, 1), dtype=np.int64)
+    c = np.full(E.MAX_SEATS, 0.7)
     logs = log_table(64)
 
     def search(state: Machine, seat: int, policy: int, budget: int, rollout: int, words: np.ndarray) -> int:
-        params = np.zeros((EE.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)
+        params = np.zeros((E.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)
         params[seat, [P_POLICY, P_BUDGET, P_ROLLOUT, P_OBJECTIVE]] = policy, budget, rollout, OBJECTIVE_SCORE
         return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, c, tables, logs, words)
 
@@ -391,7 +391,7 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
                     state = machine if k == 0 else hidden_shuffled(machine, seat, rng)
                     changed += k > 0 and not (np.array_equal(state.sm, machine.sm)
                                               and np.array_equal(state.si, machine.si))
-                    words = np.array(Stream(8, r, 40 + seat).s * (EE.MAX_SEATS + 1), dtype=np.uint64)
+                    words = np.array(Stream(8, r, 40 + seat).s * (E.MAX_SEATS + 1), dtype=np.uint64)
                     pimc = search(state, seat, POLICY_PIMC, 3, POLICY_RANDOM, words)
                     ismcts = search(state, seat, POLICY_ISMCTS, 24, POLICY_GREEDY, words)
                     answers.add((pimc, ismcts, tuple(int(w) for w in words[4 * seat:4 * seat + 4])))

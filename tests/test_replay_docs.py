@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from simcore.cards import HANAFUDA48, ISE45
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.rules import load_rules
 
@@ -88,7 +88,7 @@ def test_enshu_deck_order_table_matches_the_rule_files():
         players = int(players_cell)
         for name in rules_cell.split(", "):
             compiled = compile_rules(load_rules(name, {"enshu.players": str(players)}))
-            field, hand = int(compiled.params[EE.P_FIELD]), int(compiled.params[EE.P_HAND])
+            field, hand = int(compiled.params[E.P_FIELD]), int(compiled.params[E.P_HAND])
             assert span(field_cell) == (0, field - 1), (name, players)
             assert hand_cell.startswith(f"{hand} each: {field}–{field + hand - 1}"), (name, players)
             assert hand_cell.endswith(f"{field + (players - 1) * hand}–{field + players * hand - 1}")

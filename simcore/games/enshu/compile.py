@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcore.cards import mask_of
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.options import ENSHU_OPTIONS
 from simcore.games.enshu.rules import GREEDY_POINTS_PER_MULTIPLE, EnshuRuleSet
 from simcore.hanafuda import month_arrays
@@ -92,7 +92,7 @@ class CompiledEnshu:
     @property
     def players(self) -> int:
         """The number of seats."""
-        return int(self.params[EE.P_PLAYERS])
+        return int(self.params[E.P_PLAYERS])
 
     def kernel_args(self) -> tuple:
         """The rule arrays in the order the kernels take them."""
@@ -109,30 +109,30 @@ class CompiledEnshu:
 
 
 _PARAM_OPTIONS = {
-    EE.P_UCHIKIRI_CHECK: "enshu.uchikiri_check",
-    EE.P_NEXT_DEALER: "enshu.next_dealer",
-    EE.P_ROUNDS: "enshu.rounds",
-    EE.P_CAPTURE_THREE: "enshu.capture_three",
-    EE.P_TIE_ORDER: "enshu.tie_order",
-    EE.P_W_UCHIKIRI_PAYMENT: "enshu.w.uchikiri_payment",
-    EE.P_W_TIE: "enshu.w.tie",
-    EE.P_W_TRIPLET_DECLARE: "enshu.w.triplet_declare",
-    EE.P_W_STAKE: "enshu.w.stake",
-    EE.P_W_UCHIKIRI_COMBO: "enshu.w.uchikiri_combo",
-    EE.P_S_TEYAKU: "enshu.s.teyaku",
-    EE.P_S_COMBINATION: "enshu.s.combination",
-    EE.P_S_MATCH_SCORING: "enshu.s.match_scoring",
-    EE.P_C_SCORE_FORMULA: "enshu.c.score_formula",
-    EE.P_C_NEGATIVE_SCORE: "enshu.c.negative_score",
-    EE.P_C_TRIPLET_BONUS_MODE: "enshu.c.triplet_bonus_mode",
-    EE.P_C_TRIPLET_BONUS_CONDITION: "enshu.c.triplet_bonus_condition",
-    EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE: "enshu.c.triplet_bonus_in_four_three",
-    EE.P_C_EXPOSURE: "enshu.c.exposure",
-    EE.P_C_DROPPED_HANDS: "enshu.c.dropped_hands",
-    EE.P_C_DROPOUT_PASS_CAP: "enshu.c.dropout_pass_cap",
-    EE.P_C_FUKE_ON_UCHIKIRI: "enshu.c.fuke_on_uchikiri",
-    EE.P_C_UCHIKIRI_COMBO: "enshu.c.uchikiri_combo",
-    EE.P_C_KOTSU_SMALL_GAMES: "enshu.c.kotsu_small_games",
+    E.P_UCHIKIRI_CHECK: "enshu.uchikiri_check",
+    E.P_NEXT_DEALER: "enshu.next_dealer",
+    E.P_ROUNDS: "enshu.rounds",
+    E.P_CAPTURE_THREE: "enshu.capture_three",
+    E.P_TIE_ORDER: "enshu.tie_order",
+    E.P_W_UCHIKIRI_PAYMENT: "enshu.w.uchikiri_payment",
+    E.P_W_TIE: "enshu.w.tie",
+    E.P_W_TRIPLET_DECLARE: "enshu.w.triplet_declare",
+    E.P_W_STAKE: "enshu.w.stake",
+    E.P_W_UCHIKIRI_COMBO: "enshu.w.uchikiri_combo",
+    E.P_S_TEYAKU: "enshu.s.teyaku",
+    E.P_S_COMBINATION: "enshu.s.combination",
+    E.P_S_MATCH_SCORING: "enshu.s.match_scoring",
+    E.P_C_SCORE_FORMULA: "enshu.c.score_formula",
+    E.P_C_NEGATIVE_SCORE: "enshu.c.negative_score",
+    E.P_C_TRIPLET_BONUS_MODE: "enshu.c.triplet_bonus_mode",
+    E.P_C_TRIPLET_BONUS_CONDITION: "enshu.c.triplet_bonus_condition",
+    E.P_C_TRIPLET_BONUS_IN_FOUR_THREE: "enshu.c.triplet_bonus_in_four_three",
+    E.P_C_EXPOSURE: "enshu.c.exposure",
+    E.P_C_DROPPED_HANDS: "enshu.c.dropped_hands",
+    E.P_C_DROPOUT_PASS_CAP: "enshu.c.dropout_pass_cap",
+    E.P_C_FUKE_ON_UCHIKIRI: "enshu.c.fuke_on_uchikiri",
+    E.P_C_UCHIKIRI_COMBO: "enshu.c.uchikiri_combo",
+    E.P_C_KOTSU_SMALL_GAMES: "enshu.c.kotsu_small_games",
 }
 
 
@@ -144,26 +144,26 @@ def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
     """Lower a validated Enshu-bana rule set to arrays."""
     options = rules.options
     variant = rules.variant
-    params = np.zeros(EE.N_PARAMS, dtype=np.int32)
-    params[EE.P_VARIANT] = EE.VARIANTS.index(variant)
-    params[EE.P_PLAYERS] = rules.players
-    params[EE.P_HAND] = rules.deal_hand
-    params[EE.P_FIELD] = rules.deal_field
-    params[EE.P_DRAW] = rules.deal_draw
+    params = np.zeros(E.N_PARAMS, dtype=np.int32)
+    params[E.P_VARIANT] = E.VARIANTS.index(variant)
+    params[E.P_PLAYERS] = rules.players
+    params[E.P_HAND] = rules.deal_hand
+    params[E.P_FIELD] = rules.deal_field
+    params[E.P_DRAW] = rules.deal_draw
     for index, name in _PARAM_OPTIONS.items():
         if name in options:
             params[index] = option_code(ENSHU_OPTIONS[name], options[name])
-    params[EE.P_BRIGHT_POINTS] = int(options["enshu.bright_value"])
+    params[E.P_BRIGHT_POINTS] = int(options["enshu.bright_value"])
     if variant == "C":
-        params[EE.P_MISDEAL_FIELD_FOUR] = 1
-        params[EE.P_MISDEAL_FIELD_ICP_THREE] = 1
+        params[E.P_MISDEAL_FIELD_FOUR] = 1
+        params[E.P_MISDEAL_FIELD_ICP_THREE] = 1
         at_deal = options["enshu.c.icp_four_check"] == "at_deal_all_hands"
-        params[EE.P_MISDEAL_HAND_ICP_FOUR] = EE.HAND_FOUR_AT_DEAL if at_deal else EE.HAND_FOUR_AT_TEYAKU
+        params[E.P_MISDEAL_HAND_ICP_FOUR] = E.HAND_FOUR_AT_DEAL if at_deal else E.HAND_FOUR_AT_TEYAKU
     else:
         misdeal = options["enshu.w_misdeal"]
-        params[EE.P_MISDEAL_FIELD_FOUR] = int(misdeal != "none")
-        params[EE.P_MISDEAL_FIELD_ICP_THREE] = int(misdeal == "as_variant_C")
-        params[EE.P_MISDEAL_HAND_ICP_FOUR] = EE.HAND_FOUR_AT_DEAL if misdeal == "as_variant_C" else EE.HAND_FOUR_NEVER
+        params[E.P_MISDEAL_FIELD_FOUR] = int(misdeal != "none")
+        params[E.P_MISDEAL_FIELD_ICP_THREE] = int(misdeal == "as_variant_C")
+        params[E.P_MISDEAL_HAND_ICP_FOUR] = E.HAND_FOUR_AT_DEAL if misdeal == "as_variant_C" else E.HAND_FOUR_NEVER
 
     deck = rules.deck
     month, month_mask = month_arrays(deck)
@@ -192,7 +192,7 @@ def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
     for yaku in rules.yaku:
         i = yaku.index
         yaku_mask[i] = np.uint64(yaku.mask)
-        yaku_kind[i] = EE.YAKU_KINDS.index(yaku.kind)
+        yaku_kind[i] = E.YAKU_KINDS.index(yaku.kind)
         yaku_value[i] = yaku.value
         yaku_upgraded[i] = yaku.upgraded
         yaku_month[i] = yaku.month
@@ -217,9 +217,9 @@ def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
     in_four_three = options.get("enshu.c.triplet_bonus_in_four_three", "true") == "true"
     for teyaku in rules.teyaku:
         i = teyaku.index
-        teyaku_pattern[i] = EE.TEYAKU_PATTERNS.index(teyaku.pattern)
-        teyaku_group[i] = EE.TEYAKU_GROUPS.index(teyaku.group)
-        teyaku_kind[i] = EE.TEYAKU_KINDS.index(teyaku.kind)
+        teyaku_pattern[i] = E.TEYAKU_PATTERNS.index(teyaku.pattern)
+        teyaku_group[i] = E.TEYAKU_GROUPS.index(teyaku.group)
+        teyaku_kind[i] = E.TEYAKU_KINDS.index(teyaku.kind)
         teyaku_value[i] = teyaku.value
         teyaku_months[i] = np.uint64(_month_bits(teyaku.months))
         teyaku_three_months[i] = np.uint64(_month_bits(teyaku.three_months))
@@ -228,7 +228,7 @@ def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
             teyaku_bonus[i] = teyaku.bonus
     # Four-of-a-month yaku take their `upgraded` value when the holder declared a triplet of that
     # month: always in W (RULES.md 3.1 step 6), in C only with triplet_bonus_mode = upgrade.
-    params[EE.P_TRIPLET_UPGRADE] = int(variant != "C" or not separate_bonus)
+    params[E.P_TRIPLET_UPGRADE] = int(variant != "C" or not separate_bonus)
 
     return CompiledEnshu(
         rules=rules,
@@ -285,9 +285,9 @@ class TeyakuOption:
     @property
     def triplet_month(self) -> int:
         """The month of the triplet the option declares (a Triplet's, or a Four-Three's three)."""
-        if self.pattern == EE.PATTERN_TRIPLET:
+        if self.pattern == E.PATTERN_TRIPLET:
             return self.month
-        if self.pattern == EE.PATTERN_FOUR_THREE:
+        if self.pattern == E.PATTERN_FOUR_THREE:
             return self.three_month
         return 0
 
@@ -316,7 +316,7 @@ def teyaku_options(compiled: CompiledEnshu, hand: int, group: str | None) -> lis
     junk = int(c.junk_mask)
     animal = int(c.animal_mask)
     ribbon = int(c.ribbon_mask)
-    junk_only = int(c.params[EE.P_C_EXPOSURE]) == 1
+    junk_only = int(c.params[E.P_C_EXPOSURE]) == 1
     out: list[TeyakuOption] = []
     for teyaku in rules.teyaku:
         if group is not None and teyaku.group != group:
@@ -325,22 +325,22 @@ def teyaku_options(compiled: CompiledEnshu, hand: int, group: str | None) -> lis
         pattern = int(c.teyaku_pattern[i])
         months = int(c.teyaku_months[i])
         found: list[tuple[int, int, int]] = []  # (month, three_month, exposed cards)
-        if pattern == EE.PATTERN_FOUR_THREE:
+        if pattern == E.PATTERN_FOUR_THREE:
             threes = int(c.teyaku_three_months[i])
             for m in range(1, 13):
                 if counts[m] == 4 and (months >> m) & 1:
                     for t in range(1, 13):
                         if t != m and counts[t] >= 3 and (threes >> t) & 1:
                             found.append((m, t, hand & (month_mask[m] | month_mask[t])))
-        elif pattern in (EE.PATTERN_FOUR, EE.PATTERN_TRIPLET):
-            need = 4 if pattern == EE.PATTERN_FOUR else 3
+        elif pattern in (E.PATTERN_FOUR, E.PATTERN_TRIPLET):
+            need = 4 if pattern == E.PATTERN_FOUR else 3
             for m in range(1, 13):
                 if counts[m] == need and (months >> m) & 1:
                     found.append((m, 0, hand & month_mask[m]))
         else:
-            single = {EE.PATTERN_ALL_JUNK: 0, EE.PATTERN_LONE_ANIMAL: animal, EE.PATTERN_LONE_RIBBON: ribbon}[pattern]
+            single = {E.PATTERN_ALL_JUNK: 0, E.PATTERN_LONE_ANIMAL: animal, E.PATTERN_LONE_RIBBON: ribbon}[pattern]
             lone = hand & single
-            if hand and lone.bit_count() == (0 if pattern == EE.PATTERN_ALL_JUNK else 1) and not (hand & ~lone & ~junk):
+            if hand and lone.bit_count() == (0 if pattern == E.PATTERN_ALL_JUNK else 1) and not (hand & ~lone & ~junk):
                 found.append((0, 0, hand & junk if junk_only else hand))
         for month, three, cards in found:
             out.append(TeyakuOption(i, teyaku.key, pattern, month, three, cards, teyaku.value,

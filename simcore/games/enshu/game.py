@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simcore.games import Game
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.policies import HEURISTIC_PARAMS
 from simcore.policies import PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
@@ -22,12 +22,12 @@ class EnshuGame:
 
     name: str = "enshu"
     title: str = "Enshu-bana"
-    end_reasons: tuple[str, ...] = EE.END_REASONS
+    end_reasons: tuple[str, ...] = E.END_REASONS
     rounds_option: str = "enshu.rounds"
     players_option: str | None = "enshu.players"
-    max_players: int = EE.MAX_SEATS
-    n_int: int = EE.N_INT_COLUMNS
-    n_mask: int = EE.N_MASK_COLUMNS
+    max_players: int = E.MAX_SEATS
+    n_int: int = E.N_INT_COLUMNS
+    n_mask: int = E.N_MASK_COLUMNS
     report_options: tuple[str, ...] = ()
     policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.policies import HEURISTIC_OTHER_CHANCE, HEURISTIC_TRIPLE_STRENGTH
 from simcore.kernels.bits import lowest_id, popcount
 
@@ -58,10 +58,10 @@ KEY_SHIFT = 56
 PAYLOAD_MASK = (1 << KEY_SHIFT) - 1
 
 # --- the packed observation: int64[OBS_SIZE] ----------------------------------------------------
-MAX_SEATS = EE.MAX_SEATS
+MAX_SEATS = E.MAX_SEATS
 OBS_SEAT = 0  # the deciding seat
 OBS_PLAYERS = 1
-OBS_VARIANT = 2  # EE.VARIANT_*
+OBS_VARIANT = 2  # E.VARIANT_*
 OBS_DEALER = 3
 OBS_ACTING_DEALER = 4
 OBS_ROUND_IN_MATCH = 5
@@ -105,7 +105,7 @@ def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarr
     out = np.zeros(OBS_SIZE, dtype=np.int64)
     out[OBS_SEAT] = obs.seat
     out[OBS_PLAYERS] = obs.players
-    out[OBS_VARIANT] = EE.VARIANTS.index(obs.variant)
+    out[OBS_VARIANT] = E.VARIANTS.index(obs.variant)
     out[OBS_DEALER] = obs.dealer
     out[OBS_ACTING_DEALER] = obs.acting_dealer
     out[OBS_ROUND_IN_MATCH] = obs.round_in_match
@@ -157,10 +157,10 @@ T_CARD_POINTS = 24  # + card id (64)
 T_MONTH = T_CARD_POINTS + 64  # + card id (64)
 T_MONTH_MASK = T_MONTH + 64  # + month (13)
 T_YAKU_MASK = T_MONTH_MASK + 16  # + yaku (64)
-T_YAKU_WORTH = T_YAKU_MASK + EE.MAX_YAKU  # + yaku (64)
-T_TEYAKU_VALUE = T_YAKU_WORTH + EE.MAX_YAKU  # + teyaku (64)
-T_TEYAKU_GROUP = T_TEYAKU_VALUE + EE.MAX_TEYAKU  # + teyaku (64)
-T_CARD_YAKU = T_TEYAKU_GROUP + EE.MAX_TEYAKU  # + card id (64): bitset of the yaku holding the card
+T_YAKU_WORTH = T_YAKU_MASK + E.MAX_YAKU  # + yaku (64)
+T_TEYAKU_VALUE = T_YAKU_WORTH + E.MAX_YAKU  # + teyaku (64)
+T_TEYAKU_GROUP = T_TEYAKU_VALUE + E.MAX_TEYAKU  # + teyaku (64)
+T_CARD_YAKU = T_TEYAKU_GROUP + E.MAX_TEYAKU  # + card id (64): bitset of the yaku holding the card
 T_SIZE = T_CARD_YAKU + 64
 
 # one definition of the heuristic's fixed numbers (module docstring of the policies)
@@ -185,14 +185,14 @@ def yaku_worth(compiled, stop_worth: int) -> list[int]:
     values = [int(v) for v in compiled.yaku_value]
     out = []
     for i, kind in enumerate(int(k) for k in compiled.yaku_kind):
-        if kind == EE.YAKU_POINTS:
+        if kind == E.YAKU_POINTS:
             worth = values[i]
             cancelled = int(compiled.supersedes[i])
             for j in range(len(values)):
                 if (cancelled >> j) & 1:
                     worth -= values[j]
             out.append(max(worth, 0))
-        elif kind == EE.YAKU_UCHIKIRI:
+        elif kind == E.YAKU_UCHIKIRI:
             out.append(values[i] * stop_worth)
         else:
             out.append(max(values[i] - 1, 0) * stop_worth)
@@ -228,11 +228,11 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
     for name, slot in WEIGHT_SLOTS.items():
         t[slot] = weights[name]
     p = compiled.params
-    t[T_VARIANT] = int(p[EE.P_VARIANT])
+    t[T_VARIANT] = int(p[E.P_VARIANT])
     t[T_N_YAKU] = compiled.n_yaku
     t[T_N_TEYAKU] = compiled.n_teyaku
-    t[T_CAPTURE_ALL] = int(int(p[EE.P_CAPTURE_THREE]) == 0)
-    t[T_DECK] = (1 << EE.DECK_SIZE) - 1
+    t[T_CAPTURE_ALL] = int(int(p[E.P_CAPTURE_THREE]) == 0)
+    t[T_DECK] = (1 << E.DECK_SIZE) - 1
     for c in range(64):
         t[T_CARD_POINTS + c] = int(compiled.card_points[c])
         t[T_MONTH + c] = int(compiled.month[c])
@@ -558,7 +558,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
         if best < 0:
             return decline
         group = t[T_TEYAKU_GROUP + (keys[best] & 0xFF) - 1]
-        if group == 1 and t[T_VARIANT] == EE.VARIANT_C and best_value < t[T_TEYAKU_B_MIN]:
+        if group == 1 and t[T_VARIANT] == E.VARIANT_C and best_value < t[T_TEYAKU_B_MIN]:
             return decline
         return best
     me = obs[OBS_SEAT]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
 from simcore.games.enshu.state_nb import EnshuRules
 from simcore.kernels.policy_ids import (
@@ -46,7 +46,7 @@ _ARG_DTYPES = (
 
 
 def policy_arrays(specs, players: int) -> np.ndarray:
-    """``int32[players]`` policy ids (``EE.POLICY_*``) of the seats' policy specs."""
+    """``int32[players]`` policy ids (``E.POLICY_*``) of the seats' policy specs."""
     if len(specs) != players:
         raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
     for spec in specs:
@@ -82,7 +82,7 @@ def _general_args(compiled, specs) -> tuple:
 
     if len(specs) != compiled.players:
         raise ValueError(f"{compiled.players} players need {compiled.players} policies, got {len(specs)}")
-    arrays = policy_rows(specs, EE.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
+    arrays = policy_rows(specs, E.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
                          lambda name: parse_policy(name, "enshu"), "Enshu-bana")
     return EnshuRules(*rule_tables(compiled)), arrays
 
@@ -110,7 +110,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     rounds_per_match : None for independent rounds (unit ``u`` is round ``u``), else the match
         length (unit ``u`` is a match of rounds ``u * rounds_per_match ..``)
     out : optional reusable flat buffers from ``simcore.record.output_buffers`` (sized with
-        ``EE.N_INT_COLUMNS`` and ``EE.N_MASK_COLUMNS``) with room for ``n_units * stride`` rows;
+        ``E.N_INT_COLUMNS`` and ``E.N_MASK_COLUMNS``) with room for ``n_units * stride`` rows;
         they need no initialisation.
 
     Random and greedy seats only: the fast kernel; any other policy: the general kernel
@@ -119,7 +119,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     if len(specs) == compiled.players and any(spec.policy_id in SEARCH_POLICIES for spec in specs):
         return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
     stride = _stride(rounds_per_match)
-    out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     policy_ids, rules = prepared(_fast_kernel_args, compiled, specs)
     matches = np.int64(0 if rounds_per_match is None else stride)
     in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
@@ -141,11 +141,11 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
     groups = np.asarray(compiled.teyaku_group)
     most_options = 2 * max([int((groups == g).sum()) for g in (0, 1)] + [0]) + 1
-    if int(compiled.params[EE.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
+    if int(compiled.params[E.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
         raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
-                         f"rules may ask {max(int(compiled.params[EE.P_HAND]), most_options)}")
+                         f"rules may ask {max(int(compiled.params[E.P_HAND]), most_options)}")
     rules, (params, c, tables, logs) = prepared(_general_args, compiled, specs)
-    out_int, out_mask = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     in_threads(lambda lo, hi: play_general_nb(
         rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi),
         np.int64(0 if rounds_per_match is None else stride), np.int64(stride), params, c, tables, logs,

@@ -5,7 +5,7 @@ Contract
 ``play_units_nb`` takes the compiled rule arrays of ``simcore.games.enshu.compile.CompiledEnshu`` in
 ``kernel_args()`` order (dtypes: ``params`` int32, ``month`` int8, ``month_mask`` uint64,
 ``card_points`` int32, six uint64 scalars, yaku and teyaku tables int32 / uint64), the seats'
-policy ids (``int32[players]``, ``EE.POLICY_*``), and two preallocated column-major output
+policy ids (``int32[players]``, ``E.POLICY_*``), and two preallocated column-major output
 matrices: ``out_int`` int64[N_INT_COLUMNS, n_units * stride] and ``out_mask``
 uint64[N_MASK_COLUMNS, n_units * stride] (column indices in ``enshu_enums``; ``stride`` is 1 or
 the match length).  Unit ``first_unit + i`` writes rows ``i * stride ..``, every cell of them
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb, matches_nb
 from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.rng import (
@@ -40,11 +40,11 @@ from simcore.rng import (
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
-DECK_SIZE = EE.DECK_SIZE
-MAX_SEATS = EE.MAX_SEATS
-STOP_GAIN = EE.GREEDY_STOP_GAIN  # greedy: a round-stopping yaku (simcore.games.enshu.policies)
-GREEDY_KOTSU_POINTS = EE.GREEDY_KOTSU_POINTS
-GREEDY_JOIN_POINTS = EE.GREEDY_JOIN_POINTS
+DECK_SIZE = E.DECK_SIZE
+MAX_SEATS = E.MAX_SEATS
+STOP_GAIN = E.GREEDY_STOP_GAIN  # greedy: a round-stopping yaku (simcore.games.enshu.policies)
+GREEDY_KOTSU_POINTS = E.GREEDY_KOTSU_POINTS
+GREEDY_JOIN_POINTS = E.GREEDY_JOIN_POINTS
 
 # --- packed rule tables (built once per call by ``play_units_nb``) ---------------------------
 # class_masks: uint64[N_CLASSES]
@@ -170,7 +170,7 @@ def points_yaku_value(bits, yaku_ints):
     while bits:
         i = lowest_id(bits)
         bits &= bits - U1
-        if yaku_ints[Y_KIND, i] == EE.YAKU_POINTS:
+        if yaku_ints[Y_KIND, i] == E.YAKU_POINTS:
             total += yaku_ints[Y_VALUE, i]
     return total
 
@@ -178,7 +178,7 @@ def points_yaku_value(bits, yaku_ints):
 @nb.njit(cache=True)
 def icp_four(hand, month_mask, icp):
     """True when ``hand`` holds all four cards of an I/C/P month."""
-    for m in range(1, EE.N_MONTHS + 1):
+    for m in range(1, E.N_MONTHS + 1):
         mm = month_mask[m]
         if (mm & icp) != U0 and (hand & mm) == mm:
             return True
@@ -209,16 +209,16 @@ def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyak
     for i in range(teyaku_ints.shape[1]):
         if group >= 0 and teyaku_ints[T_GROUP, i] != group:
             continue
-        is_stop = 1 if teyaku_ints[T_KIND, i] == EE.TEYAKU_STOP else 0
+        is_stop = 1 if teyaku_ints[T_KIND, i] == E.TEYAKU_STOP else 0
         if stops >= 0 and is_stop != stops:
             continue
         pattern = teyaku_ints[T_PATTERN, i]
         months = teyaku_masks[TM_MONTHS, i]
-        if pattern == EE.PATTERN_FOUR_THREE:
+        if pattern == E.PATTERN_FOUR_THREE:
             threes = teyaku_masks[TM_THREE_MONTHS, i]
-            for m in range(1, EE.N_MONTHS + 1):
+            for m in range(1, E.N_MONTHS + 1):
                 if popcount(hand & month_mask[m]) == 4 and ((months >> np.uint64(m)) & U1) != U0:
-                    for t in range(1, EE.N_MONTHS + 1):
+                    for t in range(1, E.N_MONTHS + 1):
                         if (t != m and popcount(hand & month_mask[t]) >= 3
                                 and ((threes >> np.uint64(t)) & U1) != U0):
                             opt_ints[O_INDEX, count] = i
@@ -226,9 +226,9 @@ def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyak
                             opt_ints[O_THREE, count] = t
                             opt_cards[count] = hand & (month_mask[m] | month_mask[t])
                             count += 1
-        elif pattern == EE.PATTERN_FOUR or pattern == EE.PATTERN_TRIPLET:
-            need = 4 if pattern == EE.PATTERN_FOUR else 3
-            for m in range(1, EE.N_MONTHS + 1):
+        elif pattern == E.PATTERN_FOUR or pattern == E.PATTERN_TRIPLET:
+            need = 4 if pattern == E.PATTERN_FOUR else 3
+            for m in range(1, E.N_MONTHS + 1):
                 if popcount(hand & month_mask[m]) == need and ((months >> np.uint64(m)) & U1) != U0:
                     opt_ints[O_INDEX, count] = i
                     opt_ints[O_MONTH, count] = m
@@ -236,10 +236,10 @@ def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyak
                     opt_cards[count] = hand & month_mask[m]
                     count += 1
         else:
-            if pattern == EE.PATTERN_ALL_JUNK:
+            if pattern == E.PATTERN_ALL_JUNK:
                 single = U0
                 lone_count = 0
-            elif pattern == EE.PATTERN_LONE_ANIMAL:
+            elif pattern == E.PATTERN_LONE_ANIMAL:
                 single = class_masks[K_ANIMAL]
                 lone_count = 1
             else:
@@ -271,9 +271,9 @@ def declare(seat, k, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks):
     index = opt_ints[O_INDEX, k]
     pattern = teyaku_ints[T_PATTERN, index]
     triplet = 0
-    if pattern == EE.PATTERN_TRIPLET:
+    if pattern == E.PATTERN_TRIPLET:
         triplet = opt_ints[O_MONTH, k]
-    elif pattern == EE.PATTERN_FOUR_THREE:
+    elif pattern == E.PATTERN_FOUR_THREE:
         triplet = opt_ints[O_THREE, k]
     d = seat_ints[S_N_DECLARED, seat]
     seat_ints[S_DECLARED_INDEX + d, seat] = index
@@ -293,7 +293,7 @@ def decide_teyaku(seat, policy_decides, policy_id, state, month_mask, class_mask
         if count == 0:
             continue
         chosen = -1
-        if policy_decides and policy_id == EE.POLICY_RANDOM:
+        if policy_decides and policy_id == E.POLICY_RANDOM:
             if draw_yes(state):
                 chosen = draw_below(state, count)
         else:
@@ -381,7 +381,7 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
         return field | cb, pile
     if kind == CAPTURE_ALL:
         taken = matches
-    elif policy_id == EE.POLICY_RANDOM:
+    elif policy_id == E.POLICY_RANDOM:
         taken = bit(kth_id(matches, draw_below(state, popcount(matches))))
     else:
         taken = U0
@@ -413,7 +413,7 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
             seat = cards[POOL_AT + q]
             if remaining == 3 or seat_ints[S_MIZU, seat] == 1:
                 join = True
-            elif policy_ids[seat] == EE.POLICY_RANDOM:
+            elif policy_ids[seat] == E.POLICY_RANDOM:
                 join = draw_yes(states[SEAT0_STATE + seat])
             else:
                 hand = seat_masks[SM_HAND, seat]
@@ -460,7 +460,7 @@ def yaku_bits_score(bits, upgrade_months, yaku_ints):
         i = lowest_id(rest)
         rest &= rest - U1
         value = yaku_ints[Y_VALUE, i]
-        if yaku_ints[Y_KIND, i] == EE.YAKU_POINTS:
+        if yaku_ints[Y_KIND, i] == E.YAKU_POINTS:
             upgraded = yaku_ints[Y_UPGRADED, i]
             if upgraded != 0 and (upgrade_months & bit(yaku_ints[Y_MONTH, i])) != U0:
                 yaku_points += upgraded
@@ -494,19 +494,19 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
     bits = completed_yaku(pile, yaku_masks)
     n_declared = seat_ints[S_N_DECLARED, seat]
     upgrade_months = U0
-    if params[EE.P_TRIPLET_UPGRADE] == 1:
-        in_four_three = params[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
+    if params[E.P_TRIPLET_UPGRADE] == 1:
+        in_four_three = params[E.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
         for d in range(n_declared):
             pattern = teyaku_ints[T_PATTERN, seat_ints[S_DECLARED_INDEX + d, seat]]
-            if pattern == EE.PATTERN_TRIPLET or (pattern == EE.PATTERN_FOUR_THREE and in_four_three):
+            if pattern == E.PATTERN_TRIPLET or (pattern == E.PATTERN_FOUR_THREE and in_four_three):
                 upgrade_months |= bit(seat_ints[S_DECLARED_TRIPLET + d, seat])
     yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score(bits, upgrade_months, yaku_ints)
     teyaku_points = 0
-    all_four = params[EE.P_C_TRIPLET_BONUS_CONDITION] == 1
+    all_four = params[E.P_C_TRIPLET_BONUS_CONDITION] == 1
     hand_dealt = seat_masks[SM_HAND_DEALT, seat]
     for d in range(n_declared):
         index = seat_ints[S_DECLARED_INDEX + d, seat]
-        if teyaku_ints[T_KIND, index] != EE.TEYAKU_STOP:
+        if teyaku_ints[T_KIND, index] != E.TEYAKU_STOP:
             teyaku_points += teyaku_ints[T_VALUE, index]
         bonus = teyaku_ints[T_BONUS, index]
         m = seat_ints[S_DECLARED_TRIPLET + d, seat]
@@ -545,16 +545,16 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
 
     The seats' payoffs are left in ``seat_ints[S_PAYOFF]`` for the match totals.
     """
-    variant = params[EE.P_VARIANT]
-    n = params[EE.P_PLAYERS]
-    hand_size = params[EE.P_HAND]
-    field_size = params[EE.P_FIELD]
-    is_c = variant == EE.VARIANT_C
-    junk_only = params[EE.P_C_EXPOSURE] == 1
-    capture_three_all = params[EE.P_CAPTURE_THREE] == 0
+    variant = params[E.P_VARIANT]
+    n = params[E.P_PLAYERS]
+    hand_size = params[E.P_HAND]
+    field_size = params[E.P_FIELD]
+    is_c = variant == E.VARIANT_C
+    junk_only = params[E.P_C_EXPOSURE] == 1
+    capture_three_all = params[E.P_CAPTURE_THREE] == 0
     stopping_mask = class_masks[K_STOPPING]
     icp = class_masks[K_ICP]
-    raises = n >= 4 or params[EE.P_C_KOTSU_SMALL_GAMES] == 0
+    raises = n >= 4 or params[E.P_C_KOTSU_SMALL_GAMES] == 0
 
     for s in range(n):
         stream_init_nb(states[SEAT0_STATE + s], seed, round_index, SEAT_STREAM_BASE + s)
@@ -569,10 +569,10 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
     mizu_count = 0
     if is_c and raises:
         for k in range(n):
-            if mizu_count == EE.MAX_MIZU_KOTSU:
+            if mizu_count == E.MAX_MIZU_KOTSU:
                 break
             seat = (dealer + k) % n
-            if policy_ids[seat] == EE.POLICY_RANDOM and draw_yes(states[SEAT0_STATE + seat]):
+            if policy_ids[seat] == E.POLICY_RANDOM and draw_yes(states[SEAT0_STATE + seat]):
                 seat_ints[S_MIZU, seat] = 1
                 mizu_count += 1
 
@@ -599,17 +599,17 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     hand |= bit(cards[i])
                 seat_masks[SM_HAND, (dealer + k) % n] = hand
             misdeal = False
-            for m in range(1, EE.N_MONTHS + 1):
+            for m in range(1, E.N_MONTHS + 1):
                 on_field = popcount(field & month_mask[m])
-                if params[EE.P_MISDEAL_FIELD_FOUR] != 0 and on_field == 4:
+                if params[E.P_MISDEAL_FIELD_FOUR] != 0 and on_field == 4:
                     misdeal = True
-                if params[EE.P_MISDEAL_FIELD_ICP_THREE] != 0 and on_field >= 3 and (month_mask[m] & icp) != U0:
+                if params[E.P_MISDEAL_FIELD_ICP_THREE] != 0 and on_field >= 3 and (month_mask[m] & icp) != U0:
                     misdeal = True
-            if params[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_DEAL:
+            if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_DEAL:
                 for s in range(n):
                     if icp_four(seat_masks[SM_HAND, s], month_mask, icp):
                         misdeal = True
-            if misdeal and redeals < EE.MAX_REDEALS:
+            if misdeal and redeals < E.MAX_REDEALS:
                 redeals += 1
                 continue
             break
@@ -628,7 +628,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         if raises:
             for k in range(n):
                 seat = (dealer + k) % n
-                if policy_ids[seat] == EE.POLICY_RANDOM:
+                if policy_ids[seat] == E.POLICY_RANDOM:
                     yes = draw_yes(states[SEAT0_STATE + seat])
                 else:
                     yes = mask_value(seat_masks[SM_HAND, seat], card_points) >= GREEDY_KOTSU_POINTS
@@ -638,13 +638,13 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     multiplier += 1
         passes = 0
         if n >= 4:
-            passes, multiplier = dropout(dealer, n, params[EE.P_C_DROPOUT_PASS_CAP], multiplier, policy_ids, states,
+            passes, multiplier = dropout(dealer, n, params[E.P_C_DROPOUT_PASS_CAP], multiplier, policy_ids, states,
                                          cards, seat_ints, seat_masks, card_points, month_mask, class_masks, junk_only,
                                          teyaku_masks, teyaku_ints, opt_ints, opt_cards)
         acting = dealer
         while seat_ints[S_ACTIVE, acting] == 0:
             acting = (acting + 1) % n
-        if params[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_TEYAKU and redeals < EE.MAX_REDEALS:
+        if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_TEYAKU and redeals < E.MAX_REDEALS:
             four = False
             for s in range(n):
                 if seat_ints[S_ACTIVE, s] == 1 and icp_four(seat_masks[SM_HAND, s], month_mask, icp):
@@ -663,7 +663,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     cards[DRAW_AT + draw_size + added] = lowest_id(rest)
                     rest &= rest - U1
                     added += 1
-        if added > 0 and params[EE.P_C_DROPPED_HANDS] == 0:
+        if added > 0 and params[E.P_C_DROPPED_HANDS] == 0:
             draw_size += added
             stream_init_nb(states[RULES_STATE], seed, round_index, RULES_STREAM)
             shuffle_cards(cards, np.int64(DRAW_AT), draw_size, states[RULES_STATE])
@@ -682,7 +682,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
     winner = -1
     decide = True
     policy_decides = True
-    if variant == EE.VARIANT_W:
+    if variant == E.VARIANT_W:
         best_value = 0
         for k in range(n):
             seat = (dealer + k) % n
@@ -697,11 +697,11 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 stop_index = opt_ints[O_INDEX, chosen]
                 best_value = value
                 winner = seat
-        mode = params[EE.P_W_TRIPLET_DECLARE]
+        mode = params[E.P_W_TRIPLET_DECLARE]
         decide = stop_index < 0 and mode != 2
         policy_decides = mode == 0
-    elif variant == EE.VARIANT_S:
-        decide = params[EE.P_S_TEYAKU] == 0
+    elif variant == E.VARIANT_S:
+        decide = params[E.P_S_TEYAKU] == 0
     if decide:
         for k in range(n):
             seat = (acting + k) % n
@@ -714,7 +714,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
     turn = 0
     stopping = U0
     if stop_index < 0:
-        each_capture = params[EE.P_UCHIKIRI_CHECK] == 1
+        each_capture = params[E.P_UCHIKIRI_CHECK] == 1
         draw_position = 0
         seat = acting
         while True:
@@ -729,7 +729,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             state = states[SEAT0_STATE + seat]
             hand = seat_masks[SM_HAND, seat]
             pile = seat_masks[SM_PILE, seat]
-            if policy_id == EE.POLICY_RANDOM:
+            if policy_id == E.POLICY_RANDOM:
                 card = kth_id(hand, draw_below(state, popcount(hand)))
             else:
                 card = greedy_play(hand, field, pile, not capture_three_all, month, month_mask, yaku_masks,
@@ -758,11 +758,11 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             while seat_ints[S_ACTIVE, seat] == 0:
                 seat = (seat + 1) % n
     if stop_index >= 0:
-        reason = EE.END_TEYAKU_STOP
+        reason = E.END_TEYAKU_STOP
     elif stopping != U0:
-        reason = EE.END_UCHIKIRI
+        reason = E.END_UCHIKIRI
     else:
-        reason = EE.END_SCORE
+        reason = E.END_SCORE
 
     # 7. score
     n_active = 0
@@ -775,16 +775,16 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             continue
         n_mult, mult_sum, mult_product, mult_max = tally(s, params, month_mask, card_points, yaku_masks, yaku_ints,
                                                          teyaku_masks, teyaku_ints, seat_ints, seat_masks)
-        if variant == EE.VARIANT_S:
-            if params[EE.P_S_COMBINATION] == 2:
+        if variant == E.VARIANT_S:
+            if params[E.P_S_COMBINATION] == 2:
                 seat_ints[S_YAKU_MULTIPLIER, s] = mult_sum if n_mult > 0 else 1
             else:
                 seat_ints[S_YAKU_MULTIPLIER, s] = mult_product
         elif is_c and n_mult > 0:
-            seat_ints[S_YAKU_MULTIPLIER, s] = mult_product if params[EE.P_C_UCHIKIRI_COMBO] == 0 else mult_max
-    if variant == EE.VARIANT_W:
-        stake = params[EE.P_W_STAKE]
-        if reason == EE.END_SCORE:
+            seat_ints[S_YAKU_MULTIPLIER, s] = mult_product if params[E.P_C_UCHIKIRI_COMBO] == 0 else mult_max
+    if variant == E.VARIANT_W:
+        stake = params[E.P_W_STAKE]
+        if reason == E.END_SCORE:
             top = 0
             for s in range(n):
                 total = (seat_ints[S_CARD_POINTS, s] + seat_ints[S_YAKU_POINTS, s]
@@ -801,7 +801,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     if winner < 0:
                         winner = seat
                     n_tied += 1
-            if params[EE.P_W_TIE] == 0 or n_tied == 1:
+            if params[E.P_W_TIE] == 0 or n_tied == 1:
                 seat_ints[S_PAYOFF, winner] = stake * (n - 1)
             else:
                 won = stake * (n - n_tied)
@@ -812,31 +812,31 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                         seat_ints[S_PAYOFF, seat] = won // n_tied + (1 if k_tied < won % n_tied else 0)
                         k_tied += 1
         else:
-            if reason == EE.END_TEYAKU_STOP:
+            if reason == E.END_TEYAKU_STOP:
                 stakes = teyaku_ints[T_VALUE, stop_index]
             else:
-                combo = params[EE.P_W_UCHIKIRI_COMBO]
-                stakes = 0 if combo == EE.COMBO_SUM else 1
+                combo = params[E.P_W_UCHIKIRI_COMBO]
+                stakes = 0 if combo == E.COMBO_SUM else 1
                 first = True
                 rest = stopping
                 while rest:
                     i = lowest_id(rest)
                     rest &= rest - U1
                     value = yaku_ints[Y_VALUE, i]
-                    if combo == EE.COMBO_SUM:
+                    if combo == E.COMBO_SUM:
                         stakes += value
-                    elif combo == EE.COMBO_MAX:
+                    elif combo == E.COMBO_MAX:
                         if first or value > stakes:
                             stakes = value
                     else:
                         stakes *= value
                     first = False
-            per_loser = (stakes + params[EE.P_W_UCHIKIRI_PAYMENT]) * stake
+            per_loser = (stakes + params[E.P_W_UCHIKIRI_PAYMENT]) * stake
             for s in range(n):
                 seat_ints[S_PAYOFF, s] = -per_loser
             seat_ints[S_PAYOFF, winner] = per_loser * (n - 1)
-    elif variant == EE.VARIANT_S:
-        combination = params[EE.P_S_COMBINATION]
+    elif variant == E.VARIANT_S:
+        combination = params[E.P_S_COMBINATION]
         for s in range(n):
             cards_points = seat_ints[S_CARD_POINTS, s]
             yaku_points = seat_ints[S_YAKU_POINTS, s] + seat_ints[S_TEYAKU_POINTS, s]
@@ -847,9 +847,9 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 score = (cards_points + yaku_points) * factor
             seat_ints[S_SCORE, s] = score
             seat_ints[S_PAYOFF, s] = score
-        winner = top_score(dealer, n, params[EE.P_TIE_ORDER] == 1, seat_ints)
+        winner = top_score(dealer, n, params[E.P_TIE_ORDER] == 1, seat_ints)
     else:
-        zero_sum = params[EE.P_C_SCORE_FORMULA] == 1
+        zero_sum = params[E.P_C_SCORE_FORMULA] == 1
         own_total = 0
         for s in range(n):
             if seat_ints[S_ACTIVE, s] == 1:
@@ -862,17 +862,17 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             if zero_sum:
                 base += (n_active - 1) * own
             seat_ints[S_SCORE, s] = base * multiplier * seat_ints[S_YAKU_MULTIPLIER, s]
-        if reason != EE.END_UCHIKIRI:
-            winner = top_score(acting, n, params[EE.P_TIE_ORDER] == 1, seat_ints)
-        if reason != EE.END_UCHIKIRI or params[EE.P_C_FUKE_ON_UCHIKIRI] == 1:
+        if reason != E.END_UCHIKIRI:
+            winner = top_score(acting, n, params[E.P_TIE_ORDER] == 1, seat_ints)
+        if reason != E.END_UCHIKIRI or params[E.P_C_FUKE_ON_UCHIKIRI] == 1:
             willow = class_masks[K_WILLOW]
             for k in range(n):
                 seat = (acting + k) % n
                 if seat_ints[S_ACTIVE, seat] == 0 or seat_ints[S_N_DECLARED, seat] > 0:
                     continue
-                if mask_value(seat_masks[SM_PILE, seat] & ~willow, card_points) > EE.FUKE_LIMIT:
+                if mask_value(seat_masks[SM_PILE, seat] & ~willow, card_points) > E.FUKE_LIMIT:
                     continue
-                if policy_ids[seat] == EE.POLICY_RANDOM:
+                if policy_ids[seat] == E.POLICY_RANDOM:
                     yes = draw_yes(states[SEAT0_STATE + seat])
                 else:
                     yes = winner != seat and winner >= 0 and seat_ints[S_SCORE, winner] > 0
@@ -880,13 +880,13 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     fuke = seat
                     break
         if fuke >= 0:
-            reason = EE.END_FUKE
+            reason = E.END_FUKE
             winner = -1
             for s in range(n):
                 seat_ints[S_SCORE, s] = 0
         else:
             paid = seat_ints[S_SCORE, winner]
-            if params[EE.P_C_NEGATIVE_SCORE] == 0 and paid < 0:
+            if params[E.P_C_NEGATIVE_SCORE] == 0 and paid < 0:
                 paid = 0
             for s in range(n):
                 if seat_ints[S_ACTIVE, s] == 1:
@@ -897,40 +897,40 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
     mizu_total = 0
     for s in range(n):
         mizu_total += seat_ints[S_MIZU, s]
-    out_int[EE.C_ROUND, row] = round_index
-    out_int[EE.C_DEALER, row] = dealer
-    out_int[EE.C_FIRST_PLAYER, row] = acting
-    out_int[EE.C_PLAYERS, row] = n
-    out_int[EE.C_WINNER, row] = winner
-    out_int[EE.C_END_REASON, row] = reason
-    out_int[EE.C_END_TURN, row] = turn
-    out_int[EE.C_REDEALS, row] = redeals
-    out_int[EE.C_VALID, row] = 1
-    out_int[EE.C_MULTIPLIER, row] = multiplier
-    out_int[EE.C_FIELD_BRIGHTS, row] = popcount(field_dealt & class_masks[K_BRIGHT])
-    out_int[EE.C_MIZU_KOTSU_COUNT, row] = mizu_total
-    out_int[EE.C_KOTSU_COUNT, row] = kotsu_count
-    out_int[EE.C_DROPOUT_PASSES, row] = passes
-    out_int[EE.C_FUKE, row] = fuke
-    out_mask[EE.M_FIELD_DEALT, row] = field_dealt
-    out_mask[EE.M_STOPPING_YAKU, row] = stopping
-    out_mask[EE.M_STOPPING_TEYAKU, row] = bit(stop_index) if stop_index >= 0 else U0
+    out_int[E.C_ROUND, row] = round_index
+    out_int[E.C_DEALER, row] = dealer
+    out_int[E.C_FIRST_PLAYER, row] = acting
+    out_int[E.C_PLAYERS, row] = n
+    out_int[E.C_WINNER, row] = winner
+    out_int[E.C_END_REASON, row] = reason
+    out_int[E.C_END_TURN, row] = turn
+    out_int[E.C_REDEALS, row] = redeals
+    out_int[E.C_VALID, row] = 1
+    out_int[E.C_MULTIPLIER, row] = multiplier
+    out_int[E.C_FIELD_BRIGHTS, row] = popcount(field_dealt & class_masks[K_BRIGHT])
+    out_int[E.C_MIZU_KOTSU_COUNT, row] = mizu_total
+    out_int[E.C_KOTSU_COUNT, row] = kotsu_count
+    out_int[E.C_DROPOUT_PASSES, row] = passes
+    out_int[E.C_FUKE, row] = fuke
+    out_mask[E.M_FIELD_DEALT, row] = field_dealt
+    out_mask[E.M_STOPPING_YAKU, row] = stopping
+    out_mask[E.M_STOPPING_TEYAKU, row] = bit(stop_index) if stop_index >= 0 else U0
     for s in range(MAX_SEATS):
-        out_int[EE.C_ACTIVE + s, row] = seat_ints[S_ACTIVE, s]
-        out_int[EE.C_MIZU_KOTSU + s, row] = seat_ints[S_MIZU, s]
-        out_int[EE.C_KOTSU + s, row] = seat_ints[S_KOTSU, s]
-        out_int[EE.C_YAKU_POINTS + s, row] = seat_ints[S_YAKU_POINTS, s]
-        out_int[EE.C_TEYAKU_POINTS + s, row] = seat_ints[S_TEYAKU_POINTS, s]
-        out_int[EE.C_CARD_POINTS + s, row] = seat_ints[S_CARD_POINTS, s]
-        out_int[EE.C_YAKU_MULTIPLIER + s, row] = seat_ints[S_YAKU_MULTIPLIER, s]
-        out_int[EE.C_SCORE + s, row] = seat_ints[S_SCORE, s]
-        out_int[EE.C_PAYOFF + s, row] = seat_ints[S_PAYOFF, s]
-        out_mask[EE.M_HAND_DEALT + s, row] = seat_masks[SM_HAND_DEALT, s]
-        out_mask[EE.M_CAPTURED + s, row] = seat_masks[SM_PILE, s]
-        out_mask[EE.M_YAKU + s, row] = seat_masks[SM_YAKU, s]
-        out_mask[EE.M_TEYAKU_DEALT + s, row] = seat_masks[SM_TEYAKU_DEALT, s]
-        out_mask[EE.M_TEYAKU_DECLARED + s, row] = seat_masks[SM_DECLARED, s]
-        out_mask[EE.M_EXPOSED + s, row] = seat_masks[SM_EXPOSED, s]
+        out_int[E.C_ACTIVE + s, row] = seat_ints[S_ACTIVE, s]
+        out_int[E.C_MIZU_KOTSU + s, row] = seat_ints[S_MIZU, s]
+        out_int[E.C_KOTSU + s, row] = seat_ints[S_KOTSU, s]
+        out_int[E.C_YAKU_POINTS + s, row] = seat_ints[S_YAKU_POINTS, s]
+        out_int[E.C_TEYAKU_POINTS + s, row] = seat_ints[S_TEYAKU_POINTS, s]
+        out_int[E.C_CARD_POINTS + s, row] = seat_ints[S_CARD_POINTS, s]
+        out_int[E.C_YAKU_MULTIPLIER + s, row] = seat_ints[S_YAKU_MULTIPLIER, s]
+        out_int[E.C_SCORE + s, row] = seat_ints[S_SCORE, s]
+        out_int[E.C_PAYOFF + s, row] = seat_ints[S_PAYOFF, s]
+        out_mask[E.M_HAND_DEALT + s, row] = seat_masks[SM_HAND_DEALT, s]
+        out_mask[E.M_CAPTURED + s, row] = seat_masks[SM_PILE, s]
+        out_mask[E.M_YAKU + s, row] = seat_masks[SM_YAKU, s]
+        out_mask[E.M_TEYAKU_DEALT + s, row] = seat_masks[SM_TEYAKU_DEALT, s]
+        out_mask[E.M_TEYAKU_DECLARED + s, row] = seat_masks[SM_DECLARED, s]
+        out_mask[E.M_EXPOSED + s, row] = seat_masks[SM_EXPOSED, s]
     return winner
 
 
@@ -963,7 +963,7 @@ def pack_rules_nb(bright_mask, animal_mask, ribbon_mask, willow_mask, junk_mask,
         yaku_ints[Y_UPGRADED, i] = yaku_upgraded[i]
         yaku_ints[Y_MONTH, i] = yaku_month[i]
         yaku_ints[Y_WEIGHT, i] = greedy_weight[i]
-        if yaku_kind[i] == EE.YAKU_UCHIKIRI:
+        if yaku_kind[i] == E.YAKU_UCHIKIRI:
             class_masks[K_STOPPING] |= bit(i)
     teyaku_masks = np.empty((3, n_teyaku), dtype=np.uint64)
     teyaku_ints = np.empty((5, n_teyaku), dtype=np.int32)
@@ -998,10 +998,10 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, policy_ids,
         teyaku_pattern, teyaku_group, teyaku_kind, teyaku_value, teyaku_bonus,
         teyaku_months, teyaku_three_months, teyaku_bonus_months)
 
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     n_teyaku = teyaku_ints.shape[1]
-    round_wins = params[EE.P_VARIANT] == EE.VARIANT_S and params[EE.P_S_MATCH_SCORING] == 1
-    rotate = params[EE.P_NEXT_DEALER] == 1
+    round_wins = params[E.P_VARIANT] == E.VARIANT_S and params[E.P_S_MATCH_SCORING] == 1
+    rotate = params[E.P_NEXT_DEALER] == 1
     independent = rounds_per_match == 0
     stride = 1 if independent else rounds_per_match
     if hi > lo:
@@ -1029,10 +1029,10 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, policy_ids,
                         match_points[s] += 1 if winner == s else 0
                     else:
                         match_points[s] += seat_ints[S_PAYOFF, s]
-                out_int[EE.C_MATCH, row] = unit
-                out_int[EE.C_ROUND_IN_MATCH, row] = k
-                out_int[EE.C_MATCH_END, row] = 1 if k == stride - 1 else 0
+                out_int[E.C_MATCH, row] = unit
+                out_int[E.C_ROUND_IN_MATCH, row] = k
+                out_int[E.C_MATCH_END, row] = 1 if k == stride - 1 else 0
                 for s in range(MAX_SEATS):
-                    out_int[EE.C_MATCH_POINTS + s, row] = match_points[s]
+                    out_int[E.C_MATCH_POINTS + s, row] = match_points[s]
                 if winner >= 0:
                     dealer = (dealer + 1) % n if rotate else winner

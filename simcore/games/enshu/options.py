@@ -3,7 +3,7 @@ and player counts each applies to (docs/enshu.md lists them with their sources).
 
 from __future__ import annotations
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.rules.schema import OptionSpec
 from simcore.rules.schema import choice as _choice
 
@@ -14,7 +14,7 @@ ENSHU_OPTIONS: dict[str, OptionSpec] = {
     spec.name: spec
     for spec in [
         OptionSpec("enshu.players", None, 3, "number of players (the file's [game] players lists the allowed counts)",
-                   minimum=2, maximum=EE.MAX_SEATS),
+                   minimum=2, maximum=E.MAX_SEATS),
         _choice("enshu.deal_2p", "8_8 7_6", "8_8", "two-player deal: 8 each and 8 on the field, or 7 and 6"),
         _choice("enshu.w_misdeal", "field_four none as_variant_C", "field_four",
                 "which deals are redealt (W and S)"),

@@ -96,7 +96,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from simcore.cards import ids_of
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import TeyakuOption, teyaku_options
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.policies import ParamSpec, PolicyError, PolicySpec
@@ -118,8 +118,8 @@ __all__ = [
     "GREEDY_JOIN_POINTS",
 ]
 
-GREEDY_KOTSU_POINTS = EE.GREEDY_KOTSU_POINTS
-GREEDY_JOIN_POINTS = EE.GREEDY_JOIN_POINTS
+GREEDY_KOTSU_POINTS = E.GREEDY_KOTSU_POINTS
+GREEDY_JOIN_POINTS = E.GREEDY_JOIN_POINTS
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ class EnshuGreedyPolicy:
     """The one-ply greedy policy (see the module docstring for its exact definition)."""
 
     name = "greedy"
-    STOP_GAIN = EE.GREEDY_STOP_GAIN
+    STOP_GAIN = E.GREEDY_STOP_GAIN
 
     def __init__(self, spec: PolicySpec, compiled, stream: Stream | None = None) -> None:
         c = compiled
@@ -238,8 +238,8 @@ class EnshuGreedyPolicy:
         self.card_points = [int(v) for v in c.card_points]
         self.month = [int(m) for m in c.month]
         self.month_mask = [int(m) for m in c.month_mask]
-        self.capture_one = int(c.params[EE.P_CAPTURE_THREE]) == 1
-        self.stopping = [i for i, k in enumerate(self.yaku_kind) if k == EE.YAKU_UCHIKIRI]
+        self.capture_one = int(c.params[E.P_CAPTURE_THREE]) == 1
+        self.stopping = [i for i, k in enumerate(self.yaku_kind) if k == E.YAKU_UCHIKIRI]
 
     def _points(self, pile: int) -> int:
         completed = 0
@@ -250,7 +250,7 @@ class EnshuGreedyPolicy:
         for i in ids_of(completed):
             cancelled |= self.supersedes[i]
         return sum(self.yaku_value[i] for i in ids_of(completed & ~cancelled)
-                   if self.yaku_kind[i] == EE.YAKU_POINTS)
+                   if self.yaku_kind[i] == E.YAKU_POINTS)
 
     def gain(self, pile: int, captured: int) -> int:
         """The greedy gain of moving the cards of mask ``captured`` into the pile ``pile`` (module docstring)."""
@@ -384,14 +384,14 @@ class EnshuHeuristicPolicy:
         c = compiled
         self.compiled = c
         self.w = heuristic_weights(spec)
-        self.variant = int(c.params[EE.P_VARIANT])
-        self.capture_all = int(c.params[EE.P_CAPTURE_THREE]) == 0
+        self.variant = int(c.params[E.P_VARIANT])
+        self.capture_all = int(c.params[E.P_CAPTURE_THREE]) == 0
         self.card_points = [int(v) for v in c.card_points]
         self.month = [int(m) for m in c.month]
         self.month_mask = [int(m) for m in c.month_mask]
         self.yaku_mask = [int(m) for m in c.yaku_mask]
         self.worth = yaku_worth(c, self.w["stop_worth"])
-        self.deck = (1 << EE.DECK_SIZE) - 1
+        self.deck = (1 << E.DECK_SIZE) - 1
         # per decision (set by _look)
         self.obs: EnshuObservation | None = None
         self.unknown = 0
@@ -635,7 +635,7 @@ class EnshuHeuristicPolicy:
         for option in options[1:]:
             if option.value > best.value:
                 best = option
-        if group == "B" and self.variant == EE.VARIANT_C and best.value < self.w["teyaku_b_min"]:
+        if group == "B" and self.variant == E.VARIANT_C and best.value < self.w["teyaku_b_min"]:
             return None
         return best
 

@@ -13,62 +13,62 @@ import numpy as np
 import pyarrow as pa
 
 from simcore.dataset import shard_table as generic_shard_table
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.record import ColumnStore, column_reader
 
 __all__ = ["schema", "columns_from_matrices", "shard_table", "bit_tables"]
 
 # Column name, int64 matrix index, Arrow type.
 _SCALAR_INT = [
-    ("round", EE.C_ROUND, pa.int64()),
-    ("match", EE.C_MATCH, pa.int64()),
-    ("round_in_match", EE.C_ROUND_IN_MATCH, pa.int16()),
-    ("dealer", EE.C_DEALER, pa.int8()),
-    ("first_player", EE.C_FIRST_PLAYER, pa.int8()),
-    ("players", EE.C_PLAYERS, pa.int8()),
-    ("winner", EE.C_WINNER, pa.int8()),
-    ("end_turn", EE.C_END_TURN, pa.int8()),
-    ("redeals", EE.C_REDEALS, pa.int16()),
-    ("multiplier", EE.C_MULTIPLIER, pa.int32()),
-    ("field_brights", EE.C_FIELD_BRIGHTS, pa.int8()),
-    ("mizu_kotsu_count", EE.C_MIZU_KOTSU_COUNT, pa.int8()),
-    ("kotsu_count", EE.C_KOTSU_COUNT, pa.int8()),
-    ("dropout_passes", EE.C_DROPOUT_PASSES, pa.int16()),
-    ("fuke", EE.C_FUKE, pa.int8()),
+    ("round", E.C_ROUND, pa.int64()),
+    ("match", E.C_MATCH, pa.int64()),
+    ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
+    ("dealer", E.C_DEALER, pa.int8()),
+    ("first_player", E.C_FIRST_PLAYER, pa.int8()),
+    ("players", E.C_PLAYERS, pa.int8()),
+    ("winner", E.C_WINNER, pa.int8()),
+    ("end_turn", E.C_END_TURN, pa.int8()),
+    ("redeals", E.C_REDEALS, pa.int16()),
+    ("multiplier", E.C_MULTIPLIER, pa.int32()),
+    ("field_brights", E.C_FIELD_BRIGHTS, pa.int8()),
+    ("mizu_kotsu_count", E.C_MIZU_KOTSU_COUNT, pa.int8()),
+    ("kotsu_count", E.C_KOTSU_COUNT, pa.int8()),
+    ("dropout_passes", E.C_DROPOUT_PASSES, pa.int16()),
+    ("fuke", E.C_FUKE, pa.int8()),
 ]
-_SEAT_BOOL = [("active", EE.C_ACTIVE), ("mizu_kotsu", EE.C_MIZU_KOTSU), ("kotsu", EE.C_KOTSU)]
+_SEAT_BOOL = [("active", E.C_ACTIVE), ("mizu_kotsu", E.C_MIZU_KOTSU), ("kotsu", E.C_KOTSU)]
 _SEAT_INT = [
-    ("yaku_points", EE.C_YAKU_POINTS, pa.int32()),
-    ("teyaku_points", EE.C_TEYAKU_POINTS, pa.int32()),
-    ("card_points", EE.C_CARD_POINTS, pa.int32()),
-    ("yaku_multiplier", EE.C_YAKU_MULTIPLIER, pa.int32()),
-    ("score", EE.C_SCORE, pa.int64()),
-    ("payoff", EE.C_PAYOFF, pa.int64()),
-    ("match_points", EE.C_MATCH_POINTS, pa.int64()),
+    ("yaku_points", E.C_YAKU_POINTS, pa.int32()),
+    ("teyaku_points", E.C_TEYAKU_POINTS, pa.int32()),
+    ("card_points", E.C_CARD_POINTS, pa.int32()),
+    ("yaku_multiplier", E.C_YAKU_MULTIPLIER, pa.int32()),
+    ("score", E.C_SCORE, pa.int64()),
+    ("payoff", E.C_PAYOFF, pa.int64()),
+    ("match_points", E.C_MATCH_POINTS, pa.int64()),
 ]
 _SCALAR_MASK = [
-    ("field_dealt", EE.M_FIELD_DEALT),
-    ("stopping_yaku", EE.M_STOPPING_YAKU),
-    ("stopping_teyaku", EE.M_STOPPING_TEYAKU),
+    ("field_dealt", E.M_FIELD_DEALT),
+    ("stopping_yaku", E.M_STOPPING_YAKU),
+    ("stopping_teyaku", E.M_STOPPING_TEYAKU),
 ]
 _SEAT_MASK = [
-    ("hand_dealt", EE.M_HAND_DEALT),
-    ("captured", EE.M_CAPTURED),
-    ("yaku", EE.M_YAKU),
-    ("teyaku_dealt", EE.M_TEYAKU_DEALT),
-    ("teyaku_declared", EE.M_TEYAKU_DECLARED),
-    ("exposed", EE.M_EXPOSED),
+    ("hand_dealt", E.M_HAND_DEALT),
+    ("captured", E.M_CAPTURED),
+    ("yaku", E.M_YAKU),
+    ("teyaku_dealt", E.M_TEYAKU_DEALT),
+    ("teyaku_declared", E.M_TEYAKU_DECLARED),
+    ("exposed", E.M_EXPOSED),
 ]
 
 END_REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
 
 
 def _check_players(players: int) -> None:
-    if not 1 <= players <= EE.MAX_SEATS:
-        raise ValueError(f"players must be 1..{EE.MAX_SEATS}, got {players}")
+    if not 1 <= players <= E.MAX_SEATS:
+        raise ValueError(f"players must be 1..{E.MAX_SEATS}, got {players}")
 
 
-def schema(players: int = EE.MAX_SEATS) -> pa.Schema:
+def schema(players: int = E.MAX_SEATS) -> pa.Schema:
     """The Arrow schema of an Enshu-bana dataset with ``players`` seats."""
     _check_players(players)
     fields = [pa.field(name, typ) for name, _, typ in _SCALAR_INT]
@@ -85,7 +85,7 @@ def schema(players: int = EE.MAX_SEATS) -> pa.Schema:
     return pa.schema([f.with_nullable(False) for f in fields])
 
 
-def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE.MAX_SEATS,
+def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = E.MAX_SEATS,
                           store: ColumnStore | None = None) -> dict[str, np.ndarray]:
     """Named per-round columns from the engines' output matrices (valid rows only, copied).
 
@@ -100,12 +100,12 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = EE
         Reused arrays for the copies (the runner's writer passes one).
     """
     _check_players(players)
-    column = column_reader(ints, masks, EE.C_VALID, store)
+    column = column_reader(ints, masks, E.C_VALID, store)
     out: dict[str, np.ndarray] = {}
     for name, index, typ in _SCALAR_INT:
         out[name] = column(ints, index, typ.to_pandas_dtype())
-    out["end_reason"] = column(ints, EE.C_END_REASON, np.int8)
-    out["match_end"] = column(ints, EE.C_MATCH_END, np.bool_)
+    out["end_reason"] = column(ints, E.C_END_REASON, np.int8)
+    out["match_end"] = column(ints, E.C_MATCH_END, np.bool_)
     for name, index in _SCALAR_MASK:
         out[name] = column(masks, index, np.uint64)
     for name, index in _SEAT_BOOL:
@@ -126,9 +126,9 @@ def bit_tables(rules) -> dict[str, list[str]]:
 
 
 def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
-                players: int = EE.MAX_SEATS) -> pa.Table:
+                players: int = E.MAX_SEATS) -> pa.Table:
     """An Arrow table with the run metadata and rules text in its key-value metadata.
 
     ``columns`` are those of ``columns_from_matrices``: one array per column, in its schema dtype.
     """
-    return generic_shard_table(columns, run_info, rules_text, schema(players), EE.END_REASONS)
+    return generic_shard_table(columns, run_info, rules_text, schema(players), E.END_REASONS)

@@ -55,7 +55,7 @@ import numpy as np
 
 from simcore.cards import ids_of, mask_of
 from simcore.errors import DealError  # one error type for unplayable explicit decks
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption, teyaku_options
 from simcore.games.enshu.policies import EnshuObservation, make_policy
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
@@ -81,7 +81,7 @@ __all__ = [
     "seat_policies",
 ]
 
-DECK_SIZE = EE.DECK_SIZE
+DECK_SIZE = E.DECK_SIZE
 
 
 @dataclass
@@ -149,7 +149,7 @@ def shuffle_in_place(cards: list[int], stream: Stream) -> list[int]:
 def deal_slots(compiled: CompiledEnshu, slots: list[int], dealer: int) -> tuple[int, list[int], list[int]]:
     """Cut a 48-card order into (field mask, hand mask per seat, draw pile top first)."""
     p = compiled.params
-    players, hand_size, field_size = int(p[EE.P_PLAYERS]), int(p[EE.P_HAND]), int(p[EE.P_FIELD])
+    players, hand_size, field_size = int(p[E.P_PLAYERS]), int(p[E.P_HAND]), int(p[E.P_FIELD])
     field_mask = mask_of(slots[:field_size])
     hands = [0] * players
     for k in range(players):
@@ -165,11 +165,11 @@ def misdeal_at_deal(compiled: CompiledEnshu, field_mask: int, hands: list[int]) 
     icp = int(compiled.icp_mask)
     for m in range(1, 13):
         on_field = (field_mask & month_mask[m]).bit_count()
-        if p[EE.P_MISDEAL_FIELD_FOUR] and on_field == 4:
+        if p[E.P_MISDEAL_FIELD_FOUR] and on_field == 4:
             return f"four cards of month {m} on the field"
-        if p[EE.P_MISDEAL_FIELD_ICP_THREE] and on_field >= 3 and month_mask[m] & icp:
+        if p[E.P_MISDEAL_FIELD_ICP_THREE] and on_field >= 3 and month_mask[m] & icp:
             return f"three cards of month {m} on the field"
-    if p[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_DEAL:
+    if p[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_DEAL:
         for seat, hand in enumerate(hands):
             reason = _icp_four(compiled, hand)
             if reason:
@@ -189,9 +189,9 @@ def _icp_four(compiled: CompiledEnshu, hand: int) -> int:
 
 def _combine(values: list[int], mode: int) -> int:
     """Combine multipliers or stakes: ``COMBO_SUM``, ``COMBO_MAX`` or ``COMBO_PRODUCT``."""
-    if mode == EE.COMBO_SUM:
+    if mode == E.COMBO_SUM:
         return sum(values)
-    if mode == EE.COMBO_MAX:
+    if mode == E.COMBO_MAX:
         return max(values)
     out = 1
     for v in values:
@@ -236,11 +236,11 @@ class EnshuState(PausedRound):
         self.events: list[dict[str, Any]] = []
         p = compiled.params
         self.p = p
-        self.variant = int(p[EE.P_VARIANT])
-        self.c_variant = self.variant == EE.VARIANT_C
-        self.n = int(p[EE.P_PLAYERS])
-        self.capture_three_all = int(p[EE.P_CAPTURE_THREE]) == 0
-        self.each_capture = int(p[EE.P_UCHIKIRI_CHECK]) == 1
+        self.variant = int(p[E.P_VARIANT])
+        self.c_variant = self.variant == E.VARIANT_C
+        self.n = int(p[E.P_PLAYERS])
+        self.capture_three_all = int(p[E.P_CAPTURE_THREE]) == 0
+        self.each_capture = int(p[E.P_UCHIKIRI_CHECK]) == 1
         self.month = [int(m) for m in compiled.month]
         self.month_mask = [int(m) for m in compiled.month_mask]
         self.card_points = [int(v) for v in compiled.card_points]
@@ -248,7 +248,7 @@ class EnshuState(PausedRound):
         self.yaku_kind = [int(k) for k in compiled.yaku_kind]
         self.yaku_value = [int(v) for v in compiled.yaku_value]
         self.supersedes = [int(s) for s in compiled.supersedes]
-        self.stopping_mask = sum(1 << i for i, k in enumerate(self.yaku_kind) if k == EE.YAKU_UCHIKIRI)
+        self.stopping_mask = sum(1 << i for i, k in enumerate(self.yaku_kind) if k == E.YAKU_UCHIKIRI)
         self.dealer = setup.dealer
         self.acting_dealer = setup.dealer
         n = self.n
@@ -464,7 +464,7 @@ class EnshuState(PausedRound):
         return EnshuObservation(
             seat=seat,
             players=n,
-            variant=EE.VARIANTS[self.variant],
+            variant=E.VARIANTS[self.variant],
             dealer=self.dealer,
             acting_dealer=self.acting_dealer,
             active=tuple(self.active),
@@ -520,10 +520,10 @@ class EnshuState(PausedRound):
 
     def raises_allowed(self) -> bool:
         """(C) Whether mizu-kotsu and kotsu are played (4-5 players, or ``kotsu_small_games``)."""
-        return self.n >= 4 or int(self.p[EE.P_C_KOTSU_SMALL_GAMES]) == 0
+        return self.n >= 4 or int(self.p[E.P_C_KOTSU_SMALL_GAMES]) == 0
 
     def _phase_mizu_kotsu(self) -> None:
-        if self.mizu_index < self.n and self.mizu_count < EE.MAX_MIZU_KOTSU:
+        if self.mizu_index < self.n and self.mizu_count < E.MAX_MIZU_KOTSU:
             self._ask("mizu_kotsu", (self.dealer + self.mizu_index) % self.n, YES_NO)
         else:
             self.phase = "deal"
@@ -548,7 +548,7 @@ class EnshuState(PausedRound):
                 slots = shuffle_in_place(list(range(DECK_SIZE)), stream)
             field_mask, hands, draw = deal_slots(self.c, slots, self.dealer)
             reason = misdeal_at_deal(self.c, field_mask, hands)
-            if reason and redeals < EE.MAX_REDEALS:
+            if reason and redeals < E.MAX_REDEALS:
                 if deck is not None:
                     raise DealError(f"the rules redeal this deck: {reason}")
                 redeals += 1
@@ -636,7 +636,7 @@ class EnshuState(PausedRound):
         if len(joined) <= 3:
             self.phase = "acting_dealer"
             return
-        if self.dropout_passes >= int(self.p[EE.P_C_DROPOUT_PASS_CAP]):
+        if self.dropout_passes >= int(self.p[E.P_C_DROPOUT_PASS_CAP]):
             for seat in reversed(joined):
                 if self.remaining == 3:
                     break
@@ -664,7 +664,7 @@ class EnshuState(PausedRound):
 
     def _phase_acting_dealer(self) -> None:
         self.acting_dealer = self.active_from(self.dealer)[0]
-        if int(self.p[EE.P_MISDEAL_HAND_ICP_FOUR]) == EE.HAND_FOUR_AT_TEYAKU and self.redeals < EE.MAX_REDEALS:
+        if int(self.p[E.P_MISDEAL_HAND_ICP_FOUR]) == E.HAND_FOUR_AT_TEYAKU and self.redeals < E.MAX_REDEALS:
             four = [(s, _icp_four(self.c, self.hands[s])) for s in self.active_from(self.dealer)]
             four = [(s, m) for s, m in four if m]
             if four:
@@ -689,7 +689,7 @@ class EnshuState(PausedRound):
         for seat in dropped:
             cards += ids_of(self.hands[seat])
             self.hands[seat] = 0
-        if int(self.p[EE.P_C_DROPPED_HANDS]) == 1:
+        if int(self.p[E.P_C_DROPPED_HANDS]) == 1:
             self.set_aside = mask_of(cards)
             self.emit("set_aside", cards=cards)
         else:
@@ -721,16 +721,16 @@ class EnshuState(PausedRound):
     def _phase_teyaku_start(self) -> None:
         self.teyaku_dealt = [_index_bits(teyaku_options(self.c, h, None)) for h in self.hand_dealt]
         self.phase = "turns_start"
-        if self.variant == EE.VARIANT_W:
+        if self.variant == E.VARIANT_W:
             self.stop_teyaku = self.stopping_teyaku_w()
             if self.stop_teyaku is not None:
                 self.phase = "score"
                 return
-            mode = int(self.p[EE.P_W_TRIPLET_DECLARE])
+            mode = int(self.p[E.P_W_TRIPLET_DECLARE])
             if mode != 2:
                 self._start_teyaku(self.seats_from(self.dealer), policy_decides=mode == 0)
-        elif self.variant == EE.VARIANT_S:
-            if int(self.p[EE.P_S_TEYAKU]) == 0:
+        elif self.variant == E.VARIANT_S:
+            if int(self.p[E.P_S_TEYAKU]) == 0:
                 self._start_teyaku(self.seats_from(self.dealer))
         else:
             self._start_teyaku(self.active_from(self.acting_dealer))
@@ -872,9 +872,9 @@ class EnshuState(PausedRound):
     def triplet_months(self, seat: int) -> set[int]:
         """Months of the triplets ``seat`` declared that upgrade a four-of-a-month yaku."""
         months = set()
-        in_four_three = int(self.p[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE]) == 0
+        in_four_three = int(self.p[E.P_C_TRIPLET_BONUS_IN_FOUR_THREE]) == 0
         for option in self.declared[seat]:
-            if option.pattern == EE.PATTERN_TRIPLET or (option.pattern == EE.PATTERN_FOUR_THREE and in_four_three):
+            if option.pattern == E.PATTERN_TRIPLET or (option.pattern == E.PATTERN_FOUR_THREE and in_four_three):
                 months.add(option.triplet_month)
         return months
 
@@ -882,7 +882,7 @@ class EnshuState(PausedRound):
         """Whether ``seat`` earned the triplet bonus of ``month`` (``triplet_bonus_condition``)."""
         month_mask = self.month_mask[month]
         pile = self.piles[seat]
-        if int(self.p[EE.P_C_TRIPLET_BONUS_CONDITION]) == 1:
+        if int(self.p[E.P_C_TRIPLET_BONUS_CONDITION]) == 1:
             return pile & month_mask == month_mask
         rest = month_mask & ~hand_dealt
         return rest != 0 and pile & rest == rest
@@ -892,12 +892,12 @@ class EnshuState(PausedRound):
         pile = self.piles[seat]
         bits = self.completed_yaku(pile)
         cards = self.hand_points(pile)
-        upgrade = int(self.p[EE.P_TRIPLET_UPGRADE]) == 1
+        upgrade = int(self.p[E.P_TRIPLET_UPGRADE]) == 1
         months = self.triplet_months(seat) if upgrade else set()
         yaku_points = 0
         multipliers = []
         for i in ids_of(bits):
-            if self.yaku_kind[i] == EE.YAKU_POINTS:
+            if self.yaku_kind[i] == E.YAKU_POINTS:
                 upgraded = int(self.c.yaku_upgraded[i])
                 if upgraded and int(self.c.yaku_month[i]) in months:
                     yaku_points += upgraded
@@ -919,7 +919,7 @@ class EnshuState(PausedRound):
 
     def tie_order(self, start: int) -> list[int]:
         """Active seats from ``start``: in turn order, or (``dealer_then_left``) the dealer then reverse."""
-        if self.variant != EE.VARIANT_W and int(self.p[EE.P_TIE_ORDER]) == 1:
+        if self.variant != E.VARIANT_W and int(self.p[E.P_TIE_ORDER]) == 1:
             order = [(start - k) % self.n for k in range(self.n)]
         else:
             order = self.seats_from(start)
@@ -928,11 +928,11 @@ class EnshuState(PausedRound):
     def _phase_score(self) -> None:
         """Score the ended round; variant C then offers Fuke (``fuke``) before the payments."""
         if self.stop_teyaku is not None:
-            reason = EE.END_TEYAKU_STOP
+            reason = E.END_TEYAKU_STOP
         elif self.stopping:
-            reason = EE.END_UCHIKIRI
+            reason = E.END_UCHIKIRI
         else:
-            reason = EE.END_SCORE
+            reason = E.END_SCORE
         n = self.n
         p = self.p
         hand_dealt = self.hand_dealt
@@ -948,22 +948,22 @@ class EnshuState(PausedRound):
                        yaku_multiplier=[1] * n, score=[0] * n, payoff=[0] * n, winner=self.winner)
         self.count = count
         self.phase = "finish"
-        if self.variant == EE.VARIANT_W:
-            stake = int(p[EE.P_W_STAKE])
-            if reason == EE.END_SCORE:
+        if self.variant == E.VARIANT_W:
+            stake = int(p[E.P_W_STAKE])
+            if reason == E.END_SCORE:
                 count.score = [cards[s] + yaku_points[s] + teyaku_points[s] for s in range(n)]
                 count.payoff, count.winner = self.pot_w(count.score, stake)
             else:
-                if reason == EE.END_TEYAKU_STOP:
+                if reason == E.END_TEYAKU_STOP:
                     assert self.stop_teyaku is not None
                     k = self.stop_teyaku.value
                 else:
-                    k = _combine([self.yaku_value[i] for i in ids_of(self.stopping)], int(p[EE.P_W_UCHIKIRI_COMBO]))
-                per_loser = (k + int(p[EE.P_W_UCHIKIRI_PAYMENT])) * stake  # total_k: k; ante_plus_k: k + 1
+                    k = _combine([self.yaku_value[i] for i in ids_of(self.stopping)], int(p[E.P_W_UCHIKIRI_COMBO]))
+                per_loser = (k + int(p[E.P_W_UCHIKIRI_PAYMENT])) * stake  # total_k: k; ante_plus_k: k + 1
                 count.payoff = [-per_loser] * n
                 count.payoff[count.winner] = per_loser * (n - 1)
-        elif self.variant == EE.VARIANT_S:
-            combination = int(p[EE.P_S_COMBINATION])
+        elif self.variant == E.VARIANT_S:
+            combination = int(p[E.P_S_COMBINATION])
             score, yaku_multiplier = count.score, count.yaku_multiplier
             for s in range(n):
                 total = cards[s] + yaku_points[s] + teyaku_points[s]
@@ -971,7 +971,7 @@ class EnshuState(PausedRound):
                     yaku_multiplier[s] = sum(multipliers[s]) if multipliers[s] else 1
                     score[s] = total * yaku_multiplier[s]
                 else:
-                    yaku_multiplier[s] = _combine(multipliers[s], EE.COMBO_PRODUCT)
+                    yaku_multiplier[s] = _combine(multipliers[s], E.COMBO_PRODUCT)
                     if combination == 0:
                         score[s] = total * yaku_multiplier[s]
                     else:
@@ -981,20 +981,20 @@ class EnshuState(PausedRound):
         else:
             active = [s for s in range(n) if self.active[s]]
             own = [yaku_points[s] + teyaku_points[s] for s in range(n)]
-            zero_sum = int(p[EE.P_C_SCORE_FORMULA]) == 1
-            combo = EE.COMBO_PRODUCT if int(p[EE.P_C_UCHIKIRI_COMBO]) == 0 else EE.COMBO_MAX
+            zero_sum = int(p[E.P_C_SCORE_FORMULA]) == 1
+            combo = E.COMBO_PRODUCT if int(p[E.P_C_UCHIKIRI_COMBO]) == 0 else E.COMBO_MAX
             score, yaku_multiplier = count.score, count.yaku_multiplier
             for s in active:
                 opponents = sum(own[q] for q in active if q != s)
                 base = cards[s] - opponents + ((len(active) - 1) * own[s] if zero_sum else 0)
                 yaku_multiplier[s] = _combine(multipliers[s], combo) if multipliers[s] else 1
                 score[s] = base * self.multiplier * yaku_multiplier[s]
-            if reason != EE.END_UCHIKIRI:
+            if reason != E.END_UCHIKIRI:
                 count.winner = self.top_score(score, self.acting_dealer)
             self.scores, self.winner = tuple(score), count.winner
             self.emit("count", scores=list(score), winner=count.winner, multiplier=self.multiplier)
             self.phase = "settle"
-            if reason != EE.END_UCHIKIRI or int(p[EE.P_C_FUKE_ON_UCHIKIRI]) == 1:
+            if reason != E.END_UCHIKIRI or int(p[E.P_C_FUKE_ON_UCHIKIRI]) == 1:
                 self.fuke_seats = tuple(self.active_from(self.acting_dealer))
                 self.fuke_index = 0
                 self.phase = "fuke"
@@ -1004,7 +1004,7 @@ class EnshuState(PausedRound):
         willow = int(self.c.willow_mask)
         while self.fuke_index < len(self.fuke_seats):
             seat = self.fuke_seats[self.fuke_index]
-            if not self.declared[seat] and self.hand_points(self.piles[seat] & ~willow) <= EE.FUKE_LIMIT:
+            if not self.declared[seat] and self.hand_points(self.piles[seat] & ~willow) <= E.FUKE_LIMIT:
                 self._ask("fuke", seat, YES_NO)
                 return
             self.fuke_index += 1
@@ -1027,10 +1027,10 @@ class EnshuState(PausedRound):
         assert count is not None
         n = self.n
         if count.fuke >= 0:
-            count.reason, count.winner, count.score = EE.END_FUKE, -1, [0] * n
+            count.reason, count.winner, count.score = E.END_FUKE, -1, [0] * n
         else:
             paid = count.score[count.winner]
-            if int(self.p[EE.P_C_NEGATIVE_SCORE]) == 0:
+            if int(self.p[E.P_C_NEGATIVE_SCORE]) == 0:
                 paid = max(paid, 0)
             for s in range(n):
                 if self.active[s]:
@@ -1044,7 +1044,7 @@ class EnshuState(PausedRound):
         assert count is not None
         n = self.n
         stop_teyaku = self.stop_teyaku
-        self.emit("score", winner=count.winner, end_reason=EE.END_REASONS[count.reason], card_points=count.cards,
+        self.emit("score", winner=count.winner, end_reason=E.END_REASONS[count.reason], card_points=count.cards,
                   yaku_points=count.yaku_points, teyaku_points=count.teyaku_points, score=count.score,
                   payoff=count.payoff)
         result = RoundResult(
@@ -1082,7 +1082,7 @@ class EnshuState(PausedRound):
         top = max(score)
         tied = [s for s in order if score[s] == top]
         payoff = [-stake] * n
-        if int(self.p[EE.P_W_TIE]) == 0 or len(tied) == 1:
+        if int(self.p[E.P_W_TIE]) == 0 or len(tied) == 1:
             payoff[tied[0]] = stake * (n - 1)
             return payoff, tied[0]
         won = stake * (n - len(tied))  # the losers' antes, shared; odd units to the earliest tied seats
@@ -1264,7 +1264,7 @@ def seat_policies(compiled: CompiledEnshu, specs, seed: int, round_index: int):
 
 def _match_contribution(compiled: CompiledEnshu, result: RoundResult) -> list[int]:
     """What a round adds to the match totals: payments (W, C), scores or round wins (S)."""
-    if int(compiled.params[EE.P_VARIANT]) == EE.VARIANT_S and int(compiled.params[EE.P_S_MATCH_SCORING]) == 1:
+    if int(compiled.params[E.P_VARIANT]) == E.VARIANT_S and int(compiled.params[E.P_S_MATCH_SCORING]) == 1:
         return [int(result.winner == s) for s in range(result.players)]
     return list(result.payoff)
 
@@ -1285,7 +1285,7 @@ def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_m
         result = play_round(compiled, setup, seat_policies(compiled, specs, seed, unit), trace=trace)
         result.match_points = _match_contribution(compiled, result)
         return [result]
-    rotate = int(compiled.params[EE.P_NEXT_DEALER]) == 1
+    rotate = int(compiled.params[E.P_NEXT_DEALER]) == 1
     points = [0] * players
     dealer = unit % players
     results = []
@@ -1308,29 +1308,29 @@ def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_m
 def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: RoundResult) -> None:
     """Write one round into the output matrices (layout in ``simcore.games.enshu.enums``)."""
     scalars = {
-        EE.C_ROUND: result.round_index, EE.C_MATCH: result.match, EE.C_ROUND_IN_MATCH: result.round_in_match,
-        EE.C_DEALER: result.dealer, EE.C_FIRST_PLAYER: result.first_player, EE.C_PLAYERS: result.players,
-        EE.C_WINNER: result.winner, EE.C_END_REASON: result.end_reason, EE.C_END_TURN: result.end_turn,
-        EE.C_REDEALS: result.redeals, EE.C_MATCH_END: int(result.match_end), EE.C_VALID: 1,
-        EE.C_MULTIPLIER: result.multiplier, EE.C_FIELD_BRIGHTS: result.field_brights,
-        EE.C_MIZU_KOTSU_COUNT: result.mizu_kotsu_count, EE.C_KOTSU_COUNT: result.kotsu_count,
-        EE.C_DROPOUT_PASSES: result.dropout_passes, EE.C_FUKE: result.fuke,
+        E.C_ROUND: result.round_index, E.C_MATCH: result.match, E.C_ROUND_IN_MATCH: result.round_in_match,
+        E.C_DEALER: result.dealer, E.C_FIRST_PLAYER: result.first_player, E.C_PLAYERS: result.players,
+        E.C_WINNER: result.winner, E.C_END_REASON: result.end_reason, E.C_END_TURN: result.end_turn,
+        E.C_REDEALS: result.redeals, E.C_MATCH_END: int(result.match_end), E.C_VALID: 1,
+        E.C_MULTIPLIER: result.multiplier, E.C_FIELD_BRIGHTS: result.field_brights,
+        E.C_MIZU_KOTSU_COUNT: result.mizu_kotsu_count, E.C_KOTSU_COUNT: result.kotsu_count,
+        E.C_DROPOUT_PASSES: result.dropout_passes, E.C_FUKE: result.fuke,
     }
     for column, value in scalars.items():
         ints[column, row] = value
-    masks[EE.M_FIELD_DEALT, row] = result.field_dealt
-    masks[EE.M_STOPPING_YAKU, row] = result.stopping_yaku
-    masks[EE.M_STOPPING_TEYAKU, row] = result.stopping_teyaku
+    masks[E.M_FIELD_DEALT, row] = result.field_dealt
+    masks[E.M_STOPPING_YAKU, row] = result.stopping_yaku
+    masks[E.M_STOPPING_TEYAKU, row] = result.stopping_teyaku
     per_seat_ints: list[tuple[int, Any]] = [
-        (EE.C_ACTIVE, result.active), (EE.C_MIZU_KOTSU, result.mizu_kotsu), (EE.C_KOTSU, result.kotsu),
-        (EE.C_YAKU_POINTS, result.yaku_points), (EE.C_TEYAKU_POINTS, result.teyaku_points),
-        (EE.C_CARD_POINTS, result.card_points), (EE.C_YAKU_MULTIPLIER, result.yaku_multiplier),
-        (EE.C_SCORE, result.score), (EE.C_PAYOFF, result.payoff), (EE.C_MATCH_POINTS, result.match_points),
+        (E.C_ACTIVE, result.active), (E.C_MIZU_KOTSU, result.mizu_kotsu), (E.C_KOTSU, result.kotsu),
+        (E.C_YAKU_POINTS, result.yaku_points), (E.C_TEYAKU_POINTS, result.teyaku_points),
+        (E.C_CARD_POINTS, result.card_points), (E.C_YAKU_MULTIPLIER, result.yaku_multiplier),
+        (E.C_SCORE, result.score), (E.C_PAYOFF, result.payoff), (E.C_MATCH_POINTS, result.match_points),
     ]
     per_seat_masks = [
-        (EE.M_HAND_DEALT, result.hand_dealt), (EE.M_CAPTURED, result.captured), (EE.M_YAKU, result.yaku),
-        (EE.M_TEYAKU_DEALT, result.teyaku_dealt), (EE.M_TEYAKU_DECLARED, result.teyaku_declared),
-        (EE.M_EXPOSED, result.exposed),
+        (E.M_HAND_DEALT, result.hand_dealt), (E.M_CAPTURED, result.captured), (E.M_YAKU, result.yaku),
+        (E.M_TEYAKU_DEALT, result.teyaku_dealt), (E.M_TEYAKU_DECLARED, result.teyaku_declared),
+        (E.M_EXPOSED, result.exposed),
     ]
     for s in range(result.players):
         for base, values in per_seat_ints:
@@ -1350,7 +1350,7 @@ def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_uni
     ``out``: optional reusable flat buffers (``simcore.record.output_buffers``).
     """
     stride = 1 if rounds_per_match is None else rounds_per_match
-    ints, masks = output_matrices(n_units * stride, out, EE.N_INT_COLUMNS, EE.N_MASK_COLUMNS)
+    ints, masks = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     ints.fill(0)
     masks.fill(0)
     for i in range(n_units):

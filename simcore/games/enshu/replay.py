@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from simcore.cards import ids_of
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption
 from simcore.games.enshu.policies import EnshuObservation
 from simcore.games.enshu.reference import (
@@ -117,7 +117,7 @@ class _ScriptedEnshuSeat:
 
 def parse_enshu_deck(text: str) -> list[int]:
     """Parse a comma-separated 48-card deck (a permutation of 0..47)."""
-    return parse_deck(text, EE.DECK_SIZE)
+    return parse_deck(text, E.DECK_SIZE)
 
 
 def replay_from_run(compiled: CompiledEnshu, specs: list[PolicySpec], seed: int, round_index: int,
@@ -137,7 +137,7 @@ def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] |
     ``redraw`` is the draw pile, top first, after the dropped hands were shuffled into it (4-5
     players); without it the pile is shuffled from the rules stream of ``seed``, round 0.
     """
-    if sorted(deck) != list(range(EE.DECK_SIZE)):
+    if sorted(deck) != list(range(E.DECK_SIZE)):
         raise DealError("the deck must hold each of the 48 card ids once")
     if not 0 <= dealer < compiled.players:
         raise DealError(f"dealer {dealer} is not a seat of {compiled.players} players")
@@ -187,7 +187,7 @@ def trace_json(compiled: CompiledEnshu, result: RoundResult) -> dict[str, Any]:
         "dealer": result.dealer,
         "first_player": result.first_player,
         "winner": result.winner,
-        "end_reason": EE.END_REASONS[result.end_reason],
+        "end_reason": E.END_REASONS[result.end_reason],
         "end_turn": result.end_turn,
         "redeals": result.redeals,
         "multiplier": result.multiplier,
@@ -272,7 +272,7 @@ def format_trace(compiled: CompiledEnshu, result: RoundResult) -> str:
                 lines.append(f"Seat {s}: card points {event['card_points'][s]}, yaku points {event['yaku_points'][s]}, "
                              f"teyaku {event['teyaku_points'][s]}, score {event['score'][s]}, payoff {event['payoff'][s]}"
                              + (f"; yaku: {', '.join(yaku)}" if yaku else ""))
-    reason = EE.END_REASONS[result.end_reason]
+    reason = E.END_REASONS[result.end_reason]
     if result.winner < 0:
         lines.append(f"Result: the round is void ({reason}); the dealer keeps the deal.")
     else:

@@ -23,7 +23,7 @@ from typing import Any
 
 from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.errors import RulesError
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.options import (
     ENSHU_OPTIONS,
     OPTION_VARIANTS,
@@ -337,21 +337,21 @@ def _months(check: Checker, value: Any, key: str, default: tuple[int, ...] | Non
 def _teyaku(check: Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
     if not isinstance(entries, list):
         raise check.fail("teyaku", "expected [[teyaku]] tables")
-    if len(entries) > EE.MAX_TEYAKU:
-        raise check.fail("teyaku", f"at most {EE.MAX_TEYAKU} teyaku fit the uint64 bitset, got {len(entries)}")
+    if len(entries) > E.MAX_TEYAKU:
+        raise check.fail("teyaku", f"at most {E.MAX_TEYAKU} teyaku fit the uint64 bitset, got {len(entries)}")
     out: list[Teyaku] = []
     for index, (key, where, entry) in enumerate(check.keyed_entries(entries, "teyaku", TEYAKU_KEYS)):
         name = check.string(entry.get("name"), f"{where}.name")
         english = check.string(entry.get("english", name), f"{where}.english")
         group = check.string(entry.get("group"), f"{where}.group")
-        if group not in EE.TEYAKU_GROUPS:
-            raise check.fail(f"{where}.group", f"{group!r} is not one of {', '.join(EE.TEYAKU_GROUPS)}")
+        if group not in E.TEYAKU_GROUPS:
+            raise check.fail(f"{where}.group", f"{group!r} is not one of {', '.join(E.TEYAKU_GROUPS)}")
         pattern = check.string(entry.get("pattern"), f"{where}.pattern")
-        if pattern not in EE.TEYAKU_PATTERNS:
-            raise check.fail(f"{where}.pattern", f"{pattern!r} is not one of {', '.join(EE.TEYAKU_PATTERNS)}")
+        if pattern not in E.TEYAKU_PATTERNS:
+            raise check.fail(f"{where}.pattern", f"{pattern!r} is not one of {', '.join(E.TEYAKU_PATTERNS)}")
         kind = check.string(entry.get("kind", "points"), f"{where}.kind")
-        if kind not in EE.TEYAKU_KINDS:
-            raise check.fail(f"{where}.kind", f"{kind!r} is not one of {', '.join(EE.TEYAKU_KINDS)}")
+        if kind not in E.TEYAKU_KINDS:
+            raise check.fail(f"{where}.kind", f"{kind!r} is not one of {', '.join(E.TEYAKU_KINDS)}")
         if kind == "stop" and variant != "W":
             raise check.fail(f"{where}.kind", f"only variant W has round-stopping teyaku (this file is variant {variant})")
         value = check.integer(entry.get("value"), f"{where}.value", minimum=1)
@@ -380,8 +380,8 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
           variant: str) -> tuple[EnshuYaku, ...]:
     if not isinstance(entries, list) or not entries:
         raise check.fail("yaku", "expected one or more [[yaku]] tables")
-    if len(entries) > EE.MAX_YAKU:
-        raise check.fail("yaku", f"at most {EE.MAX_YAKU} yaku fit the uint64 yaku bitset, got {len(entries)}")
+    if len(entries) > E.MAX_YAKU:
+        raise check.fail("yaku", f"at most {E.MAX_YAKU} yaku fit the uint64 yaku bitset, got {len(entries)}")
     month_masks = {m: deck.rank_mask(m) for m in ALL_MONTHS}
     out: list[EnshuYaku] = []
     for index, (key, where, entry) in enumerate(check.keyed_entries(entries, "yaku", YAKU_KEYS)):
@@ -392,8 +392,8 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
             raise check.fail(f"{where}.cards", "a yaku needs at least two cards")
         mask = mask_of(cards)
         kind = check.string(entry.get("kind"), f"{where}.kind")
-        if kind not in EE.YAKU_KINDS:
-            raise check.fail(f"{where}.kind", f"{kind!r} is not one of {', '.join(EE.YAKU_KINDS)}")
+        if kind not in E.YAKU_KINDS:
+            raise check.fail(f"{where}.kind", f"{kind!r} is not one of {', '.join(E.YAKU_KINDS)}")
         if kind not in YAKU_KINDS_BY_VARIANT[variant]:
             allowed = " or ".join(YAKU_KINDS_BY_VARIANT[variant])
             raise check.fail(f"{where}.kind", f"variant {variant} has {allowed} yaku, not {kind}")
@@ -492,7 +492,7 @@ def _check_bounds(source: str, data: dict, options: dict[str, str | int], varian
     players = max(allowed)
     rounds = MAX_MATCH_ROUNDS
     stake = int(options.get("enshu.w.stake", 1))
-    field_multiplier = (1 + kind_counts["bright"] + EE.MAX_MIZU_KOTSU + players
+    field_multiplier = (1 + kind_counts["bright"] + E.MAX_MIZU_KOTSU + players
                         + int(options.get("enshu.c.dropout_pass_cap", 0)))
     multiplying = "multiplier" if variant == "S" else "uchikiri"
 

@@ -34,7 +34,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from simcore.games.enshu import enums as EE
+from simcore.games.enshu import enums as E
 from simcore.games.enshu.heuristic_nb import (
     OBS_ACTING_DEALER,
     OBS_ACTIVE,
@@ -102,8 +102,8 @@ from simcore.rng import (
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-MAX_SEATS = EE.MAX_SEATS
-DECK_SIZE = EE.DECK_SIZE
+MAX_SEATS = E.MAX_SEATS
+DECK_SIZE = E.DECK_SIZE
 
 # --- decision kinds: the action-key kind codes (key = kind << 56 | payload) --------------------
 KIND_MIZU_KOTSU = 0
@@ -274,14 +274,14 @@ def copy_state_nb(si, sm, to_si, to_sm):
 @nb.njit(cache=True, _nrt=False)
 def raises_allowed(params):
     """(C) Whether mizu-kotsu and kotsu are played."""
-    return params[EE.P_PLAYERS] >= 4 or params[EE.P_C_KOTSU_SMALL_GAMES] == 0
+    return params[E.P_PLAYERS] >= 4 or params[E.P_C_KOTSU_SMALL_GAMES] == 0
 
 
 @nb.njit(cache=True, _nrt=False)
 def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_match, match_points):
     """Set ``(si, sm)`` to the round's start and step to its first decision (``EnshuState()``)."""
     params = rt[0]
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     si[:] = 0
     sm[:] = U0
     si[I_DEALER] = dealer
@@ -305,7 +305,7 @@ def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_matc
     stream_init_nb(sm, seed, round_index, DEAL_STREAM, M_DEAL_STREAM)
     # the reference makes the rules stream when it first needs it: the same words
     stream_init_nb(sm, seed, round_index, RULES_STREAM, M_RULES_STREAM)
-    if params[EE.P_VARIANT] == EE.VARIANT_C and raises_allowed(params):
+    if params[E.P_VARIANT] == E.VARIANT_C and raises_allowed(params):
         si[I_PHASE] = P_MIZU
     else:
         si[I_PHASE] = P_DEAL
@@ -360,7 +360,7 @@ def best_opt(count, opt_ints, teyaku_ints):
 def gather_dropped_hands(si, sm, rt):
     """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
     params = rt[0]
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     si[I_GATHERED] = 1
     dealer = si[I_DEALER]
     # compact the draw pile to the start of its slots (nothing was drawn yet)
@@ -383,7 +383,7 @@ def gather_dropped_hands(si, sm, rt):
                 added += 1
     if added == 0:
         return
-    if params[EE.P_C_DROPPED_HANDS] == 1:
+    if params[E.P_C_DROPPED_HANDS] == 1:
         sm[M_SET_ASIDE] = aside
     else:
         total = length + added
@@ -398,9 +398,9 @@ def deal(si, sm, rt):
     """``EnshuState.deal`` from the deal stream (misdeals redeal)."""
     params, month_mask = rt[0], rt[2]
     class_masks = rt[4]
-    n = params[EE.P_PLAYERS]
-    hand_size = params[EE.P_HAND]
-    field_size = params[EE.P_FIELD]
+    n = params[E.P_PLAYERS]
+    hand_size = params[E.P_HAND]
+    field_size = params[E.P_FIELD]
     dealer = si[I_DEALER]
     icp = class_masks[K_ICP]
     at = M_DEAL_STREAM
@@ -419,17 +419,17 @@ def deal(si, sm, rt):
                 hand |= bit(si[I_DRAW + i])
             sm[M_HANDS + (dealer + k) % n] = hand
         misdeal = False
-        for m in range(1, EE.N_MONTHS + 1):
+        for m in range(1, E.N_MONTHS + 1):
             on_field = popcount(field & month_mask[m])
-            if params[EE.P_MISDEAL_FIELD_FOUR] != 0 and on_field == 4:
+            if params[E.P_MISDEAL_FIELD_FOUR] != 0 and on_field == 4:
                 misdeal = True
-            if params[EE.P_MISDEAL_FIELD_ICP_THREE] != 0 and on_field >= 3 and (month_mask[m] & icp) != U0:
+            if params[E.P_MISDEAL_FIELD_ICP_THREE] != 0 and on_field >= 3 and (month_mask[m] & icp) != U0:
                 misdeal = True
-        if params[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_DEAL:
+        if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_DEAL:
             for s in range(n):
                 if icp_four(sm[M_HANDS + s], month_mask, icp):
                     misdeal = True
-        if misdeal and si[I_REDEALS] < EE.MAX_REDEALS:
+        if misdeal and si[I_REDEALS] < E.MAX_REDEALS:
             si[I_REDEALS] += 1
             continue
         break
@@ -456,7 +456,7 @@ def resolve(si, sm, params, month, month_mask, seat, card, source):
     call with the whole rule tuple costs more than the resolution itself."""
     cb = bit(card)
     sm[M_SEEN] |= cb
-    kind, matches = capture_nb(sm[M_FIELD], card, month, month_mask, params[EE.P_CAPTURE_THREE] == 0)
+    kind, matches = capture_nb(sm[M_FIELD], card, month, month_mask, params[E.P_CAPTURE_THREE] == 0)
     if kind == CAPTURE_NONE:
         sm[M_FIELD] |= cb
         return
@@ -505,30 +505,30 @@ def tally(si, sm, rt, seat):
     bits = completed_yaku(pile, yaku_masks)
     n_declared = si[I_N_DECLARED + seat]
     upgrade_months = U0
-    if params[EE.P_TRIPLET_UPGRADE] == 1:
-        in_four_three = params[EE.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
+    if params[E.P_TRIPLET_UPGRADE] == 1:
+        in_four_three = params[E.P_C_TRIPLET_BONUS_IN_FOUR_THREE] == 0
         for d in range(n_declared):
             slot = seat * MAX_DECLARED + d
             pattern = teyaku_ints[T_PATTERN, si[I_DECL_INDEX + slot]]
-            if pattern == EE.PATTERN_TRIPLET:
+            if pattern == E.PATTERN_TRIPLET:
                 upgrade_months |= bit(si[I_DECL_MONTH + slot])
-            elif pattern == EE.PATTERN_FOUR_THREE and in_four_three:
+            elif pattern == E.PATTERN_FOUR_THREE and in_four_three:
                 upgrade_months |= bit(si[I_DECL_THREE + slot])
     yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score(bits, upgrade_months, yaku_ints)
     teyaku_points = 0
-    all_four = params[EE.P_C_TRIPLET_BONUS_CONDITION] == 1
+    all_four = params[E.P_C_TRIPLET_BONUS_CONDITION] == 1
     hand_dealt = sm[M_HAND_DEALT + seat]
     for d in range(n_declared):
         slot = seat * MAX_DECLARED + d
         index = si[I_DECL_INDEX + slot]
-        if teyaku_ints[T_KIND, index] != EE.TEYAKU_STOP:
+        if teyaku_ints[T_KIND, index] != E.TEYAKU_STOP:
             teyaku_points += teyaku_ints[T_VALUE, index]
         bonus = teyaku_ints[T_BONUS, index]
         pattern = teyaku_ints[T_PATTERN, index]
         m = 0
-        if pattern == EE.PATTERN_TRIPLET:
+        if pattern == E.PATTERN_TRIPLET:
             m = si[I_DECL_MONTH + slot]
-        elif pattern == EE.PATTERN_FOUR_THREE:
+        elif pattern == E.PATTERN_FOUR_THREE:
             m = si[I_DECL_THREE + slot]
         if bonus != 0 and m != 0 and ((teyaku_masks[TM_BONUS_MONTHS, index] >> np.uint64(m)) & U1) != U0:
             if triplet_bonus_earned(pile, month_mask[m], hand_dealt, all_four):
@@ -543,8 +543,8 @@ def tally(si, sm, rt, seat):
 @nb.njit(cache=True, _nrt=False)
 def top_score(si, params, start):
     """``EnshuState.top_score`` over ``si[I_SCORE:]``."""
-    n = params[EE.P_PLAYERS]
-    reverse = params[EE.P_VARIANT] != EE.VARIANT_W and params[EE.P_TIE_ORDER] == 1
+    n = params[E.P_PLAYERS]
+    reverse = params[E.P_VARIANT] != E.VARIANT_W and params[E.P_TIE_ORDER] == 1
     best = -1
     for k in range(n):
         seat = (start - k) % n if reverse else (start + k) % n
@@ -560,14 +560,14 @@ def phase_score(si, sm, rt):
     """``EnshuState._phase_score``."""
     params = rt[0]
     yaku_ints, teyaku_ints = rt[6], rt[8]
-    n = params[EE.P_PLAYERS]
-    variant = params[EE.P_VARIANT]
+    n = params[E.P_PLAYERS]
+    variant = params[E.P_VARIANT]
     if si[I_STOP_TEYAKU] >= 0:
-        reason = EE.END_TEYAKU_STOP
+        reason = E.END_TEYAKU_STOP
     elif sm[M_STOPPING] != U0:
-        reason = EE.END_UCHIKIRI
+        reason = E.END_UCHIKIRI
     else:
-        reason = EE.END_SCORE
+        reason = E.END_SCORE
     for s in range(n):
         si[I_YAKU_MULT + s] = 1
         si[I_SCORE + s] = 0
@@ -581,21 +581,21 @@ def phase_score(si, sm, rt):
         if si[I_ACTIVE + s] == 1:
             n_active += 1
             n_mult, mult_sum, mult_product, mult_max = tally(si, sm, rt, s)
-            if variant == EE.VARIANT_S:
-                if params[EE.P_S_COMBINATION] == 2:
+            if variant == E.VARIANT_S:
+                if params[E.P_S_COMBINATION] == 2:
                     si[I_YAKU_MULT + s] = mult_sum if n_mult > 0 else 1
                 else:
                     si[I_YAKU_MULT + s] = mult_product
-            elif variant == EE.VARIANT_C and n_mult > 0:
-                si[I_YAKU_MULT + s] = mult_product if params[EE.P_C_UCHIKIRI_COMBO] == 0 else mult_max
+            elif variant == E.VARIANT_C and n_mult > 0:
+                si[I_YAKU_MULT + s] = mult_product if params[E.P_C_UCHIKIRI_COMBO] == 0 else mult_max
     si[I_REASON] = reason
     si[I_C_WINNER] = si[I_WINNER]
     si[I_COUNTED] = 1
     si[I_PHASE] = P_FINISH
     dealer = si[I_DEALER]
-    if variant == EE.VARIANT_W:
-        stake = params[EE.P_W_STAKE]
-        if reason == EE.END_SCORE:
+    if variant == E.VARIANT_W:
+        stake = params[E.P_W_STAKE]
+        if reason == E.END_SCORE:
             top = 0
             for s in range(n):
                 total = si[I_CARD_POINTS + s] + si[I_YAKU_POINTS + s] + si[I_TEYAKU_POINTS + s]
@@ -611,7 +611,7 @@ def phase_score(si, sm, rt):
                     if winner < 0:
                         winner = seat
                     n_tied += 1
-            if params[EE.P_W_TIE] == 0 or n_tied == 1:
+            if params[E.P_W_TIE] == 0 or n_tied == 1:
                 si[I_PAYOFF + winner] = stake * (n - 1)
             else:
                 won = stake * (n - n_tied)
@@ -623,31 +623,31 @@ def phase_score(si, sm, rt):
                         k_tied += 1
             si[I_C_WINNER] = winner
         else:
-            if reason == EE.END_TEYAKU_STOP:
+            if reason == E.END_TEYAKU_STOP:
                 stakes = np.int64(teyaku_ints[T_VALUE, si[I_STOP_TEYAKU]])
             else:
-                combo = params[EE.P_W_UCHIKIRI_COMBO]
-                stakes = np.int64(0 if combo == EE.COMBO_SUM else 1)
+                combo = params[E.P_W_UCHIKIRI_COMBO]
+                stakes = np.int64(0 if combo == E.COMBO_SUM else 1)
                 first = True
                 rest = sm[M_STOPPING]
                 while rest:
                     i = lowest_id(rest)
                     rest &= rest - U1
                     value = yaku_ints[Y_VALUE, i]
-                    if combo == EE.COMBO_SUM:
+                    if combo == E.COMBO_SUM:
                         stakes += value
-                    elif combo == EE.COMBO_MAX:
+                    elif combo == E.COMBO_MAX:
                         if first or value > stakes:
                             stakes = value
                     else:
                         stakes *= value
                     first = False
-            per_loser = (stakes + params[EE.P_W_UCHIKIRI_PAYMENT]) * stake
+            per_loser = (stakes + params[E.P_W_UCHIKIRI_PAYMENT]) * stake
             for s in range(n):
                 si[I_PAYOFF + s] = -per_loser
             si[I_PAYOFF + si[I_C_WINNER]] = per_loser * (n - 1)
-    elif variant == EE.VARIANT_S:
-        combination = params[EE.P_S_COMBINATION]
+    elif variant == E.VARIANT_S:
+        combination = params[E.P_S_COMBINATION]
         for s in range(n):
             cards = si[I_CARD_POINTS + s]
             own = si[I_YAKU_POINTS + s] + si[I_TEYAKU_POINTS + s]
@@ -660,7 +660,7 @@ def phase_score(si, sm, rt):
             si[I_PAYOFF + s] = score
         si[I_C_WINNER] = top_score(si, params, dealer)
     else:
-        zero_sum = params[EE.P_C_SCORE_FORMULA] == 1
+        zero_sum = params[E.P_C_SCORE_FORMULA] == 1
         own_total = 0
         for s in range(n):
             if si[I_ACTIVE + s] == 1:
@@ -674,14 +674,14 @@ def phase_score(si, sm, rt):
             if zero_sum:
                 base += (n_active - 1) * own
             si[I_SCORE + s] = base * multiplier * si[I_YAKU_MULT + s]
-        if reason != EE.END_UCHIKIRI:
+        if reason != E.END_UCHIKIRI:
             si[I_C_WINNER] = top_score(si, params, si[I_ACTING])
         for s in range(n):
             si[I_SCORES + s] = si[I_SCORE + s]
         si[I_SCORES_SET] = 1
         si[I_WINNER] = si[I_C_WINNER]
         si[I_PHASE] = P_SETTLE
-        if reason != EE.END_UCHIKIRI or params[EE.P_C_FUKE_ON_UCHIKIRI] == 1:
+        if reason != E.END_UCHIKIRI or params[E.P_C_FUKE_ON_UCHIKIRI] == 1:
             acting = si[I_ACTING]
             k_fuke = 0
             for k in range(n):
@@ -698,16 +698,16 @@ def phase_score(si, sm, rt):
 def phase_settle(si, sm, rt):
     """``EnshuState._phase_settle`` (variant C)."""
     params = rt[0]
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     if si[I_FUKE] >= 0:
-        si[I_REASON] = EE.END_FUKE
+        si[I_REASON] = E.END_FUKE
         si[I_C_WINNER] = -1
         for s in range(n):
             si[I_SCORE + s] = 0
     else:
         winner = si[I_C_WINNER]
         paid = si[I_SCORE + winner]
-        if params[EE.P_C_NEGATIVE_SCORE] == 0 and paid < 0:
+        if params[E.P_C_NEGATIVE_SCORE] == 0 and paid < 0:
             paid = 0
         n_active = 0
         for s in range(n):
@@ -727,19 +727,19 @@ def advance_nb(si, sm, rt, ws):
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
     yaku_masks, teyaku_masks, teyaku_ints = rt[5], rt[7], rt[8]
     opt_ints, opt_cards = ws[0], ws[1]
-    n = params[EE.P_PLAYERS]
-    variant = params[EE.P_VARIANT]
-    junk_only = params[EE.P_C_EXPOSURE] == 1
+    n = params[E.P_PLAYERS]
+    variant = params[E.P_VARIANT]
+    junk_only = params[E.P_C_EXPOSURE] == 1
     while si[I_PEND_KIND] == NO_KIND and si[I_DONE] == 0:
         phase = si[I_PHASE]
         if phase == P_MIZU:
-            if si[I_MIZU_INDEX] < n and si[I_MIZU_COUNT] < EE.MAX_MIZU_KOTSU:
+            if si[I_MIZU_INDEX] < n and si[I_MIZU_COUNT] < E.MAX_MIZU_KOTSU:
                 ask_yes_no(si, KIND_MIZU_KOTSU, (si[I_DEALER] + si[I_MIZU_INDEX]) % n)
             else:
                 si[I_PHASE] = P_DEAL
         elif phase == P_DEAL:
             deal(si, sm, rt)
-            if variant != EE.VARIANT_C:
+            if variant != E.VARIANT_C:
                 si[I_PHASE] = P_TEYAKU_START
                 continue
             mizu_total = 0
@@ -788,7 +788,7 @@ def advance_nb(si, sm, rt, ws):
             if joined <= 3:
                 si[I_PHASE] = P_ACTING_DEALER
                 continue
-            if si[I_PASSES] >= params[EE.P_C_DROPOUT_PASS_CAP]:
+            if si[I_PASSES] >= params[E.P_C_DROPOUT_PASS_CAP]:
                 for q in range(joined - 1, -1, -1):
                     if si[I_REMAINING] == 3:
                         break
@@ -805,7 +805,7 @@ def advance_nb(si, sm, rt, ws):
             si[I_PHASE] = P_DROPOUT_PASS
         elif phase == P_ACTING_DEALER:
             si[I_ACTING] = first_active_from(si, si[I_DEALER], n)
-            if params[EE.P_MISDEAL_HAND_ICP_FOUR] == EE.HAND_FOUR_AT_TEYAKU and si[I_REDEALS] < EE.MAX_REDEALS:
+            if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_TEYAKU and si[I_REDEALS] < E.MAX_REDEALS:
                 four = False
                 for s in range(n):
                     if si[I_ACTIVE + s] == 1 and icp_four(sm[M_HANDS + s], month_mask, class_masks[K_ICP]):
@@ -827,7 +827,7 @@ def advance_nb(si, sm, rt, ws):
             si[I_PHASE] = P_TURNS_START
             start_seats = -1
             decides = 1
-            if variant == EE.VARIANT_W:
+            if variant == E.VARIANT_W:
                 # every stopping teyaku is exposed; the best (earliest on equal values) ends the round
                 best_value = 0
                 best_seat = -1
@@ -850,12 +850,12 @@ def advance_nb(si, sm, rt, ws):
                 if best_seat >= 0:
                     si[I_PHASE] = P_SCORE
                     continue
-                mode = params[EE.P_W_TRIPLET_DECLARE]
+                mode = params[E.P_W_TRIPLET_DECLARE]
                 if mode != 2:
                     start_seats = dealer
                     decides = 1 if mode == 0 else 0
-            elif variant == EE.VARIANT_S:
-                if params[EE.P_S_TEYAKU] == 0:
+            elif variant == E.VARIANT_S:
+                if params[E.P_S_TEYAKU] == 0:
                     start_seats = si[I_DEALER]
             else:
                 start_seats = si[I_ACTING]
@@ -920,7 +920,7 @@ def advance_nb(si, sm, rt, ws):
             set_play_keys(si, sm[M_HANDS + seat])
         elif phase == P_AFTER_PLAY:
             seat = si[I_SEAT]
-            if params[EE.P_UCHIKIRI_CHECK] == 1:
+            if params[E.P_UCHIKIRI_CHECK] == 1:
                 bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
                 if bits != U0:
                     stop(si, sm, seat, bits)
@@ -950,7 +950,7 @@ def advance_nb(si, sm, rt, ws):
             while si[I_FUKE_INDEX] < si[I_FUKE_LEN]:
                 seat = si[I_FUKE_SEATS + si[I_FUKE_INDEX]]
                 if si[I_N_DECLARED + seat] == 0 and mask_value(sm[M_PILES + seat] & ~willow,
-                                                               card_points) <= EE.FUKE_LIMIT:
+                                                               card_points) <= E.FUKE_LIMIT:
                     ask_yes_no(si, KIND_FUKE, seat)
                     asked = True
                     break
@@ -1035,7 +1035,7 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
     """``EnshuState.sample_hidden(seat, stream)`` into ``(out_si, out_sm)``; draws from the stream
     at ``streams[at:at + 4]`` exactly as the reference does."""
     params = rt[0]
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     cards = ws[2]
     copy_state_nb(si, sm, out_si, out_sm)
     own_former = U0
@@ -1120,12 +1120,12 @@ def observe_nb(si, sm, rt, seat, obs):
     """``pack_observation(state.observe(seat), card, source)`` into ``obs`` (int64[OBS_SIZE]):
     what ``seat`` may see, with the card awaiting a pending capture choice (else -1)."""
     params = rt[0]
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     for k in range(OBS_SIZE):
         obs[k] = 0
     obs[OBS_SEAT] = seat
     obs[OBS_PLAYERS] = n
-    obs[OBS_VARIANT] = params[EE.P_VARIANT]
+    obs[OBS_VARIANT] = params[E.P_VARIANT]
     obs[OBS_DEALER] = si[I_DEALER]
     obs[OBS_ACTING_DEALER] = si[I_ACTING]
     obs[OBS_ROUND_IN_MATCH] = si[I_ROUND_IN_MATCH]
@@ -1182,15 +1182,15 @@ def greedy_choose_nb(si, sm, rt, ws):
     if kind == KIND_MIZU_KOTSU:
         return 0
     if kind == KIND_KOTSU:
-        return 1 if mask_value(hand, card_points) >= EE.GREEDY_KOTSU_POINTS else 0
+        return 1 if mask_value(hand, card_points) >= E.GREEDY_KOTSU_POINTS else 0
     if kind == KIND_JOIN:
         passes = si[I_PASSES]
-        if mask_value(hand, card_points) >= EE.GREEDY_JOIN_POINTS * max(passes, 1):
+        if mask_value(hand, card_points) >= E.GREEDY_JOIN_POINTS * max(passes, 1):
             return 1
         if passes <= 1:
             opt_ints, opt_cards = ws[0], ws[1]
             count = teyaku_options(hand, np.int64(-1), np.int64(-1), month_mask, class_masks,
-                                   params[EE.P_C_EXPOSURE] == 1, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
+                                   params[E.P_C_EXPOSURE] == 1, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
             if count > 0:
                 return 1
         return 0
@@ -1206,7 +1206,7 @@ def greedy_choose_nb(si, sm, rt, ws):
     pile = sm[M_PILES + seat]
     stopping = class_masks[K_STOPPING]
     if kind == KIND_PLAY:
-        card = greedy_play(hand, sm[M_FIELD], pile, params[EE.P_CAPTURE_THREE] == 1, month, month_mask,
+        card = greedy_play(hand, sm[M_FIELD], pile, params[E.P_CAPTURE_THREE] == 1, month, month_mask,
                            yaku_masks, yaku_ints, card_points, stopping)
         for k in range(si[I_PEND_N]):
             if si[I_KEYS + k] & 0xFF == card:
@@ -1233,47 +1233,47 @@ def greedy_choose_nb(si, sm, rt, ws):
 def write_row_nb(si, sm, rt, out_int, out_mask, row):
     """Write the finished round into row ``row`` (all but the match columns), as ``fill_row``."""
     params, class_masks = rt[0], rt[4]
-    n = params[EE.P_PLAYERS]
+    n = params[E.P_PLAYERS]
     mizu_total = 0
     kotsu_total = 0
     for s in range(n):
         mizu_total += si[I_MIZU + s]
         kotsu_total += si[I_KOTSU + s]
-    out_int[EE.C_ROUND, row] = si[I_ROUND_INDEX]
-    out_int[EE.C_DEALER, row] = si[I_DEALER]
-    out_int[EE.C_FIRST_PLAYER, row] = si[I_ACTING]
-    out_int[EE.C_PLAYERS, row] = n
-    out_int[EE.C_WINNER, row] = si[I_C_WINNER]
-    out_int[EE.C_END_REASON, row] = si[I_REASON]
-    out_int[EE.C_END_TURN, row] = si[I_TURN]
-    out_int[EE.C_REDEALS, row] = si[I_REDEALS]
-    out_int[EE.C_VALID, row] = 1
-    out_int[EE.C_MULTIPLIER, row] = si[I_MULTIPLIER]
-    out_int[EE.C_FIELD_BRIGHTS, row] = popcount(sm[M_FIELD_DEALT] & class_masks[K_BRIGHT])
-    out_int[EE.C_MIZU_KOTSU_COUNT, row] = mizu_total
-    out_int[EE.C_KOTSU_COUNT, row] = kotsu_total
-    out_int[EE.C_DROPOUT_PASSES, row] = si[I_PASSES]
-    out_int[EE.C_FUKE, row] = si[I_FUKE]
-    out_mask[EE.M_FIELD_DEALT, row] = sm[M_FIELD_DEALT]
-    out_mask[EE.M_STOPPING_YAKU, row] = sm[M_STOPPING]
-    out_mask[EE.M_STOPPING_TEYAKU, row] = bit(si[I_STOP_TEYAKU]) if si[I_STOP_TEYAKU] >= 0 else U0
+    out_int[E.C_ROUND, row] = si[I_ROUND_INDEX]
+    out_int[E.C_DEALER, row] = si[I_DEALER]
+    out_int[E.C_FIRST_PLAYER, row] = si[I_ACTING]
+    out_int[E.C_PLAYERS, row] = n
+    out_int[E.C_WINNER, row] = si[I_C_WINNER]
+    out_int[E.C_END_REASON, row] = si[I_REASON]
+    out_int[E.C_END_TURN, row] = si[I_TURN]
+    out_int[E.C_REDEALS, row] = si[I_REDEALS]
+    out_int[E.C_VALID, row] = 1
+    out_int[E.C_MULTIPLIER, row] = si[I_MULTIPLIER]
+    out_int[E.C_FIELD_BRIGHTS, row] = popcount(sm[M_FIELD_DEALT] & class_masks[K_BRIGHT])
+    out_int[E.C_MIZU_KOTSU_COUNT, row] = mizu_total
+    out_int[E.C_KOTSU_COUNT, row] = kotsu_total
+    out_int[E.C_DROPOUT_PASSES, row] = si[I_PASSES]
+    out_int[E.C_FUKE, row] = si[I_FUKE]
+    out_mask[E.M_FIELD_DEALT, row] = sm[M_FIELD_DEALT]
+    out_mask[E.M_STOPPING_YAKU, row] = sm[M_STOPPING]
+    out_mask[E.M_STOPPING_TEYAKU, row] = bit(si[I_STOP_TEYAKU]) if si[I_STOP_TEYAKU] >= 0 else U0
     for s in range(MAX_SEATS):
         seated = s < n
-        out_int[EE.C_ACTIVE + s, row] = si[I_ACTIVE + s] if seated else 0
-        out_int[EE.C_MIZU_KOTSU + s, row] = si[I_MIZU + s] if seated else 0
-        out_int[EE.C_KOTSU + s, row] = si[I_KOTSU + s] if seated else 0
-        out_int[EE.C_YAKU_POINTS + s, row] = si[I_YAKU_POINTS + s] if seated else 0
-        out_int[EE.C_TEYAKU_POINTS + s, row] = si[I_TEYAKU_POINTS + s] if seated else 0
-        out_int[EE.C_CARD_POINTS + s, row] = si[I_CARD_POINTS + s] if seated else 0
-        out_int[EE.C_YAKU_MULTIPLIER + s, row] = si[I_YAKU_MULT + s] if seated else 0
-        out_int[EE.C_SCORE + s, row] = si[I_SCORE + s] if seated else 0
-        out_int[EE.C_PAYOFF + s, row] = si[I_PAYOFF + s] if seated else 0
-        out_mask[EE.M_HAND_DEALT + s, row] = sm[M_HAND_DEALT + s] if seated else U0
-        out_mask[EE.M_CAPTURED + s, row] = sm[M_PILES + s] if seated else U0
-        out_mask[EE.M_YAKU + s, row] = sm[M_YAKU + s] if seated else U0
-        out_mask[EE.M_TEYAKU_DEALT + s, row] = sm[M_TEYAKU_DEALT + s] if seated else U0
-        out_mask[EE.M_TEYAKU_DECLARED + s, row] = sm[M_DECLARED + s] if seated else U0
-        out_mask[EE.M_EXPOSED + s, row] = sm[M_EXPOSED + s] if seated else U0
+        out_int[E.C_ACTIVE + s, row] = si[I_ACTIVE + s] if seated else 0
+        out_int[E.C_MIZU_KOTSU + s, row] = si[I_MIZU + s] if seated else 0
+        out_int[E.C_KOTSU + s, row] = si[I_KOTSU + s] if seated else 0
+        out_int[E.C_YAKU_POINTS + s, row] = si[I_YAKU_POINTS + s] if seated else 0
+        out_int[E.C_TEYAKU_POINTS + s, row] = si[I_TEYAKU_POINTS + s] if seated else 0
+        out_int[E.C_CARD_POINTS + s, row] = si[I_CARD_POINTS + s] if seated else 0
+        out_int[E.C_YAKU_MULTIPLIER + s, row] = si[I_YAKU_MULT + s] if seated else 0
+        out_int[E.C_SCORE + s, row] = si[I_SCORE + s] if seated else 0
+        out_int[E.C_PAYOFF + s, row] = si[I_PAYOFF + s] if seated else 0
+        out_mask[E.M_HAND_DEALT + s, row] = sm[M_HAND_DEALT + s] if seated else U0
+        out_mask[E.M_CAPTURED + s, row] = sm[M_PILES + s] if seated else U0
+        out_mask[E.M_YAKU + s, row] = sm[M_YAKU + s] if seated else U0
+        out_mask[E.M_TEYAKU_DEALT + s, row] = sm[M_TEYAKU_DEALT + s] if seated else U0
+        out_mask[E.M_TEYAKU_DECLARED + s, row] = sm[M_DECLARED + s] if seated else U0
+        out_mask[E.M_EXPOSED + s, row] = sm[M_EXPOSED + s] if seated else U0
 
 
 # --- rollouts of random and greedy, a turn at a time -----------------------------------------
@@ -1317,9 +1317,9 @@ def turns_fast_nb(si, sm, rt, ws, policy_id, streams, at):
     ``apply_nb``; then the state machine scores the round."""
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
     yaku_masks, yaku_ints = rt[5], rt[6]
-    n = params[EE.P_PLAYERS]
-    capture_three_all = params[EE.P_CAPTURE_THREE] == 0
-    each_capture = params[EE.P_UCHIKIRI_CHECK] == 1
+    n = params[E.P_PLAYERS]
+    capture_three_all = params[E.P_CAPTURE_THREE] == 0
+    each_capture = params[E.P_UCHIKIRI_CHECK] == 1
     stopping_mask = class_masks[K_STOPPING]
     seat = si[I_PEND_SEAT]
     si[I_PEND_KIND] = NO_KIND
@@ -1405,7 +1405,7 @@ def _copy_state(ctx, src, dst):
 
 @implements(C.n_seats_nb, EnshuContext)
 def _n_seats(ctx):
-    return np.int64(ctx.rt[0][EE.P_PLAYERS])
+    return np.int64(ctx.rt[0][E.P_PLAYERS])
 
 
 @implements(C.start_round_nb, EnshuContext)
@@ -1480,36 +1480,36 @@ def _winner(ctx, state):
 def _add_match_points(ctx, state, points):
     params = ctx.rt[0]
     si = state[0]
-    if params[EE.P_VARIANT] == EE.VARIANT_S and params[EE.P_S_MATCH_SCORING] == 1:  # round wins
+    if params[E.P_VARIANT] == E.VARIANT_S and params[E.P_S_MATCH_SCORING] == 1:  # round wins
         winner = si[I_C_WINNER]
         if winner >= 0:
             points[winner] += 1
     else:
-        for s in range(params[EE.P_PLAYERS]):
+        for s in range(params[E.P_PLAYERS]):
             points[s] += si[I_PAYOFF + s]
 
 
 @implements(C.next_dealer_nb, EnshuContext)
 def _next_dealer(ctx, dealer, winner):
-    if ctx.rt[0][EE.P_NEXT_DEALER] == 1:  # the seat after the dealer, whoever won
-        return (dealer + 1) % ctx.rt[0][EE.P_PLAYERS]
+    if ctx.rt[0][E.P_NEXT_DEALER] == 1:  # the seat after the dealer, whoever won
+        return (dealer + 1) % ctx.rt[0][E.P_PLAYERS]
     return winner
 
 
 @implements(C.write_match_nb, EnshuContext)
 def _write_match(ctx, out_int, row, unit, round_in_match, points):
-    out_int[EE.C_MATCH, row] = unit
-    out_int[EE.C_ROUND_IN_MATCH, row] = round_in_match
-    out_int[EE.C_MATCH_END, row] = 0
+    out_int[E.C_MATCH, row] = unit
+    out_int[E.C_ROUND_IN_MATCH, row] = round_in_match
+    out_int[E.C_MATCH_END, row] = 0
     for s in range(MAX_SEATS):
-        out_int[EE.C_MATCH_POINTS + s, row] = points[s]
+        out_int[E.C_MATCH_POINTS + s, row] = points[s]
 
 
 @implements(C.end_match_nb, EnshuContext)
 def _end_match(ctx, out_int, row):
-    out_int[EE.C_MATCH_END, row] = 1
+    out_int[E.C_MATCH_END, row] = 1
 
 
 @implements(C.unused_row_nb, EnshuContext)
 def _unused_row(ctx, out_int, row):
-    out_int[EE.C_VALID, row] = 0
+    out_int[E.C_VALID, row] = 0
