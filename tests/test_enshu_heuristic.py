@@ -38,7 +38,7 @@ from simcore.cards import mask_of
 from simcore.games import get_game
 from simcore.games.enshu import heuristic_nb as H
 from simcore.games.enshu.compile import teyaku_options
-from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuHeuristicPolicy, EnshuObservation
+from simcore.games.enshu.policies import GreedyPolicy, HeuristicPolicy, Observation
 from simcore.games.enshu.reference import ACTION_KINDS, action_key, ask_policy
 from simcore.policies import parse_policy
 from simcore.rng import Stream
@@ -151,7 +151,7 @@ def test_it_never_draws_and_sees_only_its_observation():
         state = GAME.new_state(compiled, SEED, r, r % 4)
         streams = [Stream(SEED, r, 100 + s) for s in range(4)]
         policies = [GAME.seat_policies(compiled, specs, SEED, r)[s] for s in range(4)]
-        policies[0] = EnshuHeuristicPolicy(HEURISTIC, compiled, streams[0])
+        policies[0] = HeuristicPolicy(HEURISTIC, compiled, streams[0])
         k = 0
         while not state.is_terminal():
             decision = state.decision()
@@ -159,7 +159,7 @@ def test_it_never_draws_and_sees_only_its_observation():
             if specs[decision.seat].name == "heuristic":
                 # a world where the cards this seat cannot see are dealt anew: the same decision
                 world = state.sample_hidden(decision.seat, Stream(SEED, r, 9000 + k))
-                fresh = EnshuHeuristicPolicy(HEURISTIC, compiled, Stream(SEED, r, 7))
+                fresh = HeuristicPolicy(HEURISTIC, compiled, Stream(SEED, r, 7))
                 assert ask_policy(fresh, world, world.decision()) == action, (r, decision)
                 k += 1
             state.apply(action)
@@ -170,13 +170,13 @@ def test_it_never_draws_and_sees_only_its_observation():
 
 
 def _obs(compiled, *, hand, field, piles, seat=0, exposed=None, declared=None, scores=(), winner=-1,
-         draw_size=20, dropout_pass=0, active=None) -> EnshuObservation:
+         draw_size=20, dropout_pass=0, active=None) -> Observation:
     players = compiled.players
     piles = tuple(mask_of(p) for p in piles)
     seen = mask_of(field)
     for p in piles:
         seen |= p
-    return EnshuObservation(
+    return Observation(
         seat=seat, players=players, variant="WSC"[int(compiled.params[0])], dealer=0, acting_dealer=0,
         active=tuple(active or (True,) * players), round_in_match=0, match_points=(0,) * players, multiplier=1,
         hand=mask_of(hand), field=mask_of(field), piles=piles, exposed=tuple(exposed or (0,) * players),
@@ -187,7 +187,7 @@ def _obs(compiled, *, hand, field, piles, seat=0, exposed=None, declared=None, s
 
 def _both_play(compiled, obs) -> int:
     """The heuristic's card in both engines (they must agree)."""
-    card = EnshuHeuristicPolicy(HEURISTIC, compiled).play(obs)
+    card = HeuristicPolicy(HEURISTIC, compiled).play(obs)
     keys = np.array([(H.KIND_PLAY << H.KEY_SHIFT) | c for c in range(48) if (obs.hand >> c) & 1], dtype=np.int64)
     index = H.heuristic_choose_nb(H.KIND_PLAY, H.pack_observation(obs), keys, len(keys),
                                   H.heuristic_tables(compiled, HEURISTIC))
@@ -205,7 +205,7 @@ def test_a_dead_yaku_is_worth_only_its_card_points():
                piles=[[PLUM_RIBBON], [PINE_RIBBON]])
     assert _both_play(compiled, obs) == MAPLE_CHAFF_1
     # greedy counts Akatan progress even when it is dead: 800 + 10 * 5 against 10 * 10
-    assert EnshuGreedyPolicy(HEURISTIC, compiled).play(obs) == CHERRY_CHAFF_1
+    assert GreedyPolicy(HEURISTIC, compiled).play(obs) == CHERRY_CHAFF_1
 
 
 def test_it_leaves_on_the_field_what_no_one_else_can_take():
@@ -219,7 +219,7 @@ def test_it_leaves_on_the_field_what_no_one_else_can_take():
                piles=[[WISTERIA_CHAFF_1, WISTERIA_CHAFF_2], [WISTERIA_CUCKOO]])
     assert _both_play(compiled, obs) == WISTERIA_RIBBON
     # greedy keeps the card worth more to itself: -(10 * 5) for the ribbon against 0 for the chaff
-    assert EnshuGreedyPolicy(HEURISTIC, compiled).play(obs) == PINE_CHAFF_1
+    assert GreedyPolicy(HEURISTIC, compiled).play(obs) == PINE_CHAFF_1
 
 
 def test_a_capture_no_one_else_can_make_waits():
@@ -231,7 +231,7 @@ def test_a_capture_no_one_else_can_make_waits():
     obs = _obs(compiled, hand=[SUSUKI_CHAFF_1, MAPLE_CHAFF_1], field=[SUSUKI_GEESE, MAPLE_DEER],
                piles=[[SUSUKI_MOON], [SUSUKI_CHAFF_2], []])
     assert _both_play(compiled, obs) == MAPLE_CHAFF_1
-    assert EnshuGreedyPolicy(HEURISTIC, compiled).play(obs) == SUSUKI_CHAFF_1
+    assert GreedyPolicy(HEURISTIC, compiled).play(obs) == SUSUKI_CHAFF_1
 
 
 def test_it_denies_a_nearly_complete_round_stopping_yaku():
@@ -243,7 +243,7 @@ def test_it_denies_a_nearly_complete_round_stopping_yaku():
     obs = _obs(compiled, hand=[MAPLE_CHAFF_1, IRIS_CHAFF_1], field=[MAPLE_RIBBON, IRIS_BRIDGE],
                piles=[[], [PEONY_RIBBON, CHRYS_RIBBON], []])
     assert _both_play(compiled, obs) == MAPLE_CHAFF_1
-    policy = EnshuHeuristicPolicy(HEURISTIC, compiled)
+    policy = HeuristicPolicy(HEURISTIC, compiled)
     policy._look(obs)
     assert policy._gain(mask_of([MAPLE_CHAFF_1, MAPLE_RIBBON]), obs.field, obs.hand) == 5000 + 60_000
 
@@ -256,7 +256,7 @@ def test_capture_choice_keeps_the_card_the_next_player_wants_off_the_field():
     obs = _obs(compiled, hand=[MAPLE_CHAFF_1], field=[PINE_RIBBON, PINE_CHAFF_2, MAPLE_DEER],
                piles=[[], [PLUM_RIBBON, CHERRY_RIBBON]])
     options = [1 << PINE_RIBBON, 1 << PINE_CHAFF_2]
-    choice = EnshuHeuristicPolicy(HEURISTIC, compiled).choose_capture(obs, PINE_CHAFF_1, options)
+    choice = HeuristicPolicy(HEURISTIC, compiled).choose_capture(obs, PINE_CHAFF_1, options)
     assert choice == 1 << PINE_RIBBON
     packed = H.pack_observation(obs, PINE_CHAFF_1, "play")
     keys = np.array([(H.KIND_CAPTURE << H.KEY_SHIFT) | o for o in options], dtype=np.int64)
@@ -264,7 +264,7 @@ def test_capture_choice_keeps_the_card_the_next_player_wants_off_the_field():
 
 
 def _yes_no(compiled, kind: str, obs) -> bool:
-    policy = EnshuHeuristicPolicy(HEURISTIC, compiled)
+    policy = HeuristicPolicy(HEURISTIC, compiled)
     answer = getattr(policy, kind)(obs)
     keys = np.array([(H.KIND_CODES[kind] << H.KEY_SHIFT) | v for v in (0, 1)], dtype=np.int64)
     index = H.heuristic_choose_nb(H.KIND_CODES[kind], H.pack_observation(obs), keys, 2,
@@ -307,7 +307,7 @@ def test_teyaku_declarations():
     def both(hand, group, spec=HEURISTIC):
         obs = _obs(compiled, hand=hand, field=[], piles=[[], [], []])
         options = teyaku_options(compiled, obs.hand, group)
-        chosen = EnshuHeuristicPolicy(spec, compiled).declare_teyaku(obs, group, options)
+        chosen = HeuristicPolicy(spec, compiled).declare_teyaku(obs, group, options)
         decision = Decision("declare_teyaku", 0, (*options, None), {"group": group})
         keys = np.array([action_key(decision, a) for a in decision.actions], dtype=np.int64)
         index = H.heuristic_choose_nb(H.KIND_DECLARE_TEYAKU, H.pack_observation(obs), keys, len(keys),

@@ -67,10 +67,10 @@ from tensho_cards import (
 
 from simcore.cards import mask_of
 from simcore.games.enshu import compile as enshu_compile
+from simcore.games.enshu import policies as enshu_policies
 from simcore.games.enshu.compile import teyaku_options
-from simcore.games.enshu.policies import EnshuGreedyPolicy, EnshuObservation
 from simcore.games.tensho.compile import compile_rules
-from simcore.games.tensho.policies import GreedyPolicy, TenshoObservation
+from simcore.games.tensho.policies import GreedyPolicy, Observation
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
@@ -81,8 +81,8 @@ def tensho_greedy(spec: str = "greedy", **options: str) -> GreedyPolicy:
     return GreedyPolicy(parse_policy(spec), compile_rules(load_rules("tensho-ise", options)))
 
 
-def tensho_obs(hand=(), field=(), pile=(), yaku_set: int = 1) -> TenshoObservation:
-    return TenshoObservation(seat=0, dealer=0, yaku_set=yaku_set, round_in_match=0, match_points=(0, 0),
+def tensho_obs(hand=(), field=(), pile=(), yaku_set: int = 1) -> Observation:
+    return Observation(seat=0, dealer=0, yaku_set=yaku_set, round_in_match=0, match_points=(0, 0),
                              hand=mask_of(hand), field=mask_of(field), piles=(mask_of(pile), 0),
                              seen=mask_of(field) | mask_of(pile), draw_size=18, turn=1)
 
@@ -169,16 +169,16 @@ def test_tensho_yaku_set_choice_is_the_parameter(spec, expected):
 # --- Enshu-bana --------------------------------------------------------------------------------
 
 
-def enshu_greedy(rules: str = "enshu-c", players: int = 4) -> EnshuGreedyPolicy:
+def enshu_greedy(rules: str = "enshu-c", players: int = 4) -> enshu_policies.GreedyPolicy:
     compiled = enshu_compile.compile_rules(load_rules(rules, {"enshu.players": str(players)}))
-    return EnshuGreedyPolicy(parse_policy("greedy", "enshu"), compiled)
+    return enshu_policies.GreedyPolicy(parse_policy("greedy", "enshu"), compiled)
 
 
 def enshu_obs(hand=(), field=(), pile=(), *, players: int = 4, dropout_pass: int = 0, scores=(), winner=-1,
-              seat: int = 1) -> EnshuObservation:
+              seat: int = 1) -> enshu_policies.Observation:
     piles = [0] * players
     piles[seat] = mask_of(pile)
-    return EnshuObservation(
+    return enshu_policies.Observation(
         seat=seat, players=players, variant="C", dealer=0, acting_dealer=0, active=(True,) * players,
         round_in_match=0, match_points=(0,) * players, multiplier=1, hand=mask_of(hand), field=mask_of(field),
         piles=tuple(piles), exposed=(0,) * players, seen=mask_of(field) | mask_of(pile), draw_size=14, turn=1,

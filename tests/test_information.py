@@ -12,7 +12,7 @@ import random
 import pytest
 
 from simcore.games.tensho.compile import compile_rules
-from simcore.games.tensho.policies import TenshoObservation, make_policy
+from simcore.games.tensho.policies import Observation, make_policy
 from simcore.games.tensho.reference import RoundSetup, play_round
 from simcore.policies import parse_policy
 from simcore.rng import Stream, seat_stream
@@ -22,7 +22,7 @@ HIDDEN_FIELDS = {"opponent_hand", "draw", "draw_order", "dead"}
 
 
 def test_the_observation_has_no_hidden_information():
-    fields = set(TenshoObservation.__dataclass_fields__)
+    fields = set(Observation.__dataclass_fields__)
     assert not fields & HIDDEN_FIELDS
     assert {"hand", "field", "piles", "seen", "draw_size"} <= fields
 
@@ -37,7 +37,7 @@ class Recorder:
     def __getattr__(self, name):
         method = getattr(self.inner, name)
 
-        def call(obs: TenshoObservation, *args):
+        def call(obs: Observation, *args):
             decision = method(obs, *args)
             self.log.append((name, obs.turn, decision))
             return decision

@@ -38,7 +38,7 @@ from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.policies import (
     HEURISTIC_PARAMS,
     HeuristicPolicy,
-    TenshoObservation,
+    Observation,
     make_policy,
 )
 from simcore.games.tensho.reference import RoundSetup, action_key, ask_policy, new_state
@@ -182,7 +182,7 @@ def observation(hand, field, mine, theirs, *, opp_hand=None, in_play=0, yaku_set
     draw_size = 45 - 6 - len(hand) - opp_hand - in_play - placed
     assert 6 < draw_size <= 18, draw_size
     hand_mask, field_mask, mine_mask, theirs_mask = (mask_of(x) for x in (hand, field, mine, theirs))
-    return TenshoObservation(seat=0, dealer=0, yaku_set=yaku_set, round_in_match=0, match_points=(0, 0),
+    return Observation(seat=0, dealer=0, yaku_set=yaku_set, round_in_match=0, match_points=(0, 0),
                              hand=hand_mask, field=field_mask, piles=(mine_mask, theirs_mask),
                              seen=field_mask | mine_mask | theirs_mask, draw_size=draw_size,
                              turn=1 + turns_taken)
@@ -282,7 +282,7 @@ def test_claims_the_two_yaku_cards_of_a_field_triple():
     the dealer and takes them from the opponent."""
     field = [TWO_OF_CLUBS, TWO_OF_SWORDS, TWO_OF_COINS, COIN[1], COIN[3], COIN[4], COIN[5], COIN[7], COIN[8]]
     hand = [CUP[1], CUP[3], CUP[4], CUP[5], CUP[7], CUP[8]]
-    obs = TenshoObservation(seat=0, dealer=0, yaku_set=1, round_in_match=0, match_points=(0, 0),
+    obs = Observation(seat=0, dealer=0, yaku_set=1, round_in_match=0, match_points=(0, 0),
                             hand=mask_of(hand), field=mask_of(field), piles=(0, 0), seen=mask_of(field),
                             draw_size=18, turn=0)
     pairs = [(TWO_OF_CLUBS, TWO_OF_SWORDS), (TWO_OF_CLUBS, TWO_OF_COINS), (TWO_OF_SWORDS, TWO_OF_COINS)]

@@ -18,7 +18,7 @@ FUKE_LIMIT = 15  # Willow-free card points at or below which Fuke may be declare
 MAX_REDEALS = 1000
 
 # The greedy policy's thresholds and its gain for a round-stopping yaku, read by the kernel and
-# by the reference policy alike (simcore.games.enshu.policies.EnshuGreedyPolicy).
+# by the reference policy alike (simcore.games.enshu.policies.GreedyPolicy).
 GREEDY_STOP_GAIN = 1_000_000
 GREEDY_KOTSU_POINTS = 60
 GREEDY_JOIN_POINTS = 30

@@ -3,12 +3,12 @@
 Contract
 --------
 ``heuristic_choose_nb(kind, obs, keys, n, tables) -> index`` decides exactly as
-``simcore.games.enshu.policies.EnshuHeuristicPolicy`` (its docstring and the module docstring of
+``simcore.games.enshu.policies.HeuristicPolicy`` (its docstring and the module docstring of
 ``simcore.games.enshu.policies`` define the rules):
 
 * ``kind``: the decision kind's code (``KIND_*``: the action-key kinds of issue 20's contract);
 * ``obs``: int64[OBS_SIZE], the deciding seat's observation in the layout of the ``OBS_*``
-  constants below (``pack_observation`` builds it from an ``EnshuObservation``); card masks are
+  constants below (``pack_observation`` builds it from an ``Observation``); card masks are
   stored as int64 (card ids are below 48, so every mask is non-negative);
 * ``keys``: int64[>= n], the action keys of the legal actions in the reference's order
   (``simcore.games.enshu.reference.action_key``), ``n`` of them;
@@ -68,7 +68,7 @@ OBS_ROUND_IN_MATCH = 5
 OBS_MULTIPLIER = 6
 OBS_HAND = 7  # card mask of the seat's own hand
 OBS_FIELD = 8  # card mask
-OBS_SEEN = 9  # card mask of every card seen face up (EnshuObservation.seen)
+OBS_SEEN = 9  # card mask of every card seen face up (Observation.seen)
 OBS_DRAW_SIZE = 10
 OBS_TURN = 11
 OBS_DROPOUT_PASS = 12
@@ -89,11 +89,11 @@ SOURCES = {"play": 0, "draw": 1}
 
 
 def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarray:
-    """The observation ``obs`` (an ``EnshuObservation``) as int64[OBS_SIZE] in the ``OBS_*`` layout.
+    """The observation ``obs`` (an ``Observation``) as int64[OBS_SIZE] in the ``OBS_*`` layout.
 
     Parameters
     ----------
-    obs : EnshuObservation
+    obs : Observation
     card : the card awaiting a capture choice (a ``capture`` decision's ``info["card"]``), or -1
     source : that card's ``info["source"]`` (``"play"`` or ``"draw"``), or None
 
@@ -175,7 +175,7 @@ def as_int64(value: int) -> int:
 
 
 def yaku_worth(compiled, stop_worth: int) -> list[int]:
-    """Each yaku's worth in points for the heuristic (``EnshuHeuristicPolicy``).
+    """Each yaku's worth in points for the heuristic (``HeuristicPolicy``).
 
     A points-kind yaku is worth its value less the values of the yaku it supersedes (so that
     completing Sokuyaku over Shishibo and Shishichu is worth what it adds); a round-stopping
@@ -254,7 +254,7 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
 
 
 # --- the decision ---------------------------------------------------------------------------------
-# Each helper mirrors the EnshuHeuristicPolicy method of the same name; ``pile_me`` is the deciding
+# Each helper mirrors the HeuristicPolicy method of the same name; ``pile_me`` is the deciding
 # seat's pile as the policy sees it (with a card awaiting its capture choice already in it).
 
 
@@ -353,7 +353,7 @@ def _n_active(obs):
 
 @nb.njit(cache=True, _nrt=False)
 def _risk_table(obs, t, unknown, n_active):
-    """The risk of ``EnshuHeuristicPolicy._risk`` for 1, 2, 3 and 4 unknown cards of a month,
+    """The risk of ``HeuristicPolicy._risk`` for 1, 2, 3 and 4 unknown cards of a month,
     11 bits each (it depends on the month only through that count): computed once a decision."""
     total = popcount(unknown)
     hidden = max(total - obs[OBS_DRAW_SIZE], 0)
@@ -382,7 +382,7 @@ def _risk(month_cards, risks, unknown, opp_exposed):
 
 @nb.njit(cache=True, _nrt=False)
 def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
-    """``EnshuHeuristicPolicy._offer``.  The reference sums ``_take_value`` over the takers; here
+    """``HeuristicPolicy._offer``.  The reference sums ``_take_value`` over the takers; here
     the same integer terms are summed yaku by yaku, so that a yaku's chance before the take is
     computed once (integer sums do not depend on their order)."""
     month_cards = t[T_MONTH_MASK + t[T_MONTH + card]]

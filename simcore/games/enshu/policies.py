@@ -1,6 +1,6 @@
 """Enshu-bana policies: the observation contract and the reference random and greedy policies.
 
-A policy sees only an ``EnshuObservation`` (DESIGN.md invariant 6): its own hand, the field,
+A policy sees only an ``Observation`` (DESIGN.md invariant 6): its own hand, the field,
 every capture pile, the cards exposed by declared teyaku that are still in their holders' hands,
 every card seen face up, the draw pile's size, the multiplier, who is active and who declared
 kotsu and mizu-kotsu, and the match state -- never another hand's hidden cards or the draw order.
@@ -106,13 +106,13 @@ if TYPE_CHECKING:
     from simcore.search import SearchPolicy
 
 __all__ = [
-    "EnshuObservation",
-    "EnshuRandomPolicy",
-    "EnshuGreedyPolicy",
-    "EnshuHeuristicPolicy",
+    "Observation",
+    "RandomPolicy",
+    "GreedyPolicy",
+    "HeuristicPolicy",
     "HEURISTIC_PARAMS",
     "HEURISTIC_DEFAULTS",
-    "EnshuPolicy",
+    "GamePolicy",
     "make_policy",
     "GREEDY_KOTSU_POINTS",
     "GREEDY_JOIN_POINTS",
@@ -123,7 +123,7 @@ GREEDY_JOIN_POINTS = E.GREEDY_JOIN_POINTS
 
 
 @dataclass(frozen=True)
-class EnshuObservation:
+class Observation:
     """What the deciding seat may see (DESIGN.md invariant 6)."""
 
     seat: int
@@ -150,42 +150,42 @@ class EnshuObservation:
     winner: int = -1  # known at the Fuke decision
 
 
-class EnshuPolicy(Protocol):
+class GamePolicy(Protocol):
     """The decision hooks the reference engine calls (RULES.md 3.4; see the module docstring)."""
 
     name: str
 
-    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+    def mizu_kotsu(self, obs: Observation) -> bool:
         """Whether to declare mizu-kotsu (variant C)."""
         ...
 
-    def kotsu(self, obs: EnshuObservation) -> bool:
+    def kotsu(self, obs: Observation) -> bool:
         """Whether to declare kotsu (variant C)."""
         ...
 
-    def join(self, obs: EnshuObservation) -> bool:
+    def join(self, obs: Observation) -> bool:
         """Whether to join the round in dropout pass ``obs.dropout_pass`` (C, 4-5 players)."""
         ...
 
-    def fuke(self, obs: EnshuObservation) -> bool:
+    def fuke(self, obs: Observation) -> bool:
         """Whether to declare Fuke (variant C)."""
         ...
 
-    def declare_teyaku(self, obs: EnshuObservation, group: str,
+    def declare_teyaku(self, obs: Observation, group: str,
                        options: list[TeyakuOption]) -> TeyakuOption | None:
         """One of the qualifying teyaku ``options`` of ``group`` to expose, or None."""
         ...
 
-    def play(self, obs: EnshuObservation) -> int:
+    def play(self, obs: Observation) -> int:
         """The id of the hand card to play."""
         ...
 
-    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         """Which of ``options`` (single-card field masks) the played or turned ``card`` takes."""
         ...
 
 
-class EnshuRandomPolicy:
+class RandomPolicy:
     """The uniform random policy; draws from its seat's stream."""
 
     name = "random"
@@ -196,32 +196,32 @@ class EnshuRandomPolicy:
     def _yes(self) -> bool:
         return self.stream.uniform_below(2) == 1
 
-    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+    def mizu_kotsu(self, obs: Observation) -> bool:
         return self._yes()
 
-    def kotsu(self, obs: EnshuObservation) -> bool:
+    def kotsu(self, obs: Observation) -> bool:
         return self._yes()
 
-    def join(self, obs: EnshuObservation) -> bool:
+    def join(self, obs: Observation) -> bool:
         return self._yes()
 
-    def fuke(self, obs: EnshuObservation) -> bool:
+    def fuke(self, obs: Observation) -> bool:
         return self._yes()
 
-    def declare_teyaku(self, obs: EnshuObservation, group: str, options: list[TeyakuOption]):
+    def declare_teyaku(self, obs: Observation, group: str, options: list[TeyakuOption]):
         if not self._yes():
             return None
         return options[self.stream.uniform_below(len(options))]
 
-    def play(self, obs: EnshuObservation) -> int:
+    def play(self, obs: Observation) -> int:
         hand = ids_of(obs.hand)
         return hand[self.stream.uniform_below(len(hand))]
 
-    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         return options[self.stream.uniform_below(len(options))]
 
 
-class EnshuGreedyPolicy:
+class GreedyPolicy:
     """The one-ply greedy policy (see the module docstring for its exact definition)."""
 
     name = "greedy"
@@ -280,38 +280,38 @@ class EnshuGreedyPolicy:
             return []
         return [outcome.matches] if outcome.kind == CAPTURE_ALL else list(outcome.options)
 
-    def _best_resolution(self, obs: EnshuObservation, card: int) -> int:
+    def _best_resolution(self, obs: Observation, card: int) -> int:
         pile = obs.piles[obs.seat]
         options = self._capture_options(card, obs.field)
         if not options:
             return self.placement_gain(card)
         return max(self.gain(pile, (1 << card) | option) for option in options)
 
-    def _hand_points(self, obs: EnshuObservation) -> int:
+    def _hand_points(self, obs: Observation) -> int:
         return sum(self.card_points[x] for x in ids_of(obs.hand))
 
-    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+    def mizu_kotsu(self, obs: Observation) -> bool:
         return False
 
-    def kotsu(self, obs: EnshuObservation) -> bool:
+    def kotsu(self, obs: Observation) -> bool:
         return self._hand_points(obs) >= GREEDY_KOTSU_POINTS
 
-    def join(self, obs: EnshuObservation) -> bool:
+    def join(self, obs: Observation) -> bool:
         if self._hand_points(obs) >= GREEDY_JOIN_POINTS * max(obs.dropout_pass, 1):
             return True
         return obs.dropout_pass <= 1 and bool(teyaku_options(self.compiled, obs.hand, None))
 
-    def fuke(self, obs: EnshuObservation) -> bool:
+    def fuke(self, obs: Observation) -> bool:
         return obs.winner != obs.seat and obs.winner >= 0 and obs.scores[obs.winner] > 0
 
-    def declare_teyaku(self, obs: EnshuObservation, group: str, options: list[TeyakuOption]):
+    def declare_teyaku(self, obs: Observation, group: str, options: list[TeyakuOption]):
         best = options[0]
         for option in options[1:]:
             if option.value > best.value:
                 best = option
         return best
 
-    def play(self, obs: EnshuObservation) -> int:
+    def play(self, obs: Observation) -> int:
         best, best_gain = -1, None
         for card in ids_of(obs.hand):
             g = self._best_resolution(obs, card)
@@ -319,7 +319,7 @@ class EnshuGreedyPolicy:
                 best, best_gain = card, g
         return best
 
-    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         pile = obs.piles[obs.seat]
         best, best_gain = options[0], None
         for option in options:
@@ -369,7 +369,7 @@ HEURISTIC_OTHER_CHANCE = 100
 HEURISTIC_TRIPLE_STRENGTH = 50
 
 
-class EnshuHeuristicPolicy:
+class HeuristicPolicy:
     """A club player's rules (module docstring); deterministic, it never draws from its stream.
 
     The numba twin ``simcore.games.enshu.heuristic_nb.heuristic_choose_nb`` takes the same
@@ -393,7 +393,7 @@ class EnshuHeuristicPolicy:
         self.worth = yaku_worth(c, self.w["stop_worth"])
         self.deck = (1 << E.DECK_SIZE) - 1
         # per decision (set by _look)
-        self.obs: EnshuObservation | None = None
+        self.obs: Observation | None = None
         self.unknown = 0
         self.opp_exposed = 0
         self.unseen_chance = 0
@@ -402,7 +402,7 @@ class EnshuHeuristicPolicy:
 
     # --- the position -------------------------------------------------------------------------
 
-    def _look(self, obs: EnshuObservation, in_play: int = -1) -> None:
+    def _look(self, obs: Observation, in_play: int = -1) -> None:
         """Derive what every evaluation reads: unknown cards, the chance of an unseen card."""
         self.obs = obs
         piles = list(obs.piles)
@@ -593,7 +593,7 @@ class EnshuHeuristicPolicy:
             g -= self._offer(x, after, hand)
         return g
 
-    def _strength(self, obs: EnshuObservation) -> int:
+    def _strength(self, obs: Observation) -> int:
         """Hand strength: its card points, the best field card each hand card matches, and
         ``HEURISTIC_TRIPLE_STRENGTH`` per month of which it holds three or more."""
         s = 0
@@ -617,20 +617,20 @@ class EnshuHeuristicPolicy:
 
     # --- the decisions ------------------------------------------------------------------------
 
-    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+    def mizu_kotsu(self, obs: Observation) -> bool:
         return False
 
-    def kotsu(self, obs: EnshuObservation) -> bool:
+    def kotsu(self, obs: Observation) -> bool:
         return self._strength(obs) >= self.w["kotsu_strength"]
 
-    def join(self, obs: EnshuObservation) -> bool:
+    def join(self, obs: Observation) -> bool:
         need = self.w["join_strength"] + self.w["join_step"] * (max(obs.dropout_pass, 1) - 1)
         return self._strength(obs) >= need
 
-    def fuke(self, obs: EnshuObservation) -> bool:
+    def fuke(self, obs: Observation) -> bool:
         return obs.winner != obs.seat and obs.winner >= 0 and obs.scores[obs.winner] > 0
 
-    def declare_teyaku(self, obs: EnshuObservation, group: str, options: list[TeyakuOption]):
+    def declare_teyaku(self, obs: Observation, group: str, options: list[TeyakuOption]):
         best = options[0]
         for option in options[1:]:
             if option.value > best.value:
@@ -639,7 +639,7 @@ class EnshuHeuristicPolicy:
             return None
         return best
 
-    def play(self, obs: EnshuObservation) -> int:
+    def play(self, obs: Observation) -> int:
         self._look(obs)
         best, best_value = -1, None
         for card in ids_of(obs.hand):
@@ -648,7 +648,7 @@ class EnshuHeuristicPolicy:
                 best, best_value = card, v
         return best
 
-    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         self._look(obs, card)
         matches = 0
         for option in options:
@@ -662,7 +662,7 @@ class EnshuHeuristicPolicy:
         return best
 
 
-def make_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | SearchPolicy:
+def make_policy(spec: PolicySpec, compiled, stream: Stream) -> GamePolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name in ("pimc", "ismcts", "omniscient"):
         from simcore.games.enshu.reference import action_key, ask_policy
@@ -670,9 +670,9 @@ def make_policy(spec: PolicySpec, compiled, stream: Stream) -> EnshuPolicy | Sea
 
         return make_search_policy("enshu", spec, compiled, stream, make_policy, ask_policy, action_key)
     if spec.name == "random":
-        return EnshuRandomPolicy(spec, compiled, stream)
+        return RandomPolicy(spec, compiled, stream)
     if spec.name == "greedy":
-        return EnshuGreedyPolicy(spec, compiled, stream)
+        return GreedyPolicy(spec, compiled, stream)
     if spec.name == "heuristic":
-        return EnshuHeuristicPolicy(spec, compiled, stream)
+        return HeuristicPolicy(spec, compiled, stream)
     raise PolicyError(f"unknown policy {spec.name!r}")

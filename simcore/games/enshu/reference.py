@@ -57,7 +57,7 @@ from simcore.cards import ids_of, mask_of
 from simcore.errors import DealError  # one error type for unplayable explicit decks
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption, teyaku_options
-from simcore.games.enshu.policies import EnshuObservation, make_policy
+from simcore.games.enshu.policies import Observation, make_policy
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.record import output_matrices, played
 from simcore.reference.forward import Decision, PausedRound, play_through
@@ -458,10 +458,10 @@ class EnshuState(PausedRound):
         """The active seats in turn order from ``start``."""
         return [s for s in self.seats_from(start) if self.active[s]]
 
-    def observe(self, seat: int) -> EnshuObservation:
+    def observe(self, seat: int) -> Observation:
         """What ``seat`` may see now (DESIGN.md invariant 6)."""
         n = self.n
-        return EnshuObservation(
+        return Observation(
             seat=seat,
             players=n,
             variant=E.VARIANTS[self.variant],

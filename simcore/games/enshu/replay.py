@@ -24,7 +24,7 @@ from typing import Any
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption
-from simcore.games.enshu.policies import EnshuObservation
+from simcore.games.enshu.policies import Observation
 from simcore.games.enshu.reference import (
     DealError,
     RoundResult,
@@ -69,19 +69,19 @@ class _ScriptedEnshuSeat:
             raise self.script.fail(what, value, 'expected "yes" or "no"')
         return value == YES
 
-    def mizu_kotsu(self, obs: EnshuObservation) -> bool:
+    def mizu_kotsu(self, obs: Observation) -> bool:
         return self._yes_no(f"seat {self.seat} declares mizu-kotsu")
 
-    def kotsu(self, obs: EnshuObservation) -> bool:
+    def kotsu(self, obs: Observation) -> bool:
         return self._yes_no(f"seat {self.seat} declares kotsu, multiplier {obs.multiplier}")
 
-    def join(self, obs: EnshuObservation) -> bool:
+    def join(self, obs: Observation) -> bool:
         return self._yes_no(f"seat {self.seat} joins (yes) or drops (no), dropout pass {obs.dropout_pass}")
 
-    def fuke(self, obs: EnshuObservation) -> bool:
+    def fuke(self, obs: Observation) -> bool:
         return self._yes_no(f"seat {self.seat} declares Fuke")
 
-    def declare_teyaku(self, obs: EnshuObservation, group: str, options: list[TeyakuOption]):
+    def declare_teyaku(self, obs: Observation, group: str, options: list[TeyakuOption]):
         labels = [o.label() for o in options]
         what = f"seat {self.seat} declares a group-{group} teyaku ({', '.join(labels)}) or no"
         value = self.script.take(what)
@@ -95,7 +95,7 @@ class _ScriptedEnshuSeat:
                 return matches[0]
         raise self.script.fail(what, value, f'expected "no" or one of {labels}')
 
-    def play(self, obs: EnshuObservation) -> int:
+    def play(self, obs: Observation) -> int:
         if obs.hand.bit_count() == 1:
             last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
             self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
@@ -106,7 +106,7 @@ class _ScriptedEnshuSeat:
             raise self.script.fail(what, value, f"not in the hand {ids_of(obs.hand)}")
         return value
 
-    def choose_capture(self, obs: EnshuObservation, card: int, options: list[int]) -> int:
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
         value = self.script.take(what)
         legal = [ids_of(option)[0] for option in options]

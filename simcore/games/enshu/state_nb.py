@@ -1159,7 +1159,7 @@ def observe_nb(si, sm, rt, seat, obs):
 
 @nb.njit(cache=True, _nrt=False)
 def random_choose_nb(si, sm, streams, at):
-    """``EnshuRandomPolicy``'s answer to the pending decision, as an action index."""
+    """``RandomPolicy``'s answer to the pending decision, as an action index."""
     kind = si[I_PEND_KIND]
     count = si[I_PEND_N]
     if kind == KIND_DECLARE_TEYAKU:
@@ -1173,7 +1173,7 @@ def random_choose_nb(si, sm, streams, at):
 
 @nb.njit(cache=True, _nrt=False)
 def greedy_choose_nb(si, sm, rt, ws):
-    """``EnshuGreedyPolicy``'s answer to the pending decision, as an action index (no draws)."""
+    """``GreedyPolicy``'s answer to the pending decision, as an action index (no draws)."""
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
     yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = rt[5], rt[6], rt[7], rt[8]
     kind = si[I_PEND_KIND]

@@ -163,7 +163,7 @@ def kind_code(kind: str) -> int:
 
 
 def pack_observation(obs: Any, card: int = -1) -> np.ndarray:
-    """A ``TenshoObservation`` as int64[OBS_SIZE] (slots ``OBS_*``); ``card`` is the card a
+    """A ``Observation`` as int64[OBS_SIZE] (slots ``OBS_*``); ``card`` is the card a
     capture decision is about (-1 at every other decision)."""
     out = np.zeros(OBS_SIZE, dtype=np.int64)
     out[OBS_SEAT] = obs.seat

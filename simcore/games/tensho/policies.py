@@ -1,6 +1,6 @@
 """Tensho's policies in the reference engine, and the observation they decide from.
 
-A policy sees only a ``TenshoObservation`` (DESIGN.md invariant 6): its own hand, the field,
+A policy sees only a ``Observation`` (DESIGN.md invariant 6): its own hand, the field,
 both capture piles, every card seen face up, the draw pile's size and the match state -- never
 the opponent's hand, the draw order or the dead cards.  The kernels implement the same policies
 (``simcore.games.tensho.kernel_nb``) and must decide identically.
@@ -87,12 +87,12 @@ from simcore.rng import Stream
 if TYPE_CHECKING:
     from simcore.search import SearchPolicy
 
-__all__ = ["HEURISTIC_PARAMS", "GreedyPolicy", "HeuristicPolicy", "RandomPolicy", "TenshoObservation", "TenshoPolicy",
+__all__ = ["HEURISTIC_PARAMS", "GreedyPolicy", "HeuristicPolicy", "RandomPolicy", "Observation", "GamePolicy",
            "make_policy"]
 
 
 @dataclass(frozen=True)
-class TenshoObservation:
+class Observation:
     """What the deciding seat may see (DESIGN.md invariant 6)."""
 
     seat: int
@@ -108,29 +108,29 @@ class TenshoObservation:
     turn: int
 
 
-class TenshoPolicy(Protocol):
+class GamePolicy(Protocol):
     """The decisions the reference engine asks a Tensho policy for, each from an observation."""
 
     name: str
 
-    def choose_yaku_set(self, obs: TenshoObservation) -> int:
+    def choose_yaku_set(self, obs: Observation) -> int:
         """The yaku set (1 or 2), when ``tensho.yaku_set_choice`` leaves it to the dealer's policy."""
         ...
 
-    def opening_claim(self, obs: TenshoObservation, rank: int,
+    def opening_claim(self, obs: Observation, rank: int,
                       pairs: list[tuple[int, int]]) -> tuple[int, int] | None:
         """One of ``pairs`` (card ids) of the field cards of ``rank`` to claim, or None to decline."""
         ...
 
-    def bank_six(self, obs: TenshoObservation) -> bool:
+    def bank_six(self, obs: Observation) -> bool:
         """Whether to bank the 6 of clubs dealt into the hand (``tensho.six_in_hand = bank_at_deal``)."""
         ...
 
-    def play(self, obs: TenshoObservation) -> int:
+    def play(self, obs: Observation) -> int:
         """The id of the hand card to play."""
         ...
 
-    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int],
+    def choose_capture(self, obs: Observation, card: int, options: list[int],
                        allow_decline: bool) -> int | None:
         """Pick one of ``options`` (field-card masks), or None to leave ``card`` on the field."""
         ...
@@ -153,22 +153,22 @@ class RandomPolicy:
     def __init__(self, spec: PolicySpec, compiled, stream: Stream) -> None:
         self.stream = stream
 
-    def choose_yaku_set(self, obs: TenshoObservation) -> int:
+    def choose_yaku_set(self, obs: Observation) -> int:
         return 1 + self.stream.uniform_below(2)
 
-    def opening_claim(self, obs: TenshoObservation, rank: int, pairs: list[tuple[int, int]]):
+    def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]):
         if self.stream.uniform_below(2) == 0:
             return None
         return pairs[self.stream.uniform_below(len(pairs))]
 
-    def bank_six(self, obs: TenshoObservation) -> bool:
+    def bank_six(self, obs: Observation) -> bool:
         return self.stream.uniform_below(2) == 1
 
-    def play(self, obs: TenshoObservation) -> int:
+    def play(self, obs: Observation) -> int:
         hand = _ids(obs.hand)
         return hand[self.stream.uniform_below(len(hand))]
 
-    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int], allow_decline: bool):
+    def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
         """Pick one of ``options`` (field-card masks), or None to leave ``card`` on the field."""
         count = len(options) + (1 if allow_decline else 0)
         pick = self.stream.uniform_below(count)
@@ -256,7 +256,7 @@ class GreedyPolicy:
             return [matches]
         return [1 << i for i in _ids(matches)]
 
-    def _best_resolution(self, obs: TenshoObservation, card: int) -> int:
+    def _best_resolution(self, obs: Observation, card: int) -> int:
         pile = obs.piles[obs.seat]
         if card == self.six:
             return self.gain(pile, 1 << card, obs.yaku_set)
@@ -268,10 +268,10 @@ class GreedyPolicy:
             best = max(best, self.placement_gain(card, obs.yaku_set))
         return best
 
-    def choose_yaku_set(self, obs: TenshoObservation) -> int:
+    def choose_yaku_set(self, obs: Observation) -> int:
         return self.preferred_set
 
-    def opening_claim(self, obs: TenshoObservation, rank: int, pairs: list[tuple[int, int]]):
+    def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]):
         pile = obs.piles[obs.seat]
         best, best_gain = None, None
         for pair in pairs:
@@ -280,10 +280,10 @@ class GreedyPolicy:
                 best, best_gain = pair, g
         return best
 
-    def bank_six(self, obs: TenshoObservation) -> bool:
+    def bank_six(self, obs: Observation) -> bool:
         return True
 
-    def play(self, obs: TenshoObservation) -> int:
+    def play(self, obs: Observation) -> int:
         best, best_gain = -1, None
         for card in _ids(obs.hand):
             g = self._best_resolution(obs, card)
@@ -291,7 +291,7 @@ class GreedyPolicy:
                 best, best_gain = card, g
         return best
 
-    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int], allow_decline: bool):
+    def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
         pile = obs.piles[obs.seat]
         best, best_gain = options[0], None
         for option in options:
@@ -391,7 +391,7 @@ class HeuristicPolicy:
 
     # --- what the observation says --------------------------------------------------------------
 
-    def outlook(self, obs: TenshoObservation, card: int = -1) -> _Outlook:
+    def outlook(self, obs: Observation, card: int = -1) -> _Outlook:
         """The sets and counts the decision at ``obs`` is weighed with (``card``: the card a
         capture decision is about, counted in the hand)."""
         hand = obs.hand | (1 << card if card >= 0 else 0)
@@ -519,10 +519,10 @@ class HeuristicPolicy:
 
     # --- the decisions --------------------------------------------------------------------------
 
-    def choose_yaku_set(self, obs: TenshoObservation) -> int:
+    def choose_yaku_set(self, obs: Observation) -> int:
         return self.params["yaku_set"]
 
-    def opening_claim(self, obs: TenshoObservation, rank: int, pairs: list[tuple[int, int]]):
+    def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]):
         look = self.outlook(obs)
         best, best_gain = None, None
         for pair in pairs:
@@ -532,10 +532,10 @@ class HeuristicPolicy:
         assert best_gain is not None  # ``pairs`` is never empty
         return best if best_gain >= self.params["claim"] else None
 
-    def bank_six(self, obs: TenshoObservation) -> bool:
+    def bank_six(self, obs: Observation) -> bool:
         return False
 
-    def play(self, obs: TenshoObservation) -> int:
+    def play(self, obs: Observation) -> int:
         look = self.outlook(obs)
         best, best_gain = -1, None
         for card in _ids(obs.hand):
@@ -544,7 +544,7 @@ class HeuristicPolicy:
                 best, best_gain = card, g
         return best
 
-    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int], allow_decline: bool):
+    def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
         look = self.outlook(obs, card)
         best, best_gain = options[0], None
         for option in options:
@@ -566,7 +566,7 @@ def _highest_value(matches: int, card_value) -> int:
     return best
 
 
-def make_policy(spec: PolicySpec, compiled, stream: Stream) -> TenshoPolicy | SearchPolicy:
+def make_policy(spec: PolicySpec, compiled, stream: Stream) -> GamePolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name in ("pimc", "ismcts", "omniscient"):
         from simcore.games.tensho.reference import action_key, ask_policy

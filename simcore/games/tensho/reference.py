@@ -30,7 +30,7 @@ from simcore.cards import ids_of
 from simcore.errors import DealError
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledTensho
-from simcore.games.tensho.policies import TenshoObservation, make_policy
+from simcore.games.tensho.policies import Observation, make_policy
 from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
@@ -251,8 +251,8 @@ class TenshoState(PausedRound):
     def label(self, card: int) -> str:
         return self.rules.card_label(card)
 
-    def observe(self, seat: int) -> TenshoObservation:
-        return TenshoObservation(
+    def observe(self, seat: int) -> Observation:
+        return Observation(
             seat=seat,
             dealer=self.dealer,
             yaku_set=self.yaku_set,

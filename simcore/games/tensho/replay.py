@@ -23,7 +23,7 @@ from typing import Any
 from simcore.cards import ids_of
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledTensho
-from simcore.games.tensho.policies import TenshoObservation
+from simcore.games.tensho.policies import Observation
 from simcore.games.tensho.reference import (
     N_SEATS,
     DealError,
@@ -51,14 +51,14 @@ class _ScriptedSeat:
             raise self.script.fail(what, value, "expected a card id")
         return value
 
-    def choose_yaku_set(self, obs: TenshoObservation) -> int:
+    def choose_yaku_set(self, obs: Observation) -> int:
         what = f"seat {self.seat} chooses the yaku set"
         value = self.script.take(what)
         if value not in (1, 2) or isinstance(value, bool):
             raise self.script.fail(what, value, "expected 1 or 2")
         return value
 
-    def opening_claim(self, obs: TenshoObservation, rank: int, pairs: list[tuple[int, int]]):
+    def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]):
         what = f"seat {self.seat} opening claim on the rank-{rank} field cards {sorted({x for p in pairs for x in p})}"
         value = self.script.take(what)
         if value == "decline":
@@ -72,14 +72,14 @@ class _ScriptedSeat:
             raise self.script.fail(what, value, f"not two of the field cards {sorted({x for p in pairs for x in p})}")
         return pair
 
-    def bank_six(self, obs: TenshoObservation) -> bool:
+    def bank_six(self, obs: Observation) -> bool:
         what = f"seat {self.seat} banks the 6 of clubs or keeps it"
         value = self.script.take(what)
         if value not in ("bank", "keep"):
             raise self.script.fail(what, value, 'expected "bank" or "keep"')
         return value == "bank"
 
-    def play(self, obs: TenshoObservation) -> int:
+    def play(self, obs: Observation) -> int:
         if obs.hand.bit_count() == 1:
             last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
             self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
@@ -90,7 +90,7 @@ class _ScriptedSeat:
             raise self.script.fail(what, card, f"not in the hand {ids_of(obs.hand)}")
         return card
 
-    def choose_capture(self, obs: TenshoObservation, card: int, options: list[int], allow_decline: bool):
+    def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
         what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
         value = self.script.take(what)
         if value == "decline":
