@@ -70,13 +70,14 @@ def methods(cls: ast.ClassDef) -> list[ast.FunctionDef]:
     return [node for node in cls.body if isinstance(node, ast.FunctionDef)]
 
 
-def protocols(trees: dict[Path, ast.Module]) -> dict[str, set[str]]:
-    """The method names of every protocol class defined in the packages, by class name."""
+def protocols(trees: dict[Path, ast.Module]) -> dict[tuple[Path, str], set[str]]:
+    """The method names of every protocol class defined in the packages, by module and class
+    name (every game names its policy protocol ``GamePolicy``)."""
     found = {}
-    for tree in trees.values():
+    for path, tree in trees.items():
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and is_protocol(node):
-                found[node.name] = {m.name for m in methods(node)}
+                found[(path, node.name)] = {m.name for m in methods(node)}
     return found
 
 
@@ -110,8 +111,8 @@ def problems() -> dict[tuple[str, str], str]:
             if not isinstance(node, ast.ClassDef):
                 continue
             own = {m.name for m in methods(node)}
-            implemented = set().union(*(members for name, members in protocol_members.items()
-                                        if name != node.name and members <= own))
+            implemented = set().union(*(members for key, members in protocol_members.items()
+                                        if key != (path, node.name) and members <= own))
             for method in methods(node):
                 if method.name.startswith("_") or method.name in implemented or is_jitted(method):
                     continue

@@ -11,7 +11,7 @@ from enshu_cards import ANIMALS, BRIGHTS, DEKIYAKU, RIBBONS, WILLOW, card_points
 
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
-from simcore.games.enshu.options import ENSHU_OPTIONS, OPTION_VARIANTS
+from simcore.games.enshu.options import OPTION_VARIANTS, OPTIONS
 from simcore.rules import RulesError, load_rules, shipped_rules
 
 # RULES.md section 4, options 20-52, typed in: option -> default (per variant where they differ).
@@ -225,6 +225,6 @@ def test_junk_definition_option():
 
 
 def test_every_option_has_help_and_a_valid_default():
-    for name, spec in ENSHU_OPTIONS.items():
+    for name, spec in OPTIONS.items():
         assert spec.help and spec.parse(spec.default) == spec.default, name
         assert OPTION_VARIANTS[name] <= set("WSC")

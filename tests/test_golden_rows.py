@@ -53,8 +53,8 @@ MATCH_OPTIONS = ("tensho.match_tie", "tensho.match_scoring", "enshu.next_dealer"
 def _option_runs() -> list[dict]:
     """Every non-default value of every choice option, one run each, greedy against random."""
     from simcore.errors import RulesError
-    from simcore.games.enshu.options import ENSHU_OPTIONS
-    from simcore.games.tensho.options import TENSHO_OPTIONS
+    from simcore.games.enshu.options import OPTIONS as ENSHU_OPTIONS
+    from simcore.games.tensho.options import OPTIONS as TENSHO_OPTIONS
     from simcore.rules import load_rules
 
     def applies(rules: str, options: dict[str, str]) -> bool:

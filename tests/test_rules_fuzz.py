@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 from simcore.games import game_of
 from simcore.games.enshu import enums as EE
 from simcore.games.enshu import record as dataset_enshu
-from simcore.games.enshu.options import ENSHU_OPTIONS
+from simcore.games.enshu.options import OPTIONS as ENSHU_OPTIONS
 from simcore.games.tensho import enums as E
 from simcore.games.tensho import record as dataset
-from simcore.games.tensho.options import TENSHO_OPTIONS
+from simcore.games.tensho.options import OPTIONS as TENSHO_OPTIONS
 from simcore.policies import parse_policy
 from simcore.rules import RulesError, load_rules, shipped_rules
 

@@ -37,7 +37,7 @@ import simcore.games.tensho.reference as tensho
 from simcore.cards import ids_of, mask_of
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.enums import END_REASONS
-from simcore.games.tensho.options import TENSHO_OPTIONS
+from simcore.games.tensho.options import OPTIONS
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
@@ -302,7 +302,7 @@ def test_invariants_hold_on_random_rounds(monkeypatch, rules_name, options, poli
         assert coverage.declined > 0
 
 
-CHOICE_OPTIONS = {name: spec.choices for name, spec in TENSHO_OPTIONS.items() if spec.choices}
+CHOICE_OPTIONS = {name: spec.choices for name, spec in OPTIONS.items() if spec.choices}
 
 
 @settings(max_examples=120, deadline=None, database=None)

@@ -31,7 +31,7 @@ from tensho_cards import (
 from simcore.cards import HANAFUDA48, ISE45, ISE_TO_HANAFUDA48, ids_of, mask_of
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import compile_rules
-from simcore.games.tensho.options import TENSHO_OPTIONS
+from simcore.games.tensho.options import OPTIONS
 from simcore.rules import RulesError, load_rules
 
 SHIPPED = ["tensho-ise", "tensho-hanafuda"]
@@ -183,7 +183,7 @@ def test_options_choices_and_defaults(name):
     rules = load_rules(name)
     skin_column = 1 if name == "tensho-ise" else 2
     for option, row in RULES_OPTIONS.items():
-        spec = TENSHO_OPTIONS[option]
+        spec = OPTIONS[option]
         assert spec.choices == tuple(row[0].split()), option
         assert rules.options[option] == row[skin_column], option
     # tensho.rounds: default 12 (RULES.md option 18)

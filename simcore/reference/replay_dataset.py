@@ -36,7 +36,7 @@ class RunReplay:
     ----------
     path : Path
         The dataset as given.
-    compiled : CompiledTensho or CompiledEnshu
+    compiled : a game's CompiledRules
         The run's rules (stored text, the run's option overrides), compiled.
     game : Game
     specs : list of PolicySpec

@@ -121,7 +121,7 @@ def load_rules(ref: str, overrides: dict[str, Any] | None = None) -> Any:
 
     Returns
     -------
-    RuleSet or EnshuRuleSet
+    a game's RuleSet
         The validated rule set, with every option resolved.
 
     Raises
@@ -149,7 +149,7 @@ def load_rules_text(text: str, name: str, source: str, overrides: dict[str, Any]
 
     Returns
     -------
-    RuleSet or EnshuRuleSet
+    a game's RuleSet
         The validated rule set.
     """
     _refuse_large(source, len(text.encode("utf-8")))

@@ -1,5 +1,5 @@
 """Enshu-bana's rule sets lowered to arrays: ``compile_rules`` gives the NumPy arrays of
-``CompiledEnshu`` (DESIGN.md invariant 4) that both engines read; the ``params`` array is indexed
+``CompiledRules`` (DESIGN.md invariant 4) that both engines read; the ``params`` array is indexed
 by ``simcore.games.enshu.enums.P_*``. Also the teyaku a hand holds (``teyaku_options``), which the
 reference engine and the policies share.
 """
@@ -12,16 +12,16 @@ import numpy as np
 
 from simcore.cards import mask_of
 from simcore.games.enshu import enums as E
-from simcore.games.enshu.options import ENSHU_OPTIONS
-from simcore.games.enshu.rules import GREEDY_POINTS_PER_MULTIPLE, EnshuRuleSet
+from simcore.games.enshu.options import OPTIONS
+from simcore.games.enshu.rules import GREEDY_POINTS_PER_MULTIPLE, RuleSet
 from simcore.hanafuda import month_arrays
 from simcore.rules.schema import option_code
 
-__all__ = ["CompiledEnshu", "TeyakuOption", "compile_rules", "teyaku_options"]
+__all__ = ["CompiledRules", "TeyakuOption", "compile_rules", "teyaku_options"]
 
 
 @dataclass(frozen=True)
-class CompiledEnshu:
+class CompiledRules:
     """Rule arrays for Enshu-bana (every array is what a kernel takes as an argument).
 
     Attributes
@@ -52,7 +52,7 @@ class CompiledEnshu:
         Month bitsets (bit ``m`` for month ``m``).
     """
 
-    rules: EnshuRuleSet
+    rules: RuleSet
     params: np.ndarray
     month: np.ndarray
     month_mask: np.ndarray
@@ -140,7 +140,7 @@ def _month_bits(months: tuple[int, ...]) -> int:
     return sum(1 << m for m in months)
 
 
-def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
+def compile_rules(rules: RuleSet) -> CompiledRules:
     """Lower a validated Enshu-bana rule set to arrays."""
     options = rules.options
     variant = rules.variant
@@ -152,7 +152,7 @@ def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
     params[E.P_DRAW] = rules.deal_draw
     for index, name in _PARAM_OPTIONS.items():
         if name in options:
-            params[index] = option_code(ENSHU_OPTIONS[name], options[name])
+            params[index] = option_code(OPTIONS[name], options[name])
     params[E.P_BRIGHT_POINTS] = int(options["enshu.bright_value"])
     if variant == "C":
         params[E.P_MISDEAL_FIELD_FOUR] = 1
@@ -230,7 +230,7 @@ def compile_rules(rules: EnshuRuleSet) -> CompiledEnshu:
     # month: always in W (RULES.md 3.1 step 6), in C only with triplet_bonus_mode = upgrade.
     params[E.P_TRIPLET_UPGRADE] = int(variant != "C" or not separate_bonus)
 
-    return CompiledEnshu(
+    return CompiledRules(
         rules=rules,
         params=params,
         month=month,
@@ -300,7 +300,7 @@ class TeyakuOption:
         return self.key
 
 
-def teyaku_options(compiled: CompiledEnshu, hand: int, group: str | None) -> list[TeyakuOption]:
+def teyaku_options(compiled: CompiledRules, hand: int, group: str | None) -> list[TeyakuOption]:
     """Every way ``hand`` qualifies for a teyaku of ``group`` ("A", "B", or None for both).
 
     Order (the order a random choice indexes): teyaku in file order; within a teyaku, months

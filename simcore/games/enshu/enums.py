@@ -1,7 +1,7 @@
 """Integer constants of Enshu-bana shared by the reference engine, the kernels and the dataset.
 
 Plain Python ints (numba treats module-level ints as compile-time constants).  The compiled
-rule arrays (``simcore.games.enshu.compile.CompiledEnshu``) are indexed by the ``P_*`` constants; the
+rule arrays (``simcore.games.enshu.compile.CompiledRules``) are indexed by the ``P_*`` constants; the
 per-round output matrices of both engines by the ``C_*`` (int64) and ``M_*`` (uint64) constants.
 """
 

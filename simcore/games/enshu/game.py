@@ -45,9 +45,9 @@ class EnshuGame:
         return build_rules(name, source, text, data, overrides)
 
     def options(self) -> Mapping[str, OptionSpec]:
-        from simcore.games.enshu.options import ENSHU_OPTIONS
+        from simcore.games.enshu.options import OPTIONS
 
-        return ENSHU_OPTIONS
+        return OPTIONS
 
     def players_problem(self, rules: Any, players: int) -> str | None:
         from simcore.games.enshu.rules import player_count_problem

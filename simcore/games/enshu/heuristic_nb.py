@@ -222,7 +222,7 @@ def heuristic_weights(spec) -> dict[str, int]:
 
 def heuristic_tables(compiled, spec) -> np.ndarray:
     """int64[T_SIZE]: the heuristic's weights (from ``spec``, a ``PolicySpec``) and the rule
-    arrays of ``compiled`` (a ``CompiledEnshu``) it reads, at the ``T_*`` offsets."""
+    arrays of ``compiled`` (a ``CompiledRules``) it reads, at the ``T_*`` offsets."""
     weights = heuristic_weights(spec)
     t = np.zeros(T_SIZE, dtype=np.int64)
     for name, slot in WEIGHT_SLOTS.items():

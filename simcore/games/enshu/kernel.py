@@ -59,7 +59,7 @@ def kernel_rule_args(compiled) -> tuple:
     """``compiled.kernel_args()`` in the kernel's exact dtypes."""
     args = compiled.kernel_args()
     if len(args) != len(_ARG_DTYPES):
-        raise ValueError(f"CompiledEnshu.kernel_args() gives {len(args)} arrays, the kernel takes {len(_ARG_DTYPES)}")
+        raise ValueError(f"CompiledRules.kernel_args() gives {len(args)} arrays, the kernel takes {len(_ARG_DTYPES)}")
     return tuple(np.uint64(int(a)) if dtype is None else np.ascontiguousarray(a, dtype=dtype)
                  for a, dtype in zip(args, _ARG_DTYPES, strict=True))
 
@@ -105,7 +105,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
 
     Parameters
     ----------
-    compiled : CompiledEnshu
+    compiled : CompiledRules
     specs : sequence of PolicySpec, one per seat
     rounds_per_match : None for independent rounds (unit ``u`` is round ``u``), else the match
         length (unit ``u`` is a match of rounds ``u * rounds_per_match ..``)

@@ -2,7 +2,7 @@
 
 Contract
 --------
-``play_units_nb`` takes the compiled rule arrays of ``simcore.games.enshu.compile.CompiledEnshu`` in
+``play_units_nb`` takes the compiled rule arrays of ``simcore.games.enshu.compile.CompiledRules`` in
 ``kernel_args()`` order (dtypes: ``params`` int32, ``month`` int8, ``month_mask`` uint64,
 ``card_points`` int32, six uint64 scalars, yaku and teyaku tables int32 / uint64), the seats'
 policy ids (``int32[players]``, ``E.POLICY_*``), and two preallocated column-major output

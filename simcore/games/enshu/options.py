@@ -7,10 +7,10 @@ from simcore.games.enshu import enums as E
 from simcore.rules.schema import OptionSpec
 from simcore.rules.schema import choice as _choice
 
-__all__ = ["ENSHU_OPTIONS", "OPTION_VARIANTS", "VARIANT_DEFAULTS", "VARIANT_PLAYERS"]
+__all__ = ["OPTIONS", "OPTION_VARIANTS", "VARIANT_DEFAULTS", "VARIANT_PLAYERS"]
 
 
-ENSHU_OPTIONS: dict[str, OptionSpec] = {
+OPTIONS: dict[str, OptionSpec] = {
     spec.name: spec
     for spec in [
         OptionSpec("enshu.players", None, 3, "number of players (the file's [game] players lists the allowed counts)",
@@ -82,7 +82,7 @@ ENSHU_OPTIONS: dict[str, OptionSpec] = {
 # Which variants each option applies to (an option of another variant is an error).
 _COMMON = frozenset("WSC")
 OPTION_VARIANTS: dict[str, frozenset[str]] = {}
-for _name in ENSHU_OPTIONS:
+for _name in OPTIONS:
     if _name.startswith("enshu.w."):
         OPTION_VARIANTS[_name] = frozenset("W")
     elif _name.startswith("enshu.s."):

@@ -56,7 +56,7 @@ import numpy as np
 from simcore.cards import ids_of, mask_of
 from simcore.errors import DealError  # one error type for unplayable explicit decks
 from simcore.games.enshu import enums as E
-from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption, teyaku_options
+from simcore.games.enshu.compile import CompiledRules, TeyakuOption, teyaku_options
 from simcore.games.enshu.policies import Observation, make_policy
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.record import output_matrices, played
@@ -146,7 +146,7 @@ def shuffle_in_place(cards: list[int], stream: Stream) -> list[int]:
     return cards
 
 
-def deal_slots(compiled: CompiledEnshu, slots: list[int], dealer: int) -> tuple[int, list[int], list[int]]:
+def deal_slots(compiled: CompiledRules, slots: list[int], dealer: int) -> tuple[int, list[int], list[int]]:
     """Cut a 48-card order into (field mask, hand mask per seat, draw pile top first)."""
     p = compiled.params
     players, hand_size, field_size = int(p[E.P_PLAYERS]), int(p[E.P_HAND]), int(p[E.P_FIELD])
@@ -158,7 +158,7 @@ def deal_slots(compiled: CompiledEnshu, slots: list[int], dealer: int) -> tuple[
     return field_mask, hands, list(slots[field_size + players * hand_size:])
 
 
-def misdeal_at_deal(compiled: CompiledEnshu, field_mask: int, hands: list[int]) -> str:
+def misdeal_at_deal(compiled: CompiledRules, field_mask: int, hands: list[int]) -> str:
     """Why this deal must be redealt right after dealing ("" if it stands)."""
     p = compiled.params
     month_mask = [int(m) for m in compiled.month_mask]
@@ -177,7 +177,7 @@ def misdeal_at_deal(compiled: CompiledEnshu, field_mask: int, hands: list[int]) 
     return ""
 
 
-def _icp_four(compiled: CompiledEnshu, hand: int) -> int:
+def _icp_four(compiled: CompiledRules, hand: int) -> int:
     """The first I/C/P month whose four cards are all in ``hand`` (0: none)."""
     icp = int(compiled.icp_mask)
     for m in range(1, 13):
@@ -224,7 +224,7 @@ class EnshuState(PausedRound):
     and at every pause (the invariant harness checks the cards there).
     """
 
-    def __init__(self, compiled: CompiledEnshu, setup: RoundSetup, *, deck: list[int] | None = None,
+    def __init__(self, compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
                  redraw: list[int] | None = None, trace: bool = False,
                  on_step: Callable[[EnshuState], None] | None = None) -> None:
         self.c = compiled
@@ -1219,7 +1219,7 @@ def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
     return bool(policy.fuke(obs))
 
 
-def new_state(compiled: CompiledEnshu, setup: RoundSetup, *, deck: list[int] | None = None,
+def new_state(compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
               redraw: list[int] | None = None, trace: bool = False,
               on_step: Callable[[EnshuState], None] | None = None) -> EnshuState:
     """The round of ``setup`` at its first decision (``EnshuState`` may be replaced in tests).
@@ -1237,7 +1237,7 @@ def new_state(compiled: CompiledEnshu, setup: RoundSetup, *, deck: list[int] | N
     return EnshuState(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step)
 
 
-def play_round(compiled: CompiledEnshu, setup: RoundSetup, policies, *, deck: list[int] | None = None,
+def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: list[int] | None = None,
                redraw: list[int] | None = None, trace: bool = False,
                on_step: Callable[[Any], None] | None = None) -> RoundResult:
     """Play one round with policy objects (one per seat) already bound to their streams.
@@ -1254,7 +1254,7 @@ def play_round(compiled: CompiledEnshu, setup: RoundSetup, policies, *, deck: li
     return state.result
 
 
-def seat_policies(compiled: CompiledEnshu, specs, seed: int, round_index: int):
+def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
     """One policy per seat, each bound to its own stream of round ``round_index``."""
     players = compiled.players
     if len(specs) != players:
@@ -1262,14 +1262,14 @@ def seat_policies(compiled: CompiledEnshu, specs, seed: int, round_index: int):
     return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
 
 
-def _match_contribution(compiled: CompiledEnshu, result: RoundResult) -> list[int]:
+def _match_contribution(compiled: CompiledRules, result: RoundResult) -> list[int]:
     """What a round adds to the match totals: payments (W, C), scores or round wins (S)."""
     if int(compiled.params[E.P_VARIANT]) == E.VARIANT_S and int(compiled.params[E.P_S_MATCH_SCORING]) == 1:
         return [int(result.winner == s) for s in range(result.players)]
     return list(result.payoff)
 
 
-def play_unit(compiled: CompiledEnshu, specs, seed: int, unit: int, rounds_per_match: int | None,
+def play_unit(compiled: CompiledRules, specs, seed: int, unit: int, rounds_per_match: int | None,
               *, trace: bool = False) -> list[RoundResult]:
     """Play one unit of a run: a single independent round, or a whole match.
 
@@ -1339,7 +1339,7 @@ def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: RoundResult)
             masks[base + s, row] = values[s]
 
 
-def play_units(compiled: CompiledEnshu, specs, seed: int, first_unit: int, n_units: int,
+def play_units(compiled: CompiledRules, specs, seed: int, first_unit: int, n_units: int,
                rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.

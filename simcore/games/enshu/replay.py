@@ -23,7 +23,7 @@ from typing import Any
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as E
-from simcore.games.enshu.compile import CompiledEnshu, TeyakuOption
+from simcore.games.enshu.compile import CompiledRules, TeyakuOption
 from simcore.games.enshu.policies import Observation
 from simcore.games.enshu.reference import (
     DealError,
@@ -120,7 +120,7 @@ def parse_enshu_deck(text: str) -> list[int]:
     return parse_deck(text, E.DECK_SIZE)
 
 
-def replay_from_run(compiled: CompiledEnshu, specs: list[PolicySpec], seed: int, round_index: int,
+def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
                     rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
     if rounds_per_match is None:
@@ -129,7 +129,7 @@ def replay_from_run(compiled: CompiledEnshu, specs: list[PolicySpec], seed: int,
     return play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)[k]
 
 
-def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] | None,
+def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
                 specs: list[PolicySpec] | None = None, seed: int = 0, dealer: int = 0,
                 redraw: list[int] | None = None) -> RoundResult:
     """Play an explicit deal; decisions from the list, or from the seats' policies if None.
@@ -154,7 +154,7 @@ def replay_deck(compiled: CompiledEnshu, deck: list[int], decisions: list[Any] |
     return result
 
 
-def trace_json(compiled: CompiledEnshu, result: RoundResult) -> dict[str, Any]:
+def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     """The machine-readable trace of ``fudasim replay --json`` for Enshu-bana."""
     rules = compiled.rules
     seats = []
@@ -202,7 +202,7 @@ def trace_json(compiled: CompiledEnshu, result: RoundResult) -> dict[str, Any]:
     }
 
 
-def format_trace(compiled: CompiledEnshu, result: RoundResult) -> str:
+def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
     """A readable account of a traced Enshu-bana round."""
     rules = compiled.rules
     deck = rules.deck

@@ -25,8 +25,8 @@ from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.options import (
-    ENSHU_OPTIONS,
     OPTION_VARIANTS,
+    OPTIONS,
     VARIANT_DEFAULTS,
     VARIANT_PLAYERS,
 )
@@ -35,9 +35,9 @@ from simcore.rules.checks import Checker, supersession_table
 from simcore.rules.loader import RuleSetLookups
 
 __all__ = [
-    "EnshuYaku",
+    "Yaku",
     "Teyaku",
-    "EnshuRuleSet",
+    "RuleSet",
     "build_rules",
     "deal_sizes",
     "player_count_problem",
@@ -68,7 +68,7 @@ def deal_sizes(variant: str, players: int, deal_2p: str = "8_8") -> tuple[int, i
 
 
 @dataclass(frozen=True)
-class EnshuYaku:
+class Yaku:
     """A dekiyaku, detected on capture piles."""
 
     index: int
@@ -112,7 +112,7 @@ class Teyaku:
 
 
 @dataclass(frozen=True)
-class EnshuRuleSet(RuleSetLookups):
+class RuleSet(RuleSetLookups):
     """A validated Enshu-bana rule set with every option resolved.
 
     Field names follow ``simcore.rules.loader.RuleSet`` where they mean the same.
@@ -137,7 +137,7 @@ class EnshuRuleSet(RuleSetLookups):
     overrides: dict[str, str | int]
     card_points: tuple[int, ...]  # per card id
     icp_months: tuple[int, ...]
-    yaku: tuple[EnshuYaku, ...]
+    yaku: tuple[Yaku, ...]
     teyaku: tuple[Teyaku, ...]
     supersession_tables: dict[str, dict[str, tuple[str, ...]]]
 
@@ -162,7 +162,7 @@ class EnshuRuleSet(RuleSetLookups):
 # --- building ---------------------------------------------------------------------------------
 
 
-def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> EnshuRuleSet:
+def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> RuleSet:
     """Validate a parsed Enshu-bana rule file (see the module docstring)."""
     check = Checker(source)
     unknown = sorted(set(data) - TOP_KEYS)
@@ -205,7 +205,7 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     supersession_tables = _supersession(check, data, yaku, options)
     _check_bounds(source, data, options, variant, allowed, deck, yaku, teyaku)
 
-    return EnshuRuleSet(
+    return RuleSet(
         name=name,
         source=source,
         text=text,
@@ -286,7 +286,7 @@ def _options(check: Checker, data: dict, overrides: dict[str, Any], variant: str
         name = _file_option(check, f"enshu.{key}", own, variant)
         values[name] = _parse(check, name, raw)
     for name, raw in overrides.items():
-        spec = ENSHU_OPTIONS.get(name)
+        spec = OPTIONS.get(name)
         if spec is None:
             known = ", ".join(sorted(own))
             raise RulesError(f"--option {name}: unknown option for variant {variant} (known: {known})")
@@ -299,12 +299,12 @@ def _options(check: Checker, data: dict, overrides: dict[str, Any], variant: str
             raise RulesError(f"--option {name}: {error}") from None
     for name in sorted(own):
         if name not in values:
-            values[name] = VARIANT_DEFAULTS.get(variant, {}).get(name, ENSHU_OPTIONS[name].default)
+            values[name] = VARIANT_DEFAULTS.get(variant, {}).get(name, OPTIONS[name].default)
     return values
 
 
 def _file_option(check: Checker, name: str, own: set[str], variant: str) -> str:
-    if name not in ENSHU_OPTIONS:
+    if name not in OPTIONS:
         raise check.fail(name, f"unknown option (known for variant {variant}: {', '.join(sorted(own))})")
     if name not in own:
         raise check.fail(name, f"does not apply to variant {variant} "
@@ -314,7 +314,7 @@ def _file_option(check: Checker, name: str, own: set[str], variant: str) -> str:
 
 def _parse(check: Checker, name: str, raw: Any) -> str | int:
     try:
-        return ENSHU_OPTIONS[name].parse(raw)
+        return OPTIONS[name].parse(raw)
     except ValueError as error:
         raise check.fail(name, str(error)) from None
 
@@ -377,13 +377,13 @@ def _teyaku(check: Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
 
 
 def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int],
-          variant: str) -> tuple[EnshuYaku, ...]:
+          variant: str) -> tuple[Yaku, ...]:
     if not isinstance(entries, list) or not entries:
         raise check.fail("yaku", "expected one or more [[yaku]] tables")
     if len(entries) > E.MAX_YAKU:
         raise check.fail("yaku", f"at most {E.MAX_YAKU} yaku fit the uint64 yaku bitset, got {len(entries)}")
     month_masks = {m: deck.rank_mask(m) for m in ALL_MONTHS}
-    out: list[EnshuYaku] = []
+    out: list[Yaku] = []
     for index, (key, where, entry) in enumerate(check.keyed_entries(entries, "yaku", YAKU_KEYS)):
         name = check.string(entry.get("name"), f"{where}.name")
         english = check.string(entry.get("english", name), f"{where}.english")
@@ -404,7 +404,7 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
             raise check.fail(f"{where}.value_if", 'expected a table of "option=value" = value')
         for condition, alternative in value_if.items():
             option_name, sep, option_value = condition.partition("=")
-            spec = ENSHU_OPTIONS.get(option_name)
+            spec = OPTIONS.get(option_name)
             if not sep or spec is None:
                 raise check.fail(f"{where}.value_if.{condition}", 'expected "OPTION=VALUE" naming a known option')
             try:
@@ -420,7 +420,7 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
             if kind != "points" or not month:
                 raise check.fail(f"{where}.upgraded", "only a points yaku of the four cards of one month can be upgraded")
             upgraded = check.integer(entry.get("upgraded"), f"{where}.upgraded", minimum=1)
-        out.append(EnshuYaku(index, key, name, english, cards, mask, kind, value, upgraded, month))
+        out.append(Yaku(index, key, name, english, cards, mask, kind, value, upgraded, month))
     for a in out:
         for b in out[a.index + 1:]:
             if a.mask == b.mask:
@@ -428,11 +428,11 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
     return tuple(out)
 
 
-def _supersession(check: Checker, data: dict, yaku: tuple[EnshuYaku, ...],
+def _supersession(check: Checker, data: dict, yaku: tuple[Yaku, ...],
                   options: dict[str, str | int]) -> dict[str, dict[str, tuple[str, ...]]]:
     tables = check.table(data, "supersession", set(), required=False)
     keys = {y.key: y for y in yaku}
-    modes = ENSHU_OPTIONS["enshu.sokuyaku_stacking"].choices or ()
+    modes = OPTIONS["enshu.sokuyaku_stacking"].choices or ()
     out: dict[str, dict[str, tuple[str, ...]]] = {}
     for mode, table in tables.items():
         where = f"supersession.{mode}"
@@ -451,7 +451,7 @@ def _supersession(check: Checker, data: dict, yaku: tuple[EnshuYaku, ...],
 
 
 def _check_bounds(source: str, data: dict, options: dict[str, str | int], variant: str,
-                  allowed: tuple[int, ...], deck: Deck, yaku: tuple[EnshuYaku, ...],
+                  allowed: tuple[int, ...], deck: Deck, yaku: tuple[Yaku, ...],
                   teyaku: tuple[Teyaku, ...]) -> None:
     """Every sum of the file's numbers fits its type (see ``simcore.rules.bounds``).
 

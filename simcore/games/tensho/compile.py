@@ -1,6 +1,6 @@
 """Lower a validated ``RuleSet`` to contiguous NumPy arrays (DESIGN.md invariant 4).
 
-Both engines read the rules only through ``CompiledTensho``: the reference engine for its
+Both engines read the rules only through ``CompiledRules``: the reference engine for its
 tables, the kernels as arguments (never module globals).
 """
 
@@ -12,11 +12,11 @@ import numpy as np
 
 from simcore.cards import SIX_OF_CLUBS
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.options import TENSHO_OPTIONS
+from simcore.games.tensho.options import OPTIONS
 from simcore.games.tensho.rules import RuleSet
 from simcore.rules.schema import option_code
 
-__all__ = ["CompiledTensho", "compile_rules", "deal_order"]
+__all__ = ["CompiledRules", "compile_rules", "deal_order"]
 
 # Greedy's yaku-progress weight: a yaku's value spread over its cards (12 divides 3 and 4, so
 # the weights are exact integers); an instant win counts as this many points.
@@ -24,7 +24,7 @@ GREEDY_INSTANT_POINTS = 300
 
 
 @dataclass(frozen=True)
-class CompiledTensho:
+class CompiledRules:
     """Rule arrays for Tensho.
 
     Attributes
@@ -116,8 +116,8 @@ def deal_order(procedure: str) -> np.ndarray:
     return np.array(order, dtype=np.int8)
 
 
-def compile_rules(rules: RuleSet) -> CompiledTensho:
-    """Lower a validated rule set to the arrays both engines read (shapes and dtypes: ``CompiledTensho``)."""
+def compile_rules(rules: RuleSet) -> CompiledRules:
+    """Lower a validated rule set to the arrays both engines read (shapes and dtypes: ``CompiledRules``)."""
     params = np.zeros(E.N_PARAMS, dtype=np.int32)
     codes = {
         E.P_TRIPLE_MATCH: "tensho.triple_match",
@@ -136,7 +136,7 @@ def compile_rules(rules: RuleSet) -> CompiledTensho:
         E.P_INSTANT_WIN_SCORE: "tensho.instant_win_score",
     }
     for index, name in codes.items():
-        params[index] = option_code(TENSHO_OPTIONS[name], rules.options[name])
+        params[index] = option_code(OPTIONS[name], rules.options[name])
     params[E.P_SIX_CARD] = SIX_OF_CLUBS
     order = deal_order(str(rules.options["tensho.deal_procedure"]))
     params[E.P_STAGED_DEAL] = int(order[:E.SEEN_SLOTS].max() < E.SEEN_SLOTS)
@@ -178,7 +178,7 @@ def compile_rules(rules: RuleSet) -> CompiledTensho:
     card_value = np.zeros(64, dtype=np.int32)
     card_value[: deck.size] = rules.card_values
 
-    return CompiledTensho(
+    return CompiledRules(
         rules=rules,
         params=params,
         rank=rank,

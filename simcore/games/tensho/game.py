@@ -65,9 +65,9 @@ class TenshoGame:
         return build_rules(name, source, text, data, overrides)
 
     def options(self) -> Mapping[str, OptionSpec]:
-        from simcore.games.tensho.options import TENSHO_OPTIONS
+        from simcore.games.tensho.options import OPTIONS
 
-        return TENSHO_OPTIONS
+        return OPTIONS
 
     def players_problem(self, rules: Any, players: int) -> str | None:
         return None if players == 2 else f"{rules.name} is a two-player game"

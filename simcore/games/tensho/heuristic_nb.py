@@ -195,7 +195,7 @@ def hold_probability(unseen: int, access: int, k: int) -> int:
 
 def heuristic_tables(compiled: Any, spec: Any) -> np.ndarray:
     """The heuristic's tables for one run: int64[T_SIZE] (slots ``T_*``), from the compiled
-    rules (``CompiledTensho``) and the seat's ``PolicySpec`` (its parameters; defaults filled)."""
+    rules (``CompiledRules``) and the seat's ``PolicySpec`` (its parameters; defaults filled)."""
     from simcore.games.tensho import enums as E
     from simcore.games.tensho.policies import HEURISTIC_PARAMS
 

@@ -74,7 +74,7 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
 
     Parameters
     ----------
-    compiled : CompiledTensho
+    compiled : CompiledRules
     specs : sequence of PolicySpec, one per seat
     rounds_per_match : None for independent rounds, else the match length
     out : optional reusable flat buffers from ``simcore.record.output_buffers`` with room for

@@ -2,7 +2,7 @@
 
 Contract
 --------
-``play_units_nb`` takes the compiled rule arrays of ``simcore.games.tensho.compile.CompiledTensho``
+``play_units_nb`` takes the compiled rule arrays of ``simcore.games.tensho.compile.CompiledRules``
 (``kernel_args()`` order), the policies of the two seats (``int32[2]`` ids, ``int32[2, 4]``
 parameters), and two preallocated column-major output matrices: ``out_int``
 int64[N_INT_COLUMNS, n_units * stride] and ``out_mask`` uint64[N_MASK_COLUMNS, n_units * stride]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from simcore.rules.schema import OptionSpec
 from simcore.rules.schema import choice as _choice
 
-__all__ = ["SKIN_DEFAULTS", "TENSHO_OPTIONS"]
+__all__ = ["SKIN_DEFAULTS", "OPTIONS"]
 
 
-TENSHO_OPTIONS: dict[str, OptionSpec] = {
+OPTIONS: dict[str, OptionSpec] = {
     spec.name: spec
     for spec in [
         _choice("tensho.skin", "ise hanafuda", "ise", "card names; changes defaults of card_values"),

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from simcore.cards import ids_of
 from simcore.errors import DealError
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.compile import CompiledTensho
+from simcore.games.tensho.compile import CompiledRules
 from simcore.games.tensho.policies import Observation, make_policy
 from simcore.reference.forward import Decision, PausedRound, play_through
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
@@ -121,7 +121,7 @@ class TenshoState(PausedRound):
     round after each.
     """
 
-    def __init__(self, compiled: CompiledTensho, setup: RoundSetup, *, deck: list[int] | None = None,
+    def __init__(self, compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
                  trace: bool = False) -> None:
         self.c = compiled
         self.rules = compiled.rules
@@ -662,7 +662,7 @@ def ask_policy(policy, state: TenshoState, decision: Decision) -> Any:
     return int(policy.choose_yaku_set(obs))
 
 
-def play_round(compiled: CompiledTensho, setup: RoundSetup, policies, *, deck: list[int] | None = None,
+def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: list[int] | None = None,
                trace: bool = False) -> RoundResult:
     """Play one round with policy objects already bound to their seats' streams."""
     state = play_through(new_state(compiled, setup, deck=deck, trace=trace), policies, ask_policy)
@@ -670,23 +670,24 @@ def play_round(compiled: CompiledTensho, setup: RoundSetup, policies, *, deck: l
     return state.result
 
 
-def new_state(compiled: CompiledTensho, setup: RoundSetup, *, deck: list[int] | None = None,
+def new_state(compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
               trace: bool = False) -> TenshoState:
     """The round of ``setup`` at its first decision (``TenshoState`` may be replaced in tests)."""
     return TenshoState(compiled, setup, deck=deck, trace=trace)
 
 
-def seat_policies(compiled: CompiledTensho, specs, seed: int, round_index: int):
+def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
+    """Each seat's policy for round ``round_index``, drawing from its own stream of the round."""
     return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
 
 
-def unit_layout(compiled: CompiledTensho, rounds_per_match: int) -> int:
+def unit_layout(compiled: CompiledRules, rounds_per_match: int) -> int:
     """Round-index stride of one unit (match): room for extra rounds when a tie extends it."""
     extra = int(compiled.params[E.P_MATCH_TIE]) == 1 and rounds_per_match > 0
     return rounds_per_match * (2 if extra else 1)
 
 
-def play_unit(compiled: CompiledTensho, specs, seed: int, unit: int, rounds_per_match: int | None,
+def play_unit(compiled: CompiledRules, specs, seed: int, unit: int, rounds_per_match: int | None,
               *, trace: bool = False) -> list[RoundResult]:
     """Play one unit of a run: a single independent round, or a whole match.
 
@@ -761,7 +762,7 @@ def fill_row(ints, masks, row: int, result: RoundResult) -> None:
         masks[E.M_YAKU + s, row] = result.yaku[s]
 
 
-def play_units(compiled: CompiledTensho, specs, seed: int, first_unit: int, n_units: int,
+def play_units(compiled: CompiledRules, specs, seed: int, first_unit: int, n_units: int,
                rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play units ``first_unit .. first_unit + n_units - 1`` into output matrices.

@@ -22,7 +22,7 @@ from typing import Any
 
 from simcore.cards import ids_of
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.compile import CompiledTensho
+from simcore.games.tensho.compile import CompiledRules
 from simcore.games.tensho.policies import Observation
 from simcore.games.tensho.reference import (
     N_SEATS,
@@ -105,7 +105,7 @@ class _ScriptedSeat:
         raise self.script.fail(what, value, f"not one of the matching field cards {legal}")
 
 
-def replay_from_run(compiled: CompiledTensho, specs: list[PolicySpec], seed: int, round_index: int,
+def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
                     rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
     if rounds_per_match is None:
@@ -120,7 +120,7 @@ def replay_from_run(compiled: CompiledTensho, specs: list[PolicySpec], seed: int
     return results[k]
 
 
-def replay_deck(compiled: CompiledTensho, deck: list[int], decisions: list[Any] | None,
+def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
                 specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> RoundResult:
     """Play an explicit deal; decisions from the list, or from the seats' policies if None."""
     check_deck([int(card) for card in deck])
@@ -137,7 +137,7 @@ def replay_deck(compiled: CompiledTensho, deck: list[int], decisions: list[Any] 
     return result
 
 
-def trace_json(compiled: CompiledTensho, result: RoundResult) -> dict[str, Any]:
+def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     """The machine-readable trace of ``fudasim replay --json``."""
     rules = compiled.rules
     seats = []
@@ -177,7 +177,7 @@ def trace_json(compiled: CompiledTensho, result: RoundResult) -> dict[str, Any]:
 SET_NAMES = {1: 'Set 1 "Seven Parts" (shichi-bu yaku)', 2: 'Set 2 "Half" (han yaku)'}
 
 
-def format_trace(compiled: CompiledTensho, result: RoundResult) -> str:
+def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
     """A readable account of a traced round: the deal, every play and draw, yaku, the scoring."""
     rules = compiled.rules
 

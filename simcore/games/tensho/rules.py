@@ -1,7 +1,7 @@
 """Tensho's rule files: the rule set (``RuleSet``, ``Yaku``) and its validation (``build_rules``).
 
 ``simcore.rules.load_rules`` hands a file whose ``[game] name`` is ``tensho`` to ``build_rules``,
-which validates every key and resolves every option (``options.TENSHO_OPTIONS``); ``compile``
+which validates every key and resolves every option (``options.OPTIONS``); ``compile``
 then lowers the rule set to the kernels' arrays.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from simcore.cards import DECKS, Deck, mask_of
 from simcore.errors import RulesError
-from simcore.games.tensho.options import SKIN_DEFAULTS, TENSHO_OPTIONS
+from simcore.games.tensho.options import OPTIONS, SKIN_DEFAULTS
 from simcore.rules.checks import Checker, supersession_table
 from simcore.rules.loader import RuleSetLookups
 from simcore.rules.schema import OptionSpec
@@ -178,7 +178,7 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     supersession_data = check.table(data, "supersession", set(), required=False)
     keys = {y.key for y in yaku}
     supersession_tables: dict[str, dict[str, tuple[str, ...]]] = {}
-    mode_spec = TENSHO_OPTIONS["tensho.supersession"]
+    mode_spec = OPTIONS["tensho.supersession"]
     for mode, table in supersession_data.items():
         where = f"supersession.{mode}"
         if mode not in (mode_spec.choices or ()):
@@ -263,22 +263,22 @@ def _check_tensho_bounds(source: str, value_keys: dict[str, list[str]],
 
 
 def _options(check: Checker, data: dict, overrides: dict[str, Any]) -> dict[str, str | int]:
-    section = check.table(data, "tensho", {spec.name.split(".", 1)[1] for spec in TENSHO_OPTIONS.values()})
+    section = check.table(data, "tensho", {spec.name.split(".", 1)[1] for spec in OPTIONS.values()})
     values: dict[str, str | int] = {}
     for key, raw in section.items():
-        spec = TENSHO_OPTIONS[f"tensho.{key}"]
+        spec = OPTIONS[f"tensho.{key}"]
         values[spec.name] = _parse_option(check, spec, raw, f"tensho.{key}")
     for option_name, raw in overrides.items():
-        override_spec = TENSHO_OPTIONS.get(option_name)
+        override_spec = OPTIONS.get(option_name)
         if override_spec is None:
-            known = ", ".join(sorted(TENSHO_OPTIONS))
+            known = ", ".join(sorted(OPTIONS))
             raise RulesError(f"--option {option_name}: unknown option (known: {known})")
         try:
             values[option_name] = override_spec.parse(raw)
         except ValueError as error:
             raise RulesError(f"--option {option_name}: {error}") from None
-    skin = str(values.get("tensho.skin", TENSHO_OPTIONS["tensho.skin"].default))
-    for spec in TENSHO_OPTIONS.values():
+    skin = str(values.get("tensho.skin", OPTIONS["tensho.skin"].default))
+    for spec in OPTIONS.values():
         if spec.name not in values:
             values[spec.name] = SKIN_DEFAULTS.get(skin, {}).get(spec.name, spec.default)
     return values
@@ -313,7 +313,7 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
             raise check.fail(f"{where}.cards_if", "expected a table of \"option=value\" = [cards]")
         for condition, alternative in cards_if.items():
             option_name, sep, option_value = condition.partition("=")
-            spec = TENSHO_OPTIONS.get(option_name)
+            spec = OPTIONS.get(option_name)
             if not sep or spec is None:
                 raise check.fail(f"{where}.cards_if.{condition}", "expected \"OPTION=VALUE\" naming a known option")
             try:

@@ -7,7 +7,7 @@ as non-negative int64), so cloning a round is copying an array into another.  Th
 one int64 array ``rt`` (``rule_table(compiled)``, slots ``R_*``), passed as an argument, never
 a global: one array instead of a dozen keeps each call's arguments few (a numba call passes
 every array as seven or nine words).  Only ``greedy_index_nb`` takes the tuple ``rules`` of
-``CompiledTensho.kernel_args()``, for the greedy gain functions of ``kernel_nb``.  ``ids`` is int64 scratch of at
+``CompiledRules.kernel_args()``, for the greedy gain functions of ``kernel_nb``.  ``ids`` is int64 scratch of at
 least ``IDS_SIZE`` entries (shuffles); ``states`` a uint64 array of stream states, four words
 per stream at an offset (``simcore.rng``).
 
@@ -140,7 +140,7 @@ def ubit(card):
 
 
 def rule_table(compiled) -> np.ndarray:
-    """The rule table ``rt`` of a ``CompiledTensho``: int64[R_SIZE] (slots ``R_*``; masks and
+    """The rule table ``rt`` of a ``CompiledRules``: int64[R_SIZE] (slots ``R_*``; masks and
     yaku bitsets stored bit for bit as int64)."""
     rt = np.zeros(R_SIZE, dtype=np.int64)
 
@@ -790,7 +790,7 @@ def write_row_nb(st, out_int, out_mask, row, rt):
 # --- the numba round contract (``simcore.kernels.contract``) ---------------------------------
 
 # The rules as the general kernel takes them: the rule table and the arrays of
-# ``CompiledTensho.kernel_args()`` (greedy's gain functions read those).
+# ``CompiledRules.kernel_args()`` (greedy's gain functions read those).
 TenshoRules = namedtuple("TenshoRules", ["rt", "params", "rank", "rank_mask", "deal_order", "yaku_mask",
                                          "yaku_points", "yaku_in_set", "yaku_instant", "supersedes",
                                          "greedy_weight", "card_value", "chaff_mask"])
@@ -800,7 +800,7 @@ OBS_BUFFER = 64  # the heuristic's packed observation, with room to spare
 
 
 def kernel_rules(compiled) -> TenshoRules:
-    """The ``TenshoRules`` of a ``CompiledTensho``, in the kernel's exact dtypes."""
+    """The ``TenshoRules`` of a ``CompiledRules``, in the kernel's exact dtypes."""
     (params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
      greedy_weight, card_value, chaff_mask) = compiled.kernel_args()
     return TenshoRules(
