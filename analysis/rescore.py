@@ -4,7 +4,7 @@ The dataset stores each seat's capture mask, so the tie-breaks of RULES.md 2.6 c
 again without simulating: yaku points are unchanged (yaku depend only on the captured cards),
 the chaff count becomes ``popcount(captured & chaff_mask)`` and the card-value sum the sum of the
 new table over the captured cards.  The decision then follows the game's tie-break chain
-(``simcore.games.TieBreakChain``; Tensho's ``TenshoState.score`` in the reference engine) exactly:
+(``simcore.games.TieBreakChain``; Tensho's ``RoundState.score`` in the reference engine) exactly:
 
 1. more yaku points wins (reason ``yaku``);
 2. else, unless the chain counts values only (Tensho: ``tensho.no_yaku_tiebreak = values_only``)

@@ -35,7 +35,7 @@ JIT_DECORATORS = {"njit", "jit", "intrinsic", "vectorize", "guvectorize", "gener
 # dtypes of Enshu-bana's fill_row.
 PENDING = {
     ("simcore/games/enshu/reference.py", "fill_row"),
-    *(("simcore/games/tensho/reference.py", f"TenshoState.{name}")
+    *(("simcore/games/tensho/reference.py", f"RoundState.{name}")
       for name in ("emit", "label", "observe", "yaku_points", "has_instant", "note_new_yaku", "capture",
                    "four_of_a_rank", "score")),
 }

@@ -1,11 +1,11 @@
-"""The Enshu-bana general kernel: its state machine against ``reference.EnshuState``, its rows
+"""The Enshu-bana general kernel: its state machine against ``reference.RoundState``, its rows
 against the fast kernel (random and greedy) and against the reference engine (search players).
 
 * ``state_nb`` pauses where the reference pauses, with the same action keys
   (``reference.action_key``) and the same packed observation (``heuristic_nb.pack_observation``),
   and ends with the same row, on every shipped rule set and player count and under the options
   that change the order of play;
-* ``sample_hidden_nb`` deals the same world as ``EnshuState.sample_hidden`` from the same stream
+* ``sample_hidden_nb`` deals the same world as ``RoundState.sample_hidden`` from the same stream
   (the same hands, draw pile, set-aside cards and pending decision, the stream left in the same
   state), and both worlds play on to the same row (their own deal and rules streams agree);
 * the general kernel writes the fast kernel's rows for random and greedy seats, independent

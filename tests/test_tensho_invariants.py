@@ -64,7 +64,7 @@ class Coverage:
     declined: int = 0
 
 
-class CheckedRound(tensho.TenshoState):
+class CheckedRound(tensho.RoundState):
     """The engine's round with invariant checks after every step that moves a card."""
 
     coverage = Coverage()
@@ -278,7 +278,7 @@ COMBINATIONS = [
 def test_invariants_hold_on_random_rounds(monkeypatch, rules_name, options, policies, units, per_match):
     compiled = compile_rules(load_rules(rules_name, {f"tensho.{k}": v for k, v in options.items()}))
     specs = [parse_policy(p) for p in policies]
-    monkeypatch.setattr(tensho, "TenshoState", CheckedRound)
+    monkeypatch.setattr(tensho, "RoundState", CheckedRound)
     monkeypatch.setattr(CheckedRound, "coverage", Coverage())
     for unit in range(units):
         results = tensho.play_unit(compiled, specs, 20240601, unit, per_match)
@@ -312,7 +312,7 @@ def test_invariants_hold_for_any_option_combination(data, rules_name, seed, poli
     options = {name: data.draw(st.sampled_from(choices), label=name) for name, choices in CHOICE_OPTIONS.items()}
     compiled = compile_rules(load_rules(rules_name, options))
     specs = [parse_policy(p) for p in policies]
-    with mock.patch.object(tensho, "TenshoState", CheckedRound), mock.patch.object(CheckedRound, "coverage", Coverage()):
+    with mock.patch.object(tensho, "RoundState", CheckedRound), mock.patch.object(CheckedRound, "coverage", Coverage()):
         for unit in range(3):
             tensho.play_unit(compiled, specs, seed, unit, None)
         assert CheckedRound.coverage.rounds == 3

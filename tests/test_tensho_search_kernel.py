@@ -3,7 +3,7 @@ fast kernel and the reference engine.
 
 * with random and greedy seats only, the general kernel writes the fast kernel's rows, on every
   shipped rule set, under every option that changes play, and in match play;
-* at every pause of a round the state machine holds the reference ``TenshoState``'s cards and
+* at every pause of a round the state machine holds the reference ``RoundState``'s cards and
   legal action keys, and ``sample_hidden_nb`` deals the same world from the same stream draws;
 * with the search players, the general kernel writes the reference engine's rows.
 """
@@ -20,7 +20,7 @@ from simcore.games.tensho import kernel as K
 from simcore.games.tensho import state_nb as S
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.heuristic_nb import pack_observation
-from simcore.games.tensho.reference import RoundSetup, TenshoState, action_key
+from simcore.games.tensho.reference import RoundSetup, RoundState, action_key
 from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.rng import Stream, stream_state
@@ -109,7 +109,7 @@ def test_general_kernel_equals_fast_kernel_in_match_play(options, rounds_per_mat
 KIND_CODES = {"yaku_set": 0, "opening_claim": 1, "bank_six": 2, "play": 3, "capture": 4}
 
 
-def reference_view(state: TenshoState) -> dict:
+def reference_view(state: RoundState) -> dict:
     decision = state.pending
     view = {
         "hands": list(state.hands), "piles": list(state.piles), "field": state.field, "seen": state.seen,
@@ -184,7 +184,7 @@ def test_state_machine_follows_the_reference_at_every_pause(rules, options):
     for round_index in range(40):
         seed = 1000 + round_index
         dealer = round_index % 2
-        reference = TenshoState(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer,
+        reference = RoundState(compiled, RoundSetup(seed=seed, round_index=round_index, dealer=dealer,
                                                      alternate_index=round_index))
         machine = Machine(compiled, seed, round_index, dealer)
         while True:

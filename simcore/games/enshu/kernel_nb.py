@@ -400,7 +400,7 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
 @nb.njit(cache=True, _nrt=False)
 def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, seat_masks, card_points, month_mask,
             class_masks, junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards):
-    """The dropout phase (4-5 players); returns (passes, multiplier).  See ``reference.enshu.EnshuState._phase_dropout_pass``."""
+    """The dropout phase (4-5 players); returns (passes, multiplier).  See ``reference.enshu.RoundState._phase_dropout_pass``."""
     pool_size = n
     for k in range(n):
         cards[POOL_AT + k] = (dealer + k) % n

@@ -20,7 +20,7 @@ Order of a round
 3. (C) field multiplier ``M = 1 + Brights on the field + mizu-kotsu``; **kotsu** in seat order
    from the dealer (``M += 1`` each).
 4. (C, 4-5 players) **dropout** passes in seat order from the dealer (see
-   ``EnshuState._phase_dropout_pass``); the acting dealer is the first active seat from the
+   ``RoundState._phase_dropout_pass``); the acting dealer is the first active seat from the
    dealer.  (C with ``icp_four_check =
    at_teyaku_active_hands``: an active hand holding four I/C/P cards now redeals, back to step 2
    with the mizu-kotsu kept.)  The dropped hands, each ascending, in seat order from the dealer,
@@ -38,7 +38,7 @@ Order of a round
 Random streams: ``DEAL_STREAM`` (deals and redeals), ``RULES_STREAM`` (the draw-pile shuffle
 after a dropout), ``seat_stream(seat)`` (every decision of that seat, in the order above).
 
-The round is a forward model (``simcore.reference.forward.State``): ``EnshuState`` steps through
+The round is a forward model (``simcore.reference.forward.State``): ``RoundState`` steps through
 this order and pauses at each decision a seat takes (``mizu_kotsu``, ``kotsu``, ``join``,
 ``declare_teyaku``, ``play``, ``capture``, ``fuke``); ``play_round`` plays it through, asking each
 seat's policy object (``ask_policy``) in the same order and with the same arguments as ever.
@@ -68,7 +68,7 @@ __all__ = [
     "DealError",
     "RoundResult",
     "RoundSetup",
-    "EnshuState",
+    "RoundState",
     "ask_policy",
     "new_state",
     "shuffle_in_place",
@@ -199,7 +199,7 @@ def _combine(values: list[int], mode: int) -> int:
     return out
 
 
-class EnshuState(PausedRound):
+class RoundState(PausedRound):
     """An Enshu-bana round as a forward model (``simcore.reference.forward.State``).
 
     The round steps through the order of the module docstring and pauses at each decision a
@@ -226,7 +226,7 @@ class EnshuState(PausedRound):
 
     def __init__(self, compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
                  redraw: list[int] | None = None, trace: bool = False,
-                 on_step: Callable[[EnshuState], None] | None = None) -> None:
+                 on_step: Callable[[RoundState], None] | None = None) -> None:
         self.c = compiled
         self.rules = compiled.rules
         self.setup = setup
@@ -302,7 +302,7 @@ class EnshuState(PausedRound):
 
     # --- the forward model ------------------------------------------------------------------
 
-    def clone(self) -> EnshuState:
+    def clone(self) -> RoundState:
         """An independent copy (every mutable list and the streams copied)."""
         other = copy.copy(self)
         other.hands = list(self.hands)
@@ -333,7 +333,7 @@ class EnshuState(PausedRound):
                        "in play": self.in_play})
         return places
 
-    def sample_hidden(self, seat: int, stream: Stream) -> EnshuState:
+    def sample_hidden(self, seat: int, stream: Stream) -> RoundState:
         """A copy in which the cards ``seat`` has not seen are dealt anew from ``stream``.
 
         What ``seat`` has seen, and keeps in place in the copy: its own hand; the field; every
@@ -375,7 +375,7 @@ class EnshuState(PausedRound):
 
         Returns
         -------
-        EnshuState
+        RoundState
             An independent state, paused at the same decision (or, for a decision of another
             seat that its new hand changes, at that decision asked afresh).
         """
@@ -1093,7 +1093,7 @@ class EnshuState(PausedRound):
 
 @dataclass
 class _Count:
-    """The count of an ended round (``EnshuState`` phases ``score``, ``fuke``, ``settle``)."""
+    """The count of an ended round (``RoundState`` phases ``score``, ``fuke``, ``settle``)."""
 
     reason: int
     yaku: list[int]
@@ -1109,34 +1109,34 @@ class _Count:
 
 YES_NO = (False, True)
 
-_PHASES: dict[str, Callable[[EnshuState], None]] = {
-    "mizu_kotsu": EnshuState._phase_mizu_kotsu,
-    "deal": EnshuState._phase_deal,
-    "kotsu": EnshuState._phase_kotsu,
-    "dropout_start": EnshuState._phase_dropout_start,
-    "dropout_pass": EnshuState._phase_dropout_pass,
-    "dropout_ask": EnshuState._phase_dropout_ask,
-    "acting_dealer": EnshuState._phase_acting_dealer,
-    "teyaku_start": EnshuState._phase_teyaku_start,
-    "teyaku": EnshuState._phase_teyaku,
-    "turns_start": EnshuState._phase_turns_start,
-    "turn": EnshuState._phase_turn,
-    "after_play": EnshuState._phase_after_play,
-    "after_draw": EnshuState._phase_after_draw,
-    "score": EnshuState._phase_score,
-    "fuke": EnshuState._phase_fuke,
-    "settle": EnshuState._phase_settle,
-    "finish": EnshuState._phase_finish,
+_PHASES: dict[str, Callable[[RoundState], None]] = {
+    "mizu_kotsu": RoundState._phase_mizu_kotsu,
+    "deal": RoundState._phase_deal,
+    "kotsu": RoundState._phase_kotsu,
+    "dropout_start": RoundState._phase_dropout_start,
+    "dropout_pass": RoundState._phase_dropout_pass,
+    "dropout_ask": RoundState._phase_dropout_ask,
+    "acting_dealer": RoundState._phase_acting_dealer,
+    "teyaku_start": RoundState._phase_teyaku_start,
+    "teyaku": RoundState._phase_teyaku,
+    "turns_start": RoundState._phase_turns_start,
+    "turn": RoundState._phase_turn,
+    "after_play": RoundState._phase_after_play,
+    "after_draw": RoundState._phase_after_draw,
+    "score": RoundState._phase_score,
+    "fuke": RoundState._phase_fuke,
+    "settle": RoundState._phase_settle,
+    "finish": RoundState._phase_finish,
 }
 
-_APPLY: dict[str, Callable[[EnshuState, Decision, Any], None]] = {
-    "mizu_kotsu": EnshuState._apply_mizu_kotsu,
-    "kotsu": EnshuState._apply_kotsu,
-    "join": EnshuState._apply_join,
-    "declare_teyaku": EnshuState._apply_declare_teyaku,
-    "play": EnshuState._apply_play,
-    "capture": EnshuState._apply_capture,
-    "fuke": EnshuState._apply_fuke,
+_APPLY: dict[str, Callable[[RoundState, Decision, Any], None]] = {
+    "mizu_kotsu": RoundState._apply_mizu_kotsu,
+    "kotsu": RoundState._apply_kotsu,
+    "join": RoundState._apply_join,
+    "declare_teyaku": RoundState._apply_declare_teyaku,
+    "play": RoundState._apply_play,
+    "capture": RoundState._apply_capture,
+    "fuke": RoundState._apply_fuke,
 }
 
 
@@ -1183,7 +1183,7 @@ def action_key(decision: Decision, action: Any) -> int:
     return (kind << 56) | payload
 
 
-def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
+def ask_policy(policy, state: RoundState, decision: Decision) -> Any:
     """Answer ``decision`` with the policy object's method for its kind (``simcore.games.enshu.policies``).
 
     Parameters
@@ -1221,8 +1221,8 @@ def ask_policy(policy, state: EnshuState, decision: Decision) -> Any:
 
 def new_state(compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
               redraw: list[int] | None = None, trace: bool = False,
-              on_step: Callable[[EnshuState], None] | None = None) -> EnshuState:
-    """The round of ``setup`` at its first decision (``EnshuState`` may be replaced in tests).
+              on_step: Callable[[RoundState], None] | None = None) -> RoundState:
+    """The round of ``setup`` at its first decision (``RoundState`` may be replaced in tests).
 
     Parameters
     ----------
@@ -1234,7 +1234,7 @@ def new_state(compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | N
     trace : whether to record the trace events
     on_step : called with the state after every step that moves a card and at every pause
     """
-    return EnshuState(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step)
+    return RoundState(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step)
 
 
 def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: list[int] | None = None,
@@ -1245,7 +1245,7 @@ def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: li
     ``deck`` replays an explicit 48-card order (field, hands from the dealer in turn order,
     draw pile top first); ``redraw`` gives the draw pile's order after a dropout instead of the
     shuffle; ``on_step(state)`` is called after every step that moves a card and at every
-    decision (for invariant checks).  The round is played through ``EnshuState``, each decision
+    decision (for invariant checks).  The round is played through ``RoundState``, each decision
     answered by ``ask_policy``.
     """
     state = play_through(new_state(compiled, setup, deck=deck, redraw=redraw, trace=trace, on_step=on_step),

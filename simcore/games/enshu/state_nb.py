@@ -1,16 +1,16 @@
-"""Numba state machine of an Enshu-bana round: ``reference.EnshuState`` over two flat arrays.
+"""Numba state machine of an Enshu-bana round: ``reference.RoundState`` over two flat arrays.
 
 Contract
 --------
 A round's state is a pair of arrays, ``si`` int64[N_SI] and ``sm`` uint64[N_SM] (slot indices
 below), so that a clone is two array copies into preallocated buffers.  It steps through the
 order of ``simcore.games.enshu.reference`` phase by phase (the same ``phase`` values, one
-``P_*`` constant each) and pauses at each decision a seat takes, exactly where ``EnshuState``
+``P_*`` constant each) and pauses at each decision a seat takes, exactly where ``RoundState``
 pauses: the pending decision's kind (the action-key kind codes ``KIND_*`` of the reference's
 ``action_key``), seat and legal actions (``si[I_KEYS:I_KEYS + si[I_PEND_N]]``, one int64 action
 key each, in the reference's order) are in the state.  ``apply_nb(si, sm, rt, ws, index)``
 takes the action at ``index`` and steps on to the next decision or the end
-(``si[I_DONE] == 1``).  ``sample_hidden_nb`` is ``EnshuState.sample_hidden`` draw for draw.
+(``si[I_DONE] == 1``).  ``sample_hidden_nb`` is ``RoundState.sample_hidden`` draw for draw.
 
 ``rt`` is the tuple of packed rule tables ``(params, month, month_mask, card_points,
 class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints)`` of
@@ -116,7 +116,7 @@ KIND_CAPTURE = 6
 KIND_SHIFT = 56
 NO_KIND = -1
 
-# --- phases (``EnshuState.phase``) ------------------------------------------------------------
+# --- phases (``RoundState.phase``) ------------------------------------------------------------
 P_MIZU = 0
 P_DEAL = 1
 P_KOTSU = 2
@@ -191,7 +191,7 @@ I_CARD_POINTS = I_TEYAKU_POINTS + MAX_SEATS
 I_YAKU_MULT = I_CARD_POINTS + MAX_SEATS
 I_SCORE = I_YAKU_MULT + MAX_SEATS
 I_PAYOFF = I_SCORE + MAX_SEATS
-I_SCORES = I_PAYOFF + MAX_SEATS  # ``EnshuState.scores`` (variant C, after the count)
+I_SCORES = I_PAYOFF + MAX_SEATS  # ``RoundState.scores`` (variant C, after the count)
 I_MATCH_POINTS = I_SCORES + MAX_SEATS  # the match totals the round starts from
 I_POOL = I_MATCH_POINTS + MAX_SEATS
 I_JOINED = I_POOL + MAX_SEATS
@@ -279,7 +279,7 @@ def raises_allowed(params):
 
 @nb.njit(cache=True, _nrt=False)
 def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_match, match_points):
-    """Set ``(si, sm)`` to the round's start and step to its first decision (``EnshuState()``)."""
+    """Set ``(si, sm)`` to the round's start and step to its first decision (``RoundState()``)."""
     params = rt[0]
     n = params[E.P_PLAYERS]
     si[:] = 0
@@ -336,7 +336,7 @@ def first_active_from(si, start, n):
 
 @nb.njit(cache=True, _nrt=False)
 def declare_option(si, sm, seat, index, month, three, cards):
-    """``EnshuState.declare``: record the option and expose its cards."""
+    """``RoundState.declare``: record the option and expose its cards."""
     d = si[I_N_DECLARED + seat]
     si[I_DECL_INDEX + seat * MAX_DECLARED + d] = index
     si[I_DECL_MONTH + seat * MAX_DECLARED + d] = month
@@ -395,7 +395,7 @@ def gather_dropped_hands(si, sm, rt):
 
 @nb.njit(cache=True, _nrt=False)
 def deal(si, sm, rt):
-    """``EnshuState.deal`` from the deal stream (misdeals redeal)."""
+    """``RoundState.deal`` from the deal stream (misdeals redeal)."""
     params, month_mask = rt[0], rt[2]
     class_masks = rt[4]
     n = params[E.P_PLAYERS]
@@ -450,7 +450,7 @@ def deal(si, sm, rt):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def resolve(si, sm, params, month, month_mask, seat, card, source):
-    """``EnshuState.resolve``: a played or turned card against the field (may pause at a capture).
+    """``RoundState.resolve``: a played or turned card against the field (may pause at a capture).
 
     Inlined, and given only the arrays it reads: a call's arguments are every array's fields, so a
     call with the whole rule tuple costs more than the resolution itself."""
@@ -497,7 +497,7 @@ def stop(si, sm, seat, bits):
 
 @nb.njit(cache=True, _nrt=False)
 def tally(si, sm, rt, seat):
-    """``EnshuState.tally``: yaku, card, yaku and teyaku points into the count; returns the
+    """``RoundState.tally``: yaku, card, yaku and teyaku points into the count; returns the
     multiplier yaku as (count, sum, product, max)."""
     params, month_mask, card_points = rt[0], rt[2], rt[3]
     yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = rt[5], rt[6], rt[7], rt[8]
@@ -542,7 +542,7 @@ def tally(si, sm, rt, seat):
 
 @nb.njit(cache=True, _nrt=False)
 def top_score(si, params, start):
-    """``EnshuState.top_score`` over ``si[I_SCORE:]``."""
+    """``RoundState.top_score`` over ``si[I_SCORE:]``."""
     n = params[E.P_PLAYERS]
     reverse = params[E.P_VARIANT] != E.VARIANT_W and params[E.P_TIE_ORDER] == 1
     best = -1
@@ -557,7 +557,7 @@ def top_score(si, params, start):
 
 @nb.njit(cache=True, _nrt=False)
 def phase_score(si, sm, rt):
-    """``EnshuState._phase_score``."""
+    """``RoundState._phase_score``."""
     params = rt[0]
     yaku_ints, teyaku_ints = rt[6], rt[8]
     n = params[E.P_PLAYERS]
@@ -696,7 +696,7 @@ def phase_score(si, sm, rt):
 
 @nb.njit(cache=True, _nrt=False)
 def phase_settle(si, sm, rt):
-    """``EnshuState._phase_settle`` (variant C)."""
+    """``RoundState._phase_settle`` (variant C)."""
     params = rt[0]
     n = params[E.P_PLAYERS]
     if si[I_FUKE] >= 0:
@@ -723,7 +723,7 @@ def phase_settle(si, sm, rt):
 
 @nb.njit(cache=True, _nrt=False)
 def advance_nb(si, sm, rt, ws):
-    """``EnshuState._advance``: the rules' own steps until a decision or the end."""
+    """``RoundState._advance``: the rules' own steps until a decision or the end."""
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
     yaku_masks, teyaku_masks, teyaku_ints = rt[5], rt[7], rt[8]
     opt_ints, opt_cards = ws[0], ws[1]
@@ -1032,7 +1032,7 @@ def apply_nb(si, sm, rt, ws, index):
 
 @nb.njit(cache=True, _nrt=False)
 def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
-    """``EnshuState.sample_hidden(seat, stream)`` into ``(out_si, out_sm)``; draws from the stream
+    """``RoundState.sample_hidden(seat, stream)`` into ``(out_si, out_sm)``; draws from the stream
     at ``streams[at:at + 4]`` exactly as the reference does."""
     params = rt[0]
     n = params[E.P_PLAYERS]

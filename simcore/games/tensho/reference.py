@@ -42,7 +42,7 @@ __all__ = [
     "DealError",
     "RoundResult",
     "RoundSetup",
-    "TenshoState",
+    "RoundState",
     "ask_policy",
     "new_state",
     "play_round",
@@ -107,7 +107,7 @@ def shuffled_deck(stream: Stream) -> list[int]:
     return deck
 
 
-class TenshoState(PausedRound):
+class RoundState(PausedRound):
     """A Tensho round as a forward model (``simcore.reference.forward.State``).
 
     The round steps through the order of the module docstring and pauses at each decision a
@@ -172,7 +172,7 @@ class TenshoState(PausedRound):
 
     # --- the forward model ------------------------------------------------------------------
 
-    def clone(self) -> TenshoState:
+    def clone(self) -> RoundState:
         """An independent copy: applying actions to it leaves this state unchanged."""
         other = copy.copy(self)
         other.hands = list(self.hands)
@@ -190,7 +190,7 @@ class TenshoState(PausedRound):
                 "pile 0": self.piles[0], "pile 1": self.piles[1], "draw": sum(1 << c for c in self.draw),
                 "dead": self.dead, "in play": self.in_play}
 
-    def sample_hidden(self, seat: int, stream: Stream) -> TenshoState:
+    def sample_hidden(self, seat: int, stream: Stream) -> RoundState:
         """A copy in which the cards ``seat`` has not seen (the other hand, the draw pile and the
         dead cards) are shuffled anew from ``stream`` and dealt back to those places, each place
         keeping its size: every deal consistent with what ``seat`` has seen is equally likely.
@@ -644,7 +644,7 @@ def action_key(decision: Decision, action: Any) -> int:
     return (kind << 56) | payload
 
 
-def ask_policy(policy, state: TenshoState, decision: Decision) -> Any:
+def ask_policy(policy, state: RoundState, decision: Decision) -> Any:
     """Answer ``decision`` with the policy object's method for its kind (``simcore.policies``);
     a search player (``simcore.search``) is handed the state, which it only samples worlds from."""
     if getattr(policy, "searches", False):
@@ -671,9 +671,9 @@ def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: li
 
 
 def new_state(compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
-              trace: bool = False) -> TenshoState:
-    """The round of ``setup`` at its first decision (``TenshoState`` may be replaced in tests)."""
-    return TenshoState(compiled, setup, deck=deck, trace=trace)
+              trace: bool = False) -> RoundState:
+    """The round of ``setup`` at its first decision (``RoundState`` may be replaced in tests)."""
+    return RoundState(compiled, setup, deck=deck, trace=trace)
 
 
 def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):

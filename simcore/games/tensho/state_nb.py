@@ -1,4 +1,4 @@
-"""Numba state machine of a Tensho round: the forward model of ``reference.TenshoState`` in arrays.
+"""Numba state machine of a Tensho round: the forward model of ``reference.RoundState`` in arrays.
 
 Contract
 --------
@@ -15,7 +15,7 @@ The round steps exactly as the reference engine and pauses at the same decisions
 actions are stored as action keys (``(kind << 56) | payload``, kinds ``K_*``) at
 ``st[ST_KEYS + i]``, ``i < st[ST_N]``, in the reference's order.  ``new_round_nb`` deals a
 round to its first decision, ``apply_nb`` takes the action of an index and steps to the next
-decision or the end, ``sample_hidden_nb`` is ``TenshoState.sample_hidden`` (the same stream
+decision or the end, ``sample_hidden_nb`` is ``RoundState.sample_hidden`` (the same stream
 draws), ``random_index_nb`` and ``greedy_index_nb`` decide as the reference's random and greedy
 policies.  Nothing here allocates.
 
@@ -595,7 +595,7 @@ def apply_nb(st, index, seed, rt, ids, states):
 
 @nb.njit(cache=True, _nrt=False)
 def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
-    """``TenshoState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the cards
+    """``RoundState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the cards
     ``seat`` has not seen (the other hand, the draw pile and the dead cards) are shuffled from
     the stream at ``states[at:at + 4]`` and dealt back, each place keeping its size."""
     for i in range(ST_SIZE):
