@@ -68,7 +68,7 @@ def test_kth_card_matches_python(variant):
 def test_the_kernels_use_pdep_exactly_where_the_target_has_it_fast():
     assert (B.kth_bit is B.kth_bit_pdep) == B.FAST_PDEP
     assert (B.kth_id is B.kth_id_pdep) == B.FAST_PDEP
-    assert (T.rank_counts is T.rank_counts_pdep) == B.FAST_PDEP
+    assert (T.rank_counts is T.rank_counts_pdep_nb) == B.FAST_PDEP
     mask = (1 << 40) | (1 << 7) | (1 << 3)
     assert tuple(int(v) for v in _chosen(np.uint64(mask), 1)) == (1 << 7, 7)
 
@@ -76,13 +76,13 @@ def test_the_kernels_use_pdep_exactly_where_the_target_has_it_fast():
 @nb.njit(cache=False)
 def _rank_counts(variant_pdep, field, rank, rank_mask):
     tables = np.zeros(T.TABLES_SIZE, dtype=np.uint64)
-    T.fill_card_tables(rank, rank_mask, np.zeros(64, dtype=np.int32), np.zeros(1, dtype=np.uint64),
+    T.fill_card_tables_nb(rank, rank_mask, np.zeros(64, dtype=np.int32), np.zeros(1, dtype=np.uint64),
                        np.zeros((2, 1), dtype=np.int32), np.zeros(1, dtype=np.uint64),
                        np.zeros(2, dtype=np.uint64), tables)
     if variant_pdep:
-        four, ranks = T.rank_counts_pdep(field, rank_mask, tables)
+        four, ranks = T.rank_counts_pdep_nb(field, rank_mask, tables)
     else:
-        four, ranks = T.rank_counts_loop(field, rank_mask, tables)
+        four, ranks = T.rank_counts_loop_nb(field, rank_mask, tables)
     return four, ranks, tables[T.RANK_NIBBLES_AT + 1]
 
 

@@ -53,7 +53,7 @@ def test_lane_reads_and_replaces_one_lane():
 @nb.njit(cache=False)
 def _hand_draws(a, b, nc, no):
     v0, v1, v2, v3 = pair(a[0], b[0]), pair(a[1], b[1]), pair(a[2], b[2]), pair(a[3], b[3])
-    kc, ko, v0, v1, v2, v3 = T.hand_draws(nc, no, v0, v1, v2, v3)
+    kc, ko, v0, v1, v2, v3 = T.hand_draws_nb(nc, no, v0, v1, v2, v3)
     after = np.empty(8, dtype=np.uint64)
     for i, v in enumerate((v0, v1, v2, v3)):
         after[i] = lane(v, 0)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.kernel_nb import DEAL_STATE, DECK_SIZE, shuffle_seen
+from simcore.games.tensho.kernel_nb import DEAL_STATE, DECK_SIZE, shuffle_seen_nb
 from simcore.rng import (
     BATCH_LIMIT,
     MASK64,
@@ -67,7 +67,7 @@ def _shuffle_seen(state):
     states = np.zeros(16, dtype=np.uint64)
     states[4 * DEAL_STATE:4 * DEAL_STATE + 4] = state
     ids = np.empty(DECK_SIZE, dtype=np.int64)
-    shuffle_seen(states, ids)
+    shuffle_seen_nb(states, ids)
     return ids, next_u64_nb(states, 4 * DEAL_STATE)
 
 

@@ -82,7 +82,7 @@ DEAL_STATE = 0
 RULES_STATE = 1
 SEAT0_STATE = 2
 # cards: int64[CARDS_SCRATCH]: the shuffled deck, the draw pile (top first; room for dropped
-# hands), and the dropout pool and joiners
+# hands), and the dropout_nb pool and joiners
 DRAW_AT = DECK_SIZE
 POOL_AT = 2 * DECK_SIZE
 JOINED_AT = POOL_AT + MAX_SEATS
@@ -118,22 +118,22 @@ O_THREE = 2
 
 
 @nb.njit(cache=True)
-def draw_below(state, n):
+def draw_below_nb(state, n):
     """``uniform_below_nb`` behind one call (it is inline="always": expanded once here, not at every use)."""
     return uniform_below_nb(state, n)
 
 
 @nb.njit(cache=True)
-def draw_yes(state):
+def draw_yes_nb(state):
     """A random yes/no decision: ``uniform(2) == 1`` is yes."""
-    return draw_below(state, np.int64(2)) == 1
+    return draw_below_nb(state, np.int64(2)) == 1
 
 
 # --- card and yaku arithmetic ---------------------------------------------------------------
 
 
 @nb.njit(cache=True)
-def completed_yaku(pile, yaku_masks):
+def completed_yaku_nb(pile, yaku_masks):
     """Bitset of the yaku contained in ``pile``, after supersession."""
     completed = U0
     for i in range(yaku_masks.shape[1]):
@@ -150,8 +150,8 @@ def completed_yaku(pile, yaku_masks):
 
 
 @nb.njit(cache=True)
-def stopping_yaku(pile, yaku_masks, stopping_mask):
-    """The round-stopping yaku in ``pile`` after supersession (as ``completed_yaku(pile) & stopping_mask``)."""
+def stopping_yaku_nb(pile, yaku_masks, stopping_mask):
+    """The round-stopping yaku in ``pile`` after supersession (as ``completed_yaku_nb(pile) & stopping_mask``)."""
     rest = stopping_mask
     while rest:
         i = lowest_id(rest)
@@ -159,12 +159,12 @@ def stopping_yaku(pile, yaku_masks, stopping_mask):
         m = yaku_masks[YM_MASK, i]
         if (m & pile) == m:
             # supersession only removes yaku, so the full check is needed only when one is there
-            return completed_yaku(pile, yaku_masks) & stopping_mask
+            return completed_yaku_nb(pile, yaku_masks) & stopping_mask
     return U0
 
 
 @nb.njit(cache=True)
-def points_yaku_value(bits, yaku_ints):
+def points_yaku_value_nb(bits, yaku_ints):
     """Sum of the values of the points-kind yaku in ``bits`` (no upgrades: greedy's measure)."""
     total = 0
     while bits:
@@ -176,7 +176,7 @@ def points_yaku_value(bits, yaku_ints):
 
 
 @nb.njit(cache=True)
-def icp_four(hand, month_mask, icp):
+def icp_four_nb(hand, month_mask, icp):
     """True when ``hand`` holds all four cards of an I/C/P month."""
     for m in range(1, E.N_MONTHS + 1):
         mm = month_mask[m]
@@ -186,7 +186,7 @@ def icp_four(hand, month_mask, icp):
 
 
 @nb.njit(cache=True)
-def shuffle_cards(cards, start, size, state):
+def shuffle_cards_nb(cards, start, size, state):
     """Fisher-Yates over ``cards[start:start + size]``, as ``reference.enshu.shuffle_in_place``
     (``Stream.shuffle_places`` over every place)."""
     state[0], state[1], state[2], state[3] = shuffle_places_nb(
@@ -197,7 +197,7 @@ def shuffle_cards(cards, start, size, state):
 
 
 @nb.njit(cache=True)
-def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyaku_masks, teyaku_ints,
+def teyaku_options_nb(hand, group, stops, month_mask, class_masks, junk_only, teyaku_masks, teyaku_ints,
                    opt_ints, opt_cards):
     """Fill the option arrays with the ways ``hand`` qualifies for a teyaku; returns their number.
 
@@ -256,7 +256,7 @@ def teyaku_options(hand, group, stops, month_mask, class_masks, junk_only, teyak
 
 
 @nb.njit(cache=True)
-def best_option(count, opt_ints, teyaku_ints):
+def best_option_nb(count, opt_ints, teyaku_ints):
     """Index (into the option arrays) of the highest-valued option; ties: the first."""
     best = 0
     for k in range(1, count):
@@ -266,7 +266,7 @@ def best_option(count, opt_ints, teyaku_ints):
 
 
 @nb.njit(cache=True)
-def declare(seat, k, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks):
+def declare_nb(seat, k, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks):
     """Record option ``k`` as declared by ``seat`` (exposing its cards)."""
     index = opt_ints[O_INDEX, k]
     pattern = teyaku_ints[T_PATTERN, index]
@@ -284,29 +284,29 @@ def declare(seat, k, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks):
 
 
 @nb.njit(cache=True)
-def decide_teyaku(seat, policy_decides, policy_id, state, month_mask, class_masks, junk_only,
+def decide_teyaku_nb(seat, policy_decides, policy_id, state, month_mask, class_masks, junk_only,
                   teyaku_masks, teyaku_ints, opt_ints, opt_cards, seat_ints, seat_masks):
     """Group A, then group B: the seat declares one of the qualifying points teyaku, or none."""
     for group in range(2):
-        count = teyaku_options(seat_masks[SM_HAND, seat], group, np.int64(0), month_mask, class_masks, junk_only,
+        count = teyaku_options_nb(seat_masks[SM_HAND, seat], group, np.int64(0), month_mask, class_masks, junk_only,
                                teyaku_masks, teyaku_ints, opt_ints, opt_cards)
         if count == 0:
             continue
         chosen = -1
         if policy_decides and policy_id == E.POLICY_RANDOM:
-            if draw_yes(state):
-                chosen = draw_below(state, count)
+            if draw_yes_nb(state):
+                chosen = draw_below_nb(state, count)
         else:
-            chosen = best_option(count, opt_ints, teyaku_ints)
+            chosen = best_option_nb(count, opt_ints, teyaku_ints)
         if chosen >= 0:
-            declare(seat, chosen, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks)
+            declare_nb(seat, chosen, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks)
 
 
 # --- greedy -------------------------------------------------------------------------------------
 
 
 @nb.njit(cache=True, _nrt=False)
-def greedy_gain(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
+def greedy_gain_nb(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
     new = pile | captured
     rest = stopping
     while rest:
@@ -315,8 +315,8 @@ def greedy_gain(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
         m = yaku_masks[YM_MASK, i]
         if (m & new) == m:
             return STOP_GAIN
-    g = 100 * (points_yaku_value(completed_yaku(new, yaku_masks), yaku_ints)
-               - points_yaku_value(completed_yaku(pile, yaku_masks), yaku_ints))
+    g = 100 * (points_yaku_value_nb(completed_yaku_nb(new, yaku_masks), yaku_ints)
+               - points_yaku_value_nb(completed_yaku_nb(pile, yaku_masks), yaku_ints))
     for i in range(yaku_masks.shape[1]):
         m = yaku_masks[YM_MASK, i]
         if (m & pile) != m:
@@ -326,7 +326,7 @@ def greedy_gain(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
 
 
 @nb.njit(cache=True, _nrt=False)
-def greedy_placement(card, yaku_masks, yaku_ints, card_points):
+def greedy_placement_nb(card, yaku_masks, yaku_ints, card_points):
     g = 10 * card_points[card]
     b = bit(card)
     for i in range(yaku_masks.shape[1]):
@@ -336,7 +336,7 @@ def greedy_placement(card, yaku_masks, yaku_ints, card_points):
 
 
 @nb.njit(cache=True, _nrt=False)
-def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, yaku_ints, card_points, stopping):
+def greedy_play_nb(hand, field, pile, capture_one, month, month_mask, yaku_masks, yaku_ints, card_points, stopping):
     """The hand card whose best resolution gains most (ties: the lowest id)."""
     best = -1
     best_gain = 0
@@ -348,9 +348,9 @@ def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, y
         matches = matches_nb(field, card, month, month_mask)
         n_matches = popcount(matches)
         if n_matches == 0:
-            g = greedy_placement(card, yaku_masks, yaku_ints, card_points)
+            g = greedy_placement_nb(card, yaku_masks, yaku_ints, card_points)
         elif n_matches == 3 and not capture_one:
-            g = greedy_gain(pile, cb | matches, yaku_masks, yaku_ints, card_points, stopping)
+            g = greedy_gain_nb(pile, cb | matches, yaku_masks, yaku_ints, card_points, stopping)
         else:
             g = 0
             first = True
@@ -358,7 +358,7 @@ def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, y
             while options:
                 x = lowest_id(options)
                 options &= options - U1
-                gx = greedy_gain(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
+                gx = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
                 if first or gx > g:
                     g = gx
                     first = False
@@ -372,7 +372,7 @@ def greedy_play(hand, field, pile, capture_one, month, month_mask, yaku_masks, y
 
 
 @nb.njit(cache=True, _nrt=False)
-def resolve(card, field, pile, policy_id, state, capture_three_all, month, month_mask, yaku_masks, yaku_ints,
+def resolve_nb(card, field, pile, policy_id, state, capture_three_all, month, month_mask, yaku_masks, yaku_ints,
             card_points, stopping):
     """Resolve a played or turned card against the field; returns (field, pile)."""
     cb = bit(card)
@@ -382,7 +382,7 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
     if kind == CAPTURE_ALL:
         taken = matches
     elif policy_id == E.POLICY_RANDOM:
-        taken = bit(kth_id(matches, draw_below(state, popcount(matches))))
+        taken = bit(kth_id(matches, draw_below_nb(state, popcount(matches))))
     else:
         taken = U0
         best_gain = 0
@@ -390,7 +390,7 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
         while options:
             x = lowest_id(options)
             options &= options - U1
-            g = greedy_gain(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
+            g = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
             if taken == U0 or g > best_gain:
                 taken = bit(x)
                 best_gain = g
@@ -398,9 +398,9 @@ def resolve(card, field, pile, policy_id, state, capture_three_all, month, month
 
 
 @nb.njit(cache=True, _nrt=False)
-def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, seat_masks, card_points, month_mask,
+def dropout_nb(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, seat_masks, card_points, month_mask,
             class_masks, junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards):
-    """The dropout phase (4-5 players); returns (passes, multiplier).  See ``reference.enshu.RoundState._phase_dropout_pass``."""
+    """The dropout_nb phase (4-5 players); returns (passes, multiplier).  See ``reference.enshu.RoundState._phase_dropout_pass``."""
     pool_size = n
     for k in range(n):
         cards[POOL_AT + k] = (dealer + k) % n
@@ -414,12 +414,12 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
             if remaining == 3 or seat_ints[S_MIZU, seat] == 1:
                 join = True
             elif policy_ids[seat] == E.POLICY_RANDOM:
-                join = draw_yes(states[SEAT0_STATE + seat])
+                join = draw_yes_nb(states[SEAT0_STATE + seat])
             else:
                 hand = seat_masks[SM_HAND, seat]
                 join = mask_value(hand, card_points) >= GREEDY_JOIN_POINTS * max(passes, 1)
                 if not join and passes <= 1:
-                    join = teyaku_options(hand, np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only, teyaku_masks,
+                    join = teyaku_options_nb(hand, np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only, teyaku_masks,
                                           teyaku_ints, opt_ints, opt_cards) > 0
             if join:
                 cards[JOINED_AT + n_joined] = seat
@@ -446,7 +446,7 @@ def dropout(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, se
 
 
 @nb.njit(inline="always", cache=True)
-def yaku_bits_score(bits, upgrade_months, yaku_ints):
+def yaku_bits_score_nb(bits, upgrade_months, yaku_ints):
     """The completed yaku ``bits`` of a pile scored: ``(points, n, sum, product, max)`` -- the
     points-kind yaku's points (a yaku whose month is in ``upgrade_months`` counts its upgraded
     value), and the count, sum, product and largest of the multiplier yaku's values."""
@@ -476,7 +476,7 @@ def yaku_bits_score(bits, upgrade_months, yaku_ints):
 
 
 @nb.njit(inline="always", cache=True)
-def triplet_bonus_earned(pile, month_cards, hand_dealt, all_four):
+def triplet_bonus_earned_nb(pile, month_cards, hand_dealt, all_four):
     """Whether a declared triplet's bonus is earned: the pile holds the month's four cards
     (``all_four``), else every card of the month that was not dealt into the hand."""
     if all_four:
@@ -486,12 +486,12 @@ def triplet_bonus_earned(pile, month_cards, hand_dealt, all_four):
 
 
 @nb.njit(cache=True, _nrt=False)
-def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
+def tally_nb(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
           seat_ints, seat_masks):
     """Yaku bitset, card, yaku and teyaku points of a seat; returns its multiplier yaku combined
     as (count, sum, product, max)."""
     pile = seat_masks[SM_PILE, seat]
-    bits = completed_yaku(pile, yaku_masks)
+    bits = completed_yaku_nb(pile, yaku_masks)
     n_declared = seat_ints[S_N_DECLARED, seat]
     upgrade_months = U0
     if params[E.P_TRIPLET_UPGRADE] == 1:
@@ -500,7 +500,7 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
             pattern = teyaku_ints[T_PATTERN, seat_ints[S_DECLARED_INDEX + d, seat]]
             if pattern == E.PATTERN_TRIPLET or (pattern == E.PATTERN_FOUR_THREE and in_four_three):
                 upgrade_months |= bit(seat_ints[S_DECLARED_TRIPLET + d, seat])
-    yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score(bits, upgrade_months, yaku_ints)
+    yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score_nb(bits, upgrade_months, yaku_ints)
     teyaku_points = 0
     all_four = params[E.P_C_TRIPLET_BONUS_CONDITION] == 1
     hand_dealt = seat_masks[SM_HAND_DEALT, seat]
@@ -511,7 +511,7 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
         bonus = teyaku_ints[T_BONUS, index]
         m = seat_ints[S_DECLARED_TRIPLET + d, seat]
         if bonus != 0 and m != 0 and ((teyaku_masks[TM_BONUS_MONTHS, index] >> np.uint64(m)) & U1) != U0:
-            if triplet_bonus_earned(pile, month_mask[m], hand_dealt, all_four):
+            if triplet_bonus_earned_nb(pile, month_mask[m], hand_dealt, all_four):
                 teyaku_points += bonus
     seat_masks[SM_YAKU, seat] = bits
     seat_ints[S_CARD_POINTS, seat] = mask_value(pile, card_points)
@@ -521,7 +521,7 @@ def tally(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_m
 
 
 @nb.njit(cache=True, _nrt=False)
-def top_score(start, n, reverse, seat_ints):
+def top_score_nb(start, n, reverse, seat_ints):
     """The highest score among active seats from ``start`` (in turn order, or reversed); ties: the first."""
     best = -1
     for k in range(n):
@@ -572,11 +572,11 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             if mizu_count == E.MAX_MIZU_KOTSU:
                 break
             seat = (dealer + k) % n
-            if policy_ids[seat] == E.POLICY_RANDOM and draw_yes(states[SEAT0_STATE + seat]):
+            if policy_ids[seat] == E.POLICY_RANDOM and draw_yes_nb(states[SEAT0_STATE + seat]):
                 seat_ints[S_MIZU, seat] = 1
                 mizu_count += 1
 
-    # 2.-4. deal, misdeals, multiplier, kotsu, dropout
+    # 2.-4. deal, misdeals, multiplier, kotsu, dropout_nb
     redeals = 0
     multiplier = 1
     passes = 0
@@ -588,7 +588,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         while True:
             for i in range(DECK_SIZE):
                 cards[i] = i
-            shuffle_cards(cards, np.int64(0), np.int64(DECK_SIZE), states[DEAL_STATE])
+            shuffle_cards_nb(cards, np.int64(0), np.int64(DECK_SIZE), states[DEAL_STATE])
             field = U0
             for i in range(field_size):
                 field |= bit(cards[i])
@@ -607,7 +607,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     misdeal = True
             if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_DEAL:
                 for s in range(n):
-                    if icp_four(seat_masks[SM_HAND, s], month_mask, icp):
+                    if icp_four_nb(seat_masks[SM_HAND, s], month_mask, icp):
                         misdeal = True
             if misdeal and redeals < E.MAX_REDEALS:
                 redeals += 1
@@ -629,7 +629,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             for k in range(n):
                 seat = (dealer + k) % n
                 if policy_ids[seat] == E.POLICY_RANDOM:
-                    yes = draw_yes(states[SEAT0_STATE + seat])
+                    yes = draw_yes_nb(states[SEAT0_STATE + seat])
                 else:
                     yes = mask_value(seat_masks[SM_HAND, seat], card_points) >= GREEDY_KOTSU_POINTS
                 if yes:
@@ -638,7 +638,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                     multiplier += 1
         passes = 0
         if n >= 4:
-            passes, multiplier = dropout(dealer, n, params[E.P_C_DROPOUT_PASS_CAP], multiplier, policy_ids, states,
+            passes, multiplier = dropout_nb(dealer, n, params[E.P_C_DROPOUT_PASS_CAP], multiplier, policy_ids, states,
                                          cards, seat_ints, seat_masks, card_points, month_mask, class_masks, junk_only,
                                          teyaku_masks, teyaku_ints, opt_ints, opt_cards)
         acting = dealer
@@ -647,7 +647,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_TEYAKU and redeals < E.MAX_REDEALS:
             four = False
             for s in range(n):
-                if seat_ints[S_ACTIVE, s] == 1 and icp_four(seat_masks[SM_HAND, s], month_mask, icp):
+                if seat_ints[S_ACTIVE, s] == 1 and icp_four_nb(seat_masks[SM_HAND, s], month_mask, icp):
                     four = True
             if four:
                 redeals += 1
@@ -666,12 +666,12 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         if added > 0 and params[E.P_C_DROPPED_HANDS] == 0:
             draw_size += added
             stream_init_nb(states[RULES_STATE], seed, round_index, RULES_STREAM)
-            shuffle_cards(cards, np.int64(DRAW_AT), draw_size, states[RULES_STATE])
+            shuffle_cards_nb(cards, np.int64(DRAW_AT), draw_size, states[RULES_STATE])
         break
     field_dealt = field
     for s in range(n):
         qualifying = U0
-        count = teyaku_options(seat_masks[SM_HAND_DEALT, s], np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only,
+        count = teyaku_options_nb(seat_masks[SM_HAND_DEALT, s], np.int64(-1), np.int64(-1), month_mask, class_masks, junk_only,
                                teyaku_masks, teyaku_ints, opt_ints, opt_cards)
         for k in range(count):
             qualifying |= bit(opt_ints[O_INDEX, k])
@@ -686,12 +686,12 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         best_value = 0
         for k in range(n):
             seat = (dealer + k) % n
-            count = teyaku_options(seat_masks[SM_HAND, seat], np.int64(-1), np.int64(1), month_mask, class_masks, junk_only,
+            count = teyaku_options_nb(seat_masks[SM_HAND, seat], np.int64(-1), np.int64(1), month_mask, class_masks, junk_only,
                                    teyaku_masks, teyaku_ints, opt_ints, opt_cards)
             if count == 0:
                 continue
-            chosen = best_option(count, opt_ints, teyaku_ints)
-            declare(seat, chosen, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks)
+            chosen = best_option_nb(count, opt_ints, teyaku_ints)
+            declare_nb(seat, chosen, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks)
             value = teyaku_ints[T_VALUE, opt_ints[O_INDEX, chosen]]
             if stop_index < 0 or value > best_value:
                 stop_index = opt_ints[O_INDEX, chosen]
@@ -706,7 +706,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
         for k in range(n):
             seat = (acting + k) % n
             if seat_ints[S_ACTIVE, seat] == 1:
-                decide_teyaku(seat, policy_decides, policy_ids[seat], states[SEAT0_STATE + seat], month_mask,
+                decide_teyaku_nb(seat, policy_decides, policy_ids[seat], states[SEAT0_STATE + seat], month_mask,
                               class_masks, junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards,
                               seat_ints, seat_masks)
 
@@ -730,9 +730,9 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
             hand = seat_masks[SM_HAND, seat]
             pile = seat_masks[SM_PILE, seat]
             if policy_id == E.POLICY_RANDOM:
-                card = kth_id(hand, draw_below(state, popcount(hand)))
+                card = kth_id(hand, draw_below_nb(state, popcount(hand)))
             else:
-                card = greedy_play(hand, field, pile, not capture_three_all, month, month_mask, yaku_masks,
+                card = greedy_play_nb(hand, field, pile, not capture_three_all, month, month_mask, yaku_masks,
                                    yaku_ints, card_points, stopping_mask)
             seat_masks[SM_HAND, seat] = hand & ~bit(card)
             for phase in range(2):
@@ -741,16 +741,16 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                         break
                     card = cards[DRAW_AT + draw_position]
                     draw_position += 1
-                field, pile = resolve(card, field, pile, policy_id, state, capture_three_all, month, month_mask,
+                field, pile = resolve_nb(card, field, pile, policy_id, state, capture_three_all, month, month_mask,
                                       yaku_masks, yaku_ints, card_points, stopping_mask)
                 if phase == 0 and not each_capture:
                     continue
-                stopping = stopping_yaku(pile, yaku_masks, stopping_mask)
+                stopping = stopping_yaku_nb(pile, yaku_masks, stopping_mask)
                 if stopping != U0:
                     break
             seat_masks[SM_PILE, seat] = pile
             if stopping == U0:
-                stopping = stopping_yaku(pile, yaku_masks, stopping_mask)
+                stopping = stopping_yaku_nb(pile, yaku_masks, stopping_mask)
             if stopping != U0:
                 winner = seat
                 break
@@ -773,7 +773,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
     for s in range(n):
         if seat_ints[S_ACTIVE, s] == 0:
             continue
-        n_mult, mult_sum, mult_product, mult_max = tally(s, params, month_mask, card_points, yaku_masks, yaku_ints,
+        n_mult, mult_sum, mult_product, mult_max = tally_nb(s, params, month_mask, card_points, yaku_masks, yaku_ints,
                                                          teyaku_masks, teyaku_ints, seat_ints, seat_masks)
         if variant == E.VARIANT_S:
             if params[E.P_S_COMBINATION] == 2:
@@ -847,7 +847,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 score = (cards_points + yaku_points) * factor
             seat_ints[S_SCORE, s] = score
             seat_ints[S_PAYOFF, s] = score
-        winner = top_score(dealer, n, params[E.P_TIE_ORDER] == 1, seat_ints)
+        winner = top_score_nb(dealer, n, params[E.P_TIE_ORDER] == 1, seat_ints)
     else:
         zero_sum = params[E.P_C_SCORE_FORMULA] == 1
         own_total = 0
@@ -863,7 +863,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 base += (n_active - 1) * own
             seat_ints[S_SCORE, s] = base * multiplier * seat_ints[S_YAKU_MULTIPLIER, s]
         if reason != E.END_UCHIKIRI:
-            winner = top_score(acting, n, params[E.P_TIE_ORDER] == 1, seat_ints)
+            winner = top_score_nb(acting, n, params[E.P_TIE_ORDER] == 1, seat_ints)
         if reason != E.END_UCHIKIRI or params[E.P_C_FUKE_ON_UCHIKIRI] == 1:
             willow = class_masks[K_WILLOW]
             for k in range(n):
@@ -873,7 +873,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 if mask_value(seat_masks[SM_PILE, seat] & ~willow, card_points) > E.FUKE_LIMIT:
                     continue
                 if policy_ids[seat] == E.POLICY_RANDOM:
-                    yes = draw_yes(states[SEAT0_STATE + seat])
+                    yes = draw_yes_nb(states[SEAT0_STATE + seat])
                 else:
                     yes = winner != seat and winner >= 0 and seat_ints[S_SCORE, winner] > 0
                 if yes:

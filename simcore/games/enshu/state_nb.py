@@ -16,7 +16,7 @@ takes the action at ``index`` and steps on to the next decision or the end
 class_masks, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints)`` of
 ``simcore.games.enshu.kernel_nb.pack_rules_nb``; ``ws`` the scratch tuple of ``new_workspace_nb``
 (teyaku option arrays and an int64 card buffer).  Streams are 4-word xoshiro states at an offset
-of a flat uint64 array (``simcore.rng``): the round's deal and rules streams live in ``sm``; a
+of a flat uint64 array (``simcore.rng``): the round's deal_nb and rules streams live in ``sm``; a
 seat's decision stream is the caller's.
 
 The random and greedy policies (``random_choose_nb``, ``greedy_choose_nb``) answer a pending
@@ -77,14 +77,14 @@ from simcore.games.enshu.kernel_nb import (
     T_VALUE,
     TM_BONUS_MONTHS,
     Y_VALUE,
-    completed_yaku,
-    greedy_gain,
-    greedy_play,
-    icp_four,
-    stopping_yaku,
-    teyaku_options,
-    triplet_bonus_earned,
-    yaku_bits_score,
+    completed_yaku_nb,
+    greedy_gain_nb,
+    greedy_play_nb,
+    icp_four_nb,
+    stopping_yaku_nb,
+    teyaku_options_nb,
+    triplet_bonus_earned_nb,
+    yaku_bits_score_nb,
 )
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb
 from simcore.kernels import contract as C
@@ -235,7 +235,7 @@ WS_CARDS = 64
 @nb.njit(cache=True)
 def new_workspace_nb(n_teyaku):
     """The scratch ``ws`` of one thread: (int64[3, 2 * n_teyaku + 2] and uint64[2 * n_teyaku + 2]
-    teyaku options, as ``kernel_nb.teyaku_options`` fills them; int64[WS_CARDS] cards)."""
+    teyaku options, as ``kernel_nb.teyaku_options_nb`` fills them; int64[WS_CARDS] cards)."""
     size = 2 * n_teyaku + 2
     return (np.empty((3, size), dtype=np.int64), np.empty(size, dtype=np.uint64),
             np.empty(WS_CARDS, dtype=np.int64))
@@ -272,7 +272,7 @@ def copy_state_nb(si, sm, to_si, to_sm):
 
 
 @nb.njit(cache=True, _nrt=False)
-def raises_allowed(params):
+def raises_allowed_nb(params):
     """(C) Whether mizu-kotsu and kotsu are played."""
     return params[E.P_PLAYERS] >= 4 or params[E.P_C_KOTSU_SMALL_GAMES] == 0
 
@@ -305,7 +305,7 @@ def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_matc
     stream_init_nb(sm, seed, round_index, DEAL_STREAM, M_DEAL_STREAM)
     # the reference makes the rules stream when it first needs it: the same words
     stream_init_nb(sm, seed, round_index, RULES_STREAM, M_RULES_STREAM)
-    if params[E.P_VARIANT] == E.VARIANT_C and raises_allowed(params):
+    if params[E.P_VARIANT] == E.VARIANT_C and raises_allowed_nb(params):
         si[I_PHASE] = P_MIZU
     else:
         si[I_PHASE] = P_DEAL
@@ -313,7 +313,7 @@ def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_matc
 
 
 @nb.njit(cache=True, _nrt=False)
-def ask_yes_no(si, kind, seat):
+def ask_yes_no_nb(si, kind, seat):
     si[I_PEND_KIND] = kind
     si[I_PEND_SEAT] = seat
     si[I_PEND_N] = 2
@@ -325,7 +325,7 @@ def ask_yes_no(si, kind, seat):
 
 
 @nb.njit(cache=True, _nrt=False)
-def first_active_from(si, start, n):
+def first_active_from_nb(si, start, n):
     seat = start
     for _ in range(n):
         if si[I_ACTIVE + seat] == 1:
@@ -335,7 +335,7 @@ def first_active_from(si, start, n):
 
 
 @nb.njit(cache=True, _nrt=False)
-def declare_option(si, sm, seat, index, month, three, cards):
+def declare_option_nb(si, sm, seat, index, month, three, cards):
     """``RoundState.declare``: record the option and expose its cards."""
     d = si[I_N_DECLARED + seat]
     si[I_DECL_INDEX + seat * MAX_DECLARED + d] = index
@@ -348,7 +348,7 @@ def declare_option(si, sm, seat, index, month, three, cards):
 
 
 @nb.njit(cache=True, _nrt=False)
-def best_opt(count, opt_ints, teyaku_ints):
+def best_opt_nb(count, opt_ints, teyaku_ints):
     best = 0
     for k in range(1, count):
         if teyaku_ints[T_VALUE, opt_ints[O_INDEX, k]] > teyaku_ints[T_VALUE, opt_ints[O_INDEX, best]]:
@@ -357,7 +357,7 @@ def best_opt(count, opt_ints, teyaku_ints):
 
 
 @nb.njit(cache=True, _nrt=False)
-def gather_dropped_hands(si, sm, rt):
+def gather_dropped_hands_nb(si, sm, rt):
     """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
     params = rt[0]
     n = params[E.P_PLAYERS]
@@ -394,8 +394,8 @@ def gather_dropped_hands(si, sm, rt):
 
 
 @nb.njit(cache=True, _nrt=False)
-def deal(si, sm, rt):
-    """``RoundState.deal`` from the deal stream (misdeals redeal)."""
+def deal_nb(si, sm, rt):
+    """``RoundState.deal`` from the deal_nb stream (misdeals redeal)."""
     params, month_mask = rt[0], rt[2]
     class_masks = rt[4]
     n = params[E.P_PLAYERS]
@@ -427,7 +427,7 @@ def deal(si, sm, rt):
                 misdeal = True
         if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_DEAL:
             for s in range(n):
-                if icp_four(sm[M_HANDS + s], month_mask, icp):
+                if icp_four_nb(sm[M_HANDS + s], month_mask, icp):
                     misdeal = True
         if misdeal and si[I_REDEALS] < E.MAX_REDEALS:
             si[I_REDEALS] += 1
@@ -449,7 +449,7 @@ def deal(si, sm, rt):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def resolve(si, sm, params, month, month_mask, seat, card, source):
+def resolve_nb(si, sm, params, month, month_mask, seat, card, source):
     """``RoundState.resolve``: a played or turned card against the field (may pause at a capture).
 
     Inlined, and given only the arrays it reads: a call's arguments are every array's fields, so a
@@ -461,7 +461,7 @@ def resolve(si, sm, params, month, month_mask, seat, card, source):
         sm[M_FIELD] |= cb
         return
     if kind == CAPTURE_ALL:
-        take(si, sm, seat, card, matches)
+        take_nb(si, sm, seat, card, matches)
         return
     sm[M_IN_PLAY] = cb
     si[I_PEND_KIND] = KIND_CAPTURE
@@ -479,14 +479,14 @@ def resolve(si, sm, params, month, month_mask, seat, card, source):
 
 
 @nb.njit(cache=True, _nrt=False)
-def take(si, sm, seat, card, taken):
+def take_nb(si, sm, seat, card, taken):
     sm[M_IN_PLAY] = U0
     sm[M_FIELD] &= ~taken
     sm[M_PILES + seat] |= bit(card) | taken
 
 
 @nb.njit(cache=True, _nrt=False)
-def stop(si, sm, seat, bits):
+def stop_nb(si, sm, seat, bits):
     si[I_WINNER] = seat
     sm[M_STOPPING] = bits
     si[I_PHASE] = P_SCORE
@@ -496,13 +496,13 @@ def stop(si, sm, seat, bits):
 
 
 @nb.njit(cache=True, _nrt=False)
-def tally(si, sm, rt, seat):
+def tally_nb(si, sm, rt, seat):
     """``RoundState.tally``: yaku, card, yaku and teyaku points into the count; returns the
     multiplier yaku as (count, sum, product, max)."""
     params, month_mask, card_points = rt[0], rt[2], rt[3]
     yaku_masks, yaku_ints, teyaku_masks, teyaku_ints = rt[5], rt[6], rt[7], rt[8]
     pile = sm[M_PILES + seat]
-    bits = completed_yaku(pile, yaku_masks)
+    bits = completed_yaku_nb(pile, yaku_masks)
     n_declared = si[I_N_DECLARED + seat]
     upgrade_months = U0
     if params[E.P_TRIPLET_UPGRADE] == 1:
@@ -514,7 +514,7 @@ def tally(si, sm, rt, seat):
                 upgrade_months |= bit(si[I_DECL_MONTH + slot])
             elif pattern == E.PATTERN_FOUR_THREE and in_four_three:
                 upgrade_months |= bit(si[I_DECL_THREE + slot])
-    yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score(bits, upgrade_months, yaku_ints)
+    yaku_points, n_mult, mult_sum, mult_product, mult_max = yaku_bits_score_nb(bits, upgrade_months, yaku_ints)
     teyaku_points = 0
     all_four = params[E.P_C_TRIPLET_BONUS_CONDITION] == 1
     hand_dealt = sm[M_HAND_DEALT + seat]
@@ -531,7 +531,7 @@ def tally(si, sm, rt, seat):
         elif pattern == E.PATTERN_FOUR_THREE:
             m = si[I_DECL_THREE + slot]
         if bonus != 0 and m != 0 and ((teyaku_masks[TM_BONUS_MONTHS, index] >> np.uint64(m)) & U1) != U0:
-            if triplet_bonus_earned(pile, month_mask[m], hand_dealt, all_four):
+            if triplet_bonus_earned_nb(pile, month_mask[m], hand_dealt, all_four):
                 teyaku_points += bonus
     sm[M_YAKU + seat] = bits
     si[I_CARD_POINTS + seat] = mask_value(pile, card_points)
@@ -541,7 +541,7 @@ def tally(si, sm, rt, seat):
 
 
 @nb.njit(cache=True, _nrt=False)
-def top_score(si, params, start):
+def top_score_nb(si, params, start):
     """``RoundState.top_score`` over ``si[I_SCORE:]``."""
     n = params[E.P_PLAYERS]
     reverse = params[E.P_VARIANT] != E.VARIANT_W and params[E.P_TIE_ORDER] == 1
@@ -556,7 +556,7 @@ def top_score(si, params, start):
 
 
 @nb.njit(cache=True, _nrt=False)
-def phase_score(si, sm, rt):
+def phase_score_nb(si, sm, rt):
     """``RoundState._phase_score``."""
     params = rt[0]
     yaku_ints, teyaku_ints = rt[6], rt[8]
@@ -580,7 +580,7 @@ def phase_score(si, sm, rt):
     for s in range(n):
         if si[I_ACTIVE + s] == 1:
             n_active += 1
-            n_mult, mult_sum, mult_product, mult_max = tally(si, sm, rt, s)
+            n_mult, mult_sum, mult_product, mult_max = tally_nb(si, sm, rt, s)
             if variant == E.VARIANT_S:
                 if params[E.P_S_COMBINATION] == 2:
                     si[I_YAKU_MULT + s] = mult_sum if n_mult > 0 else 1
@@ -658,7 +658,7 @@ def phase_score(si, sm, rt):
                 score = (cards + own) * factor
             si[I_SCORE + s] = score
             si[I_PAYOFF + s] = score
-        si[I_C_WINNER] = top_score(si, params, dealer)
+        si[I_C_WINNER] = top_score_nb(si, params, dealer)
     else:
         zero_sum = params[E.P_C_SCORE_FORMULA] == 1
         own_total = 0
@@ -675,7 +675,7 @@ def phase_score(si, sm, rt):
                 base += (n_active - 1) * own
             si[I_SCORE + s] = base * multiplier * si[I_YAKU_MULT + s]
         if reason != E.END_UCHIKIRI:
-            si[I_C_WINNER] = top_score(si, params, si[I_ACTING])
+            si[I_C_WINNER] = top_score_nb(si, params, si[I_ACTING])
         for s in range(n):
             si[I_SCORES + s] = si[I_SCORE + s]
         si[I_SCORES_SET] = 1
@@ -695,7 +695,7 @@ def phase_score(si, sm, rt):
 
 
 @nb.njit(cache=True, _nrt=False)
-def phase_settle(si, sm, rt):
+def phase_settle_nb(si, sm, rt):
     """``RoundState._phase_settle`` (variant C)."""
     params = rt[0]
     n = params[E.P_PLAYERS]
@@ -734,11 +734,11 @@ def advance_nb(si, sm, rt, ws):
         phase = si[I_PHASE]
         if phase == P_MIZU:
             if si[I_MIZU_INDEX] < n and si[I_MIZU_COUNT] < E.MAX_MIZU_KOTSU:
-                ask_yes_no(si, KIND_MIZU_KOTSU, (si[I_DEALER] + si[I_MIZU_INDEX]) % n)
+                ask_yes_no_nb(si, KIND_MIZU_KOTSU, (si[I_DEALER] + si[I_MIZU_INDEX]) % n)
             else:
                 si[I_PHASE] = P_DEAL
         elif phase == P_DEAL:
-            deal(si, sm, rt)
+            deal_nb(si, sm, rt)
             if variant != E.VARIANT_C:
                 si[I_PHASE] = P_TEYAKU_START
                 continue
@@ -750,10 +750,10 @@ def advance_nb(si, sm, rt, ws):
             si[I_PASSES] = 0
             si[I_MULTIPLIER] = 1 + popcount(sm[M_FIELD] & class_masks[K_BRIGHT]) + mizu_total
             si[I_KOTSU_INDEX] = 0
-            si[I_PHASE] = P_KOTSU if raises_allowed(params) else P_DROPOUT_START
+            si[I_PHASE] = P_KOTSU if raises_allowed_nb(params) else P_DROPOUT_START
         elif phase == P_KOTSU:
             if si[I_KOTSU_INDEX] < n:
-                ask_yes_no(si, KIND_KOTSU, (si[I_DEALER] + si[I_KOTSU_INDEX]) % n)
+                ask_yes_no_nb(si, KIND_KOTSU, (si[I_DEALER] + si[I_KOTSU_INDEX]) % n)
             else:
                 si[I_PHASE] = P_DROPOUT_START
         elif phase == P_DROPOUT_START:
@@ -779,7 +779,7 @@ def advance_nb(si, sm, rt, ws):
                     si[I_JOINED_LEN] += 1
                     si[I_POOL_INDEX] += 1
                     continue
-                ask_yes_no(si, KIND_JOIN, seat)
+                ask_yes_no_nb(si, KIND_JOIN, seat)
                 asked = True
                 break
             if asked:
@@ -804,21 +804,21 @@ def advance_nb(si, sm, rt, ws):
             si[I_POOL_LEN] = joined
             si[I_PHASE] = P_DROPOUT_PASS
         elif phase == P_ACTING_DEALER:
-            si[I_ACTING] = first_active_from(si, si[I_DEALER], n)
+            si[I_ACTING] = first_active_from_nb(si, si[I_DEALER], n)
             if params[E.P_MISDEAL_HAND_ICP_FOUR] == E.HAND_FOUR_AT_TEYAKU and si[I_REDEALS] < E.MAX_REDEALS:
                 four = False
                 for s in range(n):
-                    if si[I_ACTIVE + s] == 1 and icp_four(sm[M_HANDS + s], month_mask, class_masks[K_ICP]):
+                    if si[I_ACTIVE + s] == 1 and icp_four_nb(sm[M_HANDS + s], month_mask, class_masks[K_ICP]):
                         four = True
                 if four:
                     si[I_REDEALS] += 1
                     si[I_PHASE] = P_DEAL
                     continue
-            gather_dropped_hands(si, sm, rt)
+            gather_dropped_hands_nb(si, sm, rt)
             si[I_PHASE] = P_TEYAKU_START
         elif phase == P_TEYAKU_START:
             for s in range(n):
-                count = teyaku_options(sm[M_HAND_DEALT + s], np.int64(-1), np.int64(-1), month_mask, class_masks,
+                count = teyaku_options_nb(sm[M_HAND_DEALT + s], np.int64(-1), np.int64(-1), month_mask, class_masks,
                                        junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
                 qualifying = U0
                 for k in range(count):
@@ -834,12 +834,12 @@ def advance_nb(si, sm, rt, ws):
                 dealer = si[I_DEALER]
                 for k in range(n):
                     seat = (dealer + k) % n
-                    count = teyaku_options(sm[M_HANDS + seat], np.int64(-1), np.int64(1), month_mask, class_masks,
+                    count = teyaku_options_nb(sm[M_HANDS + seat], np.int64(-1), np.int64(1), month_mask, class_masks,
                                            junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
                     if count == 0:
                         continue
-                    chosen = best_opt(count, opt_ints, teyaku_ints)
-                    declare_option(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
+                    chosen = best_opt_nb(count, opt_ints, teyaku_ints)
+                    declare_option_nb(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
                                    opt_ints[O_THREE, chosen], opt_cards[chosen])
                     value = teyaku_ints[T_VALUE, opt_ints[O_INDEX, chosen]]
                     if best_seat < 0 or value > best_value:
@@ -876,7 +876,7 @@ def advance_nb(si, sm, rt, ws):
                 index = si[I_TEYAKU_INDEX]
                 seat = si[I_TEYAKU_SEATS + (index >> 1)]
                 group = index & 1
-                count = teyaku_options(sm[M_HANDS + seat], np.int64(group), np.int64(0), month_mask, class_masks,
+                count = teyaku_options_nb(sm[M_HANDS + seat], np.int64(group), np.int64(0), month_mask, class_masks,
                                        junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
                 if count > 0:
                     if si[I_TEYAKU_DECIDES] == 1:
@@ -896,8 +896,8 @@ def advance_nb(si, sm, rt, ws):
                         si[I_PEND_N] = count + 1
                         asked = True
                         break
-                    chosen = best_opt(count, opt_ints, teyaku_ints)
-                    declare_option(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
+                    chosen = best_opt_nb(count, opt_ints, teyaku_ints)
+                    declare_option_nb(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
                                    opt_ints[O_THREE, chosen], opt_cards[chosen])
                 si[I_TEYAKU_INDEX] += 1
             if not asked:
@@ -917,25 +917,25 @@ def advance_nb(si, sm, rt, ws):
             seat = si[I_SEAT]
             si[I_PEND_KIND] = KIND_PLAY
             si[I_PEND_SEAT] = seat
-            set_play_keys(si, sm[M_HANDS + seat])
+            set_play_keys_nb(si, sm[M_HANDS + seat])
         elif phase == P_AFTER_PLAY:
             seat = si[I_SEAT]
             if params[E.P_UCHIKIRI_CHECK] == 1:
-                bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
+                bits = stopping_yaku_nb(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
                 if bits != U0:
-                    stop(si, sm, seat, bits)
+                    stop_nb(si, sm, seat, bits)
                     continue
             si[I_PHASE] = P_AFTER_DRAW
             if si[I_DRAW_LEN] > 0:
                 card = si[I_DRAW + si[I_DRAW_START]]
                 si[I_DRAW_START] += 1
                 si[I_DRAW_LEN] -= 1
-                resolve(si, sm, params, month, month_mask, seat, card, 1)
+                resolve_nb(si, sm, params, month, month_mask, seat, card, 1)
         elif phase == P_AFTER_DRAW:
             seat = si[I_SEAT]
-            bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
+            bits = stopping_yaku_nb(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
             if bits != U0:
-                stop(si, sm, seat, bits)
+                stop_nb(si, sm, seat, bits)
                 continue
             seat = (seat + 1) % n
             while si[I_ACTIVE + seat] == 0:
@@ -943,7 +943,7 @@ def advance_nb(si, sm, rt, ws):
             si[I_SEAT] = seat
             si[I_PHASE] = P_TURN
         elif phase == P_SCORE:
-            phase_score(si, sm, rt)
+            phase_score_nb(si, sm, rt)
         elif phase == P_FUKE:
             willow = class_masks[K_WILLOW]
             asked = False
@@ -951,20 +951,20 @@ def advance_nb(si, sm, rt, ws):
                 seat = si[I_FUKE_SEATS + si[I_FUKE_INDEX]]
                 if si[I_N_DECLARED + seat] == 0 and mask_value(sm[M_PILES + seat] & ~willow,
                                                                card_points) <= E.FUKE_LIMIT:
-                    ask_yes_no(si, KIND_FUKE, seat)
+                    ask_yes_no_nb(si, KIND_FUKE, seat)
                     asked = True
                     break
                 si[I_FUKE_INDEX] += 1
             if not asked:
                 si[I_PHASE] = P_SETTLE
         elif phase == P_SETTLE:
-            phase_settle(si, sm, rt)
+            phase_settle_nb(si, sm, rt)
         else:
             si[I_DONE] = 1
 
 
 @nb.njit(cache=True, _nrt=False)
-def set_play_keys(si, hand):
+def set_play_keys_nb(si, hand):
     k = 0
     rest = hand
     while rest:
@@ -976,7 +976,7 @@ def set_play_keys(si, hand):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def apply_action(si, sm, params, month, month_mask, index):
+def apply_action_nb(si, sm, params, month, month_mask, index):
     """The pending decision's action ``index`` taken (the steps after it are ``advance_nb``'s)."""
     kind = si[I_PEND_KIND]
     seat = si[I_PEND_SEAT]
@@ -1001,17 +1001,17 @@ def apply_action(si, sm, params, month, month_mask, index):
         si[I_POOL_INDEX] += 1
     elif kind == KIND_DECLARE_TEYAKU:
         if index < si[I_PEND_N] - 1:
-            declare_option(si, sm, seat, si[I_OPT_INDEX + index], si[I_OPT_MONTH + index],
+            declare_option_nb(si, sm, seat, si[I_OPT_INDEX + index], si[I_OPT_MONTH + index],
                            si[I_OPT_THREE + index], sm[M_OPT_CARDS + index])
         si[I_TEYAKU_INDEX] += 1
     elif kind == KIND_PLAY:
         card = si[I_KEYS + index] & 0xFF
         sm[M_HANDS + seat] &= ~bit(card)
         si[I_PHASE] = P_AFTER_PLAY
-        resolve(si, sm, params, month, month_mask, seat, card, 0)
+        resolve_nb(si, sm, params, month, month_mask, seat, card, 0)
     elif kind == KIND_CAPTURE:
         taken = np.uint64(si[I_KEYS + index] & ((np.int64(1) << KIND_SHIFT) - 1))
-        take(si, sm, seat, si[I_PEND_CARD], taken)
+        take_nb(si, sm, seat, si[I_PEND_CARD], taken)
     else:  # fuke
         if index == 1:
             si[I_FUKE] = seat
@@ -1023,7 +1023,7 @@ def apply_action(si, sm, params, month, month_mask, index):
 @nb.njit(cache=True, _nrt=False)
 def apply_nb(si, sm, rt, ws, index):
     """Take the pending decision's action ``index`` (reference order) and step on."""
-    apply_action(si, sm, rt[0], rt[1], rt[2], index)
+    apply_action_nb(si, sm, rt[0], rt[1], rt[2], index)
     advance_nb(si, sm, rt, ws)
 
 
@@ -1106,7 +1106,7 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
     pend_seat = si[I_PEND_SEAT]
     if kind != NO_KIND and pend_seat != seat and out_sm[M_HANDS + pend_seat] != sm[M_HANDS + pend_seat]:
         if kind == KIND_PLAY:
-            set_play_keys(out_si, out_sm[M_HANDS + pend_seat])
+            set_play_keys_nb(out_si, out_sm[M_HANDS + pend_seat])
         elif kind == KIND_DECLARE_TEYAKU:
             out_si[I_PEND_KIND] = NO_KIND
             advance_nb(out_si, out_sm, rt, ws)
@@ -1189,7 +1189,7 @@ def greedy_choose_nb(si, sm, rt, ws):
             return 1
         if passes <= 1:
             opt_ints, opt_cards = ws[0], ws[1]
-            count = teyaku_options(hand, np.int64(-1), np.int64(-1), month_mask, class_masks,
+            count = teyaku_options_nb(hand, np.int64(-1), np.int64(-1), month_mask, class_masks,
                                    params[E.P_C_EXPOSURE] == 1, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
             if count > 0:
                 return 1
@@ -1206,7 +1206,7 @@ def greedy_choose_nb(si, sm, rt, ws):
     pile = sm[M_PILES + seat]
     stopping = class_masks[K_STOPPING]
     if kind == KIND_PLAY:
-        card = greedy_play(hand, sm[M_FIELD], pile, params[E.P_CAPTURE_THREE] == 1, month, month_mask,
+        card = greedy_play_nb(hand, sm[M_FIELD], pile, params[E.P_CAPTURE_THREE] == 1, month, month_mask,
                            yaku_masks, yaku_ints, card_points, stopping)
         for k in range(si[I_PEND_N]):
             if si[I_KEYS + k] & 0xFF == card:
@@ -1219,7 +1219,7 @@ def greedy_choose_nb(si, sm, rt, ws):
     mask_bits = (np.int64(1) << KIND_SHIFT) - 1
     for k in range(si[I_PEND_N]):
         option = np.uint64(si[I_KEYS + k] & mask_bits)
-        g = greedy_gain(pile, cb | option, yaku_masks, yaku_ints, card_points, stopping)
+        g = greedy_gain_nb(pile, cb | option, yaku_masks, yaku_ints, card_points, stopping)
         if k == 0 or g > best_gain:
             best = k
             best_gain = g
@@ -1282,7 +1282,7 @@ def write_row_nb(si, sm, rt, out_int, out_mask, row):
 @nb.njit(cache=True, _nrt=False)
 def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
                     yaku_ints, card_points, stopping):
-    """``resolve`` with the capture choice taken at once by random or greedy."""
+    """``resolve_nb`` with the capture choice taken at once by random or greedy."""
     cb = bit(card)
     sm[M_SEEN] |= cb
     field = sm[M_FIELD]
@@ -1302,7 +1302,7 @@ def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, m
         while options:
             x = lowest_id(options)
             options &= options - U1
-            g = greedy_gain(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
+            g = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
             if taken == U0 or g > best_gain:
                 taken = bit(x)
                 best_gain = g
@@ -1328,13 +1328,13 @@ def turns_fast_nb(si, sm, rt, ws, policy_id, streams, at):
         if policy_id == POLICY_RANDOM:
             card = kth_id(hand, draw_uniform_nb(streams, at, popcount(hand)))
         else:
-            card = greedy_play(hand, sm[M_FIELD], sm[M_PILES + seat], not capture_three_all, month, month_mask,
+            card = greedy_play_nb(hand, sm[M_FIELD], sm[M_PILES + seat], not capture_three_all, month, month_mask,
                                yaku_masks, yaku_ints, card_points, stopping_mask)
         sm[M_HANDS + seat] = hand & ~bit(card)
         resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
                         yaku_ints, card_points, stopping_mask)
         if each_capture:
-            bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, stopping_mask)
+            bits = stopping_yaku_nb(sm[M_PILES + seat], yaku_masks, stopping_mask)
             if bits != U0:
                 si[I_WINNER] = seat
                 sm[M_STOPPING] = bits
@@ -1346,7 +1346,7 @@ def turns_fast_nb(si, sm, rt, ws, policy_id, streams, at):
             si[I_DRAW_LEN] -= 1
             resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask,
                             yaku_masks, yaku_ints, card_points, stopping_mask)
-        bits = stopping_yaku(sm[M_PILES + seat], yaku_masks, stopping_mask)
+        bits = stopping_yaku_nb(sm[M_PILES + seat], yaku_masks, stopping_mask)
         if bits != U0:
             si[I_WINNER] = seat
             sm[M_STOPPING] = bits

@@ -76,7 +76,7 @@ FIRST_DRAW_SLOT = 9 + 2 * HAND_SIZE  # the canonical slot of the draw pile's top
 PAIR_A_AT = DRAW_AT + 18
 PAIR_B_AT = PAIR_A_AT + 6
 IDS_SCRATCH = PAIR_B_AT + 6
-# Per-block tables (``fill_card_tables``): value planes, supersession and points by yaku, then
+# Per-block tables (``fill_card_tables_nb``): value planes, supersession and points by yaku, then
 # what the turns read (the same-rank masks, the yaku masks, the instant-win yaku of each set and
 # the card values) and room for a card's capture options.  The random turns, compiled apart,
 # take these as one array instead of ten: each array argument is seven words on the stack.
@@ -89,10 +89,10 @@ YAKU_MASK_AT = SAME_RANK_AT + 64
 INSTANT_AT = YAKU_MASK_AT + 64
 CARD_VALUE_AT = INSTANT_AT + 2
 OPTS_AT = CARD_VALUE_AT + 64
-RANK_NIBBLES_AT = OPTS_AT + 4  # the two masks of ``rank_counts_pdep`` (see fill_card_tables)
+RANK_NIBBLES_AT = OPTS_AT + 4  # the two masks of ``rank_counts_pdep_nb`` (see fill_card_tables_nb)
 TABLES_SIZE = RANK_NIBBLES_AT + 2
 # The batches of the deal's draws for the places a round can show (``simcore.rng.batch_layout``),
-# one ``batch_steps_nb`` each in ``shuffle_seen``: the unpacking fails at import if their number
+# one ``batch_steps_nb`` each in ``shuffle_seen_nb``: the unpacking fails at import if their number
 # ever changes.
 _B0, _B1, _B2, _B3, _B4, _B5 = batch_layout(DECK_SIZE, 0, E.SEEN_SLOTS)
 SETTLE_STEPS = 4  # completed yaku per scoring step taken without a branch
@@ -101,7 +101,7 @@ _ = next_u64_nb  # re-exported for benchmarks that time the raw generator
 
 
 @nb.njit(inline="always", cache=True)
-def completed_yaku_raw(p0, p1, set_index, yaku_mask, yaku_in_set):
+def completed_yaku_raw_nb(p0, p1, set_index, yaku_mask, yaku_in_set):
     """The yaku of set ``set_index + 1`` whose cards piles ``p0`` and ``p1`` hold, before
     supersession: both piles in one pass."""
     done0 = U0
@@ -116,10 +116,10 @@ def completed_yaku_raw(p0, p1, set_index, yaku_mask, yaku_in_set):
 
 
 @nb.njit(inline="always", cache=True)
-def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
+def completed_yaku_pair_nb(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
     """The yaku of set ``set_index + 1`` that piles ``p0`` and ``p1`` complete, after
     supersession (a completed yaku cancels those it supersedes)."""
-    done0, done1 = completed_yaku_raw(p0, p1, set_index, yaku_mask, yaku_in_set)
+    done0, done1 = completed_yaku_raw_nb(p0, p1, set_index, yaku_mask, yaku_in_set)
     cancel0 = U0
     cancel1 = U0
     rest = done0 | done1
@@ -132,7 +132,7 @@ def completed_yaku_pair(p0, p1, set_index, yaku_mask, yaku_in_set, supersedes):
 
 
 @nb.njit(inline="always", cache=True)
-def yaku_bits_points(bits, set_index, yaku_points):
+def yaku_bits_points_nb(bits, set_index, yaku_points):
     total = 0
     while bits:
         i = lowest_id(bits)
@@ -142,7 +142,7 @@ def yaku_bits_points(bits, set_index, yaku_points):
 
 
 @nb.njit(inline="always", cache=True)
-def has_instant(pile, set_index, yaku_mask, yaku_instant):
+def has_instant_nb(pile, set_index, yaku_mask, yaku_instant):
     rest = yaku_instant[set_index]
     while rest:
         i = lowest_id(rest)
@@ -153,7 +153,7 @@ def has_instant(pile, set_index, yaku_mask, yaku_instant):
 
 
 @nb.njit(inline="always", cache=True)
-def has_instant_either(p0, p1, set_index, yaku_mask, yaku_instant):
+def has_instant_either_nb(p0, p1, set_index, yaku_mask, yaku_instant):
     """Whether pile ``p0`` or ``p1`` holds an instant-win yaku of set ``set_index + 1``: a loop
     over the set's instant-win yaku (one or two), without a branch on the piles."""
     rest = yaku_instant[set_index]
@@ -166,21 +166,21 @@ def has_instant_either(p0, p1, set_index, yaku_mask, yaku_instant):
 
 
 @nb.njit(cache=True)
-def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask, yaku_instant,
+def fill_card_tables_nb(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask, yaku_instant,
                      tables):
     """Tables the round reads in its hot paths (filled once per parallel block), in ``tables``
     (uint64[TABLES_SIZE]):
 
     * ``tables[VALUE_PLANES_AT + b]``: the cards whose value has bit ``b`` set (card values are
-      non-negative int32); ``pile_value`` sums a mask's card values from them, one popcount per
+      non-negative int32); ``pile_value_nb`` sums a mask's card values from them, one popcount per
       bit of the largest value instead of one step per card;
     * ``tables[SUPERSEDES_AT + i]`` and ``tables[POINTS_AT + 65 * s + i]``: ``supersedes[i]``
       and ``yaku_points[s, i]``, followed by a 0 at ``i = 64`` (the index of no yaku), so that
-      ``settle_yaku_pair`` can step through a fixed number of completed yaku without a branch;
-    * from ``SAME_RANK_AT`` on, the copies the turns read through ``turn_tables``: the mask of
+      ``settle_yaku_pair_nb`` can step through a fixed number of completed yaku without a branch;
+    * from ``SAME_RANK_AT`` on, the copies the turns read through ``turn_tables_nb``: the mask of
       the cards of card ``c``'s rank, ``yaku_mask``, ``yaku_instant`` and the card values (as
       int64);
-    * at ``RANK_NIBBLES_AT``, the two masks of ``rank_counts_pdep``.
+    * at ``RANK_NIBBLES_AT``, the two masks of ``rank_counts_pdep_nb``.
 
     Returns the number of value planes.
     """
@@ -204,7 +204,7 @@ def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_
     n_planes = 0
     while largest >> n_planes:
         n_planes += 1
-    # rank_counts_pdep's masks: the cards of ranks 1-12, and nibble r - 1 filled from its low bit
+    # rank_counts_pdep_nb's masks: the cards of ranks 1-12, and nibble r - 1 filled from its low bit
     # with as many bits as rank r has cards; 0 (no such layout) unless the card ids ascend by rank
     # and no rank has more than four cards
     gather = U0
@@ -232,8 +232,8 @@ def fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_
 
 
 @nb.njit(inline="always", cache=True)
-def turn_tables(tables):
-    """Views of the per-block ``tables`` that the turns read (see ``fill_card_tables``):
+def turn_tables_nb(tables):
+    """Views of the per-block ``tables`` that the turns read (see ``fill_card_tables_nb``):
     ``(same_rank, opts, yaku_mask, yaku_instant, card_value)``; ``opts`` is room for a card's
     capture options."""
     return (tables[SAME_RANK_AT:SAME_RANK_AT + 64], tables[OPTS_AT:OPTS_AT + 4],
@@ -242,8 +242,8 @@ def turn_tables(tables):
 
 
 @nb.njit(inline="always", cache=True)
-def pile_value(mask, tables, n_planes):
-    """The card value of ``mask``, equal to ``mask_value(mask, card_value)`` (see fill_card_tables)."""
+def pile_value_nb(mask, tables, n_planes):
+    """The card value of ``mask``, equal to ``mask_value(mask, card_value)`` (see fill_card_tables_nb)."""
     total = 0
     for b in range(n_planes):
         total += popcount(mask & tables[VALUE_PLANES_AT + b]) << b
@@ -251,7 +251,7 @@ def pile_value(mask, tables, n_planes):
 
 
 @nb.njit(inline="always", cache=True)
-def settle_yaku_pair(done0, done1, s, tables):
+def settle_yaku_pair_nb(done0, done1, s, tables):
     """Two piles' completed yaku ``done0`` and ``done1`` (of set ``s + 1``) after supersession
     (a completed yaku cancels those it supersedes), and their points: ``(yaku0, points0, yaku1,
     points1)``.  The first ``SETTLE_STEPS`` completed yaku are taken without a branch (index 64,
@@ -274,12 +274,12 @@ def settle_yaku_pair(done0, done1, s, tables):
         cancel1 |= cancels & (U0 - ((done1 >> np.uint64(i)) & U1))
     yaku0 = done0 & ~cancel0
     yaku1 = done1 & ~cancel1
-    return yaku0, settled_points(yaku0, s, tables), yaku1, settled_points(yaku1, s, tables)
+    return yaku0, settled_points_nb(yaku0, s, tables), yaku1, settled_points_nb(yaku1, s, tables)
 
 
 @nb.njit(inline="always", cache=True)
-def settled_points(bits, s, tables):
-    """The points of the yaku ``bits`` in set ``s + 1`` (see ``settle_yaku_pair``)."""
+def settled_points_nb(bits, s, tables):
+    """The points of the yaku ``bits`` in set ``s + 1`` (see ``settle_yaku_pair_nb``)."""
     total = 0
     for _ in range(SETTLE_STEPS):
         total += np.int64(tables[slot(POINTS_AT + 65 * s + lowest_id(bits))])
@@ -294,14 +294,14 @@ def settled_points(bits, s, tables):
 
 
 @nb.njit(cache=True, _nrt=False)
-def greedy_gain(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
+def greedy_gain_nb(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
                 greedy_weight, card_value, chaff_mask):
     new = pile | captured
-    if has_instant(new, s, yaku_mask, yaku_instant):
+    if has_instant_nb(new, s, yaku_mask, yaku_instant):
         return INSTANT_GAIN
-    done_before, done_after = completed_yaku_pair(pile, new, s, yaku_mask, yaku_in_set, supersedes)
-    before = yaku_bits_points(done_before, s, yaku_points)
-    after = yaku_bits_points(done_after, s, yaku_points)
+    done_before, done_after = completed_yaku_pair_nb(pile, new, s, yaku_mask, yaku_in_set, supersedes)
+    before = yaku_bits_points_nb(done_before, s, yaku_points)
+    after = yaku_bits_points_nb(done_after, s, yaku_points)
     g = 100 * (after - before)
     rest = yaku_in_set[s]
     while rest:
@@ -316,7 +316,7 @@ def greedy_gain(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_ins
 
 
 @nb.njit(inline="always", cache=True)
-def greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value):
+def greedy_placement_nb(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value):
     g = 10 * card_value[card]
     b = bit(card)
     rest = yaku_in_set[s]
@@ -329,7 +329,7 @@ def greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
 
 
 @nb.njit(inline="always", cache=True)
-def capture_options(matches, opts, card_value, highest_value_first, triple_all):
+def capture_options_nb(matches, opts, card_value, highest_value_first, triple_all):
     """Fill ``opts`` with the capture masks a card can take, given ``matches``, the field cards
     of its rank; returns their number (0: none)."""
     n = popcount(matches)
@@ -364,27 +364,27 @@ def capture_options(matches, opts, card_value, highest_value_first, triple_all):
 
 
 @nb.njit(cache=True, _nrt=False)
-def greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points, yaku_in_set,
+def greedy_take_nb(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points, yaku_in_set,
                 yaku_instant, supersedes, greedy_weight, card_value, chaff_mask):
     """What the greedy policy takes with ``card`` among ``opts[:n_opts]`` (0: it declines)."""
     cb = bit(card)
     taken = U0
     best_gain = 0
     for k in range(n_opts):
-        g = greedy_gain(pile, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
+        g = greedy_gain_nb(pile, cb | opts[k], s, yaku_mask, yaku_points, yaku_in_set,
                         yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
         if k == 0 or g > best_gain:
             taken = opts[k]
             best_gain = g
     if allow_decline:
-        if greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
+        if greedy_placement_nb(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best_gain:
             taken = U0
     return taken
 
 
 def greedy_capture(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_instant,
                    card_value):
-    """``greedy_take`` with the arrays only the greedy policy reads in ``greedy``:
+    """``greedy_take_nb`` with the arrays only the greedy policy reads in ``greedy``:
     ``(yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask)``.  With ``greedy`` None
     (turns of random seats only) nothing of the greedy policy is compiled, and the random turns
     need not be passed those arrays.  Compiled code only (an overload per form)."""
@@ -403,7 +403,7 @@ def _greedy_capture(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mas
     def take(greedy, pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_instant,
              card_value):
         yaku_points, yaku_in_set, supersedes, greedy_weight, chaff_mask = greedy
-        return greedy_take(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points,
+        return greedy_take_nb(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points,
                            yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
                            chaff_mask)
     return take
@@ -436,7 +436,7 @@ def _stream_draw(st, n):
 
 
 @nb.njit(inline="always", cache=True)
-def random_hand_card(hand, st):
+def random_hand_card_nb(hand, st):
     """A random seat's hand card and its stream afterwards: a draw only when the hand holds two
     cards or more (a branch the processor predicts well: hands shrink by one a turn), and the
     k-th card found in a fixed number of steps."""
@@ -447,7 +447,7 @@ def random_hand_card(hand, st):
 
 
 @nb.njit(inline="always", cache=True)
-def play_turn(card, hand, pile, random, checks, st, field, drawn, choice_counts, instant_cards,
+def play_turn_nb(card, hand, pile, random, checks, st, field, drawn, choice_counts, instant_cards,
               opts, six, triple_all, highest_value_first, capture_optional, check_each_capture, s,
               same_rank, yaku_mask, yaku_instant, card_value, greedy):
     """The rest of a turn of the seat holding ``hand`` and ``pile`` once it has chosen ``card``
@@ -476,7 +476,7 @@ def play_turn(card, hand, pile, random, checks, st, field, drawn, choice_counts,
         if (choice_counts[phase] >> np.uint64(n)) & U1:
             # a choice (or the highest-value rule) decides what is taken; rare for a played or
             # turned card (two or more cards of one rank on the field were dealt there)
-            n_opts = capture_options(matches, opts, card_value, highest_value_first, triple_all)
+            n_opts = capture_options_nb(matches, opts, card_value, highest_value_first, triple_all)
             if n_opts == 1 and not allow_decline:
                 taken = opts[0]
             elif random:
@@ -497,17 +497,17 @@ def play_turn(card, hand, pile, random, checks, st, field, drawn, choice_counts,
         # can hold one now.
         if checks and (phase == 1 or check_each_capture) and (pile & ~checked & instant_cards) != U0:
             checked = pile
-            if has_instant(pile, s, yaku_mask, yaku_instant):
+            if has_instant_nb(pile, s, yaku_mask, yaku_instant):
                 won = True
                 break
     return hand, pile, st, field, won
 
 
 @nb.njit(inline="always", cache=True)
-def hand_draws(nc, no, v0, v1, v2, v3):
+def hand_draws_nb(nc, no, v0, v1, v2, v3):
     """Both random seats' hand-card draws of one pass of the turn loop, from their streams in
     lanes 0 and 1 of ``v0..v3``, for hands of ``nc`` and ``no`` cards: ``(kc, ko, v0, v1, v2,
-    v3)``, as ``random_hand_card`` would draw them seat by seat.  Usually one vector step of
+    v3)``, as ``random_hand_card_nb`` would draw them seat by seat.  Usually one vector step of
     both generators; lane by lane when a hand holds fewer than two cards (no draw) or when
     Lemire's method must test for a rejection (probability about n / 2**32)."""
     words, n0, n1, n2, n3 = xoshiro_pair(v0, v1, v2, v3)
@@ -526,10 +526,10 @@ def hand_draws(nc, no, v0, v1, v2, v3):
 
 
 @nb.njit(forceinline=True, cache=True, _nrt=False)
-def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
+def random_pass_nb(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
                 instant_cards, six, triple_all, highest_value_first, capture_optional,
                 check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value):
-    """One pass of ``random_turns``: a turn of the seat that moves first (hand ``hc`` of ``nc``
+    """One pass of ``random_turns_nb``: a turn of the seat that moves first (hand ``hc`` of ``nc``
     cards, pile ``pc``, stream in lane 0 of the four pairs ``vs``), then one of the other (lane
     1), each skipped when its hand is empty.  ``checks``: with the instant-win checks, ending
     the pass at a win; without them, the pass is played out.  Returns ``(hc, pc, ho, po, vs,
@@ -541,11 +541,11 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, c
 
     The two seats' turns are written out twice on purpose: the same turns through one inlined
     helper gave identical rows and time but 67 instructions a round more (cachegrind)."""
-    kc, ko, v0, v1, v2, v3 = hand_draws(nc, no, vs[0], vs[1], vs[2], vs[3])
+    kc, ko, v0, v1, v2, v3 = hand_draws_nb(nc, no, vs[0], vs[1], vs[2], vs[3])
     if nc > 0:
         drawn = ids[slot(draw_at + turn)]
         turn += 1
-        hc, pc, (v0, v1, v2, v3, _), field, won = play_turn(
+        hc, pc, (v0, v1, v2, v3, _), field, won = play_turn_nb(
             lowest_id(kth_bit(hc, kc, HAND_SIZE - 1)), hc, pc, True, checks, (v0, v1, v2, v3, 0),
             field, drawn, choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
             capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant, card_value,
@@ -555,7 +555,7 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, c
     if no > 0:
         drawn = ids[slot(draw_at + turn)]
         turn += 1
-        ho, po, (v0, v1, v2, v3, _), field, won = play_turn(
+        ho, po, (v0, v1, v2, v3, _), field, won = play_turn_nb(
             lowest_id(kth_bit(ho, ko, HAND_SIZE - 1)), ho, po, True, checks, (v0, v1, v2, v3, 1),
             field, drawn, choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
             capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant, card_value,
@@ -566,18 +566,18 @@ def random_pass(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, c
 
 
 @nb.njit(cache=True, _nrt=False)
-def checked_pass(hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, choice_counts,
+def checked_pass_nb(hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, choice_counts,
                  instant_cards, six, triple_all, highest_value_first, capture_optional,
                  check_each_capture, s):
-    """``random_pass`` with the instant-win checks (rare: compiled apart)."""
-    same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables(tables)
-    return random_pass(nc >= 0, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
+    """``random_pass_nb`` with the instant-win checks (rare: compiled apart)."""
+    same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables_nb(tables)
+    return random_pass_nb(nc >= 0, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
                        instant_cards, six, triple_all, highest_value_first, capture_optional,
                        check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
 
 
 @nb.njit(cache=True, _nrt=False)
-def random_turns(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts, instant_cards, six,
+def random_turns_nb(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts, instant_cards, six,
                  triple_all, highest_value_first, capture_optional, check_each_capture, s):
     """The turns of a round whose seats both play at random, a pass at a time: a turn of the
     seat that moves first (``c``), then one of the other (``o``), each inlined, so nothing
@@ -594,21 +594,21 @@ def random_turns(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts,
     start with the checks, which end it where the rules end the round.  Returns ``(hc, pc, ho,
     po, field, turns, won_by)``, ``won_by`` 0 or 1 for the seat that won instantly (-1: none).
     """
-    turn = np.int64(0)  # not the literal 0: checked_pass then compiles for one signature only
+    turn = np.int64(0)  # not the literal 0: checked_pass_nb then compiles for one signature only
     won_by = -1
     # the hands' sizes, counted down a card a pass: the draws then do not wait for the hands
     nc = popcount(hc)
     no = popcount(ho)
-    same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables(tables)
+    same_rank, opts, yaku_mask, yaku_instant, card_value = turn_tables_nb(tables)
     while (nc > 0) | (no > 0):
         before = (hc, pc, ho, po, vs, field, turn)
-        hc, pc, ho, po, vs, field, turn, _ = random_pass(
+        hc, pc, ho, po, vs, field, turn, _ = random_pass_nb(
             won_by >= 0, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, choice_counts,
             instant_cards, six, triple_all, highest_value_first, capture_optional,
             check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
-        if has_instant_either(pc, po, s, yaku_mask, yaku_instant):  # rare: replay the pass
+        if has_instant_either_nb(pc, po, s, yaku_mask, yaku_instant):  # rare: replay the pass
             hc, pc, ho, po, vs, field, turn = before
-            hc, pc, ho, po, vs, field, turn, won_by = checked_pass(
+            hc, pc, ho, po, vs, field, turn, won_by = checked_pass_nb(
                 hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, choice_counts,
                 instant_cards, six, triple_all, highest_value_first, capture_optional,
                 check_each_capture, s)
@@ -619,8 +619,8 @@ def random_turns(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts,
 
 
 @nb.njit(cache=True, _nrt=False)
-def reshuffle_seen(s0, s1, s2, s3, ids):
-    """``shuffle_seen``'s rare path: the deck filled again and shuffled by ``shuffle_places_nb``
+def reshuffle_seen_nb(s0, s1, s2, s3, ids):
+    """``shuffle_seen_nb``'s rare path: the deck filled again and shuffled by ``shuffle_places_nb``
     from the deal stream's state ``s0 .. s3`` before the shuffle; returns the state after it."""
     for i in range(DECK_SIZE):
         ids[i] = i
@@ -628,11 +628,11 @@ def reshuffle_seen(s0, s1, s2, s3, ids):
 
 
 @nb.njit(inline="always", cache=True)
-def shuffle_seen(states, ids):
+def shuffle_seen_nb(states, ids):
     """Fill ``ids[:DECK_SIZE]`` with the card ids and shuffle places ``0 .. E.SEEN_SLOTS - 1``
     from the deal stream, as ``Stream.shuffle_places`` does: one ``batch_steps_nb`` a batch,
     unrolled, and only if a batch's word was rejected (probability below 2**-32 each) the whole
-    shuffle again from the start (``reshuffle_seen``)."""
+    shuffle again from the start (``reshuffle_seen_nb``)."""
     for i in range(DECK_SIZE):
         ids[i] = i
     at = 4 * DEAL_STATE
@@ -647,7 +647,7 @@ def shuffle_seen(states, ids):
     x0, x1, x2, x3, r4 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B4[0], _B4[1], _B4[2])
     x0, x1, x2, x3, r5 = batch_steps_nb(x0, x1, x2, x3, ids, DECK_SIZE, _B5[0], _B5[1], _B5[2])
     if r0 | r1 | r2 | r3 | r4 | r5:
-        x0, x1, x2, x3 = reshuffle_seen(s0, s1, s2, s3, ids)
+        x0, x1, x2, x3 = reshuffle_seen_nb(s0, s1, s2, s3, ids)
     states[at] = x0
     states[at + 1] = x1
     states[at + 2] = x2
@@ -655,8 +655,8 @@ def shuffle_seen(states, ids):
 
 
 @nb.njit(inline="always", cache=True)
-def shuffle_rest(states, ids):
-    """The rest of the reference engine's shuffle after ``shuffle_seen``: places
+def shuffle_rest_nb(states, ids):
+    """The rest of the reference engine's shuffle after ``shuffle_seen_nb``: places
     ``E.SEEN_SLOTS .. SHUFFLED_POSITIONS - 1`` (a call: needed only before a redeal, or in every
     deal with the physical deal procedure)."""
     at = 4 * DEAL_STATE
@@ -666,7 +666,7 @@ def shuffle_rest(states, ids):
 
 
 @nb.njit(inline="always", cache=True)
-def rank_counts_loop(field, rank_mask, tables):
+def rank_counts_loop_nb(field, rank_mask, tables):
     """Whether ``field`` holds four cards of a rank, and the ranks of which it holds three or more
     (bit ``r`` for rank ``r``): one masked popcount a rank."""
     four = False
@@ -679,14 +679,14 @@ def rank_counts_loop(field, rank_mask, tables):
 
 
 @nb.njit(inline="always", cache=True)
-def rank_counts_pdep(field, rank_mask, tables):
-    """``rank_counts_loop`` with all ranks counted at once where the deck allows it (see
-    ``fill_card_tables``): the field's cards gathered rank by rank into nibble ``r - 1``
+def rank_counts_pdep_nb(field, rank_mask, tables):
+    """``rank_counts_loop_nb`` with all ranks counted at once where the deck allows it (see
+    ``fill_card_tables_nb``): the field's cards gathered rank by rank into nibble ``r - 1``
     (``pext``, then ``pdep``), the nibbles' popcounts in two SWAR steps (a count is at most
     four), and one flag a nibble packed into rank bits (``pext``)."""
     spread = tables[RANK_NIBBLES_AT + 1]
     if spread == U0:  # a deck whose ranks do not fit (none shipped)
-        return rank_counts_loop(field, rank_mask, tables)
+        return rank_counts_loop_nb(field, rank_mask, tables)
     x = _pdep64(_pext64(field, tables[RANK_NIBBLES_AT]), spread)
     x -= (x >> U1) & np.uint64(0x5555555555555555)
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -697,14 +697,14 @@ def rank_counts_pdep(field, rank_mask, tables):
 
 
 # the field's four-of-a-rank check and opening-claim ranks, once a deal
-rank_counts = rank_counts_pdep if FAST_PDEP else rank_counts_loop
+rank_counts = rank_counts_pdep_nb if FAST_PDEP else rank_counts_loop_nb
 
 
 # --- one round -------------------------------------------------------------------------------
 
 
 @nb.njit(inline="always", cache=True)
-def dealt_cards(ids, deal_order, direct, first, end):
+def dealt_cards_nb(ids, deal_order, direct, first, end):
     """The cards the shuffled deck ``ids`` deals to canonical slots ``first .. end - 1``: from
     the places ``deal_order`` gives, or (``direct``) from places ``first .. end - 1``."""
     cards = U0
@@ -718,14 +718,14 @@ def dealt_cards(ids, deal_order, direct, first, end):
 
 
 @nb.njit(inline="always", cache=True)
-def capture_choice_counts(triple_all, capture_optional):
+def capture_choice_counts_nb(triple_all, capture_optional):
     """Per phase (played card, turned card), bit n set when n field matches make a choice."""
     choice_drawn = np.uint64(0b100) | (np.uint64(0xFFF8) if not triple_all else U0)
     return choice_drawn | (np.uint64(0xFFFE) if capture_optional else U0), choice_drawn
 
 
 @nb.njit(inline="always", cache=True)
-def instant_yaku_cards(s, yaku_mask, yaku_instant):
+def instant_yaku_cards_nb(s, yaku_mask, yaku_instant):
     """The cards of the instant-win yaku of set ``s + 1``."""
     cards = U0
     rest = yaku_instant[s]
@@ -745,12 +745,12 @@ def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, 
     final_tie = params[E.P_FINAL_TIE]
     other = 1 - dealer
     s = yaku_set - 1
-    done0, done1 = completed_yaku_raw(pile0, pile1, s, yaku_mask, yaku_in_set)
-    yaku0, points0, yaku1, points1 = settle_yaku_pair(done0, done1, s, tables)
+    done0, done1 = completed_yaku_raw_nb(pile0, pile1, s, yaku_mask, yaku_in_set)
+    yaku0, points0, yaku1, points1 = settle_yaku_pair_nb(done0, done1, s, tables)
     chaff0 = popcount(pile0 & chaff_mask)
     chaff1 = popcount(pile1 & chaff_mask)
-    value0 = pile_value(pile0, tables, n_planes)
-    value1 = pile_value(pile1, tables, n_planes)
+    value0 = pile_value_nb(pile0, tables, n_planes)
+    value1 = pile_value_nb(pile1, tables, n_planes)
     if instant:
         reason = E.END_INSTANT_WIN
         score0 = params[E.P_INSTANT_WIN_SCORE] if winner == 0 else 0
@@ -895,21 +895,21 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
             redeals = 0
             while True:
-                shuffle_seen(states, ids)
+                shuffle_seen_nb(states, ids)
                 if not staged:
-                    shuffle_rest(states, ids)
-                field = dealt_cards(ids, deal_order, direct, 0, 9)
+                    shuffle_rest_nb(states, ids)
+                field = dealt_cards_nb(ids, deal_order, direct, 0, 9)
                 # four of a rank on the field; and the ranks with three or more, from which an opening
                 # claim can take (a superset: the six may leave the field first)
                 four, claim_ranks = rank_counts(field, rank_mask, tables)
                 if four and field_four == E.FIELD_FOUR_REDEAL and redeals < E.MAX_REDEALS:
                     if staged:
-                        shuffle_rest(states, ids)
+                        shuffle_rest_nb(states, ids)
                     redeals += 1
                     continue
                 break
-            hand0 = dealt_cards(ids, deal_order, direct, 9, 9 + HAND_SIZE)
-            hand1 = dealt_cards(ids, deal_order, direct, 9 + HAND_SIZE, FIRST_DRAW_SLOT)
+            hand0 = dealt_cards_nb(ids, deal_order, direct, 9, 9 + HAND_SIZE)
+            hand1 = dealt_cards_nb(ids, deal_order, direct, 9 + HAND_SIZE, FIRST_DRAW_SLOT)
             if not direct:  # the draw pile in turn order at ids[DRAW_AT:] (else at FIRST_DRAW_SLOT)
                 for di in range(TURNED_DRAWS):
                     ids[DRAW_AT + di] = ids[slot(deal_order[FIRST_DRAW_SLOT + di])]
@@ -956,7 +956,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                 else:
                     best_gain = 0
                     for dk in range(n_pairs):
-                        g = greedy_gain(pile[dealer], bit(ids[PAIR_A_AT + dk]) | bit(ids[PAIR_B_AT + dk]), s, yaku_mask, yaku_points,
+                        g = greedy_gain_nb(pile[dealer], bit(ids[PAIR_A_AT + dk]) | bit(ids[PAIR_B_AT + dk]), s, yaku_mask, yaku_points,
                                         yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
                         if pick < 0 or g > best_gain:
                             pick = dk
@@ -971,7 +971,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                     break
             first = other if claimed else dealer
             winner = -1
-            if has_instant(pile[dealer], s, yaku_mask, yaku_instant):
+            if has_instant_nb(pile[dealer], s, yaku_mask, yaku_instant):
                 winner = dealer
 
             # 5. banking the six
@@ -988,7 +988,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                             pile[seat] |= six_bit
                 for q in range(2):
                     seat = dealer if q == 0 else other
-                    if winner < 0 and has_instant(pile[seat], s, yaku_mask, yaku_instant):
+                    if winner < 0 and has_instant_nb(pile[seat], s, yaku_mask, yaku_instant):
                         winner = seat
             s = yaku_set - 1
             instant = winner >= 0
@@ -999,8 +999,8 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             # hands between turns.  Otherwise the seat to move (``c``) and the other (``o``) exchange
             # their locals at the end of each turn.  A seat whose hand is empty (only after a banked
             # six) is skipped: the other plays on alone.
-            choice_counts = capture_choice_counts(triple_all, capture_optional)
-            instant_cards = instant_yaku_cards(s, yaku_mask, yaku_instant)
+            choice_counts = capture_choice_counts_nb(triple_all, capture_optional)
+            instant_cards = instant_yaku_cards_nb(s, yaku_mask, yaku_instant)
             turn = 0
             draw_position = 0
             cur = first
@@ -1016,7 +1016,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             at = 4 * (SEAT0_STATE + oth)
             ost = (states[at], states[at + 1], states[at + 2], states[at + 3])
             if rc and ro and winner < 0:
-                hc, pc, ho, po, field, turn, won_by = random_turns(
+                hc, pc, ho, po, field, turn, won_by = random_turns_nb(
                     hc, pc, ho, po, (pair(cs[0], ost[0]), pair(cs[1], ost[1]), pair(cs[2], ost[2]), pair(cs[3], ost[3])),
                     field, ids, draw_at, tables, choice_counts, instant_cards, six, triple_all, highest_value_first,
                     capture_optional, check_each_capture, s)
@@ -1029,7 +1029,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                         cur, oth, hc, ho, pc, po, rc, ro, cs, ost = oth, cur, ho, hc, po, pc, ro, rc, ost, cs
                     turn += 1
                     if rc:
-                        card, cs = random_hand_card(hc, cs)
+                        card, cs = random_hand_card_nb(hc, cs)
                     else:
                         card = -1
                         best_gain = 0
@@ -1038,29 +1038,29 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
                             c = lowest_id(rest)
                             rest &= rest - U1
                             if c == six:
-                                g = greedy_gain(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
+                                g = greedy_gain_nb(pc, bit(c), s, yaku_mask, yaku_points, yaku_in_set,
                                                 yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
                             else:
-                                n_opts = capture_options(field & same_rank[slot(c)], opts, card_value,
+                                n_opts = capture_options_nb(field & same_rank[slot(c)], opts, card_value,
                                                          highest_value_first, triple_all)
                                 if n_opts == 0:
-                                    g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                                    g = greedy_placement_nb(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
                                 else:
                                     g = 0
                                     for j in range(n_opts):
-                                        gk = greedy_gain(pc, bit(c) | opts[j], s, yaku_mask, yaku_points,
+                                        gk = greedy_gain_nb(pc, bit(c) | opts[j], s, yaku_mask, yaku_points,
                                                          yaku_in_set, yaku_instant, supersedes, greedy_weight,
                                                          card_value, chaff_mask)
                                         if j == 0 or gk > g:
                                             g = gk
                                     if capture_optional:
-                                        gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                                        gp = greedy_placement_nb(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
                                         if gp > g:
                                             g = gp
                             if card < 0 or g > best_gain:
                                 card = c
                                 best_gain = g
-                    hc, pc, cs, field, won = play_turn(
+                    hc, pc, cs, field, won = play_turn_nb(
                         card, hc, pc, rc, True, cs, field, ids[slot(draw_at + draw_position)],
                         choice_counts, instant_cards, opts, six, triple_all, highest_value_first,
                         capture_optional, check_each_capture, s, same_rank, yaku_mask, yaku_instant,
@@ -1111,11 +1111,11 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
         hand = np.empty(2, dtype=np.uint64)
         pile = np.empty(2, dtype=np.uint64)
         tables = np.empty(TABLES_SIZE, dtype=np.uint64)
-        n_planes = fill_card_tables(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask,
+        n_planes = fill_card_tables_nb(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask,
                                     yaku_instant, tables)
-        same_rank, opts, _, _, _ = turn_tables(tables)
+        same_rank, opts, _, _, _ = turn_tables_nb(tables)
         # the yaku masks padded with empty ones to a multiple of eight, so that the vectorised
-        # test of which yaku a pile holds (completed_yaku_raw) has no scalar remainder; every
+        # test of which yaku a pile holds (completed_yaku_raw_nb) has no scalar remainder; every
         # use masks the yaku by ``yaku_in_set``, which holds none of the padding
         padded = tables[YAKU_MASK_AT:YAKU_MASK_AT + (yaku_mask.size + 7) // 8 * 8]
         play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,

@@ -6,7 +6,7 @@ A round is one ``int64[ST_SIZE]`` array (the slots ``ST_*`` below; card sets are
 as non-negative int64), so cloning a round is copying an array into another.  The rules are
 one int64 array ``rt`` (``rule_table(compiled)``, slots ``R_*``), passed as an argument, never
 a global: one array instead of a dozen keeps each call's arguments few (a numba call passes
-every array as seven or nine words).  Only ``greedy_index_nb`` takes the tuple ``rules`` of
+every array as seven or nine words).  Only ``greedy_choose_nb`` takes the tuple ``rules`` of
 ``CompiledRules.kernel_args()``, for the greedy gain functions of ``kernel_nb``.  ``ids`` is int64 scratch of at
 least ``IDS_SIZE`` entries (shuffles); ``states`` a uint64 array of stream states, four words
 per stream at an offset (``simcore.rng``).
@@ -16,7 +16,7 @@ actions are stored as action keys (``(kind << 56) | payload``, kinds ``K_*``) at
 ``st[ST_KEYS + i]``, ``i < st[ST_N]``, in the reference's order.  ``new_round_nb`` deals a
 round to its first decision, ``apply_nb`` takes the action of an index and steps to the next
 decision or the end, ``sample_hidden_nb`` is ``RoundState.sample_hidden`` (the same stream
-draws), ``random_index_nb`` and ``greedy_index_nb`` decide as the reference's random and greedy
+draws), ``random_choose_nb`` and ``greedy_choose_nb`` decide as the reference's random and greedy
 policies.  Nothing here allocates.
 
 This module imports only numpy, numba and the kernels' helpers.
@@ -31,7 +31,7 @@ import numpy as np
 
 from simcore.games.tensho import enums as E
 from simcore.games.tensho import heuristic_nb as H
-from simcore.games.tensho.kernel_nb import greedy_gain, greedy_placement
+from simcore.games.tensho.kernel_nb import greedy_gain_nb, greedy_placement_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import lowest_id, popcount
 from simcore.kernels.contract import implements
@@ -129,13 +129,13 @@ SOURCE_DRAW = 1
 
 
 @nb.njit(inline="always", cache=True)
-def key_of(kind, payload):
+def key_of_nb(kind, payload):
     """The action key of ``payload`` in a decision of ``kind``."""
     return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
 
 
 @nb.njit(inline="always", cache=True)
-def ubit(card):
+def ubit_nb(card):
     return np.int64(1) << np.int64(card)
 
 
@@ -211,8 +211,8 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
         st[ST_KIND] = K_YAKU_SET
         st[ST_DSEAT] = dealer
         st[ST_N] = 2
-        st[ST_KEYS] = key_of(K_YAKU_SET, 1)
-        st[ST_KEYS + 1] = key_of(K_YAKU_SET, 2)
+        st[ST_KEYS] = key_of_nb(K_YAKU_SET, 1)
+        st[ST_KEYS + 1] = key_of_nb(K_YAKU_SET, 2)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -234,7 +234,7 @@ def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
                                            base)
         field = np.int64(0)
         for i in range(9):
-            field |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
+            field |= ubit_nb(ids[base + rt[R_DEAL_ORDER + i]])
         four = False
         for r in range(1, 13):
             if popcount(field & rt[R_RANK_MASK + r]) == 4:
@@ -246,14 +246,14 @@ def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
     hand_d = np.int64(0)
     hand_o = np.int64(0)
     for i in range(9, 15):
-        hand_d |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
+        hand_d |= ubit_nb(ids[base + rt[R_DEAL_ORDER + i]])
     for i in range(15, 21):
-        hand_o |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
+        hand_o |= ubit_nb(ids[base + rt[R_DEAL_ORDER + i]])
     for i in range(DRAW_SIZE):
         st[ST_DRAW + i] = ids[base + rt[R_DEAL_ORDER + 21 + i]]
     dead = np.int64(0)
     for i in range(39, 45):
-        dead |= ubit(ids[base + rt[R_DEAL_ORDER + i]])
+        dead |= ubit_nb(ids[base + rt[R_DEAL_ORDER + i]])
     st[ST_HAND + dealer] = hand_d
     st[ST_HAND + 1 - dealer] = hand_o
     st[ST_FIELD] = field
@@ -264,7 +264,7 @@ def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
     st[ST_FIELD_DEALT] = field
     st[ST_HAND_DEALT] = st[ST_HAND]
     st[ST_HAND_DEALT + 1] = st[ST_HAND + 1]
-    six = ubit(rt[R_PARAMS + E.P_SIX_CARD])
+    six = ubit_nb(rt[R_PARAMS + E.P_SIX_CARD])
     if rt[R_PARAMS + E.P_SIX_ON_FIELD] == 1 and (field & six):
         st[ST_FIELD] = field & ~six
         st[ST_PILE + dealer] |= six
@@ -275,7 +275,7 @@ def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
 def resolve_nb(st, seat, card, source, rt):
     """Resolve a played or turned card against the field; False when ``seat`` must first choose
     what it takes (a pending ``capture`` decision)."""
-    cb = ubit(card)
+    cb = ubit_nb(card)
     st[ST_SEEN] |= cb
     if card == rt[R_PARAMS + E.P_SIX_CARD]:
         st[ST_PILE + seat] |= cb
@@ -298,7 +298,7 @@ def resolve_nb(st, seat, card, source, rt):
             x = lowest_id(rest)
             rest &= rest - 1
             if rt[R_CARD_VALUE + x] > best_value:
-                best = ubit(x)
+                best = ubit_nb(x)
                 best_value = rt[R_CARD_VALUE + x]
         st[at] = best
         count = 1
@@ -311,7 +311,7 @@ def resolve_nb(st, seat, card, source, rt):
         while rest:
             x = lowest_id(rest)
             rest &= rest - 1
-            st[at + count] = ubit(x)
+            st[at + count] = ubit_nb(x)
             count += 1
     allow_decline = rt[R_PARAMS + E.P_CAPTURE_MANDATORY] == 1 and source == SOURCE_PLAY
     if count == 1 and not allow_decline:
@@ -320,9 +320,9 @@ def resolve_nb(st, seat, card, source, rt):
         st[ST_PILE + seat] |= cb | taken
         return True
     for i in range(count):
-        st[at + i] = key_of(K_CAPTURE, st[at + i])
+        st[at + i] = key_of_nb(K_CAPTURE, st[at + i])
     if allow_decline:
-        st[at + count] = key_of(K_CAPTURE, DECLINE)
+        st[at + count] = key_of_nb(K_CAPTURE, DECLINE)
         count += 1
     st[ST_IN_PLAY] = cb
     st[ST_KIND] = K_CAPTURE
@@ -340,7 +340,7 @@ def advance_nb(st, phase, arg, rt):
     through every step the rules take by themselves, to the next decision or the scored end."""
     dealer = st[ST_DEALER]
     other = 1 - dealer
-    six = ubit(rt[R_PARAMS + E.P_SIX_CARD])
+    six = ubit_nb(rt[R_PARAMS + E.P_SIX_CARD])
     while True:
         if phase == PH_OPENING:
             found = False
@@ -351,7 +351,7 @@ def advance_nb(st, phase, arg, rt):
                     st[ST_KIND] = K_OPENING_CLAIM
                     st[ST_DSEAT] = dealer
                     st[ST_CARD] = r
-                    st[ST_KEYS] = key_of(K_OPENING_CLAIM, 0)
+                    st[ST_KEYS] = key_of_nb(K_OPENING_CLAIM, 0)
                     n = 1
                     ids0 = on_field
                     while ids0:
@@ -361,7 +361,7 @@ def advance_nb(st, phase, arg, rt):
                         while ids1:
                             b = lowest_id(ids1)
                             ids1 &= ids1 - 1
-                            st[ST_KEYS + n] = key_of(K_OPENING_CLAIM, ubit(a) | ubit(b))
+                            st[ST_KEYS + n] = key_of_nb(K_OPENING_CLAIM, ubit_nb(a) | ubit_nb(b))
                             n += 1
                     st[ST_N] = n
                     found = True
@@ -387,8 +387,8 @@ def advance_nb(st, phase, arg, rt):
                     st[ST_DSEAT] = seat
                     st[ST_CARD] = i
                     st[ST_N] = 2
-                    st[ST_KEYS] = key_of(K_BANK_SIX, 0)
-                    st[ST_KEYS + 1] = key_of(K_BANK_SIX, 1)
+                    st[ST_KEYS] = key_of_nb(K_BANK_SIX, 0)
+                    st[ST_KEYS + 1] = key_of_nb(K_BANK_SIX, 1)
                     return
             for i in range(2):
                 seat = dealer if i == 0 else other
@@ -411,7 +411,7 @@ def advance_nb(st, phase, arg, rt):
             hand = st[ST_HAND + seat]
             n = 0
             while hand:
-                st[ST_KEYS + n] = key_of(K_PLAY, lowest_id(hand))
+                st[ST_KEYS + n] = key_of_nb(K_PLAY, lowest_id(hand))
                 hand &= hand - 1
                 n += 1
             st[ST_KIND] = K_PLAY
@@ -460,9 +460,9 @@ def pile_yaku_nb(st, rt):
         rest &= rest - 1
         m = rt[R_YAKU_MASK + i]
         if (m & pile0) == m:
-            done0 |= ubit(i)
+            done0 |= ubit_nb(i)
         if (m & pile1) == m:
-            done1 |= ubit(i)
+            done1 |= ubit_nb(i)
     cancel0 = np.int64(0)
     cancel1 = np.int64(0)
     rest = done0 | done1
@@ -559,12 +559,12 @@ def apply_nb(st, index, seed, rt, ids, states):
     payload = st[ST_KEYS + index] & PAYLOAD_MASK
     st[ST_KIND] = -1
     if kind == K_PLAY:
-        st[ST_HAND + seat] &= ~ubit(payload)
+        st[ST_HAND + seat] &= ~ubit_nb(payload)
         if resolve_nb(st, seat, payload, np.int64(SOURCE_PLAY), rt):
             advance_nb(st, np.int64(PH_AFTER_PLAY), np.int64(0), rt)
     elif kind == K_CAPTURE:
         card = st[ST_CARD]
-        cb = ubit(card)
+        cb = ubit_nb(card)
         st[ST_IN_PLAY] = 0
         if payload == DECLINE:
             st[ST_FIELD] |= cb
@@ -584,7 +584,7 @@ def apply_nb(st, index, seed, rt, ids, states):
         advance_nb(st, np.int64(PH_OPENING), np.int64(r + 1), rt)
     elif kind == K_BANK_SIX:
         if payload == 1:
-            six = ubit(rt[R_PARAMS + E.P_SIX_CARD])
+            six = ubit_nb(rt[R_PARAMS + E.P_SIX_CARD])
             st[ST_HAND + seat] &= ~six
             st[ST_SEEN] |= six
             st[ST_PILE + seat] |= six
@@ -604,7 +604,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     top = src[ST_DRAW_TOP]
     unseen = src[ST_HAND + opponent] | src[ST_DEAD]
     for i in range(top, DRAW_SIZE):
-        unseen |= ubit(src[ST_DRAW + i])
+        unseen |= ubit_nb(src[ST_DRAW + i])
     n = 0
     rest = unseen
     while rest:
@@ -616,14 +616,14 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     n_hand = popcount(src[ST_HAND + opponent])
     hand = np.int64(0)
     for i in range(n_hand):
-        hand |= ubit(ids[i])
+        hand |= ubit_nb(ids[i])
     k = n_hand
     for i in range(top, DRAW_SIZE):
         dst[ST_DRAW + i] = ids[k]
         k += 1
     dead = np.int64(0)
     for i in range(k, n):
-        dead |= ubit(ids[i])
+        dead |= ubit_nb(ids[i])
     dst[ST_HAND + opponent] = hand
     dst[ST_DEAD] = dead
     dst[ST_HAND_DEALT + opponent] = 0
@@ -634,7 +634,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
         if src[ST_KIND] == K_PLAY:
             m = 0
             while hand:
-                dst[ST_KEYS + m] = key_of(K_PLAY, lowest_id(hand))
+                dst[ST_KEYS + m] = key_of_nb(K_PLAY, lowest_id(hand))
                 hand &= hand - 1
                 m += 1
             dst[ST_N] = m
@@ -647,7 +647,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
 
 
 @nb.njit(inline="always", cache=True)
-def random_index_nb(st, states, at):
+def random_choose_nb(st, states, at):
     """The uniform random policy's choice (``policies.RandomPolicy``), drawn from the stream at
     ``states[at:at + 4]``: an opening claim declines when the first draw is 0, else picks a pair;
     every other decision is uniform over its actions (one action: no draw)."""
@@ -660,7 +660,7 @@ def random_index_nb(st, states, at):
 
 
 @nb.njit(cache=True, _nrt=False)
-def greedy_index_nb(st, preferred_set, rules):
+def greedy_choose_nb(st, preferred_set, rules):
     """The greedy policy's choice (``policies.GreedyPolicy``); ``preferred_set`` its parameter."""
     (params, rank, rank_mask, _, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
      greedy_weight, card_value, chaff_mask) = rules
@@ -677,7 +677,7 @@ def greedy_index_nb(st, preferred_set, rules):
         pick = 1
         best = 0
         for k in range(1, n):
-            g = greedy_gain(pile, np.uint64(st[ST_KEYS + k] & PAYLOAD_MASK), s, yaku_mask, yaku_points,
+            g = greedy_gain_nb(pile, np.uint64(st[ST_KEYS + k] & PAYLOAD_MASK), s, yaku_mask, yaku_points,
                             yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
             if k == 1 or g > best:
                 pick = k
@@ -691,12 +691,12 @@ def greedy_index_nb(st, preferred_set, rules):
         pick = 0
         best = 0
         for k in range(n_opts):
-            g = greedy_gain(pile, cb | np.uint64(st[ST_KEYS + k] & PAYLOAD_MASK), s, yaku_mask, yaku_points,
+            g = greedy_gain_nb(pile, cb | np.uint64(st[ST_KEYS + k] & PAYLOAD_MASK), s, yaku_mask, yaku_points,
                             yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask)
             if k == 0 or g > best:
                 pick = k
                 best = g
-        if allow and greedy_placement(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best:
+        if allow and greedy_placement_nb(card, s, yaku_mask, yaku_in_set, greedy_weight, card_value) > best:
             return n - 1
         return pick
     # play: the hand card whose best resolution gains most
@@ -711,16 +711,16 @@ def greedy_index_nb(st, preferred_set, rules):
         c = st[ST_KEYS + k] & PAYLOAD_MASK
         cb = np.uint64(1) << np.uint64(c)
         if c == six:
-            g = greedy_gain(pile, cb, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
+            g = greedy_gain_nb(pile, cb, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
                             greedy_weight, card_value, chaff_mask)
         else:
             matches = field & rank_mask[rank[c]]
             m = popcount(matches)
             if m == 0:
-                g = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                g = greedy_placement_nb(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
             else:
                 if m == 1 or (m >= 3 and triple_all):
-                    g = greedy_gain(pile, cb | matches, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                    g = greedy_gain_nb(pile, cb | matches, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                                     supersedes, greedy_weight, card_value, chaff_mask)
                 elif m == 2 and hvf:
                     hb = np.uint64(0)
@@ -732,7 +732,7 @@ def greedy_index_nb(st, preferred_set, rules):
                         if card_value[x] > hv:
                             hb = np.uint64(1) << np.uint64(x)
                             hv = card_value[x]
-                    g = greedy_gain(pile, cb | hb, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
+                    g = greedy_gain_nb(pile, cb | hb, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                                     supersedes, greedy_weight, card_value, chaff_mask)
                 else:
                     g = 0
@@ -741,14 +741,14 @@ def greedy_index_nb(st, preferred_set, rules):
                     while rest:
                         x = lowest_id(rest)
                         rest &= rest - np.uint64(1)
-                        gk = greedy_gain(pile, cb | (np.uint64(1) << np.uint64(x)), s, yaku_mask, yaku_points,
+                        gk = greedy_gain_nb(pile, cb | (np.uint64(1) << np.uint64(x)), s, yaku_mask, yaku_points,
                                          yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value,
                                          chaff_mask)
                         if first or gk > g:
                             g = gk
                             first = False
                 if optional:
-                    gp = greedy_placement(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
+                    gp = greedy_placement_nb(c, s, yaku_mask, yaku_in_set, greedy_weight, card_value)
                     if gp > g:
                         g = gp
         if k == 0 or g > best:
@@ -833,7 +833,7 @@ def observe_nb(st, seat, obs):
 
 
 @nb.njit(cache=True)
-def heuristic_index_nb(st, table, obs):
+def heuristic_choose_state_nb(st, table, obs):
     """The heuristic policy's choice at ``st``'s pending decision (``heuristic_nb``), deciding
     from the deciding seat's packed observation only; ``table`` its ``heuristic_tables``.
 
@@ -914,10 +914,10 @@ def _sample_hidden(ctx, state, seat, streams, at, out):
 @implements(C.basic_choice_nb, TenshoContext)
 def _basic_choice(ctx, state, policy_id, param, table, streams, at):
     if policy_id == POLICY_RANDOM:
-        return random_index_nb(state, streams, at)
+        return random_choose_nb(state, streams, at)
     if policy_id == POLICY_GREEDY:
-        return greedy_index_nb(state, param, ctx.rules)
-    return heuristic_index_nb(state, table, ctx.obs)
+        return greedy_choose_nb(state, param, ctx.rules)
+    return heuristic_choose_state_nb(state, table, ctx.obs)
 
 
 @implements(C.rollout_turns_nb, TenshoContext)
