@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
+from simcore.registry import REGISTRY
+
 __all__ = ["BenchCase", "RunCase", "bench_cases", "bench_run_case"]
 
 
@@ -82,7 +84,6 @@ class RunCase:
 
 def _bench_module(game_name: str):
     """The game's ``bench`` module, or None when its package has none."""
-    from simcore.games import REGISTRY
 
     name = f"{REGISTRY[game_name]}.bench"
     try:
@@ -99,7 +100,7 @@ def bench_cases(game_name: str) -> list[BenchCase]:
     Parameters
     ----------
     game_name : str
-        A name in ``simcore.games.REGISTRY``.
+        A name in ``simcore.registry.REGISTRY``.
 
     Returns
     -------
@@ -126,7 +127,7 @@ def bench_run_case(game_name: str) -> RunCase | None:
     Parameters
     ----------
     game_name : str
-        A name in ``simcore.games.REGISTRY``.
+        A name in ``simcore.registry.REGISTRY``.
 
     Returns
     -------

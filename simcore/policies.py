@@ -26,6 +26,7 @@ from simcore.kernels.policy_ids import (
     POLICY_PIMC,
     POLICY_RANDOM,
 )
+from simcore.registry import known_games
 
 __all__ = [
     "POLICY_KINDS",
@@ -185,7 +186,6 @@ class PolicySpec:
 
 def _game_support(game: str | None) -> dict[str, dict[str, PolicySupport]]:
     """Each registered game's policies (all games when ``game`` is None), by game name."""
-    from simcore.games import known_games
 
     games = known_games()
     if game is None:

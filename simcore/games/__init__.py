@@ -4,13 +4,12 @@ A game is one package ``simcore/games/<name>/`` whose module ``game`` defines ``
 object implementing ``Game``: its rules (validation, compilation, options), its players and
 policies, both engines, its record layout and dataset schema, and its replay. Everything
 outside the games' packages (the rules loader, runner, command line, analysis) asks this
-registry and the protocol; nothing there names a game. Adding a game is one folder and one
-line in ``REGISTRY``.
+registry (``simcore.registry``) and the protocol; nothing there names a game. Adding a game
+is one folder and one line in ``REGISTRY``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -20,15 +19,13 @@ import numpy as np
 
 from simcore.policies import PolicySpec, PolicySupport
 from simcore.reference.forward import Decision, State
+from simcore.registry import REGISTRY, game_of, get_game, known_game_names, known_games
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["REGISTRY", "Game", "TieBreakChain", "game_of", "get_game", "known_game_names", "known_games"]
 
-# Game name (``[game] name`` of its rule files, ``game`` in run metadata) -> its package.
-REGISTRY: dict[str, str] = {
-    "tensho": "simcore.games.tensho",
-    "enshu": "simcore.games.enshu",
-}
+# The registry lives in ``simcore.registry`` (below the policy registry and the rules loader,
+# which ask it); its names are re-exported here.
 
 
 @dataclass(frozen=True)
@@ -158,24 +155,3 @@ class Game(Protocol):
     def describe_rules(self, rules: Any) -> list[str]:
         """Lines that ``fudasim rules show`` prints of the game's own tables."""
         ...
-
-
-def known_game_names() -> list[str]:
-    """The registered games' names."""
-    return list(REGISTRY)
-
-
-def get_game(name: str) -> Game:
-    """The registered game called ``name`` (``KeyError`` if there is none)."""
-    module = importlib.import_module(f"{REGISTRY[name]}.game")
-    return module.GAME
-
-
-def known_games() -> dict[str, Game]:
-    """Every registered game, by name."""
-    return {name: get_game(name) for name in REGISTRY}
-
-
-def game_of(rules: Any) -> Game:
-    """The game a rule set belongs to."""
-    return get_game(rules.game)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simcore.errors import RulesError
+from simcore.registry import get_game, known_game_names
 
 if TYPE_CHECKING:
     from simcore.cards import Deck
@@ -157,7 +158,6 @@ def load_rules_text(text: str, name: str, source: str, overrides: dict[str, Any]
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{source}: not valid TOML: {error}") from None
-    from simcore.games import get_game, known_game_names
 
     game = data.get("game")
     if not isinstance(game, dict):
