@@ -38,8 +38,8 @@ from simcore.cards import mask_of
 from simcore.games import get_game
 from simcore.games.enshu import heuristic_nb as H
 from simcore.games.enshu.compile import teyaku_options
+from simcore.games.enshu.decisions import ACTION_KINDS, action_key, ask_policy
 from simcore.games.enshu.policies import GreedyPolicy, HeuristicPolicy, Observation
-from simcore.games.enshu.reference import ACTION_KINDS, action_key, ask_policy
 from simcore.policies import parse_policy
 from simcore.rng import Stream
 from simcore.rules import load_rules, shipped_rules
@@ -341,7 +341,7 @@ def test_the_documented_defaults_are_the_parameters():
     import re
 
     from simcore.games.enshu import policies
-    from simcore.games.enshu.policies import HEURISTIC_DEFAULTS
+    from simcore.games.enshu.heuristic_params import HEURISTIC_DEFAULTS
 
     documented = policies.__doc__.split("Its parameters and their defaults")[1]
     pairs = {name: int(value) for name, value in re.findall(r"``(\w+)=(\d+)``", documented)}

@@ -26,9 +26,10 @@ from test_enshu_kernel_parity import PLAY_CHANGING_OPTIONS, _option_id
 from simcore.games.enshu import enums as E
 from simcore.games.enshu import state_nb as S
 from simcore.games.enshu.compile import compile_rules
+from simcore.games.enshu.decisions import action_key
 from simcore.games.enshu.heuristic_nb import OBS_SIZE, pack_observation
 from simcore.games.enshu.kernel import play_units, play_units_general, rule_tables
-from simcore.games.enshu.reference import RoundSetup, action_key, fill_row, new_state
+from simcore.games.enshu.reference import RoundSetup, fill_row, new_state
 from simcore.games.enshu.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.rng import Stream

@@ -35,13 +35,14 @@ from tensho_cards import (
 from simcore.cards import mask_of
 from simcore.games.tensho import heuristic_nb as H
 from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.decisions import action_key, ask_policy
 from simcore.games.tensho.policies import (
     HEURISTIC_PARAMS,
     HeuristicPolicy,
     Observation,
     make_policy,
 )
-from simcore.games.tensho.reference import RoundSetup, action_key, ask_policy, new_state
+from simcore.games.tensho.reference import RoundSetup, new_state
 from simcore.policies import parse_policy
 from simcore.rng import Stream, seat_stream
 from simcore.rules import load_rules

@@ -19,8 +19,9 @@ from simcore.games.tensho import enums as E
 from simcore.games.tensho import kernel as K
 from simcore.games.tensho import state_nb as S
 from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.decisions import action_key
 from simcore.games.tensho.heuristic_nb import pack_observation
-from simcore.games.tensho.reference import RoundSetup, RoundState, action_key
+from simcore.games.tensho.reference import RoundSetup, RoundState
 from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.rng import Stream, stream_state

@@ -10,7 +10,7 @@ import numpy as np
 
 from simcore.games import Game
 from simcore.games.enshu import enums as E
-from simcore.games.enshu.policies import HEURISTIC_PARAMS
+from simcore.games.enshu.heuristic_params import HEURISTIC_PARAMS
 from simcore.policies import PolicySpec, PolicySupport, objective_param
 from simcore.rules.schema import OptionSpec
 
@@ -118,7 +118,7 @@ class EnshuGame:
         return seat_policies(compiled, list(specs), seed, round_index)
 
     def ask_policy(self, policy: Any, state: Any, decision: Any) -> Any:
-        from simcore.games.enshu.reference import ask_policy
+        from simcore.games.enshu.decisions import ask_policy
 
         return ask_policy(policy, state, decision)
 

@@ -32,7 +32,11 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as E
-from simcore.games.enshu.policies import HEURISTIC_OTHER_CHANCE, HEURISTIC_TRIPLE_STRENGTH
+from simcore.games.enshu.heuristic_params import (
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_OTHER_CHANCE,
+    HEURISTIC_TRIPLE_STRENGTH,
+)
 from simcore.kernels.bits import lowest_id, popcount
 
 __all__ = [
@@ -132,7 +136,7 @@ def pack_observation(obs, card: int = -1, source: str | None = None) -> np.ndarr
 
 
 # --- the tables: int64 --------------------------------------------------------------------------
-# weights (the policy's parameters, simcore.games.enshu.policies.HEURISTIC_PARAMS order)
+# weights (the policy's parameters, simcore.games.enshu.heuristic_params.HEURISTIC_PARAMS order)
 T_CARD_WEIGHT = 0
 T_YAKU_WEIGHT = 1
 T_DENY_WEIGHT = 2
@@ -210,8 +214,6 @@ WEIGHT_SLOTS = {
 
 def heuristic_weights(spec) -> dict[str, int]:
     """The heuristic's weights: ``spec``'s parameters over the documented defaults."""
-    from simcore.games.enshu.policies import HEURISTIC_DEFAULTS
-
     weights = dict(HEURISTIC_DEFAULTS)
     params = getattr(spec, "params", None) or {}
     for name in weights:

@@ -98,8 +98,15 @@ from typing import TYPE_CHECKING, Protocol
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import TeyakuOption, teyaku_options
+from simcore.games.enshu.decisions import action_key, ask_policy
+from simcore.games.enshu.heuristic_params import (
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_OTHER_CHANCE,
+    HEURISTIC_PARAMS,
+    HEURISTIC_TRIPLE_STRENGTH,
+)
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
-from simcore.policies import ParamSpec, PolicyError, PolicySpec
+from simcore.policies import PolicyError, PolicySpec
 from simcore.rng import Stream
 
 if TYPE_CHECKING:
@@ -330,44 +337,6 @@ class GreedyPolicy:
 
 
 # --- heuristic -----------------------------------------------------------------------------------
-
-HEURISTIC_PARAMS = (
-    ParamSpec("card_weight", 100, minimum=0, maximum=10_000,
-              help="percent: weight of a card point captured"),
-    ParamSpec("yaku_weight", 100, minimum=0, maximum=10_000,
-              help="percent: weight of the gain in a yaku's chance-weighted worth"),
-    ParamSpec("deny_weight", 60, minimum=0, maximum=10_000,
-              help="percent: weight of the chance-weighted worth of an opponent's yaku a capture kills"),
-    ParamSpec("stop_worth", 100, minimum=0, maximum=10_000,
-              help="points per unit of a round-stopping yaku's stakes or multiplier (S: per unit above 1)"),
-    ParamSpec("chance_hand", 700, minimum=0, maximum=1000,
-              help="per mille: chance of capturing a missing yaku card held in one's own hand"),
-    ParamSpec("chance_field", 500, minimum=0, maximum=1000,
-              help="per mille: chance of capturing a missing yaku card lying on the field"),
-    ParamSpec("chance_unseen", 400, minimum=0, maximum=1000,
-              help="per mille, with two active seats (scaled by 2 / active seats): chance of "
-                   "capturing a missing yaku card not yet seen"),
-    ParamSpec("field_risk", 100, minimum=0, maximum=1000,
-              help="percent: scale of the chance that a card left on the field is taken before one's next turn"),
-    ParamSpec("safe_delay", 300, minimum=0, maximum=1000,
-              help="per mille of a capture's gain counted when no other seat can take that field card"),
-    ParamSpec("kotsu_strength", 50, minimum=0, maximum=10_000,
-              help="hand strength at or above which kotsu is declared"),
-    ParamSpec("join_strength", 80, minimum=0, maximum=10_000,
-              help="hand strength at or above which the first dropout pass is joined"),
-    ParamSpec("join_step", 20, minimum=0, maximum=10_000,
-              help="added to join_strength for each further dropout pass"),
-    ParamSpec("teyaku_b_min", 0, minimum=0, maximum=10_000,
-              help="variant C: a group-B teyaku is declared when worth at least this (else Fuke stays open)"),
-)
-HEURISTIC_DEFAULTS: dict[str, int] = {p.name: int(p.default) for p in HEURISTIC_PARAMS}
-
-# chance (per mille) of a missing yaku card a seat cannot reach itself: in another seat's hand
-# (exposed by a teyaku) or, for an opponent, in the deciding seat's hand
-HEURISTIC_OTHER_CHANCE = 100
-# hand strength (kotsu, join): each month of which the hand holds three or more cards adds this
-HEURISTIC_TRIPLE_STRENGTH = 50
-
 
 class HeuristicPolicy:
     """A club player's rules (module docstring); deterministic, it never draws from its stream.
@@ -665,7 +634,6 @@ class HeuristicPolicy:
 def make_policy(spec: PolicySpec, compiled, stream: Stream) -> GamePolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name in ("pimc", "ismcts", "omniscient"):
-        from simcore.games.enshu.reference import action_key, ask_policy
         from simcore.search import make_search_policy
 
         return make_search_policy("enshu", spec, compiled, stream, make_policy, ask_policy, action_key)

@@ -136,7 +136,7 @@ class TenshoGame:
         return seat_policies(compiled, list(specs), seed, round_index)
 
     def ask_policy(self, policy: Any, state: Any, decision: Any) -> Any:
-        from simcore.games.tensho.reference import ask_policy
+        from simcore.games.tensho.decisions import ask_policy
 
         return ask_policy(policy, state, decision)
 

@@ -81,6 +81,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from simcore.errors import PolicyError
 from simcore.games.tensho import enums as E
+from simcore.games.tensho.decisions import action_key, ask_policy
 from simcore.policies import PolicySpec
 from simcore.rng import Stream
 
@@ -569,7 +570,6 @@ def _highest_value(matches: int, card_value) -> int:
 def make_policy(spec: PolicySpec, compiled, stream: Stream) -> GamePolicy | SearchPolicy:
     """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
     if spec.name in ("pimc", "ismcts", "omniscient"):
-        from simcore.games.tensho.reference import action_key, ask_policy
         from simcore.search import make_search_policy
 
         return make_search_policy("tensho", spec, compiled, stream, make_policy, ask_policy, action_key)
