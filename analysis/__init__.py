@@ -8,7 +8,8 @@ CLI (``cli/analysis_commands.py``) only renders them.
 from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.render import FORMATS, Report, render
 from analysis.report import build_report
-from analysis.summary import RunSummary, summarise_run
+from analysis.summary import RunSummary
+from analysis.summary_io import summarise_run
 
 __all__ = [
     "AnalysisError",

@@ -649,8 +649,7 @@ def _pairing_problem(base: RunDataset, other: RunDataset) -> str | None:
 
 def _summary_sums(dataset: RunDataset, metrics: list[Metric]) -> dict[str, MetricSums]:
     """A summary run's ``MetricSums`` of every metric, from its counts."""
-    from analysis.summary import summarise_run
-    from analysis.summary_io import metric_sums
+    from analysis.summary_io import metric_sums, summarise_run
 
     sums = metric_sums(summarise_run(dataset), [m.name for m in metrics])
     return {name: MetricSums(*values) for name, values in sums.items()}

@@ -13,7 +13,8 @@ from pathlib import Path
 from analysis import tables as T
 from analysis.reader import RunDataset, open_run
 from analysis.render import Report, hidden_notices
-from analysis.summary import RunSummary, summarise_run
+from analysis.summary import RunSummary
+from analysis.summary_io import summarise_run
 
 __all__ = ["build_report", "report_tables"]
 

@@ -1,6 +1,6 @@
 """One pass over a run: every count, sum and histogram that the report's tables need.
 
-``summarise_run`` reads only the columns the run has and the report uses, batch by batch, and
+``summarise_rows`` reads only the columns the run has and the report uses, batch by batch, and
 returns a ``RunSummary`` of plain counts.  The tables (``analysis.tables``) are computed from
 the summary, never from the rows, so memory does not grow with the number of rounds.
 
@@ -19,7 +19,7 @@ from analysis.accumulate import BitCounter, IntegerHistogram
 from analysis.reader import AnalysisError, RunDataset, open_run
 from simcore.games import get_game, known_game_names
 
-__all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_run", "convergence_checkpoints"]
+__all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_rows", "convergence_checkpoints"]
 
 # End reasons that stop a round at once because a yaku was made (Tensho instant win,
 # Enshu-bana uchikiri); the report breaks them down by the yaku that did it.
@@ -229,7 +229,7 @@ class _MatchJoiner:
         return self.counts
 
 
-def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int] | None = None) -> RunSummary:
+def summarise_rows(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int] | None = None) -> RunSummary:
     """Aggregate a run in one bounded-memory pass.
 
     Parameters
@@ -247,9 +247,8 @@ def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int
     if not isinstance(dataset, RunDataset):
         dataset = open_run(dataset)
     if dataset.summary:
-        from analysis.summary_io import load_summary
-
-        return load_summary(dataset)
+        raise AnalysisError(f"{dataset.path}: a summary run holds counts, not rows (analysis.summary_io.summarise_run "
+                            "reads either)")
     seats = dataset.seats
     wants = _columns_for(dataset)
     if instant_yaku_bits is None:

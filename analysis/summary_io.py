@@ -2,7 +2,7 @@
 ``RunSummary``, the side-by-side sums ``fudasim compare`` needs, and its stored paired sums.
 
 A summary shard holds exact integer counts (``simcore.summary_shard``); their sum over the
-shards is what ``analysis.summary.summarise_run`` counts from the rows of the same run, so
+shards is what ``analysis.summary.summarise_rows`` counts from the rows of the same run, so
 every table computed from it is the same.  The convergence table is exact at the checkpoints
 the report uses when every unit fills the same number of rows (every run of single rounds, and
 match play with fixed-length matches); otherwise it is exact at shard ends.
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from analysis.accumulate import IntegerHistogram
-from analysis.reader import AnalysisError, RunDataset
+from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.summary import (
     CONVERGENCE_COLUMNS,
     STOPPING_REASONS,
@@ -25,12 +25,13 @@ from analysis.summary import (
     _columns_for,
     _instant_bits,
     advantage_sums,
+    summarise_rows,
 )
 from simcore import storage
 from simcore.dataset import DatasetError
 from simcore.summary_shard import CONVERGENCE_FLAGS, PAIR_FIELDS, read_cells
 
-__all__ = ["load_summary", "merged_cells", "metric_sums", "stored_pairs", "pairing_problem"]
+__all__ = ["load_summary", "merged_cells", "metric_sums", "stored_pairs", "pairing_problem", "summarise_run"]
 
 
 def _shard_cells(dataset: RunDataset) -> list[tuple[dict[str, Any], dict[str, dict[int, int]]]]:
@@ -228,3 +229,20 @@ def stored_pairs(other: RunDataset) -> tuple[dict[str, tuple[int, ...]], tuple[i
             pairs[key[5:]] = tuple(int(values.get(i, 0)) for i in range(len(PAIR_FIELDS)))
     changes = cells.get("pair_changes", {})
     return pairs, (int(changes.get(0, 0)), int(changes.get(1, 0)), int(changes.get(2, 0)))
+
+
+def summarise_run(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, int] | None = None) -> RunSummary:
+    """A run's ``RunSummary``: counted from its rows in one bounded-memory pass
+    (``analysis.summary.summarise_rows``), or read from the counts of a summary run.
+
+    Parameters
+    ----------
+    dataset : RunDataset or path
+    instant_yaku_bits : dict yaku_set -> uint64 bitset, optional
+        Which yaku are instant wins in each yaku set (rows only; see ``summarise_rows``).
+    """
+    if not isinstance(dataset, RunDataset):
+        dataset = open_run(dataset)
+    if dataset.summary:
+        return load_summary(dataset)
+    return summarise_rows(dataset, instant_yaku_bits=instant_yaku_bits)

@@ -20,7 +20,7 @@ from analysis.intervals import (
     z_value,
 )
 from analysis.rescore import sum_over_mask
-from analysis.summary import summarise_run
+from analysis.summary_io import summarise_run
 from analysis.tables import outcomes_by_seat, score_distribution
 from simcore.dataset import write_shard
 from simcore.games.tensho.record import schema, shard_table
