@@ -74,8 +74,9 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
         Table("sweep_levels", "Each combination", levels, "The key outcomes of every combination (rates in percent, "
               "per-seat rates over the rounds the seat played)."),
         Table("sweep_differences", f"Against the baseline ({runs[base]['label']})", _shown(table),
-              f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p: McNemar (rates) or "
-              f"paired z (means); p Holm: adjusted over all {len(table)} differences of this table, marked * below "
+              f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p value: McNemar "
+              f"(rates) or paired z (means); p value holm: Holm's adjustment over all {len(table)} differences of "
+              f"this table, marked * below "
               f"{alpha}. The yaku row is the yaku whose frequency moved most (largest difference per interval width)."),
     ]
     report = Report(title=f"fudasim sweep: {path.name} ({manifest.get('game')}, {len(runs)} combinations, "
@@ -114,14 +115,15 @@ def _levels(side: pd.DataFrame, datasets: list[Any], runs: list[dict[str, Any]],
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
     if not len(table):
-        return pd.DataFrame(columns=["combination", "metric", "difference", "p", "p Holm"])
+        return pd.DataFrame(columns=["combination", "metric", "difference", "p_value", "p_value_holm"])
     def cell(r: pd.Series) -> str:
         scale, digits = (100.0, 2) if r["kind"] == "rate" else (1.0, 3)
         return (f"{scale * r['difference']:+.{digits}f} [{scale * r['low']:+.{digits}f}, {scale * r['high']:+.{digits}f}]"
                 + (" *" if r["significant"] else ""))
+    # the p-values stay numbers: every report prints them alike (analysis.render)
     return pd.DataFrame({"combination": table["combination"], "metric": table["metric"],
-                         "difference": table.apply(cell, axis=1), "p": table["p_value"].map(lambda p: f"{p:.3g}"),
-                         "p Holm": table["p_value_holm"].map(lambda p: f"{p:.3g}")})
+                         "difference": table.apply(cell, axis=1), "p_value": table["p_value"],
+                         "p_value_holm": table["p_value_holm"]})
 
 
 def _plot(table: pd.DataFrame) -> bytes:

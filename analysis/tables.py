@@ -93,6 +93,10 @@ class Table:
     note: str = ""
     warnings: list[str] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # kept in JSON/CSV, not shown in text/md/html
+    # The columns that say what a row is (its labels).  A text table too wide for the terminal
+    # repeats them in every block, so that each row reads on its own.  None: the leading columns
+    # of text, up to the first numeric one (at least the first column).
+    keys: list[str] | None = None
 
 
 def add_rate(frame: pd.DataFrame, name: str, successes, trials, confidence: float) -> pd.DataFrame:
@@ -271,7 +275,8 @@ def end_reasons(summary: RunSummary, confidence: float = 0.95) -> Table | None:
     frame = frame.rename(columns={"rounds": "count"})
     frame.insert(3, "rounds", summary.rounds)
     return _warn(Table("end_reasons", "How rounds end", frame,
-                       "Share of all rounds ending for each reason (count of rounds / rounds)."))
+                       "Share of all rounds ending for each reason (count of rounds / rounds).",
+                       keys=["end_reason"]))
 
 
 def tiebreak_depth(summary: RunSummary, confidence: float = 0.95) -> Table | None:
