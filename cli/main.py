@@ -50,7 +50,11 @@ def _parse_policies(policies: tuple[str, ...]) -> dict[int, str]:
         seat_text, sep, spec = item.partition("=")
         if not sep or not seat_text.strip().isdigit():
             raise UserError(f"--policy {item!r}: expected SEAT=NAME, e.g. 0=greedy")
-        chosen[int(seat_text)] = spec.strip()
+        seat = int(seat_text)
+        if seat in chosen:  # the last would silently win: the run would not be the one asked for
+            raise UserError(f"--policy {seat}: seat {seat} is given twice ({chosen[seat]} and {spec.strip()}); "
+                            f"give each seat once")
+        chosen[seat] = spec.strip()
     return chosen
 
 
