@@ -196,7 +196,7 @@ def _open_runs(folder: Folder, runs: list[FolderRun], allow_incomplete: bool) ->
 def _incomplete_notes(report: Report, datasets: list[RunDataset], labels: list[str]) -> Report:
     notes = [f"{label}: {d.incomplete}" for d, label in zip(datasets, labels, strict=True) if d.incomplete]
     if notes:
-        report.title = f"INCOMPLETE: {'; '.join(notes)}. {report.title}"
+        report.incomplete[:0] = notes
         report.warnings[:0] = notes
         report.metadata["incomplete"] = notes
     return report

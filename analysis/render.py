@@ -62,6 +62,9 @@ class Report:
     notices: list[str] = field(default_factory=list)  # shown first, under the title, in every format
     metadata: dict[str, Any] = field(default_factory=dict)
     summary: RunSummary | None = None  # the raw counts behind a single run's report
+    # What an incomplete dataset left out (read with allow_incomplete), each "INCOMPLETE: ...":
+    # the text form prints them first, each on lines of its own above the title.
+    incomplete: list[str] = field(default_factory=list)
 
     def table(self, name: str) -> Table:
         """The table called ``name`` (``KeyError`` if the report has none)."""
@@ -427,9 +430,21 @@ def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
     return "\n".join(lines)
 
 
+def _incomplete(report: Report) -> list[str]:
+    """Each of ``report.incomplete`` as ``INCOMPLETE: [label: ]what was read``."""
+    out = []
+    for note in report.incomplete:
+        label, marked, rest = note.partition("INCOMPLETE: ")
+        out.append(f"INCOMPLETE: {label}{rest}" if marked else f"INCOMPLETE: {note}")
+    return out
+
+
 def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
     """A report as plain text (what ``--format text`` prints)."""
-    parts = textwrap.wrap(report.title, width=width) + [""]
+    parts = []
+    for note in _incomplete(report):
+        parts += textwrap.wrap(note, width=width, subsequent_indent="  ") + [""]
+    parts += textwrap.wrap(report.title, width=width) + [""]
     for notice in report.notices:
         parts += textwrap.wrap("NOTE: " + notice, width=width, subsequent_indent="  ") + [""]
     for table in report.tables:
@@ -449,6 +464,7 @@ def _md_escape(text: str) -> str:
 def render_markdown(report: Report) -> str:
     """A report as Markdown (``--format md``)."""
     parts = [f"# {report.title}", ""]
+    parts += [f"**{n}**\n" for n in _incomplete(report)]
     parts += [f"**Note: {n}**\n" for n in report.notices]
     for table in report.tables:
         shown, caption = display_frame(table)
@@ -500,6 +516,7 @@ def render_html(report: Report) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              f"<title>{esc(report.title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
              f"<h1>{esc(report.title)}</h1>"]
+    parts += [f'<p class="notice"><strong>{esc(n)}</strong></p>' for n in _incomplete(report)]
     parts += [f'<p class="notice"><strong>Note: {esc(n)}</strong></p>' for n in report.notices]
     if report.warnings:
         parts.append('<div class="warnings"><strong>Warnings</strong><ul>')
@@ -545,6 +562,7 @@ def render_json(report: Report) -> str:
     """A report as JSON (``--format json``): title, warnings, metadata and every table's rows."""
     out = {
         "title": report.title,
+        "incomplete": _incomplete(report),
         "notices": report.notices,
         "metadata": report.metadata,
         "warnings": report.warnings,
