@@ -127,21 +127,34 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _plot(table: pd.DataFrame) -> bytes:
-    from matplotlib.figure import Figure as MatplotlibFigure
-
     from analysis.plots import to_png
 
+    return to_png(sweep_plot_figure(table))
+
+
+def sweep_plot_figure(table: pd.DataFrame) -> Any:
+    """The sweep's plot (a matplotlib ``Figure``): the dealer's win rate and seat 0's mean payoff
+    of each combination minus the baseline's, with intervals (``table``: the differences, one row
+    per combination and metric, with ``difference``, ``low`` and ``high``)."""
+    from matplotlib.figure import Figure as MatplotlibFigure
+    from matplotlib.ticker import MaxNLocator
+
     panels = [("dealer wins", 100.0, "dealer's win rate (points)"), ("seat 0 payoff", 1.0, "seat 0 mean payoff")]
-    figure = MatplotlibFigure(figsize=(10, 0.5 + 0.45 * table["combination"].nunique()))
-    for position, (metric, scale, label) in enumerate(panels):
-        ax = figure.add_subplot(1, 2, position + 1)
+    combinations = list(dict.fromkeys(table["combination"]))
+    # One option a line, and the labels once, on the left: long labels left the plots no room.
+    labels = [label.replace(", ", ",\n") for label in combinations]
+    lines = max(label.count("\n") + 1 for label in labels)
+    figure = MatplotlibFigure(figsize=(10, 0.8 + 0.3 * lines * len(combinations)), layout="constrained")
+    axes = figure.subplots(1, 2, sharey=True)
+    for ax, (metric, scale, label) in zip(axes, panels, strict=True):
         part = table[table["metric"] == metric]
-        y = np.arange(len(part))
+        y = np.array([combinations.index(c) for c in part["combination"]])
         ax.errorbar(scale * part["difference"], y, xerr=[scale * (part["difference"] - part["low"]),
                                                          scale * (part["high"] - part["difference"])],
                     fmt="o", capsize=3)
         ax.axvline(0, color="grey", lw=0.8)
-        ax.set_yticks(y, part["combination"])
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))  # few enough ticks that their labels never touch
         ax.set_xlabel(f"{label}, minus the baseline")
-    figure.tight_layout()
-    return to_png(figure)
+    axes[0].set_yticks(np.arange(len(combinations)), labels)
+    axes[0].set_ylim(-0.5, len(combinations) - 0.5)
+    return figure
