@@ -196,7 +196,7 @@ def _open_runs(folder: Folder, runs: list[FolderRun], allow_incomplete: bool) ->
 def _incomplete_notes(report: Report, datasets: list[RunDataset], labels: list[str]) -> Report:
     notes = [f"{label}: {d.incomplete}" for d, label in zip(datasets, labels, strict=True) if d.incomplete]
     if notes:
-        report.title = f"INCOMPLETE: {'; '.join(notes)}. {report.title}"
+        report.incomplete[:0] = notes
         report.warnings[:0] = notes
         report.metadata["incomplete"] = notes
     return report
@@ -747,7 +747,7 @@ def _compare_tournaments(x: Folder, y: Folder, names: tuple[str, str], deals: in
               _pairing_note(names[0], names[1], confidence, "")),
         Table("leaders", "Who leads each pairing", leaders,
               f"The policy whose payoff (or win) gap over the other has a {confidence:.0%} interval above 0, in each "
-              f"folder; changes: the leader differs."),
+              f"folder; changes: the leader differs.", keys=["pairing", "by"]),
         _ratings_side_by_side([p.outcomes(index_of) for p in outcomes_x], [p.outcomes(index_of) for p in outcomes_y],
                               involved, seed, names[0], names[1], confidence, replicates),
     ]
@@ -1025,7 +1025,7 @@ def _rescore_tournament(folder: Folder, card_values, chaff_sets, confidence: flo
               _pairing_note("original", "rescored", confidence, " (per alternative)")),
         Table("leaders", "Who leads each pairing", leaders,
               f"The policy whose payoff (or win) gap over the other has a {confidence:.0%} interval above 0, before "
-              f"and after rescoring; changes: the leader differs."),
+              f"and after rescoring; changes: the leader differs.", keys=["pairing", "alternative", "by"]),
     ]
     seed = int(manifest.get("seed", 0))
     for alternative, pairs in zip(alternatives, rescored_pairs, strict=True):

@@ -113,7 +113,8 @@ def seat_win_bars_figure(table: Table) -> MatplotlibFigure:
     axes.set_xticks(positions, [f"seat {s}\n{p}" for s, p in zip(frame["seat"], frame["policy"], strict=True)])
     axes.set_ylabel("share of rounds played (%)")
     axes.axhline(50, color="grey", lw=0.8, ls=":")
-    axes.legend(fontsize=8)
+    # above the plot, in one row: inside it, the legend covered the last seat's bars
+    axes.legend(fontsize=8, ncols=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     return figure
 
 

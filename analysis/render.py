@@ -62,6 +62,9 @@ class Report:
     notices: list[str] = field(default_factory=list)  # shown first, under the title, in every format
     metadata: dict[str, Any] = field(default_factory=dict)
     summary: RunSummary | None = None  # the raw counts behind a single run's report
+    # What an incomplete dataset left out (read with allow_incomplete), each "INCOMPLETE: ...":
+    # the text form prints them first, each on lines of its own above the title.
+    incomplete: list[str] = field(default_factory=list)
 
     def table(self, name: str) -> Table:
         """The table called ``name`` (``KeyError`` if the report has none)."""
@@ -180,6 +183,12 @@ def _format_p(value: Any) -> str:
 
 def display_frame(table: Table) -> tuple[pd.DataFrame, str]:
     """The table as strings for display, and a caption line naming constant sample sizes."""
+    shown, caption, _ = _display(table)
+    return shown, caption
+
+
+def _display(table: Table) -> tuple[pd.DataFrame, str, list[str]]:
+    """``display_frame``, and for each shown column the frame's column it comes from."""
     frame = table.frame.reset_index(drop=True)
     groups = _groups(frame)
     consumed: set[str] = set()
@@ -254,7 +263,7 @@ def display_frame(table: Table) -> tuple[pd.DataFrame, str]:
             headers[column] = column.replace("_", " ")
             order.append(column)
     shown = pd.DataFrame({headers[k]: cells[k] for k in order}, index=range(len(frame)))
-    return shown, "; ".join(caption)
+    return shown, "; ".join(caption), order
 
 
 def _is_numeric_text(text: str) -> bool:
@@ -270,17 +279,19 @@ def _is_numeric_text(text: str) -> bool:
 # --- text ---------------------------------------------------------------------------------------
 
 
-def _fit(columns: list[list[str]], headers: list[str], width: int) -> list[int]:
+def _fit(columns: list[list[str]], headers: list[str], width: int, keep: tuple[int, ...] = ()) -> list[int]:
     widths = [max([len(h)] + [len(c) for c in col]) for h, col in zip(headers, columns, strict=True)]
     gap = 2
-    # Shrink the widest text (non-numeric) columns, with an ellipsis, until the table fits.
+    # Shrink the widest text (non-numeric) columns, with an ellipsis, until the table fits; the
+    # columns in ``keep`` (a row's labels) only when no other is left to shrink.
     textual = [i for i, col in enumerate(columns) if col and not all(_is_numeric_text(c) for c in col)]
-    while sum(widths) + gap * (len(widths) - 1) > width and textual:
-        widest = max(textual, key=lambda i: widths[i])
-        if widths[widest] <= max(8, len(headers[widest])):
-            textual.remove(widest)
-            continue
-        widths[widest] -= 1
+    for shrinkable in ([i for i in textual if i not in keep], [i for i in textual if i in keep]):
+        while sum(widths) + gap * (len(widths) - 1) > width and shrinkable:
+            widest = max(shrinkable, key=lambda i: widths[i])
+            if widths[widest] <= max(8, len(headers[widest])):
+                shrinkable.remove(widest)
+                continue
+            widths[widest] -= 1
     return widths
 
 
@@ -288,37 +299,65 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
-def _blocks(widths: list[int], width: int, gap: int = 2) -> list[list[int]]:
-    """Column indices per printed block: all columns if they fit, else the first column repeated
-    with as many following columns as fit (a wide comparison wraps instead of overflowing)."""
-    if sum(widths) + gap * (len(widths) - 1) <= width or len(widths) < 3:
+def _fits(widths: list[int], width: int, gap: int = 2) -> bool:
+    return sum(widths) + gap * (len(widths) - 1) <= width
+
+
+def _blocks(widths: list[int], width: int, keys: list[int] | None = None, gap: int = 2) -> list[list[int]]:
+    """Column indices per printed block: all columns if they fit, else the key columns (the
+    row's labels) repeated in every block, each with as many of the other columns as fit (a wide
+    comparison wraps instead of overflowing, and every row of every block says what it is)."""
+    keys = [0] if keys is None else keys
+    if _fits(widths, width, gap) or len(widths) <= len(keys) + 1:
         return [list(range(len(widths)))]
-    blocks, current, used = [], [0], widths[0]
-    for index in range(1, len(widths)):
-        if len(current) > 1 and used + gap + widths[index] > width:
+    base = sum(widths[i] for i in keys) + gap * (len(keys) - 1)
+    blocks, current, used = [], list(keys), base
+    for index in range(len(widths)):
+        if index in keys:
+            continue
+        if len(current) > len(keys) and used + gap + widths[index] > width:
             blocks.append(current)
-            current, used = [0], widths[0]
+            current, used = list(keys), base
         current.append(index)
         used += gap + widths[index]
     blocks.append(current)
     return blocks
 
 
-def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
-    """One table as plain text of at most about ``width`` columns, with its caption."""
-    shown, caption = display_frame(table)
-    headers = list(shown.columns)
-    columns = [shown[h].tolist() for h in headers]
-    natural = [max([len(h)] + [len(c) for c in col]) for h, col in zip(headers, columns, strict=True)]
-    numeric = [bool(col) and all(_is_numeric_text(c) for c in col) for col in columns]
-    lines = textwrap.wrap(table.title, width=width)
-    lines.append("=" * min(width, len(table.title)))
-    note = " ".join(x for x in (table.note, (caption + ".") if caption else "") if x)
-    if note:
-        lines += textwrap.wrap(note, width=width)
-    for number, picked in enumerate(_blocks(natural, width)):
+def _key_columns(table: Table, sources: list[str], numeric: list[bool]) -> list[int]:
+    """The shown columns that label a row: ``table.keys``, else the text columns before the
+    first numeric one (the first column alone in a table of text only)."""
+    if table.keys is not None:
+        keys = [sources.index(k) for k in table.keys if k in sources][: max(1, len(sources) - 1)]
+        if keys:
+            return keys
+    if not any(numeric):
+        return [0]
+    count = 0
+    while count < len(numeric) - 1 and not numeric[count]:
+        count += 1
+    return list(range(max(1, count)))
+
+
+def _runs(values: list[str]) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each run of equal consecutive values."""
+    runs, start = [], 0
+    for index in range(1, len(values) + 1):
+        if index == len(values) or values[index] != values[start]:
+            runs.append((start, index))
+            start = index
+    return runs
+
+
+def _grid(headers: list[str], columns: list[list[str]], numeric: list[bool], keys: list[int], rows: range,
+          blocks: list[list[int]], width: int) -> list[str]:
+    """The lines of ``rows`` of a table in column ``blocks``: header, rule, one line per row
+    (a long last text column wraps onto lines of its own), a blank line between blocks."""
+    lines: list[str] = []
+    for number, picked in enumerate(blocks):
         # Within a block, shrink text columns (with an ellipsis) if it is still too wide.
-        block_widths = _fit([columns[i] for i in picked], [headers[i] for i in picked], width)
+        block_widths = _fit([columns[i] for i in picked], [headers[i] for i in picked], width,
+                            tuple(position for position, i in enumerate(picked) if i in keys))
         widths = dict(zip(picked, block_widths, strict=True))
 
         def row(values: list[str], picked: list[int] = picked, widths: dict[int, int] = widths) -> str:
@@ -338,14 +377,74 @@ def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
             lines.append("")
         lines.append(row(headers))
         lines.append("  ".join("-" * widths[i] for i in picked))
-        for i in range(len(shown)):
+        for i in rows:
             lines.append(row([col[i] for col in columns]))
+    return lines
+
+
+def text_table(table: Table, width: int = TEXT_WIDTH) -> str:
+    """One table as plain text of at most about ``width`` columns, with its caption.
+
+    A table too wide for ``width`` is printed in blocks of columns, each repeating the columns
+    that label a row (``Table.keys``).  Of several such labels, one that is the same on every
+    row moves into the caption; and when the first is the same over runs of rows (a comparison
+    per alternative, per combination, per pairing), each run gets a line of its own naming that
+    label, and its rows follow under it.
+    """
+    shown, caption, sources = _display(table)
+    headers = list(shown.columns)
+    columns = [shown[h].tolist() for h in headers]
+    natural = [max([len(h)] + [len(c) for c in col]) for h, col in zip(headers, columns, strict=True)]
+    numeric = [bool(col) and all(_is_numeric_text(c) for c in col) for col in columns]
+    keys = _key_columns(table, sources, numeric)
+    if not _fits(natural, width) and len(shown) > 1:
+        constant = [i for i in keys if len(set(columns[i])) == 1][: len(keys) - 1]
+        if constant:
+            said = [f"{headers[i]} = {columns[i][0]} on every row" for i in constant]
+            caption = "; ".join([caption, *said] if caption else said)
+            kept = [i for i in range(len(headers)) if i not in constant]
+            keys = [kept.index(i) for i in keys if i not in constant]
+            headers, columns = [headers[i] for i in kept], [columns[i] for i in kept]
+            natural, numeric = [natural[i] for i in kept], [numeric[i] for i in kept]
+    lines = textwrap.wrap(table.title, width=width)
+    lines.append("=" * min(width, len(table.title)))
+    note = " ".join(x for x in (table.note, (caption + ".") if caption else "") if x)
+    if note:
+        lines += textwrap.wrap(note, width=width)
+    runs = _runs(columns[keys[0]]) if len(keys) > 1 else []
+    if _fits(natural, width) or not runs or 2 * len(runs) > len(shown):
+        lines += _grid(headers, columns, numeric, keys, range(len(shown)), _blocks(natural, width, keys), width)
+        return "\n".join(lines)
+    # One section per run of the first label, which its heading names; the other labels repeat.
+    group = keys[0]
+    rest = [i for i in range(len(headers)) if i != group]
+    sub_keys = [rest.index(i) for i in keys[1:]]
+    sub_headers, sub_columns = [headers[i] for i in rest], [columns[i] for i in rest]
+    sub_numeric, sub_natural = [numeric[i] for i in rest], [natural[i] for i in rest]
+    blocks = _blocks(sub_natural, width, sub_keys)
+    for number, (start, stop) in enumerate(runs):
+        if number:
+            lines.append("")
+        lines += textwrap.wrap(f"{headers[group]}: {columns[group][start]}", width=width, subsequent_indent="  ")
+        lines += _grid(sub_headers, sub_columns, sub_numeric, sub_keys, range(start, stop), blocks, width)
     return "\n".join(lines)
+
+
+def _incomplete(report: Report) -> list[str]:
+    """Each of ``report.incomplete`` as ``INCOMPLETE: [label: ]what was read``."""
+    out = []
+    for note in report.incomplete:
+        label, marked, rest = note.partition("INCOMPLETE: ")
+        out.append(f"INCOMPLETE: {label}{rest}" if marked else f"INCOMPLETE: {note}")
+    return out
 
 
 def render_text(report: Report, width: int = TEXT_WIDTH) -> str:
     """A report as plain text (what ``--format text`` prints)."""
-    parts = textwrap.wrap(report.title, width=width) + [""]
+    parts = []
+    for note in _incomplete(report):
+        parts += textwrap.wrap(note, width=width, subsequent_indent="  ") + [""]
+    parts += textwrap.wrap(report.title, width=width) + [""]
     for notice in report.notices:
         parts += textwrap.wrap("NOTE: " + notice, width=width, subsequent_indent="  ") + [""]
     for table in report.tables:
@@ -365,6 +464,7 @@ def _md_escape(text: str) -> str:
 def render_markdown(report: Report) -> str:
     """A report as Markdown (``--format md``)."""
     parts = [f"# {report.title}", ""]
+    parts += [f"**{n}**\n" for n in _incomplete(report)]
     parts += [f"**Note: {n}**\n" for n in report.notices]
     for table in report.tables:
         shown, caption = display_frame(table)
@@ -416,6 +516,7 @@ def render_html(report: Report) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              f"<title>{esc(report.title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
              f"<h1>{esc(report.title)}</h1>"]
+    parts += [f'<p class="notice"><strong>{esc(n)}</strong></p>' for n in _incomplete(report)]
     parts += [f'<p class="notice"><strong>Note: {esc(n)}</strong></p>' for n in report.notices]
     if report.warnings:
         parts.append('<div class="warnings"><strong>Warnings</strong><ul>')
@@ -461,6 +562,7 @@ def render_json(report: Report) -> str:
     """A report as JSON (``--format json``): title, warnings, metadata and every table's rows."""
     out = {
         "title": report.title,
+        "incomplete": _incomplete(report),
         "notices": report.notices,
         "metadata": report.metadata,
         "warnings": report.warnings,

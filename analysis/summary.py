@@ -19,7 +19,7 @@ from analysis.accumulate import BitCounter, IntegerHistogram
 from analysis.reader import AnalysisError, RunDataset, open_run
 from simcore.games import get_game, known_game_names
 
-__all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_rows", "convergence_checkpoints"]
+__all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_rows", "convergence_checkpoints", "match_winners"]
 
 # End reasons that stop a round at once because a yaku was made (Tensho instant win,
 # Enshu-bana uchikiri); the report breaks them down by the yaku that did it.
@@ -40,6 +40,16 @@ class SeatCounts:
     def losses(self) -> int:
         """Rounds played and neither won nor drawn."""
         return self.rounds - self.wins - self.draws
+
+
+def match_winners(points: np.ndarray) -> np.ndarray:
+    """The winner of each match from its final match points (int64 ``[matches, seats]``): the
+    seat with the most points, or -1 where several share the most (a tied match)."""
+    if not len(points):
+        return np.zeros(0, dtype=np.int64)
+    best = points.max(axis=1)
+    leaders = (points == best[:, None]).sum(axis=1)
+    return np.where(leaders == 1, points.argmax(axis=1), -1).astype(np.int64)
 
 
 @dataclass
@@ -191,10 +201,7 @@ class _MatchJoiner:
         first = batch["round_in_match"] == 0
         last = batch["match_end"].astype(bool)
         points = np.stack([batch[f"match_points_{s}"].astype(np.int64) for s in range(self.seats)], axis=1)
-        points = points[last]
-        best = points.max(axis=1) if len(points) else np.zeros(0, dtype=np.int64)
-        leaders = (points == best[:, None]).sum(axis=1) if len(points) else np.zeros(0, dtype=np.int64)
-        winner = np.where(leaders == 1, points.argmax(axis=1) if len(points) else 0, -1)
+        winner = match_winners(points[last])
         rounds = batch["round_in_match"][last].astype(np.int64) + 1
         self.counts.rounds_per_match.add(rounds)
         self.counts.matches += int(last.sum())

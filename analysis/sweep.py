@@ -74,8 +74,9 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
         Table("sweep_levels", "Each combination", levels, "The key outcomes of every combination (rates in percent, "
               "per-seat rates over the rounds the seat played)."),
         Table("sweep_differences", f"Against the baseline ({runs[base]['label']})", _shown(table),
-              f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p: McNemar (rates) or "
-              f"paired z (means); p Holm: adjusted over all {len(table)} differences of this table, marked * below "
+              f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p value: McNemar "
+              f"(rates) or paired z (means); p value holm: Holm's adjustment over all {len(table)} differences of "
+              f"this table, marked * below "
               f"{alpha}. The yaku row is the yaku whose frequency moved most (largest difference per interval width)."),
     ]
     report = Report(title=f"fudasim sweep: {path.name} ({manifest.get('game')}, {len(runs)} combinations, "
@@ -114,32 +115,46 @@ def _levels(side: pd.DataFrame, datasets: list[Any], runs: list[dict[str, Any]],
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
     if not len(table):
-        return pd.DataFrame(columns=["combination", "metric", "difference", "p", "p Holm"])
+        return pd.DataFrame(columns=["combination", "metric", "difference", "p_value", "p_value_holm"])
     def cell(r: pd.Series) -> str:
         scale, digits = (100.0, 2) if r["kind"] == "rate" else (1.0, 3)
         return (f"{scale * r['difference']:+.{digits}f} [{scale * r['low']:+.{digits}f}, {scale * r['high']:+.{digits}f}]"
                 + (" *" if r["significant"] else ""))
+    # the p-values stay numbers: every report prints them alike (analysis.render)
     return pd.DataFrame({"combination": table["combination"], "metric": table["metric"],
-                         "difference": table.apply(cell, axis=1), "p": table["p_value"].map(lambda p: f"{p:.3g}"),
-                         "p Holm": table["p_value_holm"].map(lambda p: f"{p:.3g}")})
+                         "difference": table.apply(cell, axis=1), "p_value": table["p_value"],
+                         "p_value_holm": table["p_value_holm"]})
 
 
 def _plot(table: pd.DataFrame) -> bytes:
-    from matplotlib.figure import Figure as MatplotlibFigure
-
     from analysis.plots import to_png
 
+    return to_png(sweep_plot_figure(table))
+
+
+def sweep_plot_figure(table: pd.DataFrame) -> Any:
+    """The sweep's plot (a matplotlib ``Figure``): the dealer's win rate and seat 0's mean payoff
+    of each combination minus the baseline's, with intervals (``table``: the differences, one row
+    per combination and metric, with ``difference``, ``low`` and ``high``)."""
+    from matplotlib.figure import Figure as MatplotlibFigure
+    from matplotlib.ticker import MaxNLocator
+
     panels = [("dealer wins", 100.0, "dealer's win rate (points)"), ("seat 0 payoff", 1.0, "seat 0 mean payoff")]
-    figure = MatplotlibFigure(figsize=(10, 0.5 + 0.45 * table["combination"].nunique()))
-    for position, (metric, scale, label) in enumerate(panels):
-        ax = figure.add_subplot(1, 2, position + 1)
+    combinations = list(dict.fromkeys(table["combination"]))
+    # One option a line, and the labels once, on the left: long labels left the plots no room.
+    labels = [label.replace(", ", ",\n") for label in combinations]
+    lines = max(label.count("\n") + 1 for label in labels)
+    figure = MatplotlibFigure(figsize=(10, 0.8 + 0.3 * lines * len(combinations)), layout="constrained")
+    axes = figure.subplots(1, 2, sharey=True)
+    for ax, (metric, scale, label) in zip(axes, panels, strict=True):
         part = table[table["metric"] == metric]
-        y = np.arange(len(part))
+        y = np.array([combinations.index(c) for c in part["combination"]])
         ax.errorbar(scale * part["difference"], y, xerr=[scale * (part["difference"] - part["low"]),
                                                          scale * (part["high"] - part["difference"])],
                     fmt="o", capsize=3)
         ax.axvline(0, color="grey", lw=0.8)
-        ax.set_yticks(y, part["combination"])
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))  # few enough ticks that their labels never touch
         ax.set_xlabel(f"{label}, minus the baseline")
-    figure.tight_layout()
-    return to_png(figure)
+    axes[0].set_yticks(np.arange(len(combinations)), labels)
+    axes[0].set_ylim(-0.5, len(combinations) - 0.5)
+    return figure

@@ -18,6 +18,7 @@ denominator.  Games without ``active_s`` columns play every seat in every round.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,6 +56,7 @@ __all__ = [
     "round_length_distribution",
     "match_outcomes",
     "convergence",
+    "engine_text",
 ]
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -93,6 +95,10 @@ class Table:
     note: str = ""
     warnings: list[str] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # kept in JSON/CSV, not shown in text/md/html
+    # The columns that say what a row is (its labels).  A text table too wide for the terminal
+    # repeats them in every block, so that each row reads on its own.  None: the leading columns
+    # of text, up to the first numeric one (at least the first column).
+    keys: list[str] | None = None
 
 
 def add_rate(frame: pd.DataFrame, name: str, successes, trials, confidence: float) -> pd.DataFrame:
@@ -135,6 +141,27 @@ def _warn(table: Table) -> Table:
 
 # --- tables -----------------------------------------------------------------------------------
 
+ENGINE_NAMES = {"kernel": "numba kernel", "reference": "pure-Python reference engine"}
+
+
+def engine_text(engine: object, version: object) -> str:
+    """The engine a run played on, as the Run and Tournament tables say it: ``numba kernel,
+    engine version 2`` (``engine`` as ``--engine`` names it; ``version`` the rules of play's)."""
+    named = ENGINE_NAMES.get(str(engine), None if engine is None else str(engine))
+    parts = [named] if named else []
+    if version is not None:
+        parts.append(f"engine version {version}")
+    return ", ".join(parts) or "?"
+
+
+def _shard_engine(dataset) -> object:
+    """``--engine`` of the run, as its shards record it (the manifest keeps only the version)."""
+    metadata = dataset.schema.metadata or {}
+    try:
+        return json.loads(metadata[b"fudasim.run"]).get("engine")
+    except (KeyError, ValueError, AttributeError):
+        return None
+
 
 def run_overview(summary: RunSummary) -> Table:
     """What was run: game, rules, options of interest, seed, policies, size."""
@@ -150,7 +177,7 @@ def run_overview(summary: RunSummary) -> Table:
         ("rounds", f"{summary.rounds:,}"),
         ("play", "independent rounds" if dataset.rounds_per_match is None
          else f"matches of {dataset.rounds_per_match} rounds"),
-        ("engine", str(info.get("engine", info.get("engine_version", "?")))),
+        ("engine", engine_text(info.get("engine") or _shard_engine(dataset), info.get("engine_version"))),
     ]
     if info.get("summary") is True:  # fudasim run --summary: counts kept, no rows
         rows.append(("kept", "counts per shard, not rows (a summary run: docs/summary-runs.md)"))
@@ -271,7 +298,8 @@ def end_reasons(summary: RunSummary, confidence: float = 0.95) -> Table | None:
     frame = frame.rename(columns={"rounds": "count"})
     frame.insert(3, "rounds", summary.rounds)
     return _warn(Table("end_reasons", "How rounds end", frame,
-                       "Share of all rounds ending for each reason (count of rounds / rounds)."))
+                       "Share of all rounds ending for each reason (count of rounds / rounds).",
+                       keys=["end_reason"]))
 
 
 def tiebreak_depth(summary: RunSummary, confidence: float = 0.95) -> Table | None:
@@ -475,4 +503,7 @@ def convergence(summary: RunSummary, confidence: float = 0.95, rows: int | None 
         hidden.append("dealer_rounds_played")
     note = ("Running estimates in dataset order after the first 'rounds' rounds; each rate over the rounds "
             "seat 0 (or the dealer) played among them. The interval narrows as 1/sqrt(rounds).")
+    if _flagged(frame):  # the first rows always are: no warning for them, but the mark is explained
+        note += (f" * marks an estimate that rests on fewer than {SMALL_SAMPLE_ROUNDS} rounds or on 1 to "
+                 f"{SMALL_SAMPLE_EVENTS - 1} events: its interval is rough.")
     return Table("convergence", "How the estimates converge", frame, note, hidden=hidden)

@@ -41,7 +41,7 @@ import pandas as pd
 from analysis.intervals import mean_interval, two_sided_p_value, z_value
 from analysis.reader import AnalysisError, RunDataset, open_run
 from analysis.render import Figure, Report
-from analysis.tables import Table
+from analysis.tables import Table, engine_text
 from simcore.dataset import DatasetError
 from simcore.policies import sees_hidden
 from simcore.tournament import read_tournament
@@ -462,7 +462,7 @@ def _overview(data: TournamentData) -> Table:
         ("seatings", ", ".join(manifest["seatings"])),
         ("policies", ", ".join(f"{k}: {name}" for k, name in enumerate(manifest["policies"]))),
         ("runs", f"{len(manifest['runs'])} ({len(data.pairs)} pairings x {len(manifest['seatings'])} seatings)"),
-        ("engine", str(manifest.get("engine"))),
+        ("engine", engine_text(manifest.get("engine"), manifest.get("engine_version"))),
     ]
     for key, value in sorted((manifest.get("option_overrides") or {}).items()):
         rows.append((key, str(value)))
@@ -585,11 +585,9 @@ def build_tournament_report(tournament: TournamentData | str | os.PathLike, *, c
         warnings.append(f"only {deals:,} deals per pairing: every interval is wide")
     title = (f"fudasim tournament: {data.label} ({data.manifest.get('game')}, {len(data.policies)} policies, "
              f"{int(data.manifest['deals']):,} deals)")
-    if data.incomplete:
-        title = f"INCOMPLETE: {'; '.join(data.incomplete)}. {title}"
     notices = [f"policy {p}: sees the hidden cards (omniscient, for measurement only): its results are not a "
                "fair player's" for p in data.policies if sees_hidden(str(p))]
-    report = Report(title=title, tables=tables, warnings=warnings, notices=notices,
+    report = Report(title=title, tables=tables, warnings=warnings, notices=notices, incomplete=list(data.incomplete),
                     metadata={"tournament": str(data.path), "confidence": confidence,
                               "manifest": {k: v for k, v in data.manifest.items() if k != "runs"}})
     if figures:

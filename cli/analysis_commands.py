@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from cli.errors import UserError, reports_user_errors
+from cli.paths import PathParam
 
 __all__ = ["report", "compare", "rescore"]
 
@@ -35,7 +36,7 @@ def output_options(function):
     function = click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True,
                             help="Nominal coverage of every interval.")(function)
     function = click.option("--overwrite", is_flag=True, help="Replace an existing output file.")(function)
-    function = click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path),
+    function = click.option("-o", "--out", "--output", "output", type=PathParam(dir_okay=False, path_type=Path),
                             default=None,
                             help="Output file (default for md/html/json/csv: <dataset>-<command>.<ext> in the "
                                  "current directory; '-' for standard output). --output is accepted too.")(function)
@@ -111,11 +112,12 @@ def _open(path: Path, allow_incomplete: bool):
 
 
 def _mark_incomplete(built, datasets) -> None:
-    """Put each incomplete dataset's note at the top of the report (title and first warnings)."""
+    """Put each incomplete dataset's note at the top of the report (above the title, and first
+    among the warnings)."""
     notes = [f"{d.label}: {d.incomplete}" if len(datasets) > 1 else d.incomplete
              for d in datasets if d.incomplete]
     if notes:
-        built.title = f"{'; '.join(notes)}. {built.title}"
+        built.incomplete[:0] = notes
         built.warnings[:0] = notes
         built.metadata["incomplete"] = notes
 
@@ -128,7 +130,7 @@ def _stem(dataset: Path, command: str) -> str:
 
 
 @click.command("report")
-@click.argument("dataset", type=click.Path(path_type=Path))
+@click.argument("dataset", type=PathParam(path_type=Path))
 @output_options
 @reports_user_errors
 def report(dataset: Path, output_format: str, output: Path | None, overwrite: bool, confidence: float,
@@ -156,7 +158,7 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
 
 
 @click.command("compare")
-@click.argument("datasets", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("datasets", nargs=-1, required=True, type=PathParam(path_type=Path))
 @click.option("--runs", "runs", multiple=True, metavar="RUN[,RUN...]",
               help="With one tournament or sweep folder: the runs to compare, by folder name (pair-0-1-AB, "
                    "combo-001) or label (greedy/random, card_values=T3_hanafuda); the first is the baseline.")
@@ -176,7 +178,16 @@ def compare(datasets: tuple[Path, ...], runs: tuple[str, ...], output_format: st
     """
     from analysis.compare import compare_runs
     from analysis.compare_folders import compare_paths, folder_kind
+    from simcore.storage import is_uri
 
+    local = [path for path in datasets if not is_uri(str(path))]
+    for path in local:  # before any is taken for what it is not: name the one that is wrong
+        if not path.exists():
+            raise UserError(f"{path}: no such run, tournament or sweep folder")
+    for k, path in enumerate(local):
+        same = [other for other in local[:k] if other.resolve() == path.resolve()]
+        if same:
+            raise UserError(f"{same[0]} and {path} are the same folder; compare two different ones")
     if runs or len(datasets) < 2 or any(folder_kind(path) is not None for path in datasets):
         picked = [name.strip() for item in runs for name in item.split(",") if name.strip()]
         if runs and not picked:
@@ -195,7 +206,7 @@ def compare(datasets: tuple[Path, ...], runs: tuple[str, ...], output_format: st
 
 
 @click.command("rescore")
-@click.argument("dataset", type=click.Path(path_type=Path))
+@click.argument("dataset", type=PathParam(path_type=Path))
 @click.option("--card-values", "card_values", multiple=True, metavar="TABLE",
               help="Card-value table of the run's rules file, e.g. T2_alt or T3_hanafuda (repeatable).")
 @click.option("--chaff-set", "chaff_sets", multiple=True, metavar="SET",

@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 
 import simcore
-from cli.errors import UserError, reports_user_errors
+from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.paths import PathParam
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -50,7 +51,11 @@ def _parse_policies(policies: tuple[str, ...]) -> dict[int, str]:
         seat_text, sep, spec = item.partition("=")
         if not sep or not seat_text.strip().isdigit():
             raise UserError(f"--policy {item!r}: expected SEAT=NAME, e.g. 0=greedy")
-        chosen[int(seat_text)] = spec.strip()
+        seat = int(seat_text)
+        if seat in chosen:  # the last would silently win: the run would not be the one asked for
+            raise UserError(f"--policy {seat}: seat {seat} is given twice ({chosen[seat]} and {spec.strip()}); "
+                            f"give each seat once")
+        chosen[seat] = spec.strip()
     return chosen
 
 
@@ -148,7 +153,7 @@ def main() -> None:
               help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Kernel threads (default: all cores; with --scheduler, per task, default 1).")
-@click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "out", type=PathParam(file_okay=False, path_type=Path), default=None,
               help="Dataset directory (default fudasim-out/RULES-seedS), or an object store prefix such as "
                    "s3://BUCKET/PREFIX (docs/distributed.md). Every command that writes spells this -o/--out; "
                    "--output is accepted too.")
@@ -164,7 +169,7 @@ def main() -> None:
                    "machine, started and closed by the run). Same rows as a local run (docs/distributed.md).")
 @click.option("--summary", is_flag=True,
               help="Keep per shard the exact counts the reports need instead of the rows (docs/summary-runs.md).")
-@click.option("--paired-with", "paired_with", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--paired-with", "paired_with", type=PathParam(file_okay=False, path_type=Path), default=None,
               metavar="BASELINE", help="With --summary: also keep the per-round differences from the run in "
                                        "BASELINE (same seed and deck), so `fudasim compare BASELINE OUT` is paired.")
 @reports_user_errors
@@ -189,16 +194,42 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, playe
         summary=summary, paired_with=str(paired_with) if paired_with is not None else None,
     )
     try:
-        summary = run_simulation(config)
-    except KeyboardInterrupt:
-        click.echo("\nfudasim: interrupted; the shards written so far are complete. "
-                   "Finish with the same command and --resume.", err=True)
-        sys.exit(130)
+        with stops_on_sigterm():
+            summary = run_simulation(config)
+    except KeyboardInterrupt as error:
+        interrupted(error, "the shards written so far are complete. Finish with the same command and --resume.")
     click.echo(_summary_text(summary))
 
 
 def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def _match_outcomes(summary) -> tuple[int, list[int], int] | None:
+    """Matches played, won by each seat, and tied, over the whole dataset of a match run (what
+    the report's Match outcomes table counts); None for a run of independent rounds."""
+    import numpy as np
+
+    from analysis.reader import AnalysisError, open_run
+    from analysis.summary import match_winners
+    from analysis.summary_io import summarise_run
+    from simcore.dataset import DatasetError, read_dataset
+
+    try:
+        dataset = open_run(summary.out)
+        if dataset.rounds_per_match is None:
+            return None
+        if dataset.summary:  # counts, not rows: the summary shards keep the match outcomes
+            counts = summarise_run(dataset).matches
+            return None if counts is None else (counts.matches, list(counts.seat_wins), counts.draws)
+        points = [f"match_points_{seat}" for seat in range(summary.seats)]
+        if not all(name in dataset.schema.names for name in ["match_end", *points]):
+            return None
+        rows = read_dataset(summary.out, columns=["match_end", *points])
+    except (AnalysisError, DatasetError):
+        return None
+    winners = match_winners(rows.loc[rows["match_end"].astype(bool), points].to_numpy(dtype=np.int64))
+    return len(winners), [int((winners == seat).sum()) for seat in range(summary.seats)], int((winners < 0).sum())
 
 
 def _summary_text(summary) -> str:
@@ -207,6 +238,7 @@ def _summary_text(summary) -> str:
     if summary.shards_skipped:
         shards += f" computed now, {summary.shards_skipped:,} already present"
     lines = [f"Wrote {summary.out}  ({shards})"]
+    matches = _match_outcomes(summary)
     n = summary.rounds
     computed = summary.rounds - summary.rounds_present
     if computed:
@@ -220,34 +252,46 @@ def _summary_text(summary) -> str:
         return "\n".join(lines)
     lines.append("")
     sat_out = bool((summary.seat_rounds < n).any() or summary.dealer_rounds < n)
-    header = f"{'winner':<28}{'rounds':>12}{'share':>9}"
+    # as wide as the longest label: a long policy or yaku name is never cut or run into the numbers
+    labels = [f"seat {seat} ({policy})" for seat, policy in enumerate(summary.policies)]
+    wide = max([28, *(len(label) + 2 for label in labels)])
+    header = f"{'winner':<{wide}}{'rounds':>12}{'share':>9}"
     lines.append(header + (f"{'rounds played':>16}" if sat_out else ""))
 
     def row(label: str, wins: int, played: int) -> str:
         share = f"{wins / played:>9.2%}" if played else f"{'-':>9}"
-        return f"{label:<28}{wins:>12,}{share}" + (f"{played:>16,}" if sat_out else "")
+        return f"{label:<{wide}}{wins:>12,}{share}" + (f"{played:>16,}" if sat_out else "")
 
     for seat in range(summary.seats):
         lines.append(row(f"seat {seat} ({summary.policies[seat]})", int(summary.wins[seat]),
                          int(summary.seat_rounds[seat])))
     lines.append(row("the dealer", summary.dealer_wins, summary.dealer_rounds))
-    lines.append(f"{'no winner (draw or void)':<28}{summary.draws:>12,}{summary.draws / n:>9.2%}")
+    lines.append(f"{'no winner (draw or void)':<{wide}}{summary.draws:>12,}{summary.draws / n:>9.2%}")
     if sat_out:
         lines.append("(a seat's share is of the rounds it played; seats sit rounds out here)")
+    if matches is not None and matches[0]:
+        played, wins, draws = matches
+        lines.append("")
+        lines.append(f"{'match winner':<{wide}}{'matches':>12}{'share':>9}")
+        for seat, won in enumerate(wins):
+            lines.append(f"{f'seat {seat} ({summary.policies[seat]})':<{wide}}{won:>12,}{won / played:>9.2%}")
+        lines.append(f"{'no winner (drawn match)':<{wide}}{draws:>12,}{draws / played:>9.2%}")
     lines.append("")
-    lines.append(f"{'end reason':<28}{'rounds':>12}{'share':>9}")
+    lines.append(f"{'end reason':<{wide}}{'rounds':>12}{'share':>9}")
     for code, name in enumerate(summary.end_reason_names):
         count = int(summary.end_reasons[code])
         if count:
-            lines.append(f"{name:<28}{count:>12,}{count / n:>9.2%}")
+            lines.append(f"{name:<{wide}}{count:>12,}{count / n:>9.2%}")
     if summary.yaku_counts.size:
         totals = summary.yaku_counts.sum(axis=0)
         order = [int(i) for i in totals.argsort()[::-1] if totals[i] > 0][:8]
         if order:
+            # as wide as the longest name shown: a name is never cut ("Boar, Butterflies, Rain Man")
+            named = max([34, *(len(summary.yaku_names[bit]) + 2 for bit in order)])
             lines.append("")
-            lines.append(f"{'most frequent yaku (any seat)':<34}{'rounds':>12}{'per round':>11}")
+            lines.append(f"{'most frequent yaku (any seat)':<{named}}{'rounds':>12}{'per round':>11}")
             for bit in order:
-                lines.append(f"{summary.yaku_names[bit][:33]:<34}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
+                lines.append(f"{summary.yaku_names[bit]:<{named}}{int(totals[bit]):>12,}{totals[bit] / n:>11.4f}")
     return "\n".join(lines)
 
 
@@ -255,7 +299,7 @@ def _summary_text(summary) -> str:
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("dataset", type=click.Path(path_type=Path))
+@click.argument("dataset", type=PathParam(path_type=Path))
 @click.option("--deep", is_flag=True, help="Also decode every shard and check its rows against its unit range.")
 def verify(dataset, deep):
     """Check a dataset against its manifest: missing, extra, foreign, truncated or changed shards,
@@ -314,9 +358,9 @@ def verify(dataset, deep):
                    "in deal order (docs/replay.md).")
 @click.option("--dealer", type=click.IntRange(0, _most_players() - 1), default=None,
               help="Dealer seat of an explicit deal (default 0).")
-@click.option("--decisions", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--decisions", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="JSON list of decisions for an explicit deal (docs/replay.md).")
-@click.option("--redraw", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--redraw", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="Enshu-bana C, 4-5 players: JSON list of the draw pile's card ids, top first, after the "
                    "dropped hands were shuffled into it (fudasim play saves it as PREFIX.redraw.json).")
 @policy_options
@@ -544,10 +588,10 @@ def _known_game_names() -> list[str]:
               help="Timed kernel runs per thread count: best and median (default 12; --quick 1).")
 @click.option("--quick", is_flag=True, help="Small sizes, for a smoke test (sizes given explicitly still apply).")
 @click.option("--skip-compile", is_flag=True, help="Leave out the cold start (a compile with an empty numba cache).")
-@click.option("-o", "--out", "--output", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "out", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="Also write the rows as CSV to this file (columns metric, game, policies, case, threads, "
                    "value, unit). --output is accepted too.")
-@click.option("--csv", "csv_out", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+@click.option("--csv", "csv_out", type=PathParam(dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="The same as -o/--out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
 @reports_user_errors

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from cli.errors import UserError, reports_user_errors
+from cli.paths import PathParam
 
 __all__ = ["play"]
 
@@ -115,7 +116,7 @@ def _replay_command(rules: str, prefix: Path, dealer: int, options: tuple[str, .
               help="Override a rule option for this run, e.g. tensho.triple_match=one (repeatable).")
 @click.option("--players", type=click.IntRange(min=2, max=_most_players()), default=None,
               help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="PREFIX",
+@click.option("--save", type=PathParam(dir_okay=False, path_type=Path), default=None, metavar="PREFIX",
               help="Save each round as PREFIX.deck and PREFIX.decisions.json (PREFIX-rK.* in a match of several "
                    "rounds), the files `fudasim replay --deck --decisions` reads.")
 @reports_user_errors

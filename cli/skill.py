@@ -12,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from cli.errors import UserError, reports_user_errors
+from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.paths import PathParam
 
 __all__ = ["DEFAULT_CHAIN", "skill"]
 
@@ -47,10 +48,12 @@ def _default_policies(rules: str, options: dict[str, str], engine: str) -> list[
 @click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True)
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
-@click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Tournament folder (default fudasim-out/skill-RULES-seedS).")
+@click.option("-o", "--out", "--output", "out", type=PathParam(path_type=Path), default=None,
+              help="Tournament folder (default fudasim-out/skill-RULES-seedS); with a finished TOURNAMENT, "
+                   "the file the report is written to (default: standard output).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted skill tournament in --out.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing tournament in --out.")
+@click.option("--overwrite", is_flag=True,
+              help="Replace an existing tournament in --out (with a finished TOURNAMENT: an existing report file).")
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: when stderr is a terminal).")
 @click.option("--format", "output_format", type=click.Choice(["text", "md", "html", "json"]), default="text",
               show_default=True)
@@ -83,8 +86,20 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
 
     folder = Path(rules)
     if folder.is_dir() and is_tournament(folder):
-        click.echo(render(build_skill_report(folder, confidence=confidence), output_format), nl=False)
+        if out is None:
+            click.echo(render(build_skill_report(folder, confidence=confidence), output_format), nl=False)
+            return
+        from cli.analysis_commands import _emit, _target
+
+        target = _target(output_format, out, overwrite, f"{folder.resolve().name}-skill", (folder,))
+        _emit(build_skill_report(folder, confidence=confidence), output_format, target)
         return
+    if folder.is_dir():
+        from simcore.dataset import RUN_FILE
+
+        what = "a run dataset (fudasim run)" if (folder / RUN_FILE).is_file() else "a folder"
+        raise UserError(f"{folder}: {what}, not a tournament; skill reads a folder written by fudasim skill or "
+                        f"fudasim tournament, or plays a new one from RULES (a rule set's name or a rule file)")
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")
     if deals < 1:
@@ -101,9 +116,9 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
         command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler,
     )
     try:
-        result = run_tournament(config)
-    except KeyboardInterrupt:
-        click.echo("\nfudasim: interrupted; finish with the same command and --resume.", err=True)
-        sys.exit(130)
+        with stops_on_sigterm():
+            result = run_tournament(config)
+    except KeyboardInterrupt as error:
+        interrupted(error, "finish with the same command and --resume.")
     click.echo(f"Wrote {result.out}  ({result.rounds_computed:,} rounds in {result.seconds:.2f} s)", err=True)
     click.echo(render(build_skill_report(result.out, confidence=confidence), output_format), nl=False)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from cli.errors import UserError, reports_user_errors
+from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.paths import PathParam
 
 __all__ = ["sweep"]
 
@@ -29,7 +30,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
               help="The combination (numbered in order, 0 first) the others are compared with.")
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
-@click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "out", type=PathParam(file_okay=False, path_type=Path), default=None,
               help="Sweep folder (default fudasim-out/sweep-RULES-seedS).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted sweep in --out (only what is missing).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing sweep in --out.")
@@ -77,10 +78,10 @@ def sweep(rules, vary, policies, rounds, seed, baseline, engine, threads, out, r
         command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler, summary=summary,
     )
     try:
-        result = run_sweep(config)
-    except KeyboardInterrupt:
-        click.echo("\nfudasim: interrupted; finish with the same command and --resume.", err=True)
-        sys.exit(130)
+        with stops_on_sigterm():
+            result = run_sweep(config)
+    except KeyboardInterrupt as error:
+        interrupted(error, "finish with the same command and --resume.")
     click.echo(f"Wrote {result.out}  ({result.rounds_computed:,} rounds in {result.seconds:.2f} s)", err=True)
     click.echo(render(build_sweep_report(result.out, confidence=confidence, figures=output_format == "html"),
                       output_format), nl=False)

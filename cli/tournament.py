@@ -12,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from cli.errors import UserError, reports_user_errors
+from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.paths import PathParam
 
 __all__ = ["tournament", "verify_tournament_folder"]
 
@@ -42,7 +43,7 @@ def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel", show_default=True,
               help="The numba kernel, or the pure-Python reference engine (identical rows, slower).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
-@click.option("-o", "--out", "--output", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "out", type=PathParam(file_okay=False, path_type=Path), default=None,
               help="Tournament folder (default fudasim-out/tournament-RULES-seedS). --output is accepted too.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted tournament in --out (only what is missing).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing tournament in --out.")
@@ -94,11 +95,10 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
     )
     announce = (lambda line: click.echo(line, err=True)) if config.progress else None
     try:
-        result = run_tournament(config, announce=announce)
-    except KeyboardInterrupt:
-        click.echo("\nfudasim: interrupted; the shards written so far are complete. "
-                   "Finish with the same command and --resume.", err=True)
-        sys.exit(130)
+        with stops_on_sigterm():
+            result = run_tournament(config, announce=announce)
+    except KeyboardInterrupt as error:
+        interrupted(error, "the shards written so far are complete. Finish with the same command and --resume.")
     done = [f"{result.runs_played} runs played"]
     if result.runs_resumed:
         done.append(f"{result.runs_resumed} finished")

@@ -9,6 +9,7 @@ one-line messages.
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.errors import FudasimError, RunError
-from simcore.storage import Location
+from simcore.storage import Location, StorePath
 
 __all__ = ["Run", "load", "open_dataset", "run"]
 
@@ -51,20 +52,87 @@ class Run:
         return open_dataset(self.path)
 
 
-def _policies(players: Mapping[int, str] | Sequence[str] | None) -> dict[int, str]:
+# --- the arguments, checked as the command line checks its flags --------------------------------
+
+
+def _whole(name: str, value: Any, least: int, most: int | None = None, optional: bool = True) -> Any:
+    """``value`` as an int (None stays None where ``optional``): a whole number, not a bool, in
+    ``least..most``."""
+    if value is None and optional:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise RunError(f"{name}={value!r}: expected a whole number (int)")
+    value = int(value)
+    if most is not None and not least <= value <= most:
+        raise RunError(f"{name}={value}: must be in {least} .. {'2**64 - 1' if most == 2**64 - 1 else most}")
+    if value < least:
+        raise RunError(f"{name}={value}: must be at least {least}")
+    return value
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise FudasimError(f"{name}={value!r}: expected True or False")
+    return bool(value)
+
+
+def _path(name: str, value: Any, stores: bool = False, what: str = "a folder") -> Any:
+    """A path argument as ``str`` (or a ``StorePath``, where ``stores``); an empty one is refused."""
+    if stores and isinstance(value, StorePath):
+        return value
+    if not isinstance(value, (str, os.PathLike)) or isinstance(os.fspath(value), bytes):
+        expected = "a path (str or pathlib.Path)" if what == "a folder" else what
+        raise FudasimError(f"{name}={value!r}: expected {expected}")
+    text = os.fspath(value)
+    if not str(text).strip():
+        raise FudasimError(f"{name}={value!r}: an empty path; name {what}")
+    return str(text)
+
+
+def _text(name: str, value: Any, choices: Sequence[str] | None = None) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RunError(f"{name}={value!r}: expected " + (f"one of {', '.join(choices)}" if choices else "a string"))
+    if choices is not None and value not in choices:
+        raise RunError(f"{name}={value!r}: expected one of {', '.join(choices)}")
+    return value
+
+
+def _options(options: Any) -> dict[str, str]:
+    """``{name: value}`` rule options as the strings ``--option`` gives (booleans as true/false)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise RunError(f"options={options!r}: give a mapping {{option name: value}}")
+    out = {}
+    for name, value in options.items():
+        if not isinstance(name, str):
+            raise RunError(f"options: {name!r} is not an option name")
+        if isinstance(value, (bool, np.bool_)):
+            out[name] = str(bool(value)).lower()
+        elif isinstance(value, (str, numbers.Real)):
+            out[name] = str(value)
+        else:
+            raise RunError(f"options[{name!r}]={value!r}: expected a string, number or True/False")
+    return out
+
+
+def _policies(players: Any) -> dict[int, str]:
     """``{seat: spec}`` from a mapping, a per-seat sequence, or None (every seat random)."""
     if players is None:
         return {}
-    if isinstance(players, str):
-        raise RunError(f"policies={players!r}: give a mapping {{seat: policy}} or one policy per seat")
     if isinstance(players, Mapping):
-        out = {}
-        for seat, spec in players.items():
-            if isinstance(seat, bool) or not isinstance(seat, int):
+        pairs = list(players.items())
+        for seat, _ in pairs:
+            if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, numbers.Integral) or seat < 0:
                 raise RunError(f"policies: seat {seat!r} is not a seat number")
-            out[seat] = str(spec)
-        return out
-    return {seat: str(spec) for seat, spec in enumerate(players)}
+    elif isinstance(players, Sequence) and not isinstance(players, (str, bytes)):
+        pairs = list(enumerate(players))
+    else:
+        raise RunError(f"policies={players!r}: give a mapping {{seat: policy}} or one policy per seat")
+    for seat, spec in pairs:
+        if not isinstance(spec, str):
+            raise RunError(f"policies[{seat!r}]={spec!r}: expected a policy such as 'greedy' or 'pimc:worlds=64'")
+    return {int(seat): spec for seat, spec in pairs}
 
 
 def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | None = None,
@@ -84,7 +152,7 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
     policies : ``{seat: "NAME[:k=v,...]"}`` or one spec per seat; other seats play ``random``
     options : rule options, ``{"tensho.card_values": "T3_hanafuda", ...}`` (``-O``)
     players : the number of players, where the rules allow a choice (Enshu-bana)
-    out : the dataset folder (default: ``runs/<rules>-<seed>``, as the CLI)
+    out : the dataset folder (default: ``fudasim-out/<rules>-seed<seed>``, as the CLI)
     engine : ``kernel`` or ``reference``
     threads : kernel threads (default: all cores; with ``scheduler``, per task, default 1)
     resume, overwrite : finish an interrupted run in ``out`` / replace the run in ``out``
@@ -103,19 +171,29 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
     FudasimError (``RulesError``, ``PolicyError``, ``RunError``, ``DatasetError``): bad input or
     a folder that cannot be written, with a one-line message.
     """
-    from simcore.runner import RunConfig, with_players
+    from simcore.runner import ENGINES, RunConfig, with_players
     from simcore.runner import run as run_simulation
 
+    rules = _path("rules", rules, what="a shipped rule set's name or a rule file's path")
+    rounds, matches = _whole("rounds", rounds, 1), _whole("matches", matches, 1)
+    rounds_per_match = _whole("rounds_per_match", rounds_per_match, 1)
+    seed = _whole("seed", seed, 0, 2**64 - 1, optional=False)
+    players, threads = _whole("players", players, 2), _whole("threads", threads, 1)
+    shard_rounds = _whole("shard_rounds", shard_rounds, 1)
+    engine = _text("engine", engine, ENGINES)
+    resume, overwrite = _flag("resume", resume), _flag("overwrite", overwrite)
+    progress, summary = _flag("progress", progress), _flag("summary", summary)
+    if scheduler is not None:
+        scheduler = _text("scheduler", scheduler)
     if resume and overwrite:
         raise RunError("resume and overwrite contradict each other; give one")
-    overrides = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (options or {}).items()}
-    overrides = with_players(rules, overrides, players, flag="players=")
+    overrides = with_players(rules, _options(options), players, flag="players=")
     config = RunConfig(rules=rules, options=overrides, seed=seed, rounds=rounds, matches=matches,
                        rounds_per_match=rounds_per_match, policies=_policies(policies), engine=engine,
-                       threads=threads, out=None if out is None else str(out), resume=resume,
+                       threads=threads, out=None if out is None else str(_path("out", out, stores=True)), resume=resume,
                        overwrite=overwrite, units_per_shard=shard_rounds, progress=progress,
                        command=f"fudasim.run({rules!r}, seed={seed})", scheduler=scheduler, summary=summary,
-                       paired_with=None if paired_with is None else str(paired_with))
+                       paired_with=None if paired_with is None else _path("paired_with", paired_with))
     result = run_simulation(config)
     return Run(result.out, result)
 
@@ -125,7 +203,7 @@ def open_dataset(path: str | os.PathLike | Location, allow_incomplete: bool = Fa
     metadata, yaku table and rules, and ``iter_batches`` to stream columns in bounded memory."""
     from analysis.reader import open_run
 
-    return open_run(path, allow_incomplete=allow_incomplete)
+    return open_run(_path("path", path, stores=True), allow_incomplete=_flag("allow_incomplete", allow_incomplete))
 
 
 def _card_names(mask: np.ndarray, labels: list[str]) -> list[list[str]]:
@@ -147,10 +225,19 @@ def load(path: str | os.PathLike | Location, columns: Sequence[str] | None = Non
     cards : replace every card mask (``hand_dealt_<seat>``, ``captured_<seat>``,
         ``field_dealt``, ...) by the list of its cards' names, in id order
     """
-    if yaku not in YAKU_STYLES:
+    style: Any = yaku  # what a caller may pass, whatever the annotations say
+    if not isinstance(style, str) or style not in YAKU_STYLES:
         raise FudasimError(f"yaku={yaku!r}: must be one of {', '.join(YAKU_STYLES)}")
+    cards, allow_incomplete = _flag("cards", cards), _flag("allow_incomplete", allow_incomplete)
+    names: Any = columns
+    if names is not None and (isinstance(names, (str, bytes)) or not isinstance(names, Sequence)
+                              or not all(isinstance(c, str) for c in names)):
+        raise FudasimError(f"columns={columns!r}: give a list of column names, e.g. ['winner', 'payoff_0']")
+    if names is not None and not len(names):
+        raise FudasimError("columns=[]: names no column (columns=None reads them all)")
     from simcore.dataset import read_dataset
 
+    path = _path("path", path, stores=True)
     dataset = open_dataset(path, allow_incomplete=allow_incomplete)
     wanted = None if columns is None else list(columns)
     if wanted is not None:

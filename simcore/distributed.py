@@ -188,6 +188,7 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         if not address or any(c.isspace() for c in address) or address.startswith("local"):
             raise RunError(f"--scheduler {address!r}: expected a scheduler address (tcp://HOST:8786) "
                            f"or local:N")
+        _check_address(address)
         try:
             client = Client(address, timeout=timeout if timeout is not None else _connect_timeout(),
                             set_as_default=False)
@@ -202,6 +203,21 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         connection.close()
         raise
     return connection
+
+
+def _check_address(address: str) -> None:
+    """Refuse an address Dask cannot parse before a ``Client`` is made of it: a ``Client`` that
+    fails on its address is left half-built, and when it is collected (at exit) it waits twice the
+    connect timeout and prints a traceback."""
+    from distributed.comm import get_address_host_port
+
+    try:
+        _, port = get_address_host_port(address)
+    except ValueError as error:
+        raise RunError(f"--scheduler {address}: not a Dask scheduler address ({_one_line(error)}); "
+                       f"expected tcp://HOST:8786 or local:N") from None
+    if not 0 < port < 65536:
+        raise RunError(f"--scheduler {address}: port {port} is outside 1..65535")
 
 
 def _wait_for_a_worker(client: Any) -> None:

@@ -191,6 +191,10 @@ def with_players(rules: str, options: dict[str, str], players: int | None, flag:
         raise RunError(f"{flag}{players}: {problem}" if flag.endswith("=") else f"{flag} {players}: {problem}")
     out = dict(options)
     if game.players_option is not None:
+        given = out.get(game.players_option)
+        if given is not None and str(given).strip() != str(players):
+            named = f"{flag}{players}" if flag.endswith("=") else f"{flag} {players}"
+            raise RunError(f"{named}: {game.players_option}={given} says otherwise; give the player count once")
         out[game.players_option] = str(players)
     return out
 

@@ -357,7 +357,7 @@ def test_bad_input_is_one_line_and_exit_2(folders, tmp_path):
     (tmp_path / "empty").mkdir()
     t1, t3 = folders["t1"], folders["t3"]
     refused(invoke("compare", tmp_path / "empty"), "empty", "not a run, tournament or sweep folder")
-    refused(invoke("compare", tmp_path / "missing"), "missing", "no such dataset")
+    refused(invoke("compare", tmp_path / "missing"), "missing", "no such run, tournament or sweep folder")
     refused(invoke("compare", t1 / "pair-0-1-AB"), "one run")
     refused(invoke("compare", t1, t1 / "pair-0-1-AB"), "a tournament folder, not a run", "pair-0-1-AB")
     refused(invoke("compare", t1 / "pair-0-1-AB", folders["s_greedy_random"]), "a sweep folder, not a run")

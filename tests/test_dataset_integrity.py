@@ -372,7 +372,8 @@ def test_report_refuses_an_output_inside_a_dataset(whole, tmp_path):
                                      "--overwrite"))
         assert "inside the dataset directory" in line
     other = copy_of(whole, tmp_path / "other")
-    line = one_error_line(invoke("compare", str(whole), str(whole), "--format", "md", "-o", str(other / "c.md")))
+    second = copy_of(whole, tmp_path / "second")  # compare refuses a folder compared with itself
+    line = one_error_line(invoke("compare", str(whole), str(second), "--format", "md", "-o", str(other / "c.md")))
     assert "inside the dataset directory" in line and "other" in line
     assert listing(whole) == before
 

@@ -217,6 +217,24 @@ def test_a_bad_scheduler_address_is_one_line_with_exit_status_2(tmp_path, addres
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.parametrize(("command", "address"), [
+    (["run", "--rounds", "100"], "foo://bar"),
+    (["run", "--rounds", "100"], "tcp://host:abc"),
+    (["run", "--rounds", "100"], "tcp://"),
+    (["tournament", "--policies", "random,greedy", "--deals", "10"], "foo://bar"),
+])
+def test_an_address_dask_cannot_parse_fails_at_once_without_a_traceback(tmp_path, command, address):
+    """A Client made of such an address was left half-built: at exit it waited twice the connect
+    timeout, then printed a traceback after the one-line error."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}
+    done = subprocess.run([sys.executable, "-m", "cli.main", *command, "-o", str(tmp_path / "x"), "--no-progress",
+                           "--scheduler", address], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"fudasim: error: --scheduler {address}: not a Dask scheduler address")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "x").exists()
+
+
 def test_local_n_starts_a_cluster_and_closes_it(tmp_path):
     before = {child.pid for child in psutil.Process().children(recursive=True)}
     local = fudasim.run(rounds=4_000, shard_rounds=1_000, seed=3, out=tmp_path / "local")

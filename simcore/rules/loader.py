@@ -106,6 +106,9 @@ def parse_option_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise RulesError(f"--option {pair!r}: expected NAME=VALUE, e.g. tensho.triple_match=one")
+        if name.strip() in out:  # the last would silently win: the run would not be the one asked for
+            raise RulesError(f"--option {name.strip()}: given twice ({out[name.strip()]} and {value.strip()}); "
+                             f"give each option once")
         out[name.strip()] = value.strip()
     return out
 

@@ -227,8 +227,9 @@ def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
                 lines.append(f"Seat {seat} declares {kind.replace('_', '-')}"
                              + (f" (multiplier {event['multiplier']})" if "multiplier" in event else ""))
         elif kind == "multiplier":
-            lines.append(f"Field multiplier {event['multiplier']} ({event['field_brights']} Brights on the field, "
-                         f"{event['mizu_kotsu']} mizu-kotsu)")
+            brights = event["field_brights"]
+            lines.append(f"Field multiplier {event['multiplier']} ({brights} Bright{'' if brights == 1 else 's'} "
+                         f"on the field, {event['mizu_kotsu']} mizu-kotsu)")
         elif kind in ("join", "drop"):
             forced = " (forced)" if event["forced"] else ""
             lines.append(f"Seat {seat} {'joins' if kind == 'join' else 'drops out'}{forced}, pass {event['dropout_pass']}")
