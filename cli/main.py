@@ -16,86 +16,17 @@ import click
 
 import simcore
 from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.options import (
+    CONTEXT,
+    compiled_with_specs,
+    most_players,
+    option_overrides,
+    parse_policies,
+    players_option,
+    policy_options,
+    rule_overrides,
+)
 from cli.paths import PathParam
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def option_overrides(function):
-    """The ``--option NAME=VALUE`` flag, spelled the same by every command that takes it."""
-    return click.option(
-        "--option", "options", multiple=True, metavar="NAME=VALUE",
-        help="Override a rule option for this run, e.g. tensho.triple_match=one (repeatable).",
-    )(function)
-
-
-def policy_options(function):
-    """The ``--policy SEAT=NAME[:k=v,...]`` flag, spelled the same by every command that takes it."""
-    return click.option(
-        "--policy", "policies", multiple=True, metavar="SEAT=NAME[:k=v,...]",
-        help="Policy of a seat, e.g. 0=greedy or 1=greedy:yaku_set=2 (yaku_set: Tensho only; "
-             "default: random for every seat).",
-    )(function)
-
-
-def _parse_overrides(options: tuple[str, ...]) -> dict[str, str]:
-    from simcore.rules import parse_option_overrides
-
-    return parse_option_overrides(options)
-
-
-def _parse_policies(policies: tuple[str, ...]) -> dict[int, str]:
-    """``SEAT=SPEC`` items as {seat: spec}; seats not named play ``random``."""
-    chosen: dict[int, str] = {}
-    for item in policies:
-        seat_text, sep, spec = item.partition("=")
-        if not sep or not seat_text.strip().isdigit():
-            raise UserError(f"--policy {item!r}: expected SEAT=NAME, e.g. 0=greedy")
-        seat = int(seat_text)
-        if seat in chosen:  # the last would silently win: the run would not be the one asked for
-            raise UserError(f"--policy {seat}: seat {seat} is given twice ({chosen[seat]} and {spec.strip()}); "
-                            f"give each seat once")
-        chosen[seat] = spec.strip()
-    return chosen
-
-
-def players_option(function):
-    """The ``--players`` flag, spelled the same by every command that takes it."""
-    return click.option(
-        "--players", type=click.IntRange(min=2, max=_most_players()), default=None,
-        help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).",
-    )(function)
-
-
-def _most_players() -> int:
-    """The most seats any registered game may have (the range of --players and --dealer)."""
-    from simcore.games import known_games
-
-    return max(game.max_players for game in known_games().values())
-
-
-def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
-    """``--option`` overrides, plus ``--players`` as the game's player-count option."""
-    from simcore.runner import with_players
-
-    return with_players(rules, _parse_overrides(options), players)
-
-
-def _compiled_with_specs(rules: str, options: tuple[str, ...], players: int | None, policies: tuple[str, ...]):
-    """Compiled rules, their game, and one policy spec per seat."""
-    from simcore.games import game_of
-    from simcore.policies import parse_policy
-    from simcore.rules import load_rules
-
-    rule_set = load_rules(rules, _rule_overrides(rules, options, players))
-    game = game_of(rule_set)
-    compiled = game.compile(rule_set)
-    seats = game.players(compiled)
-    chosen = _parse_policies(policies)
-    for seat in chosen:
-        if not 0 <= seat < seats:
-            raise UserError(f"--policy {seat}={chosen[seat]}: seat {seat} is outside 0..{seats - 1}")
-    return compiled, game, [parse_policy(chosen.get(seat, "random"), game.name) for seat in range(seats)]
 
 
 class FudasimGroup(click.Group):
@@ -185,8 +116,8 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, playe
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")
     config = RunConfig(
-        rules=rules, options=_rule_overrides(rules, options, players), seed=seed, rounds=rounds, matches=matches,
-        rounds_per_match=rounds_per_match, policies=_parse_policies(policies), engine=engine,
+        rules=rules, options=rule_overrides(rules, options, players), seed=seed, rounds=rounds, matches=matches,
+        rounds_per_match=rounds_per_match, policies=parse_policies(policies), engine=engine,
         threads=threads, out=str(out) if out else None, resume=resume, overwrite=overwrite,
         units_per_shard=shard_rounds,
         progress=sys.stderr.isatty() if progress is None else progress,
@@ -356,7 +287,7 @@ def verify(dataset, deep):
 @click.option("--deck", default=None, metavar="IDS",
               help="Replay an explicit deal: every card id (45 Tensho, 48 Enshu-bana), comma-separated, "
                    "in deal order (docs/replay.md).")
-@click.option("--dealer", type=click.IntRange(0, _most_players() - 1), default=None,
+@click.option("--dealer", type=click.IntRange(0, most_players() - 1), default=None,
               help="Dealer seat of an explicit deal (default 0).")
 @click.option("--decisions", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="JSON list of decisions for an explicit deal (docs/replay.md).")
@@ -388,7 +319,7 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
                         options=options,
                         players=players)
         return
-    compiled, game, specs = _compiled_with_specs(source, options, players, policies)
+    compiled, game, specs = compiled_with_specs(source, options, players, policies)
     replay_module = _replay_module(game)
     if deck is not None:
         if seed is not None or round_index is not None:
@@ -524,7 +455,7 @@ def rules_show(rules, options, players, raw):
     """Options, yaku tables and card values of a rule set (shipped name or file)."""
     from simcore.rules import load_rules
 
-    rule_set = load_rules(rules, _rule_overrides(rules, options, players))
+    rule_set = load_rules(rules, rule_overrides(rules, options, players))
     if raw:
         click.echo(rule_set.text, nl=False)
         return
@@ -557,7 +488,7 @@ def rules_validate(files, options, players):
     from simcore.rules import load_rules
 
     for path in files:
-        rule_set = load_rules(path, _rule_overrides(path, options, players))
+        rule_set = load_rules(path, rule_overrides(path, options, players))
         click.echo(f"ok: {path} ({rule_set.game}, {len(rule_set.yaku)} yaku, {rule_set.players} players)")
 
 

@@ -17,17 +17,11 @@ from pathlib import Path
 import click
 
 from cli.errors import UserError, reports_user_errors
+from cli.options import CONTEXT, most_players, rule_overrides
 from cli.paths import PathParam
 
 __all__ = ["play"]
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _most_players() -> int:
-    from simcore.games import known_games
-
-    return max(game.max_players for game in known_games().values())
 
 
 class _InputEnded(Exception):
@@ -114,7 +108,7 @@ def _replay_command(rules: str, prefix: Path, dealer: int, options: tuple[str, .
               help="Rounds to play (default: a match, as long as the rules' rounds option says).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Override a rule option for this run, e.g. tensho.triple_match=one (repeatable).")
-@click.option("--players", type=click.IntRange(min=2, max=_most_players()), default=None,
+@click.option("--players", type=click.IntRange(min=2, max=most_players()), default=None,
               help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).")
 @click.option("--save", type=PathParam(dir_okay=False, path_type=Path), default=None, metavar="PREFIX",
               help="Save each round as PREFIX.deck and PREFIX.decisions.json (PREFIX-rK.* in a match of several "
@@ -128,13 +122,12 @@ def play(rules, against, seat, seed, rounds, options, players, save):
     played so far and whose turn it is; each round ends with the result, every hand as dealt and
     the scores.  RULES is a shipped rule set (fudasim rules list) or a rule file.
     """
-    from cli.main import _rule_overrides
     from simcore.games import game_of
     from simcore.play import PlaySession, Quit, save_round
     from simcore.policies import check_engine, parse_policy
     from simcore.rules import load_rules
 
-    rule_set = load_rules(rules, _rule_overrides(rules, options, players))
+    rule_set = load_rules(rules, rule_overrides(rules, options, players))
     game = game_of(rule_set)
     compiled = game.compile(rule_set)
     seats = game.players(compiled)

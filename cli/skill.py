@@ -13,11 +13,11 @@ from pathlib import Path
 import click
 
 from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.options import CONTEXT, rule_overrides
 from cli.paths import PathParam
 
 __all__ = ["DEFAULT_CHAIN", "skill"]
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 DEFAULT_CHAIN = ("random", "greedy", "heuristic", "pimc")  # weakest first; those the game and engine offer
 
 
@@ -81,7 +81,6 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
     """
     from analysis.render import render
     from analysis.skill_report import build_skill_report
-    from cli.main import _rule_overrides
     from simcore.tournament import TournamentConfig, is_tournament, run_tournament, split_policies
 
     folder = Path(rules)
@@ -104,7 +103,7 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
         raise UserError("--resume and --overwrite contradict each other; give one")
     if deals < 1:
         raise UserError(f"--deals {deals}: must be at least 1")
-    overrides = _rule_overrides(rules, options, players)
+    overrides = rule_overrides(rules, options, players)
     specs = [spec for text in policy_lists for spec in split_policies(text)] or _default_policies(
         rules, overrides, engine)
     if len(specs) < 2:

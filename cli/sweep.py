@@ -10,11 +10,11 @@ from pathlib import Path
 import click
 
 from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.options import CONTEXT, parse_policies, rule_overrides
 from cli.paths import PathParam
 
 __all__ = ["sweep"]
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 @click.command("sweep", context_settings=CONTEXT)
@@ -65,14 +65,13 @@ def sweep(rules, vary, policies, rounds, seed, baseline, engine, threads, out, r
     """
     from analysis.render import render
     from analysis.sweep import build_sweep_report
-    from cli.main import _parse_policies, _rule_overrides
     from simcore.sweep import SweepConfig, parse_vary, run_sweep
 
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")
     config = SweepConfig(
-        rules=rules, options=_rule_overrides(rules, options, players), vary=parse_vary(vary),
-        policies=_parse_policies(policies), rounds=rounds, seed=seed, baseline=baseline, engine=engine,
+        rules=rules, options=rule_overrides(rules, options, players), vary=parse_vary(vary),
+        policies=parse_policies(policies), rounds=rounds, seed=seed, baseline=baseline, engine=engine,
         threads=threads, out=str(out) if out else None, resume=resume, overwrite=overwrite,
         units_per_shard=shard_rounds, progress=sys.stderr.isatty() if progress is None else progress,
         command=shlex.join(["fudasim", *sys.argv[1:]]), scheduler=scheduler, summary=summary,

@@ -13,24 +13,10 @@ from pathlib import Path
 import click
 
 from cli.errors import UserError, interrupted, reports_user_errors, stops_on_sigterm
+from cli.options import CONTEXT, most_players, rule_overrides
 from cli.paths import PathParam
 
 __all__ = ["tournament", "verify_tournament_folder"]
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _most_players() -> int:
-    from simcore.games import known_games
-
-    return max(game.max_players for game in known_games().values())
-
-
-def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
-    from cli.main import _rule_overrides as overrides  # at call time: cli.main imports this module
-
-    return overrides(rules, options, players)
-
 
 @click.command("tournament", context_settings=CONTEXT)
 @click.argument("rules", required=False, default="tensho-ise", metavar="[RULES]")
@@ -56,7 +42,7 @@ def _rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -
               help="Nominal coverage of every interval.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Override a rule option, e.g. tensho.triple_match=one (repeatable).")
-@click.option("--players", type=click.IntRange(min=2, max=_most_players()), default=None,
+@click.option("--players", type=click.IntRange(min=2, max=most_players()), default=None,
               help="Number of players, where the rules allow a choice (Enshu-bana; Tensho is always 2).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run every run's shards on Dask: tcp://HOST:PORT of a scheduler, or local:N to start N "
@@ -87,7 +73,7 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
     if len(specs) < 2:
         raise UserError(f"--policies: a tournament needs at least two policies, got {len(specs)}")
     config = TournamentConfig(
-        rules=rules, options=_rule_overrides(rules, options, players), policies=tuple(specs),
+        rules=rules, options=rule_overrides(rules, options, players), policies=tuple(specs),
         deals=deals, seed=seed, engine=engine, threads=threads, out=str(out) if out else None, resume=resume,
         overwrite=overwrite, units_per_shard=shard_rounds,
         progress=sys.stderr.isatty() if progress is None else progress,
