@@ -478,7 +478,7 @@ def _require_documented_columns(dataset: RunDataset, game: str) -> None:
                             f"(see docs/dataset.md); it was not written by this version of fudasim run")
 
 
-def load_rules_text(text: str, name: str, options: dict[str, Any], game: str = "tensho", source: str = "dataset"):
+def load_rules_text(text: str, name: str, options: dict[str, Any], game: str, source: str = "dataset"):
     """Load a rule set from its text (as stored in a dataset) with the run's resolved options.
 
     The run's resolved options are passed again as overrides, which is harmless for those the

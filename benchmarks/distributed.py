@@ -49,7 +49,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.common import Row, measured_code, print_rows, write_csv
+from simcore.run.measure import Row, measured_code, print_rows, write_csv
 
 __all__ = ["main", "measure"]
 

@@ -1,4 +1,4 @@
-"""Enshu-bana's throughput figures alone: ``fudasim bench --game enshu`` (``benchmarks.throughput``).
+"""Enshu-bana's throughput figures alone: ``fudasim bench --game enshu`` (``simcore.run.throughput``).
 
 Run with ``python -m benchmarks.enshu_bench [OPTIONS]``; the options are ``fudasim bench``'s.
 """

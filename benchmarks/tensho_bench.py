@@ -1,4 +1,4 @@
-"""Tensho's throughput figures alone: ``fudasim bench --game tensho`` (``benchmarks.throughput``).
+"""Tensho's throughput figures alone: ``fudasim bench --game tensho`` (``simcore.run.throughput``).
 
 Run with ``python -m benchmarks.tensho_bench [OPTIONS]``; the options are ``fudasim bench``'s.
 """

@@ -337,8 +337,8 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
         cards = parse_deck(deck, compiled.rules.deck.size)
         extra = {}
         if redraw is not None:
-            if game.name != "enshu":
-                raise UserError(f"--redraw: only Enshu-bana shuffles dropped hands into the draw pile, not {game.title}")
+            if not game.replay_redraw:
+                raise UserError(f"--redraw: {game.title} never redraws the draw pile mid-round")
             try:
                 order = json.loads(redraw.read_text(encoding="utf-8"))
             except FileNotFoundError:
@@ -537,8 +537,8 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
     kernel's speed-up over it on identical rows; then for each game `fudasim run`'s end-to-end
     rate, peak memory, warm and cold start (docs/performance.md).
     """
-    from benchmarks.throughput import QUICK, BenchConfig
-    from benchmarks.throughput import bench as run_bench
+    from simcore.run.throughput import QUICK, BenchConfig
+    from simcore.run.throughput import bench as run_bench
 
     if out is not None and csv_out is not None:
         raise UserError("give -o/--out or --csv, not both")

@@ -276,9 +276,7 @@ def _expand_yaku(frame: pd.DataFrame, dataset: Any, keep: bool) -> pd.DataFrame:
 def _name_cards(frame: pd.DataFrame, dataset: Any) -> pd.DataFrame:
     """Every uint64 card-mask column as lists of card names (the deck's labels in the run's skin)."""
     rules = dataset.rules()
-    deck = rules.deck
-    skin = str(dataset.options.get("tensho.skin", "hanafuda" if deck.key != "ise45" else "ise"))
-    labels = [deck.label(i, skin) for i in range(deck.size)]
+    labels = [rules.card_label(i) for i in range(rules.deck.size)]
     out = frame.copy()
     for name in frame.columns:
         if name in CARD_MASKS or any(p.endswith("_") and name.startswith(p) and name[len(p):].isdigit()

@@ -7,7 +7,7 @@ without one is still measured: random play on each of its shipped rule files, no
 figures. So a new game is benchmarked by being registered, and says what is worth measuring of
 it next to its own code, without the benchmark driver naming it.
 
-This module holds data only; the measuring is in ``benchmarks/throughput.py``.
+This module holds data only; the measuring is in ``simcore/run/throughput.py``.
 """
 
 from __future__ import annotations

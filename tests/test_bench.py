@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 import simcore
-from benchmarks import throughput
-from benchmarks.common import COLUMNS, Row, measured_code, print_rows, write_csv
 from cli.main import main
 from simcore import bench as bench_cases_module
 from simcore.bench import BenchCase, bench_cases, bench_run_case
 from simcore.games import get_game, known_game_names
 from simcore.kernels.bits import FAST_PDEP
 from simcore.rules import load_rules
+from simcore.run import throughput
+from simcore.run.measure import COLUMNS, Row, measured_code, print_rows, write_csv
 
 KERNEL_METRICS = {"kernel_rounds_per_s", "kernel_rounds_per_s_median", "reference_rounds_per_s",
                   "kernel_speedup_over_reference", "kernel_rows_equal_reference"}

@@ -65,6 +65,7 @@ class Game(Protocol):
     n_int: int  # rows of the engines' int64 output matrix
     n_mask: int  # rows of the engines' uint64 output matrix
     policies: tuple[tuple[str, PolicySupport], ...]  # the policies it offers, by name
+    replay_redraw: bool  # whether its replay takes the draw pile as redrawn mid-round (``replay --redraw``)
     report_options: tuple[str, ...]  # the options a report's "Run" table shows
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],

@@ -3,9 +3,12 @@ object for its answer to a decision (the reference engine and the search players
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from simcore.reference.forward import Decision, State
+from simcore.reference.forward import Decision
+
+if TYPE_CHECKING:  # the reference engine imports this module
+    from simcore.games.enshu.reference import RoundState
 
 __all__ = ["ACTION_KINDS", "action_key", "ask_policy"]
 
@@ -27,7 +30,7 @@ def action_key(decision: Decision, action: Any) -> int:
     return (kind << 56) | payload
 
 
-def ask_policy(policy, state: State, decision: Decision) -> Any:
+def ask_policy(policy, state: RoundState, decision: Decision) -> Any:
     """Answer ``decision`` with the policy object's method for its kind (``simcore.games.enshu.policies``).
 
     Parameters

@@ -29,6 +29,7 @@ class EnshuGame:
     n_int: int = E.N_INT_COLUMNS
     n_mask: int = E.N_MASK_COLUMNS
     report_options: tuple[str, ...] = ()
+    replay_redraw: bool = True  # dropped hands are shuffled into the draw pile (4-5 players)
     policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),

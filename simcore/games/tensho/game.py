@@ -47,6 +47,7 @@ class TenshoGame:
     report_options: tuple[str, ...] = ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice",
                                        "tensho.supersession", "tensho.no_yaku_tiebreak", "tensho.final_tie",
                                        "tensho.match_scoring")
+    replay_redraw: bool = False
     policies: tuple[tuple[str, PolicySupport], ...] = (
         ("random", PolicySupport()),
         ("greedy", PolicySupport(params=(
