@@ -53,11 +53,12 @@ ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, `
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
+from simcore.errors import PolicyError
 from simcore.policies import PolicySpec, parse_policy
 
 __all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "log_table", "make_search_policy", "objective"]
@@ -248,6 +249,33 @@ def make_search_policy(game: str, spec: PolicySpec, compiled: Any, stream: Any, 
     ``make_policy`` builds the rollout policy, ``ask_policy`` asks a policy object a decision,
     ``action_key`` names an action by its int key (each game's reference engine gives all three).
     """
-    classes: dict[str, type[PimcPolicy] | type[IsmctsPolicy]] = {
-        "pimc": PimcPolicy, "ismcts": IsmctsPolicy, "omniscient": OmniscientPolicy}
-    return classes[spec.name](game, spec, compiled, stream, make_policy, ask_policy, action_key)
+    return SEARCH_CLASSES[spec.name](game, spec, compiled, stream, make_policy, ask_policy, action_key)
+
+
+SEARCH_CLASSES: dict[str, type[PimcPolicy] | type[IsmctsPolicy]] = {
+    "pimc": PimcPolicy, "ismcts": IsmctsPolicy, "omniscient": OmniscientPolicy}
+
+
+class PolicyMaker:
+    """A game's ``make_policy(spec, compiled, stream)``: its own policy class for a policy that
+    does not search (``basic``: name -> class taking ``(spec, compiled, stream)``), else the
+    search player of this module over the game's ``ask_policy`` and ``action_key``, its rollouts
+    made by this same function. One factory for every game: a new search policy is a class here.
+    """
+
+    def __init__(self, game: str, basic: Mapping[str, Callable[[PolicySpec, Any, Any], Any]], ask_policy: Callable,
+                 action_key: Callable) -> None:
+        self.game = game
+        self.basic = dict(basic)
+        self.ask_policy = ask_policy
+        self.action_key = action_key
+
+    def __call__(self, spec: PolicySpec, compiled: Any, stream: Any) -> Any:
+        """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
+        search = SEARCH_CLASSES.get(spec.name)
+        if search is not None:
+            return search(self.game, spec, compiled, stream, self, self.ask_policy, self.action_key)
+        make = self.basic.get(spec.name)
+        if make is None:
+            raise PolicyError(f"unknown policy {spec.name!r}")
+        return make(spec, compiled, stream)

@@ -92,8 +92,9 @@ S 3p, C 3p and C 5p): ``card_weight=100``, ``yaku_weight=100``, ``deny_weight=60
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as E
@@ -106,11 +107,9 @@ from simcore.games.enshu.heuristic_params import (
     HEURISTIC_TRIPLE_STRENGTH,
 )
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
-from simcore.policies import PolicyError, PolicySpec
+from simcore.policies import PolicySpec
 from simcore.rng import Stream
-
-if TYPE_CHECKING:
-    from simcore.search import SearchPolicy
+from simcore.search import PolicyMaker
 
 __all__ = [
     "Observation",
@@ -631,16 +630,9 @@ class HeuristicPolicy:
         return best
 
 
-def make_policy(spec: PolicySpec, compiled, stream: Stream) -> GamePolicy | SearchPolicy:
-    """The reference engine's policy object for ``spec``, drawing from its seat's ``stream``."""
-    if spec.name in ("pimc", "ismcts", "omniscient"):
-        from simcore.search import make_search_policy
-
-        return make_search_policy("enshu", spec, compiled, stream, make_policy, ask_policy, action_key)
-    if spec.name == "random":
-        return RandomPolicy(spec, compiled, stream)
-    if spec.name == "greedy":
-        return GreedyPolicy(spec, compiled, stream)
-    if spec.name == "heuristic":
-        return HeuristicPolicy(spec, compiled, stream)
-    raise PolicyError(f"unknown policy {spec.name!r}")
+# The reference engine's policy object for a spec, drawing from its seat's stream:
+# ``make_policy(spec, compiled, stream)`` (the search players come from ``simcore.search``).
+# Annotated so that the type checker verifies every class implements ``GamePolicy``.
+BASIC_POLICIES: dict[str, Callable[[PolicySpec, Any, Stream], GamePolicy]] = {
+    "random": RandomPolicy, "greedy": GreedyPolicy, "heuristic": HeuristicPolicy}
+make_policy = PolicyMaker("enshu", BASIC_POLICIES, ask_policy, action_key)
