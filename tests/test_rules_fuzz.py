@@ -23,10 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simcore.games import game_of
-from simcore.games.enshu import enums as EE
 from simcore.games.enshu import record as dataset_enshu
 from simcore.games.enshu.options import OPTIONS as ENSHU_OPTIONS
-from simcore.games.tensho import enums as E
 from simcore.games.tensho import record as dataset
 from simcore.games.tensho.options import OPTIONS as TENSHO_OPTIONS
 from simcore.policies import parse_policy
@@ -204,12 +202,11 @@ def play_both(rules, units: int = 3) -> None:
 
 def assert_columns_hold_the_engines_numbers(game, ints, columns, players) -> None:
     """No int8/16/32 column wrapped a number the engines computed in int64."""
-    module = dataset if game.name == "tensho" else dataset_enshu
-    enums = E if game.name == "tensho" else EE
-    valid = ints[enums.C_VALID] == 1
-    for name, index, _ in module._SCALAR_INT:
+    layout = (dataset if game.name == "tensho" else dataset_enshu).LAYOUT
+    valid = ints[layout.valid] == 1
+    for name, index, _ in layout.scalar_int:
         assert np.array_equal(columns[name].astype(np.int64), ints[index, valid]), name
-    for name, index, _ in module._SEAT_INT:
+    for name, index, _ in layout.seat_int:
         for seat in range(players):
             assert np.array_equal(columns[f"{name}_{seat}"].astype(np.int64), ints[index + seat, valid]), name
 

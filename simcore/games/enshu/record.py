@@ -12,77 +12,62 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from simcore.dataset import shard_table as generic_shard_table
 from simcore.games.enshu import enums as E
-from simcore.record import ColumnStore, column_reader
+from simcore.record import ColumnStore
+from simcore.record_layout import RecordLayout
 
-__all__ = ["schema", "columns_from_matrices", "shard_table", "bit_tables"]
+__all__ = ["LAYOUT", "schema", "columns_from_matrices", "shard_table", "bit_tables"]
 
-# Column name, int64 matrix index, Arrow type.
-_SCALAR_INT = [
-    ("round", E.C_ROUND, pa.int64()),
-    ("match", E.C_MATCH, pa.int64()),
-    ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
-    ("dealer", E.C_DEALER, pa.int8()),
-    ("first_player", E.C_FIRST_PLAYER, pa.int8()),
-    ("players", E.C_PLAYERS, pa.int8()),
-    ("winner", E.C_WINNER, pa.int8()),
-    ("end_turn", E.C_END_TURN, pa.int8()),
-    ("redeals", E.C_REDEALS, pa.int16()),
-    ("multiplier", E.C_MULTIPLIER, pa.int32()),
-    ("field_brights", E.C_FIELD_BRIGHTS, pa.int8()),
-    ("mizu_kotsu_count", E.C_MIZU_KOTSU_COUNT, pa.int8()),
-    ("kotsu_count", E.C_KOTSU_COUNT, pa.int8()),
-    ("dropout_passes", E.C_DROPOUT_PASSES, pa.int16()),
-    ("fuke", E.C_FUKE, pa.int8()),
-]
-_SEAT_BOOL = [("active", E.C_ACTIVE), ("mizu_kotsu", E.C_MIZU_KOTSU), ("kotsu", E.C_KOTSU)]
-_SEAT_INT = [
-    ("yaku_points", E.C_YAKU_POINTS, pa.int32()),
-    ("teyaku_points", E.C_TEYAKU_POINTS, pa.int32()),
-    ("card_points", E.C_CARD_POINTS, pa.int32()),
-    ("yaku_multiplier", E.C_YAKU_MULTIPLIER, pa.int32()),
-    ("score", E.C_SCORE, pa.int64()),
-    ("payoff", E.C_PAYOFF, pa.int64()),
-    ("match_points", E.C_MATCH_POINTS, pa.int64()),
-]
-_SCALAR_MASK = [
-    ("field_dealt", E.M_FIELD_DEALT),
-    ("stopping_yaku", E.M_STOPPING_YAKU),
-    ("stopping_teyaku", E.M_STOPPING_TEYAKU),
-]
-_SEAT_MASK = [
-    ("hand_dealt", E.M_HAND_DEALT),
-    ("captured", E.M_CAPTURED),
-    ("yaku", E.M_YAKU),
-    ("teyaku_dealt", E.M_TEYAKU_DEALT),
-    ("teyaku_declared", E.M_TEYAKU_DECLARED),
-    ("exposed", E.M_EXPOSED),
-]
-
-END_REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
-
-
-def _check_players(players: int) -> None:
-    if not 1 <= players <= E.MAX_SEATS:
-        raise ValueError(f"players must be 1..{E.MAX_SEATS}, got {players}")
+# Column name, matrix row, Arrow type (docs/enshu.md documents them).
+LAYOUT = RecordLayout(
+    scalar_int=(
+        ("round", E.C_ROUND, pa.int64()),
+        ("match", E.C_MATCH, pa.int64()),
+        ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
+        ("dealer", E.C_DEALER, pa.int8()),
+        ("first_player", E.C_FIRST_PLAYER, pa.int8()),
+        ("players", E.C_PLAYERS, pa.int8()),
+        ("winner", E.C_WINNER, pa.int8()),
+        ("end_turn", E.C_END_TURN, pa.int8()),
+        ("redeals", E.C_REDEALS, pa.int16()),
+        ("multiplier", E.C_MULTIPLIER, pa.int32()),
+        ("field_brights", E.C_FIELD_BRIGHTS, pa.int8()),
+        ("mizu_kotsu_count", E.C_MIZU_KOTSU_COUNT, pa.int8()),
+        ("kotsu_count", E.C_KOTSU_COUNT, pa.int8()),
+        ("dropout_passes", E.C_DROPOUT_PASSES, pa.int16()),
+        ("fuke", E.C_FUKE, pa.int8()),
+    ),
+    scalar_mask=(
+        ("field_dealt", E.M_FIELD_DEALT),
+        ("stopping_yaku", E.M_STOPPING_YAKU),
+        ("stopping_teyaku", E.M_STOPPING_TEYAKU),
+    ),
+    seat_int=(
+        ("yaku_points", E.C_YAKU_POINTS, pa.int32()),
+        ("teyaku_points", E.C_TEYAKU_POINTS, pa.int32()),
+        ("card_points", E.C_CARD_POINTS, pa.int32()),
+        ("yaku_multiplier", E.C_YAKU_MULTIPLIER, pa.int32()),
+        ("score", E.C_SCORE, pa.int64()),
+        ("payoff", E.C_PAYOFF, pa.int64()),
+        ("match_points", E.C_MATCH_POINTS, pa.int64()),
+    ),
+    seat_mask=(
+        ("hand_dealt", E.M_HAND_DEALT),
+        ("captured", E.M_CAPTURED),
+        ("yaku", E.M_YAKU),
+        ("teyaku_dealt", E.M_TEYAKU_DEALT),
+        ("teyaku_declared", E.M_TEYAKU_DECLARED),
+        ("exposed", E.M_EXPOSED),
+    ),
+    seat_bool=(("active", E.C_ACTIVE), ("mizu_kotsu", E.C_MIZU_KOTSU), ("kotsu", E.C_KOTSU)),
+    end_reason=E.C_END_REASON, end_reason_at=7, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
+    valid=E.C_VALID, max_seats=E.MAX_SEATS,
+)
 
 
 def schema(players: int = E.MAX_SEATS) -> pa.Schema:
     """The Arrow schema of an Enshu-bana dataset with ``players`` seats."""
-    _check_players(players)
-    fields = [pa.field(name, typ) for name, _, typ in _SCALAR_INT]
-    fields.insert(7, pa.field("end_reason", END_REASON_TYPE))
-    fields.append(pa.field("match_end", pa.bool_()))
-    fields += [pa.field(name, pa.uint64()) for name, _ in _SCALAR_MASK]
-    for name, _ in _SEAT_BOOL:
-        fields += [pa.field(f"{name}_{s}", pa.bool_()) for s in range(players)]
-    for name, _ in _SEAT_MASK:
-        fields += [pa.field(f"{name}_{s}", pa.uint64()) for s in range(players)]
-    for name, _, typ in _SEAT_INT:
-        fields += [pa.field(f"{name}_{s}", typ) for s in range(players)]
-    # No nulls ever: required columns spare Parquet its definition levels.
-    return pa.schema([f.with_nullable(False) for f in fields])
+    return LAYOUT.schema(players)
 
 
 def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = E.MAX_SEATS,
@@ -92,6 +77,7 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = E.
     Parameters
     ----------
     ints : int64[N_INT_COLUMNS, rows]
+        Column-major, as the engines fill them (``simcore.record.output_matrices``).
     masks : uint64[N_MASK_COLUMNS, rows]
         Column-major, as the engines fill them (``simcore.record.output_matrices``).
     players : int
@@ -99,25 +85,7 @@ def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = E.
     store : ColumnStore, optional
         Reused arrays for the copies (the runner's writer passes one).
     """
-    _check_players(players)
-    column = column_reader(ints, masks, E.C_VALID, store)
-    out: dict[str, np.ndarray] = {}
-    for name, index, typ in _SCALAR_INT:
-        out[name] = column(ints, index, typ.to_pandas_dtype())
-    out["end_reason"] = column(ints, E.C_END_REASON, np.int8)
-    out["match_end"] = column(ints, E.C_MATCH_END, np.bool_)
-    for name, index in _SCALAR_MASK:
-        out[name] = column(masks, index, np.uint64)
-    for name, index in _SEAT_BOOL:
-        for s in range(players):
-            out[f"{name}_{s}"] = column(ints, index + s, np.bool_)
-    for name, index in _SEAT_MASK:
-        for s in range(players):
-            out[f"{name}_{s}"] = column(masks, index + s, np.uint64)
-    for name, index, typ in _SEAT_INT:
-        for s in range(players):
-            out[f"{name}_{s}"] = column(ints, index + s, typ.to_pandas_dtype())
-    return out
+    return LAYOUT.columns(ints, masks, players, store)
 
 
 def bit_tables(rules) -> dict[str, list[str]]:
@@ -131,4 +99,4 @@ def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_
 
     ``columns`` are those of ``columns_from_matrices``: one array per column, in its schema dtype.
     """
-    return generic_shard_table(columns, run_info, rules_text, schema(players), E.END_REASONS)
+    return LAYOUT.table(columns, run_info, rules_text, players)
