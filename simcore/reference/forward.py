@@ -18,7 +18,47 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["Decision", "PausedRound", "State", "play_through"]
+__all__ = ["BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "play_through"]
+
+
+@dataclass(kw_only=True)
+class BaseRoundSetup:
+    """Who deals a round, and the match state it starts from (a game's ``RoundSetup`` may add
+    fields of its own)."""
+
+    seed: int
+    round_index: int
+    match: int = 0
+    round_in_match: int = 0
+    dealer: int = 0
+    match_points: tuple[int, ...] = ()
+
+
+@dataclass(kw_only=True)
+class BaseRoundResult:
+    """What every game's dataset records of a round (per-seat lists have one entry a seat); a
+    game's ``RoundResult`` adds its own columns. Built by keyword."""
+
+    round_index: int
+    match: int
+    round_in_match: int
+    dealer: int
+    first_player: int
+    winner: int
+    end_reason: int
+    end_turn: int
+    redeals: int
+    field_dealt: int
+    hand_dealt: list[int]
+    captured: list[int]
+    yaku: list[int]
+    yaku_points: list[int]
+    card_points: list[int]
+    score: list[int]
+    payoff: list[int]
+    match_points: list[int] = field(default_factory=list)
+    match_end: bool = True
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -61,7 +61,13 @@ from simcore.games.enshu.decisions import action_key, ask_policy
 from simcore.games.enshu.policies import Observation, make_policy
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.record import output_matrices, played
-from simcore.reference.forward import Decision, PausedRound, play_through
+from simcore.reference.forward import (
+    BaseRoundResult,
+    BaseRoundSetup,
+    Decision,
+    PausedRound,
+    play_through,
+)
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
 __all__ = [
@@ -85,59 +91,31 @@ __all__ = [
 DECK_SIZE = E.DECK_SIZE
 
 
-@dataclass
-class RoundResult:
+@dataclass(kw_only=True)
+class RoundResult(BaseRoundResult):
     """Everything the dataset records about one round (per-seat lists have ``players`` entries)."""
 
-    round_index: int
-    match: int
-    round_in_match: int
-    dealer: int
-    first_player: int
     players: int
-    winner: int
-    end_reason: int
-    end_turn: int
-    redeals: int
     multiplier: int
     field_brights: int
     mizu_kotsu_count: int
     kotsu_count: int
     dropout_passes: int
     fuke: int
-    field_dealt: int
     stopping_yaku: int
     stopping_teyaku: int
     active: list[bool]
     mizu_kotsu: list[bool]
     kotsu: list[bool]
-    hand_dealt: list[int]
-    captured: list[int]
-    yaku: list[int]
     teyaku_dealt: list[int]
     teyaku_declared: list[int]
     exposed: list[int]
-    yaku_points: list[int]
     teyaku_points: list[int]
-    card_points: list[int]
     yaku_multiplier: list[int]
-    score: list[int]
-    payoff: list[int]
-    match_points: list[int] = field(default_factory=list)
-    match_end: bool = True
-    events: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
-class RoundSetup:
-    """Who deals, and the match state the round starts from."""
-
-    seed: int
-    round_index: int
-    match: int = 0
-    round_in_match: int = 0
-    dealer: int = 0
-    match_points: tuple[int, ...] = ()
+# Who deals, and the match state the round starts from.
+RoundSetup = BaseRoundSetup
 
 
 def shuffle_in_place(cards: list[int], stream: Stream) -> list[int]:

@@ -32,7 +32,13 @@ from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import CompiledRules
 from simcore.games.tensho.decisions import action_key, ask_policy
 from simcore.games.tensho.policies import Observation, make_policy
-from simcore.reference.forward import Decision, PausedRound, play_through
+from simcore.reference.forward import (
+    BaseRoundResult,
+    BaseRoundSetup,
+    Decision,
+    PausedRound,
+    play_through,
+)
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
 
 if TYPE_CHECKING:
@@ -56,45 +62,21 @@ DECK_SIZE = 45
 SHUFFLED_POSITIONS = 39  # positions 39..44 are the dead cards; their order never matters
 
 
-@dataclass
-class RoundResult:
+@dataclass(kw_only=True)
+class RoundResult(BaseRoundResult):
     """Everything the dataset records about one round (seats indexed 0 and 1)."""
 
-    round_index: int
-    match: int
-    round_in_match: int
-    dealer: int
-    first_player: int
     yaku_set: int
-    winner: int
-    end_reason: int
-    end_turn: int
-    redeals: int
-    field_dealt: int
     opening_claim: int
-    hand_dealt: list[int]
-    captured: list[int]
-    yaku: list[int]
-    yaku_points: list[int]
-    card_points: list[int]
     chaff: list[int]
-    score: list[int]
-    payoff: list[int]
     match_points: list[int] = field(default_factory=lambda: [0, 0])
-    match_end: bool = True
-    events: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
-class RoundSetup:
+@dataclass(kw_only=True)
+class RoundSetup(BaseRoundSetup):
     """Who deals, and the match state the round starts from."""
 
-    seed: int
-    round_index: int
-    match: int = 0
-    round_in_match: int = 0
-    dealer: int = 0
-    match_points: tuple[int, int] = (0, 0)
+    match_points: tuple[int, ...] = (0, 0)
     alternate_index: int = 0  # round number that ``yaku_set_choice = alternate`` alternates on
 
 
