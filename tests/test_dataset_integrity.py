@@ -1,6 +1,7 @@
-"""The dataset directory as a whole (DESIGN.md invariant 8): one writer, a manifest with checksums,
-``--overwrite`` that deletes only its own files, ``fudasim verify``, readers that refuse a damaged
-dataset, ``--resume`` that repairs one, and file-system errors that leave nothing behind."""
+"""The dataset directory as a whole (guarantee 8 of docs/guarantees.md): one writer, a manifest with
+checksums, ``--overwrite`` that deletes only its own files, ``fudasim verify``, readers that refuse
+a damaged dataset, ``--resume`` that repairs one, and file-system errors that leave nothing
+behind."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Runs on Dask distributed (DESIGN.md invariant 9): a two-worker LocalCluster writes the rows of
-a local run, also after a worker or the client is killed mid-run, and a retried or duplicated
-task leaves exactly one shard."""
+"""Runs on Dask distributed (guarantee 9 of docs/guarantees.md): a two-worker LocalCluster writes
+the rows of a local run, also after a worker or the client is killed mid-run, and a retried or
+duplicated task leaves exactly one shard."""
 
 from __future__ import annotations
 

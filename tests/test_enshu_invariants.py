@@ -188,8 +188,8 @@ def test_a_round_is_a_pure_function_of_seed_and_index():
 
 
 def test_the_deal_does_not_depend_on_the_policies():
-    # Common random numbers (DESIGN.md invariant 2): the deal stream is the same under every
-    # policy, so the first deal (and, under variant W, the standing deal) is shared.
+    # Common random numbers (guarantee 2 of docs/guarantees.md): the deal stream is the same under
+    # every policy, so the first deal (and, under variant W, the standing deal) is shared.
     compiled = compile_rules(load_rules("enshu-w"))
     for r in range(20):
         a = play_unit(compiled, [parse_policy("random")] * 3, 9, r, None)[0]
@@ -198,9 +198,9 @@ def test_the_deal_does_not_depend_on_the_policies():
 
 
 def test_greedy_ignores_hidden_information():
-    # DESIGN.md invariant 6: reversing the draw pile and swapping an unexposed card between the
-    # two other hands (neither hand holding a teyaku before or after) changes nothing the dealer
-    # can see before its first play, so its first play must not change.
+    # Guarantee 6 of docs/guarantees.md: reversing the draw pile and swapping an unexposed card
+    # between the two other hands (neither hand holding a teyaku before or after) changes nothing
+    # the dealer can see before its first play, so its first play must not change.
     import random
 
     from simcore.games.enshu.compile import teyaku_options

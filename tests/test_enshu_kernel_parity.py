@@ -1,4 +1,5 @@
-"""Two engines, one truth for Enshu-bana (DESIGN.md invariant 3): kernel rows == reference rows.
+"""Two engines, one truth for Enshu-bana (guarantee 3 of docs/guarantees.md): kernel rows ==
+reference rows.
 
 Each combination plays the same units through the numba kernel (``simcore.games.enshu.kernel``) and
 the pure-Python reference engine (``simcore.games.enshu.reference``) and compares every column of the

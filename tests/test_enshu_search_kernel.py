@@ -353,8 +353,8 @@ def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
 
 @pytest.mark.parametrize("rules, players", [("enshu-w", 3), ("enshu-c", 4)], ids=["w-3p", "c-4p"])
 def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, players):
-    """DESIGN.md invariant 6 in the kernel: a pimc or ismcts decision is a function of what its
-    seat may see (and its stream), however the hidden cards lie."""
+    """Guarantee 6 of docs/guarantees.md in the kernel: a pimc or ismcts decision is a function of
+    what its seat may see (and its stream), however the hidden cards lie."""
     from simcore.games.enshu.state_nb import EnshuRules
     from simcore.kernels.policy_ids import (
         OBJECTIVE_SCORE,

@@ -129,7 +129,7 @@ def test_the_forward_model_conserves_cards_replays_and_hides(game_name, rules_na
             assert world.observation(seat) == before.observation(seat)
             assert world.decision() == decision
             _places_check(world, deck_size, f"round {r}, world {k}")
-            # and its policy decides alike there (DESIGN.md invariant 6)
+            # and its policy decides alike there (guarantee 6 of docs/guarantees.md)
             real = game.ask_policy(game.seat_policies(compiled, specs, SEED, r)[seat], before, decision)
             sampled = game.ask_policy(game.seat_policies(compiled, specs, SEED, r)[seat], world, decision)
             assert real == sampled, (r, k, decision.kind)

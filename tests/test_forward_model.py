@@ -409,9 +409,9 @@ def test_tensho_world_for_the_other_seat_asks_the_decider_afresh(game):
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_decisions_do_not_change_when_only_hidden_cards_do(game):
-    """DESIGN.md invariant 6 for every game and built-in policy: at each decision of a played
-    round, the deciding seat's policy (fresh, its stream at the same place) takes the same action
-    in the real state and in a world where every card it cannot see was dealt anew."""
+    """Guarantee 6 of docs/guarantees.md for every game and built-in policy: at each decision of a
+    played round, the deciding seat's policy (fresh, its stream at the same place) takes the same
+    action in the real state and in a world where every card it cannot see was dealt anew."""
     kinds = set()
     for r in range(25):
         _, steps = _played(game, r)

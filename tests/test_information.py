@@ -1,4 +1,4 @@
-"""Policies see only what a player may see (DESIGN.md invariant 6).
+"""Policies see only what a player may see (guarantee 6 of docs/guarantees.md).
 
 Each check plays a deal and a twin deal that differs only in cards hidden from the deciding seat
 (the opponent's hand, the unturned draw pile and the dead cards are reshuffled among themselves),

@@ -1,4 +1,5 @@
-"""Two engines, one truth (DESIGN.md invariant 3): kernel rows == reference rows, round by round.
+"""Two engines, one truth (guarantee 3 of docs/guarantees.md): kernel rows == reference rows, round
+by round.
 
 Each combination plays the same units through the numba kernel and the pure-Python reference
 engine and compares every column of the per-round record.  ``FUDASIM_PARITY_ROUNDS`` scales the

@@ -1,4 +1,4 @@
-"""The numba random streams against their pure-Python twins (DESIGN.md invariant 3)."""
+"""The numba random streams against their pure-Python twins (guarantee 3 of docs/guarantees.md)."""
 
 from __future__ import annotations
 

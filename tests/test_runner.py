@@ -1,4 +1,4 @@
-"""Reproducible and safe runs (DESIGN.md invariants 1, 7, 8)."""
+"""Reproducible and safe runs (guarantees 1, 7 and 8 of docs/guarantees.md)."""
 
 from __future__ import annotations
 

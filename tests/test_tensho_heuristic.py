@@ -129,7 +129,8 @@ def test_it_never_draws_from_its_stream():
 
 
 def test_decisions_ignore_what_the_seat_cannot_see():
-    """DESIGN.md invariant 6: the same decision in every world ``sample_hidden`` deals."""
+    """Guarantee 6 of docs/guarantees.md: the same decision in every world ``sample_hidden``
+    deals."""
     compiled = compile_rules(load_rules("tensho-ise", {"tensho.capture_mandatory": "false"}))
     spec = parse_policy("heuristic", "tensho")
     policy = make_policy(spec, compiled, Stream(3, 0, seat_stream(0)))

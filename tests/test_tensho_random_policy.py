@@ -1,4 +1,4 @@
-"""The uniform random policy as DESIGN.md ("Policies") defines it, observed through the engine.
+"""The uniform random policy as docs/policies.md#random defines it, observed through the engine.
 
 Every decision is uniform over its legal options: the opening claim declines a field triple with
 probability 1/2 and otherwise takes one of its three pairs (1/6 each); the hand card is uniform
@@ -107,7 +107,7 @@ def test_opening_claim_and_first_play():
         claim = events(result, "opening_claim")
         choice = tuple(sorted(claim[0]["cards"])) if claim else "decline"
         claims[choice] += 1
-        # a claim makes the non-dealer play first (RULES.md 2.3)
+        # a claim makes the non-dealer play first (docs/tensho.md#a-round, step 3)
         assert result.first_player == (1 if claim else 0)
         first = events(result, "play")[0]
         assert first["seat"] == result.first_player
