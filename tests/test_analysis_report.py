@@ -39,6 +39,7 @@ def _check_rate(row, prefix, successes, trials):
     assert row[f"{prefix}_high"] == pytest.approx(high, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_outcomes_by_seat_and_role(ise):
     _, rounds, report = ise
     n = len(rounds)

@@ -734,6 +734,7 @@ def test_icp_four_at_teyaku_time_only_counts_active_hands():
         replay_deck(c, deck, raises + [YES, YES, NO])
 
 
+@pytest.mark.slow
 def test_redeals_from_a_seed_leave_valid_deals():
     from simcore.games.enshu.reference import misdeal_at_deal, play_unit
     from simcore.policies import parse_policy

@@ -11,6 +11,7 @@ observation limited to what its seat may see.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,6 +132,7 @@ CONFIGS = [("enshu-w", 2), ("enshu-w", 3), ("enshu-s", 2), ("enshu-s", 3),
            ("enshu-c", 2), ("enshu-c", 3), ("enshu-c", 4), ("enshu-c", 5)]
 
 
+@pytest.mark.slow
 def test_invariants_after_every_step_for_every_variant_and_player_count():
     for name, players in CONFIGS:
         compiled = compile_rules(load_rules(name, {"enshu.players": players}))
@@ -170,6 +172,7 @@ def rule_sets(draw):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule_sets(), st.integers(min_value=0, max_value=2**63 - 1), st.sampled_from(["random", "greedy"]))
+@pytest.mark.slow
 def test_invariants_hold_under_any_options_and_seed(rule_set, seed, policy):
     name, options = rule_set
     compiled = compile_rules(load_rules(name, options))

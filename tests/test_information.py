@@ -54,6 +54,7 @@ def first_decisions(compiled, deck, policy_names, seed):
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("rules", ["tensho-ise", "tensho-hanafuda"])
+@pytest.mark.slow
 def test_the_dealers_decisions_before_turn_two_ignore_hidden_cards(policy, rules):
     compiled = compile_rules(load_rules(rules))
     generator = random.Random(1234)

@@ -103,6 +103,7 @@ def test_exact_values_agree_with_inclusion_exclusion():
     assert sum(TRIPLES.values()) == NO_FOUR[8] + NO_FOUR[9]
 
 
+@pytest.mark.slow
 def test_raw_shuffle_frequencies():
     # shuffled_deck is the uniform shuffle before any redeal: the 6 of clubs is uniform over the
     # 45 slots (field 9/45, each hand 6/45) and the field has no conditioning.
@@ -128,6 +129,7 @@ def test_raw_shuffle_frequencies():
 
 
 @pytest.mark.parametrize(("procedure", "n"), [("canonical_slices", 60_000), ("physical", 20_000)])
+@pytest.mark.slow
 def test_engine_deals_and_opening_claims(procedure, n):
     # The engine's own deal (with redeals) and the random dealer's opening claims.  The physical
     # deal procedure only permutes slots, so it gives the same distribution (docs/tensho.md#options:

@@ -277,6 +277,7 @@ COMBINATIONS = [
 
 @pytest.mark.parametrize(("rules_name", "options", "policies", "units", "per_match"),
                          [c[1:] for c in COMBINATIONS], ids=[c[0] for c in COMBINATIONS])
+@pytest.mark.slow
 def test_invariants_hold_on_random_rounds(monkeypatch, rules_name, options, policies, units, per_match):
     compiled = compile_rules(load_rules(rules_name, {f"tensho.{k}": v for k, v in options.items()}))
     specs = [parse_policy(p) for p in policies]
@@ -310,6 +311,7 @@ CHOICE_OPTIONS = {name: spec.choices for name, spec in OPTIONS.items() if spec.c
 @settings(max_examples=120, deadline=None, database=None)
 @given(data=st.data(), rules_name=st.sampled_from(["tensho-ise", "tensho-hanafuda"]),
        seed=st.integers(0, 2**63 - 1), policies=st.tuples(*[st.sampled_from(["random", "greedy"])] * 2))
+@pytest.mark.slow
 def test_invariants_hold_for_any_option_combination(data, rules_name, seed, policies):
     options = {name: data.draw(st.sampled_from(choices), label=name) for name, choices in CHOICE_OPTIONS.items()}
     compiled = compile_rules(load_rules(rules_name, options))
