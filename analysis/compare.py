@@ -1,10 +1,10 @@
 """``fudasim compare``: runs side by side, and paired per-round differences when deals are shared.
 
-Runs that share a seed deal identical cards round by round (DESIGN.md invariant 2), whatever
-their rules options, yaku set, card-value table or policies, as long as the deck is the same.
-Their per-round outcomes can then be compared *paired*: each metric's per-round difference
-``d_r = y_r - x_r`` has a far smaller variance than the two runs' variances added, because the
-deal -- the largest source of variation -- cancels.  ``compare_runs`` reports
+Runs that share a seed deal identical cards round by round (guarantee 2 of docs/guarantees.md),
+whatever their rules options, yaku set, card-value table or policies, as long as the deck is the
+same. Their per-round outcomes can then be compared *paired*: each metric's per-round difference
+``d_r = y_r - x_r`` has a far smaller variance than the two runs' variances added, because the deal
+-- the largest source of variation -- cancels.  ``compare_runs`` reports
 
 * what differs between the runs: every fact their metadata records (rules, each option, seed,
   the policy of each seat, engine version, unit kind and match settings, rounds) that is not the

@@ -2,7 +2,7 @@
 
 A tournament or sweep folder (``simcore.tournament``, ``simcore.sweep``) holds ordinary runs that
 share one seed and the rounds ``0 .. deals - 1``, so every run was dealt the same cards round by
-round (DESIGN.md invariant 2).  This module reads such folders as a user names them:
+round (guarantee 2 of docs/guarantees.md).  This module reads such folders as a user names them:
 
 * ``compare_folder_runs(FOLDER)``: the folder's runs (all, or a selection) compared like any runs
   (``analysis.compare.compare_runs``, paired), each named by its seating's policies

@@ -1,9 +1,9 @@
 """``fudasim rescore``: decide every round again under another card-value table or chaff set.
 
-The dataset stores each seat's capture mask, so the tie-breaks of RULES.md 2.6 can be applied
-again without simulating: yaku points are unchanged (yaku depend only on the captured cards),
-the chaff count becomes ``popcount(captured & chaff_mask)`` and the card-value sum the sum of the
-new table over the captured cards.  The decision then follows the game's tie-break chain
+The dataset stores each seat's capture mask, so the tie-breaks of docs/tensho.md#a-round can be
+applied again without simulating: yaku points are unchanged (yaku depend only on the captured
+cards), the chaff count becomes ``popcount(captured & chaff_mask)`` and the card-value sum the sum
+of the new table over the captured cards.  The decision then follows the game's tie-break chain
 (``simcore.games.TieBreakChain``; Tensho's ``RoundState.score`` in the reference engine) exactly:
 
 1. more yaku points wins (reason ``yaku``);

@@ -74,7 +74,7 @@ END_REASON_DESCRIPTIONS = {
     "fuke": "a player declared Fuke; round voided",
 }
 
-# Tensho's tie-break ladder (RULES.md 2.6): how far down it a round had to go.
+# Tensho's tie-break ladder (docs/tensho.md#a-round, step 6): how far down it a round had to go.
 TIEBREAK_DEPTH = {
     "instant_win": (0, "instant win (no scoring)"),
     "yaku": (1, "yaku points"),

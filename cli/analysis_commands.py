@@ -138,8 +138,10 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
     """Tables of one run: outcomes by seat, role and policy, how rounds end, yaku frequencies,
     scores, round length and matches, every rate with its interval and sample size.
 
-    DATASET is a directory written by `fudasim run`, or a tournament folder written by
-    `fudasim tournament` (its pairings, ratings, pairing matrix and throughput).
+    DATASET is a directory written by `fudasim run` (or `run --summary`), a tournament folder
+    written by `fudasim tournament` (its pairings, ratings, pairing matrix and throughput), or a
+    sweep folder written by `fudasim sweep` (each combination, and each against the baseline,
+    paired round by round; docs/sweep.md).
     """
     from analysis.report import build_report
     from simcore.tournament import is_tournament

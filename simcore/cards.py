@@ -1,10 +1,10 @@
 """Decks: card ids, names, ranks and kinds, and the uint64 masks built from them.
 
-Two decks are defined (RULES.md section 1):
+Two decks are defined (docs/tensho.md#cards and docs/enshu.md#cards-and-yaku):
 
 * ``ise45`` -- the 45-card Ise deck used by Tensho, ids 0..44 rank-major (clubs, swords, coins,
   cups; the three removed sixes skipped).  The same 45 ids also carry the hanafuda "skin" of
-  RULES.md 1(b) (Nagoya month sequence), so every card can be printed either way.
+  docs/tensho.md#cards (Nagoya month sequence), so every card can be printed either way.
 * ``hanafuda48`` -- the standard 48-card hanafuda deck used by Enshu-bana, ids 0..47
   (``4 * (month - 1) + k``).
 
@@ -170,7 +170,7 @@ def popcount(mask: int) -> int:
 
 # --- Ise 45 -------------------------------------------------------------------------------
 
-# Hanafuda name of each Tensho id (RULES.md 1(a) "hanafuda card (Nagoya)" column).
+# Hanafuda name of each Tensho id (docs/tensho.md#cards, column "hanafuda card").
 _ISE_TO_HANAFUDA = [
     "Pine Crane", "Pine Poetry ribbon", "Pine Chaff 1", "Pine Chaff 2",
     "Willow Swallow", "Willow Plain ribbon", "Willow Rain Man", "Willow Lightning",
@@ -186,7 +186,7 @@ _ISE_TO_HANAFUDA = [
     "Peony Butterflies", "Peony Blue ribbon", "Peony Chaff 1", "Peony Chaff 2",
     "Plum Bush Warbler", "Plum Poetry ribbon", "Plum Chaff 1", "Plum Chaff 2",
 ]
-# 48-card hanafuda id of each Tensho id (RULES.md 1(a) "hf id" column).
+# 48-card hanafuda id of each Tensho id (the same card in docs/enshu.md#cards-and-yaku).
 ISE_TO_HANAFUDA48 = [
     0, 1, 2, 3, 41, 42, 40, 43, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 44,
     24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 20, 21, 22, 23,
@@ -273,5 +273,5 @@ ISE45 = _build_ise45()
 HANAFUDA48 = _build_hanafuda48()
 DECKS = {ISE45.key: ISE45, HANAFUDA48.key: HANAFUDA48}
 
-# Named Tensho ids used across the engine (RULES.md 1(a)).
+# Named Tensho ids used across the engine (docs/tensho.md#cards).
 SIX_OF_CLUBS = ISE45.card_id("6C")

@@ -9,9 +9,9 @@ A run writes a directory::
     OUT/part-000001.parquet
     ...
 
-Every shard carries the run metadata (DESIGN.md invariant 7) in its Parquet key-value metadata:
-``fudasim.run`` (JSON: engine version, game, seed, unit and round range, policies, options,
-command line, yaku table in bit order, ...) and ``fudasim.rules`` (the rules file text).
+Every shard carries the run metadata (guarantee 7 of docs/guarantees.md) in its Parquet key-value
+metadata: ``fudasim.run`` (JSON: engine version, game, seed, unit and round range, policies,
+options, command line, yaku table in bit order, ...) and ``fudasim.rules`` (the rules file text).
 The columns are documented in ``docs/dataset.md``.
 
 ``OUT`` may also be a prefix in an object store (``s3://bucket/prefix``, ``simcore.storage``):

@@ -7,7 +7,8 @@ as that seat may see it); the callback returns the index of the option taken, or
 ``Quit``.  Every other seat's decision is answered by its policy object, built by the game's
 ``seat_policies`` exactly as the reference engine builds it (each seat drawing from its own
 stream of the round).  What happens is reported to a ``show`` callback as plain text lines:
-only what the person may see (DESIGN.md invariant 6), never another hand or the draw order.
+only what the person may see (guarantee 6 of docs/guarantees.md), never another hand or the draw
+order.
 
 A round is recorded in the vocabulary of ``fudasim replay --deck --decisions``
 (docs/replay.md): the deck in dealing order (the field, the hands from the dealer in turn order,

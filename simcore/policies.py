@@ -7,8 +7,8 @@ engines that implement each and the parameters only it gives a meaning to, in it
 ``policies`` (``PolicySupport``). ``check_engine`` refuses, before a run starts, a policy that
 the chosen engine does not implement for the game, so no kernel ever plays an id it does not
 know as another policy. The policies themselves live in each game's package
-(``simcore.games.<game>.policies``): every one sees only what its seat may see (DESIGN.md
-invariant 6) and draws only from its seat's stream.
+(``simcore.games.<game>.policies``): every one sees only what its seat may see (guarantee 6 of
+docs/guarantees.md) and draws only from its seat's stream.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class PolicyKind:
     policy_id: int
     help: str
     params: tuple[ParamSpec, ...] = ()
-    sees_hidden: bool = False  # breaks DESIGN.md invariant 6 on purpose: for measurement only
+    sees_hidden: bool = False  # breaks guarantee 6 (docs/guarantees.md) on purpose, to measure
 
 
 @dataclass(frozen=True)

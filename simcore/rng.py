@@ -1,7 +1,7 @@
 """Counter-based random streams, shared bit for bit by the reference engine and the kernels.
 
-A stream is identified by ``(seed, round, stream_id)`` (DESIGN.md invariants 1 and 2): its
-xoshiro256** state is derived by SplitMix64 hashing of the three numbers, so the numbers a round
+A stream is identified by ``(seed, round, stream_id)`` (guarantees 1 and 2 of docs/guarantees.md):
+its xoshiro256** state is derived by SplitMix64 hashing of the three numbers, so the numbers a round
 draws never depend on any other round, on thread count or on chunking.
 
 Stream ids:

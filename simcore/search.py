@@ -1,11 +1,10 @@
 """The search players of the reference engine: ``pimc`` and ``ismcts``, for every game.
 
 Both play a position forward through the game's forward model (``simcore.reference.forward``):
-they never look at a card their seat cannot see, because every position they search is a
-world dealt by ``state.sample_hidden(seat, stream)``, which keeps what the seat has seen and
-deals the rest anew (DESIGN.md invariant 6). They draw only from their seat's stream ``S``
-(invariant 1), in the order given here, and each game's kernel draws identically, so both
-engines write the same rows.
+they never look at a card their seat cannot see, because every position they search is a world dealt
+by ``state.sample_hidden(seat, stream)``, which keeps what the seat has seen and deals the rest anew
+(guarantee 6 of docs/guarantees.md). They draw only from their seat's stream ``S`` (guarantee 1), in
+the order given here, and each game's kernel draws identically, so both engines write the same rows.
 
 Rollout
     Once the searched move is made, the ``rollout`` policy (``random``, ``greedy`` or
@@ -46,8 +45,8 @@ ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, `
 
 ``omniscient`` (for measurement only), ``worlds`` W
     ``pimc`` in the real position: each of its W worlds is ``state.clone()``, so it sees every
-    hidden card (the upper bound of the skill measures; it breaks DESIGN.md invariant 6 on
-    purpose, plays only where a seat names it, and every run and report with it says so).
+    hidden card (the upper bound of the skill measures; it breaks guarantee 6 of docs/guarantees.md
+    on purpose, plays only where a seat names it, and every run and report with it says so).
 """
 
 from __future__ import annotations

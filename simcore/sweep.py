@@ -3,7 +3,7 @@
 ``fudasim sweep RULES --vary OPTION=V1,V2 [--vary ...]`` lays out one run per combination of
 the varied options' values (their product, in the order given: the last option varies fastest),
 each with the same seed, rounds and seat policies, so round ``r`` is dealt the same cards in every
-combination (DESIGN.md invariant 2) and every comparison is paired round by round.
+combination (guarantee 2 of docs/guarantees.md) and every comparison is paired round by round.
 
 A sweep folder has the layout of a tournament folder (``simcore.tournament``): a manifest
 ``_tournament.json`` with ``"kind": "sweep"``, the varied options, the baseline combination and

@@ -10,11 +10,11 @@ tournament manifest ``_tournament.json``::
     ...
 
 Every run has the tournament's seed and plays rounds ``0 .. deals - 1``, so deal ``d`` (its deck,
-dealer and redeals come from the deal stream of ``(seed, d)``, DESIGN.md invariant 2) is the same
-in every pairing and seating: the comparisons are paired deal by deal.  Each run is made by
-``simcore.runner.run`` (its lock, manifest, shards, threads and ``--resume``), so ``fudasim
-verify`` checks every run, and a resumed tournament resumes the unfinished runs and plays only
-what is missing.
+dealer and redeals come from the deal stream of ``(seed, d)``, guarantee 2 of docs/guarantees.md) is
+the same in every pairing and seating: the comparisons are paired deal by deal.  Each run is made by
+``simcore.runner.run`` (its lock, manifest, shards, threads and ``--resume``), so ``fudasim verify``
+checks every run, and a resumed tournament resumes the unfinished runs and plays only what is
+missing.
 
 Seatings
 --------

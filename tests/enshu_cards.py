@@ -1,10 +1,10 @@
-"""Named Enshu-bana card ids, RULES.md tables typed in by hand, and a deal builder for the tests.
+"""Named Enshu-bana card ids, the rules' tables typed in by hand, and a deal builder for the tests.
 
-The tables are copied from RULES.md 1(c) and 3, not read from the shipped rule files, so a test
-comparing the engine (which reads the rule files) with them is a real check.
+The tables are typed from docs/enshu.md#cards-and-yaku, not read from the shipped rule files, so a
+test comparing the engine (which reads the rule files) with them is a real check.
 
-Deals are given in dealing order (RULES.md 3.0): the field first, then the hands of the dealer
-and of the following seats in turn order, then the draw pile from the top.
+Deals are given in dealing order (docs/enshu.md#a-round): the field first, then the hands of the
+dealer and of the following seats in turn order, then the draw pile from the top.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ PAULOWNIA_YELLOW = _id("Paulownia Chaff (yellow bottom)")
 PAULOWNIA_CHAFF_1 = _id("Paulownia Chaff 1")
 PAULOWNIA_CHAFF_2 = _id("Paulownia Chaff 2")
 
-# --- RULES.md 1(c) -----------------------------------------------------------------------------
+# --- docs/enshu.md#cards-and-yaku --------------------------------------------------------------
 
 BRIGHTS = frozenset({PINE_CRANE, CHERRY_CURTAIN, SUSUKI_MOON, PAULOWNIA_PHOENIX})
 ANIMALS = frozenset({PLUM_WARBLER, WISTERIA_CUCKOO, IRIS_BRIDGE, PEONY_BUTTERFLIES, CLOVER_BOAR,
@@ -89,7 +89,7 @@ def month_cards(month: int) -> list[int]:
 
 
 def card_points(card: int, bright: int) -> int:
-    """RULES.md 3.0: Bright 20 or 30, Animal 10, Ribbon 5, Chaff 0."""
+    """docs/enshu.md#cards-and-yaku: Bright 20 or 30, Animal 10, Ribbon 5, Chaff 0."""
     if card in BRIGHTS:
         return bright
     if card in ANIMALS:
@@ -99,7 +99,7 @@ def card_points(card: int, bright: int) -> int:
     return 0
 
 
-# Dekiyaku of RULES.md 3.0 (the same cards in every variant).
+# Dekiyaku of docs/enshu.md#cards-and-yaku (the same cards in every variant).
 DEKIYAKU = {
     "shiko": frozenset(BRIGHTS),
     "akatan": frozenset({PINE_RIBBON, PLUM_RIBBON, CHERRY_RIBBON}),

@@ -1,8 +1,8 @@
-"""An independent implementation of Enshu-bana (RULES.md 3) under the uniform random policy.
+"""An independent implementation of Enshu-bana (docs/enshu.md) under the uniform random policy.
 
-Written from RULES.md, the option defaults of section 4 and the decision and stream order of
-``docs/enshu.md`` -- not from the engine: card sets, yaku and teyaku tables are typed in here,
-state is kept in Python sets and lists, and nothing is read from the rule files except option
+Written from docs/enshu.md, the option defaults of docs/enshu.md#options and the decision and stream
+order of ``docs/enshu.md`` -- not from the engine: card sets, yaku and teyaku tables are typed in
+here, state is kept in Python sets and lists, and nothing is read from the rule files except option
 values.  ``tests/test_enshu_oracle.py`` compares it with the reference engine round by round.
 """
 

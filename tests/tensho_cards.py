@@ -1,9 +1,11 @@
-"""Named Tensho card ids, RULES.md tables typed in by hand, and deal builders for the Tensho tests.
+"""Named Tensho card ids, the rules' tables typed in by hand, and deal builders for the Tensho
+tests.
 
-The tables here are copied from RULES.md (1(a), 2.7, 2.8), not read from the shipped rule files,
-so that a test comparing the engine (which reads the rule files) with them is a real check.
+The tables here are typed from docs/tensho.md (cards, yaku, supersession), not read from the shipped
+rule files, so that a test comparing the engine (which reads the rule files) with them is a real
+check.
 
-Deals are given in canonical slot order (RULES.md 2.2): field = deck[0:9], dealer's hand =
+Deals are given in canonical slot order (docs/tensho.md#a-round): field = deck[0:9], dealer's hand =
 deck[9:15], the other hand = deck[15:21], draw pile = deck[21:39] with deck[21] turned first,
 dead cards = deck[39:45].
 """
@@ -16,7 +18,7 @@ from itertools import combinations, product
 
 from simcore.cards import ISE45, mask_of
 
-# --- the 45 cards (RULES.md 1(a)); 1 = Dragon, 10 = Maid, 11 = Horse, 12 = King ---------------
+# --- the 45 cards (docs/tensho.md#cards); 1 = Dragon, 10 = Maid, 11 = Horse, 12 = King --------
 
 ONE_OF_CLUBS = ISE45.card_id("1C")  # Doro pin; Pine Crane
 ONE_OF_SWORDS = ISE45.card_id("1S")  # Aka pin; Pine Poetry ribbon
@@ -94,7 +96,7 @@ def rank_cards(r: int) -> tuple[int, ...]:
     return tuple(c for c in ALL_CARDS if rank(c) == r)
 
 
-# --- RULES.md 1(a): per card (in id order) its code, rank, and the values T1, T2, T3 ----------
+# --- docs/tensho.md#cards: per card (in id order) its code, rank, and the values T1, T2, T3 ---
 
 RULES_CARD_TABLE = [
     ("1C", 1, 15, 15, 15), ("1S", 1, 5, 5, 5), ("1Co", 1, 1, 1, 1), ("1Cu", 1, 1, 1, 1),
@@ -114,7 +116,7 @@ T1 = {card(code): t1 for code, _, t1, _, _ in RULES_CARD_TABLE}
 T2 = {card(code): t2 for code, _, _, t2, _ in RULES_CARD_TABLE}
 T3 = {card(code): t3 for code, _, _, _, t3 in RULES_CARD_TABLE}
 
-# The hanafuda card of each Tensho card (RULES.md 1(a) column "hanafuda card (Nagoya)"), by code.
+# The hanafuda card of each Tensho card (docs/tensho.md#cards, column "hanafuda card"), by code.
 RULES_HANAFUDA_NAMES = {
     "1C": "Pine Crane", "1S": "Pine Poetry ribbon", "2C": "Willow Swallow",
     "2S": "Willow Plain ribbon", "2Co": "Willow Rain Man", "2Cu": "Willow Lightning",
@@ -127,12 +129,12 @@ RULES_HANAFUDA_NAMES = {
     "12S": "Plum Poetry ribbon",
 }  # every other card (coins and cups but the 2 of coins) is the month's chaff
 
-# Chaff set B (RULES.md 1(a)): all coins and cups except the 2 of coins; 21 cards.
+# Chaff set B (docs/tensho.md#cards): all coins and cups except the 2 of coins; 21 cards.
 CHAFF_B = frozenset((set(COIN.values()) | set(CUP.values())) - {TWO_OF_COINS})
 # Chaff set A: the Gasu cards (coins and cups of ranks other than 2 and 6); 20 cards.
 CHAFF_A = CHAFF_B - {TWO_OF_CUPS}
 
-# --- RULES.md 2.7: the yaku, with their card lists and Set 1 / Set 2 values ------------------
+# --- docs/tensho.md#yaku: the yaku, with their card lists and Set 1 / Set 2 values ------------
 
 INSTANT = "instant"
 
@@ -189,13 +191,13 @@ RULES_YAKU = [
 YAKU_BY_KEY = {y.key: y for y in RULES_YAKU}
 
 # "Ten Nine Twelve" (tensho.ten_horse_king = 10_9_12) and Rain Man (tensho.back_two_card =
-# rain_man, hanafuda skin) card lists (RULES.md 2.7 notes).
+# rain_man, hanafuda skin) card lists (docs/tensho.md#yaku).
 TEN_NINE_TWELVE = {"Y09": (TEN_OF_SWORDS, NINE_OF_SWORDS, KING_OF_SWORDS),
                    "Y10": (TEN_OF_CLUBS, NINE_OF_CLUBS, KING_OF_CLUBS)}
 RAIN_MAN_BACK = {"Y02": (ONE_OF_CLUBS, RAIN_MAN, THREE_OF_CLUBS),
                  "Y04": (ONE_OF_CLUBS, RAIN_MAN, TEN_OF_CLUBS)}
 
-# RULES.md 2.8: which yaku each 4-card yaku cancels, per tensho.supersession mode.
+# docs/tensho.md#supersession: which yaku each 4-card yaku cancels, per tensho.supersession mode.
 SUPERSESSION = {
     "none": {},
     "set_specific_subsets": {"Y21": {"Y15", "Y17", "Y19"}, "Y22": {"Y16", "Y18", "Y20"},
@@ -223,7 +225,7 @@ def completed_yaku(pile: Iterable[int], yaku_set: int, **variants) -> set[str]:
 
 def scoring_yaku(pile: Iterable[int], yaku_set: int, supersession: str = "set_specific_subsets",
                  **variants) -> set[str]:
-    """Completed yaku left after supersession (RULES.md 2.8)."""
+    """Completed yaku left after supersession (docs/tensho.md#supersession)."""
     done = completed_yaku(pile, yaku_set, **variants)
     cancelled = set()
     for key in done:
@@ -284,8 +286,8 @@ def turns_deal(field: Sequence[int], turns: Sequence[tuple[int, int]], *, first:
     ``piles`` applies the *pair law* that most tests are built on: when both cards of a turn
     have the same rank and no field card has that rank, the played card goes to the field
     (nothing matches it) and the turned card then matches exactly it, so the active seat
-    captures both (RULES.md section 0 "Resolve").  A turn whose played card is the 6 of clubs
-    captures it alone (RULES.md 2.4); ``piles`` is only filled when every turn is one of these.
+    captures both (docs/tensho.md#a-round, step 4).  A turn whose played card is the 6 of clubs
+    captures it alone (the same step); ``piles`` is only filled when every turn is one of these.
     """
     hands: list[list[int]] = [[], []]
     for i, (played, _) in enumerate(turns):
@@ -332,7 +334,7 @@ def showcase_deal(target: Sequence[int], yaku_set: int, *, exclude: Iterable[int
     going to seat 0.  If the 6 of clubs is a target card, seat 0 plays it (it goes straight to
     his pile) and turns the partner of the lone field card of the fifth rank, which takes it.
     Among such deals the first (in a fixed search order) is returned in which, by the yaku table
-    of RULES.md 2.7, seat 0's pile completes exactly the yaku whose cards are all targets and
+    of docs/tensho.md#yaku, seat 0's pile completes exactly the yaku whose cards are all targets and
     seat 1's pile completes none.  Cards in ``exclude`` are kept out of seat 0's pile.
     """
     exclude = set(exclude)

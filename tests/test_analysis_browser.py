@@ -60,6 +60,7 @@ def page(analysis_datasets, tmp_path_factory):  # noqa: F811
     return report, path
 
 
+@pytest.mark.slow
 def test_report_references_nothing_outside_the_page(page, tmp_path):
     report, path = page
     html = path.read_text(encoding="utf-8")
@@ -95,6 +96,7 @@ def _screenshot(chromium: str, page: Path, directory: Path) -> np.ndarray:
     return (imread(screenshot)[..., :3] * 255).round().astype(np.int16)
 
 
+@pytest.mark.slow
 def test_screenshot_shows_every_plot_under_its_table(page, tmp_path):
     """Two screenshots, with and without the images drawn (``visibility: hidden`` keeps the layout):
     the pixels that differ are exactly what the browser drew from the embedded PNGs."""

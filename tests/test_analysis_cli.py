@@ -53,6 +53,7 @@ def test_help_for_every_command(runner):
         assert "--format" in result.output and "--overwrite" in result.output
 
 
+@pytest.mark.slow
 def test_report_to_the_terminal_and_to_files(runner, analysis_datasets, tmp_path, monkeypatch):  # noqa: F811
     dataset = str(analysis_datasets["ise_t1"])
     result = runner.invoke(report, [dataset])
@@ -75,6 +76,7 @@ def test_report_to_the_terminal_and_to_files(runner, analysis_datasets, tmp_path
     assert result.exit_code == 0 and result.output.startswith("# fudasim report")
 
 
+@pytest.mark.slow
 def test_compare_and_rescore_commands(runner, analysis_datasets):  # noqa: F811
     base, other = str(analysis_datasets["ise_t1"]), str(analysis_datasets["ise_t3"])
     result = runner.invoke(compare, [base, other])
@@ -103,6 +105,7 @@ def test_parquet_without_fudasim_metadata(runner, analysis_datasets, tmp_path): 
     _one_line_error(runner.invoke(report, [str(plain)]), "without fudasim run metadata")
 
 
+@pytest.mark.slow
 def test_dataset_of_another_game(runner, analysis_datasets, tmp_path):  # noqa: F811
     source = analysis_datasets["hanafuda"]
     unknown = _copy_with(source, tmp_path / "koikoi", game="koikoi")

@@ -77,6 +77,7 @@ def test_pairing_makes_the_interval_markedly_narrower(card_value_comparison):
     assert unpaired_width == pytest.approx(independent, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_different_seeds_are_compared_unpaired(analysis_datasets):  # noqa: F811
     base, other = analysis_datasets["ise_t1"], analysis_datasets["ise_t1_other_seed"]
     report = compare_runs([base, other])
@@ -95,6 +96,7 @@ def test_different_seeds_are_compared_unpaired(analysis_datasets):  # noqa: F811
     assert list(frame["p_value_holm"]) == pytest.approx(holm_by_hand(frame["p_value"]))
 
 
+@pytest.mark.slow
 def test_yaku_set_comparison_side_by_side(analysis_datasets):  # noqa: F811
     base, other = analysis_datasets["ise_t1"], analysis_datasets["ise_set2"]
     report = compare_runs([base, other])

@@ -124,6 +124,7 @@ def _synthetic_dataset(directory, winners: np.ndarray, scores: np.ndarray, seed:
     return directory
 
 
+@pytest.mark.slow
 def test_report_intervals_cover_a_known_answer(tmp_path):
     """End to end through datasets and report tables: known win rate and mean score.
 

@@ -39,6 +39,7 @@ def _check_rate(row, prefix, successes, trials):
     assert row[f"{prefix}_high"] == pytest.approx(high, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_outcomes_by_seat_and_role(ise):
     _, rounds, report = ise
     n = len(rounds)
@@ -272,3 +273,23 @@ def test_small_dataset_warns(tmp_path, analysis_datasets):  # noqa: F811
     report = build_report(path)
     assert any("only 40 rounds" in w for w in report.warnings)
     assert "*" in render(report, "text")
+
+
+def test_small_run_warning_is_where_the_docs_say(tmp_path):
+    """docs/analysis.md says where a small run's warning is printed: the renderers agree."""
+    from pathlib import Path
+
+    from conftest_analysis import make_dataset
+
+    report = build_report(make_dataset(tmp_path / "tiny", units=40, shards=1))
+    last_table = report.tables[-1].title
+    for form in ("text", "md"):
+        shown = render(report, form)
+        assert shown.index("only 40 rounds") > shown.rindex(last_table), form  # after every table
+    shown = render(report, "html")
+    assert shown.index("only 40 rounds") < shown.index(report.tables[0].title), "html"
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "analysis.md").read_text(encoding="utf-8")
+    said = " ".join(docs[docs.index("A run of fewer than 1,000"):].split())
+    assert said.startswith("A run of fewer than 1,000 rounds gets a warning too, the first of the "
+                           "warnings: at the end of text and Markdown output, at the top of an HTML "
+                           "report."), said[:200]

@@ -30,6 +30,10 @@ PLAYERS = 5
 SEATS = range(PLAYERS)
 
 
+# Every test here reads a five-seat run of the reference engine, built once for the module.
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def enshu5(tmp_path_factory):
     """Enshu-bana C, five seats (two sit out each round), seat 0 greedy, from the reference engine."""

@@ -91,6 +91,7 @@ def run_calls(draw):
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(run_calls())
+@pytest.mark.slow
 def test_fuzzed_runs_return_or_raise_one_line(places, tmp_path_factory, kwargs):
     out = tmp_path_factory.mktemp("call") / "out"
     given_args = {name: _fill(value, places, out) for name, value in kwargs.items()}

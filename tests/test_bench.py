@@ -154,6 +154,7 @@ def test_the_per_game_scripts_are_the_command_with_one_game(measured, capsys):
 # --- the figures of a tiny run ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_tiny_run_measures_every_case_of_every_game_and_finds_the_rows_identical():
     config = throughput.BenchConfig(rounds=2_000, reference_rounds=200, repeat=2, runs=False)
     notes = []
@@ -174,6 +175,7 @@ def test_a_tiny_run_measures_every_case_of_every_game_and_finds_the_rows_identic
     assert numba.get_num_threads() == threads
 
 
+@pytest.mark.slow
 def test_a_tiny_run_of_one_game_measures_fudasim_run_in_child_processes(tmp_path):
     config = throughput.BenchConfig(games=("tensho",), run_rounds=2_000, memory_rounds=3_000, skip_compile=True)
     rows = throughput.run_figures("tensho", bench_run_case("tensho"), config, tmp_path)

@@ -60,6 +60,7 @@ def test_version():
     assert result.exit_code == 0 and "fudasim" in result.output
 
 
+@pytest.mark.slow
 def test_run_with_no_arguments_plays_the_shipped_default(tmp_path):
     result = invoke("run", cwd=tmp_path)
     assert result.exit_code == 0, result.output

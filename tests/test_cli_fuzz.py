@@ -126,6 +126,7 @@ def assert_clean_end(exit_code: int, stderr: str, stdout: str, args) -> None:
 @settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow,
                                                    HealthCheck.function_scoped_fixture])
 @given(command_lines())
+@pytest.mark.slow
 def test_fuzzed_command_lines_end_in_exit_0_or_one_error_line(places, tmp_path_factory, args):
     work = tmp_path_factory.mktemp("cwd")
     argv = fill(args, places, work / "out")
@@ -137,6 +138,7 @@ def test_fuzzed_command_lines_end_in_exit_0_or_one_error_line(places, tmp_path_f
     assert_clean_end(result.exit_code, result.stderr, result.stdout, argv)
 
 
+@pytest.mark.slow
 def test_a_real_process_reports_a_bad_rule_file_in_one_line(places):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for path, args in ((places / "huge-values.toml", ["rules", "validate"]),

@@ -100,6 +100,7 @@ def per_deal(folder: Path, deals: int = DEALS) -> dict[tuple[str, str], np.ndarr
 # --- one folder's runs ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_tournament_s_runs_are_compared_paired_and_named_by_their_seats(folders):
     report = compare_folder_runs(folders["t1"])
     runs = report.table("runs").frame
@@ -218,6 +219,7 @@ def test_every_format_renders_a_folder_comparison_and_rescoring(folders):
         json.loads(render(report, "json"))
 
 
+@pytest.mark.slow
 def test_the_html_of_two_folders_plots_the_changes_under_their_table(folders):
     import io
 
@@ -414,6 +416,7 @@ TOKENS = ["t1", "t3", "s_greedy_random", "t1/pair-0-1-AB", "t3/pair-0-1-BA", "em
        runs=st.one_of(st.none(), st.sampled_from(["pair-0-1-AB", "nope", ",", "greedy/random,pair-0-1-AB",
                                                   "combo-000,combo-001"])),
        table=st.one_of(st.none(), st.sampled_from(["T3_hanafuda", "T9", ""])))
+@pytest.mark.slow
 def test_any_arguments_give_a_report_or_one_line(folders, command, paths, runs, table):
     root = folders["t1"].parent
     (root / "empty").mkdir(exist_ok=True)

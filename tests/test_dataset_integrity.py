@@ -1,6 +1,7 @@
-"""The dataset directory as a whole (DESIGN.md invariant 8): one writer, a manifest with checksums,
-``--overwrite`` that deletes only its own files, ``fudasim verify``, readers that refuse a damaged
-dataset, ``--resume`` that repairs one, and file-system errors that leave nothing behind."""
+"""The dataset directory as a whole (guarantee 8 of docs/guarantees.md): one writer, a manifest with
+checksums, ``--overwrite`` that deletes only its own files, ``fudasim verify``, readers that refuse
+a damaged dataset, ``--resume`` that repairs one, and file-system errors that leave nothing
+behind."""
 
 from __future__ import annotations
 
@@ -125,6 +126,7 @@ HOLD_LOCK = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused_naming_the_holder_and_the_folder_is_untouched(whole, tmp_path):
     out = copy_of(whole, tmp_path / "ds")
     holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(out)], env=ENV, stdout=subprocess.PIPE, text=True)
@@ -148,6 +150,7 @@ def test_a_second_writer_is_refused_naming_the_holder_and_the_folder_is_untouche
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_a_running_writer_keeps_its_folder_and_finishes_with_the_uninterrupted_rows(tmp_path):
     # The reference engine is slow enough that the run is still going while the others try.
     out = tmp_path / "cw"

@@ -1,6 +1,6 @@
-"""Runs on Dask distributed (DESIGN.md invariant 9): a two-worker LocalCluster writes the rows of
-a local run, also after a worker or the client is killed mid-run, and a retried or duplicated
-task leaves exactly one shard."""
+"""Runs on Dask distributed (guarantee 9 of docs/guarantees.md): a two-worker LocalCluster writes
+the rows of a local run, also after a worker or the client is killed mid-run, and a retried or
+duplicated task leaves exactly one shard."""
 
 from __future__ import annotations
 
@@ -75,6 +75,7 @@ def _no_temporaries(out: Path) -> bool:
     ("enshu-c", dict(rounds=6_000, shard_rounds=1_000, players=4, policies={2: "greedy"})),
     ("tensho-hanafuda", dict(rounds=600, shard_rounds=250, engine="reference", policies={0: "greedy"})),
 ])
+@pytest.mark.slow
 def test_a_cluster_writes_the_shards_of_a_local_run_byte_for_byte(tmp_path, cluster, rules, size):
     local = fudasim.run(rules, seed=11, out=tmp_path / "local", threads=1, **size)
     remote = fudasim.run(rules, seed=11, out=tmp_path / "remote", scheduler=cluster[0].scheduler_address, **size)
@@ -92,6 +93,7 @@ def test_a_cluster_writes_the_shards_of_a_local_run_byte_for_byte(tmp_path, clus
     assert remote.summary.task_seconds > 0 and remote.summary.shards_written == len(_shards(tmp_path / "local"))
 
 
+@pytest.mark.slow
 def test_the_workers_use_a_node_local_numba_cache(cluster, tmp_path):
     # in a fresh process (numba reads its cache folder once): $TMPDIR, unless NUMBA_CACHE_DIR is set
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
@@ -108,6 +110,7 @@ def test_the_workers_use_a_node_local_numba_cache(cluster, tmp_path):
     assert set(client.run(lambda: os.environ.get("NUMBA_CACHE_DIR")).values()) == {expected}
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_changes_no_row_and_leaves_one_shard_each(tmp_path, cluster):
     local_cluster, client = cluster
     size = dict(rounds=800_000, shard_rounds=4_000, seed=5)
@@ -137,6 +140,7 @@ def test_a_worker_killed_mid_run_changes_no_row_and_leaves_one_shard_each(tmp_pa
     assert victim not in client.run(os.getpid).values()
 
 
+@pytest.mark.slow
 def test_a_killed_client_is_finished_by_resume_with_the_rows_of_a_local_run(tmp_path, cluster):
     address = cluster[0].scheduler_address
     command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "2000000", "--seed", "8",
@@ -167,6 +171,7 @@ def test_a_killed_client_is_finished_by_resume_with_the_rows_of_a_local_run(tmp_
     pd.testing.assert_frame_equal(read_dataset(out), read_dataset(whole))
 
 
+@pytest.mark.slow
 def test_a_duplicated_task_leaves_one_shard_with_the_same_bytes(tmp_path, cluster):
     out = tmp_path / "d"
     fudasim.run(rounds=9_000, shard_rounds=3_000, seed=2, out=out, scheduler=cluster[0].scheduler_address)
@@ -235,6 +240,7 @@ def test_an_address_dask_cannot_parse_fails_at_once_without_a_traceback(tmp_path
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_local_n_starts_a_cluster_and_closes_it(tmp_path):
     before = {child.pid for child in psutil.Process().children(recursive=True)}
     local = fudasim.run(rounds=4_000, shard_rounds=1_000, seed=3, out=tmp_path / "local")
@@ -264,6 +270,7 @@ def test_a_worker_that_cannot_see_the_folder_or_runs_another_engine_is_refused(t
         distributed.prepare_worker(other)
 
 
+@pytest.mark.slow
 def test_a_cluster_without_workers_is_one_line_and_the_folder_is_not_touched(tmp_path):
     with LocalCluster(n_workers=0, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as empty, \
             dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
@@ -291,6 +298,7 @@ def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
     assert b"numba" not in pickled and len(pickled) < 100_000
 
 
+@pytest.mark.slow
 def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
     before = {child.pid for child in psutil.Process().children(recursive=True)}
     profiling = dask.config.get("distributed.worker.profile.enabled")
@@ -317,6 +325,7 @@ def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
     assert not _alive(list(workers))
 
 
+@pytest.mark.slow
 def test_a_tournament_and_a_sweep_on_the_cluster_write_the_local_rows(tmp_path, cluster):
     from simcore.sweep import SweepConfig, run_sweep
     from simcore.tournament import TournamentConfig, run_tournament
@@ -403,6 +412,7 @@ print(json.dumps([len(warming.buffer), len(first_task.buffer)]))
 
 
 @pytest.mark.parametrize("kind", ["rows", "summary"])
+@pytest.mark.slow
 def test_a_warmed_worker_compiles_or_loads_nothing_in_its_first_task(tmp_path, kind):
     # numba takes its compiler lock to compile a kernel or to load it from the cache: the warm-up
     # must do it for every kernel the run's tasks use, in a process that has loaded none yet

@@ -126,6 +126,7 @@ def problems() -> dict[tuple[str, str], str]:
     return found
 
 
+@pytest.mark.slow
 def test_every_public_name_has_a_docstring() -> None:
     missing = [text for key, text in problems().items() if key not in PENDING]
     if missing:
@@ -133,6 +134,7 @@ def test_every_public_name_has_a_docstring() -> None:
                     + "\n".join(missing), pytrace=False)
 
 
+@pytest.mark.slow
 def test_pending_gaps_are_still_open() -> None:
     closed = sorted(PENDING - set(problems()))
     if closed:

@@ -148,6 +148,7 @@ def test_exact_probabilities_are_consistent():
 
 
 @pytest.mark.parametrize(("name", "players", "n_rounds"), [("enshu-w", 2, 20000), ("enshu-c", 3, 12000)])
+@pytest.mark.slow
 def test_misdeal_rate_of_a_deal(name, players, n_rounds):
     c = compile_rules(load_rules(name, {"enshu.players": players}))
     if name == "enshu-w":
@@ -158,6 +159,7 @@ def test_misdeal_rate_of_a_deal(name, players, n_rounds):
     assert_rate(misdeals, n_rounds, p, f"{name} misdeals")
 
 
+@pytest.mark.slow
 def test_field_multiplier_distribution_of_standing_deals():
     # Variant C, 3 players: M = 1 + Brights on the field (before raises), conditioned on the deal
     # standing (field and hand misdeal checks of 3.3 step 3).
@@ -222,6 +224,7 @@ C_JUNK = {
 
 
 @pytest.mark.parametrize(("name", "table"), [("enshu-w", W_TEYAKU), ("enshu-c", C_TEYAKU)])
+@pytest.mark.slow
 def test_teyaku_frequency_in_a_dealt_hand(name, table):
     c = compile_rules(load_rules(name))
     n_rounds = 8000

@@ -126,6 +126,7 @@ def test_match_play(name, players, options):
     assert list(ints[E.C_ROUND]) == list(range(8, 20))
 
 
+@pytest.mark.slow
 def test_a_voided_round_keeps_the_dealer_in_a_match():
     c = compile_rules(load_rules("enshu-c", {"enshu.players": 2}))
     specs = [parse_policy("random")] * 2

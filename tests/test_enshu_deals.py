@@ -1,7 +1,7 @@
-"""Hand-made Enshu-bana deals, each with its outcome worked out from RULES.md in the comments.
+"""Hand-made Enshu-bana deals, each with its outcome worked out from docs/enshu.md in the comments.
 
-Seat 0 deals unless said otherwise.  Card points (RULES.md 3.0): Bright 20 (W, S) or 30 (C),
-Animal 10 (the Rain Man too), Ribbon 5, Chaff 0.
+Seat 0 deals unless said otherwise.  Card points (docs/enshu.md#cards-and-yaku): Bright 20 (W, S) or
+30 (C), Animal 10 (the Rain Man too), Ribbon 5, Chaff 0.
 
 Two deal shapes keep the play easy to follow:
 
@@ -282,7 +282,7 @@ def test_two_uchikiri_yaku_in_one_turn(combo, check, cards, u):
 
 
 def w_five_turns(c, turns, discards, decisions=()):
-    # Two players hold 8 cards and the field 8 (RULES.md 3.0): two idle field cards.
+    # Two players hold 8 cards and the field 8 (docs/enshu.md#a-round): two idle field cards.
     return five_turns(c, turns, discards, extra_field=[WILLOW_SWALLOW, WILLOW_RAIN_MAN], decisions_before=decisions)
 
 
@@ -734,6 +734,7 @@ def test_icp_four_at_teyaku_time_only_counts_active_hands():
         replay_deck(c, deck, raises + [YES, YES, NO])
 
 
+@pytest.mark.slow
 def test_redeals_from_a_seed_leave_valid_deals():
     from simcore.games.enshu.reference import misdeal_at_deal, play_unit
     from simcore.policies import parse_policy

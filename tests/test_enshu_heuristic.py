@@ -104,6 +104,7 @@ def test_the_numba_twin_decides_as_the_reference_at_every_decision(rules_name, p
             assert "join" in kinds and "kotsu" in kinds and "mizu_kotsu" in kinds
 
 
+@pytest.mark.slow
 def test_the_twin_decides_fuke_as_the_reference():
     # Fuke is offered only to a seat with 15 Willow-free card points or fewer: play until the
     # heuristic seat has been asked a few times
@@ -375,6 +376,7 @@ def _paired_edge(rules_name: str, players: int, other: str, deals: int) -> float
 
 @pytest.mark.parametrize(("rules_name", "players", "other", "deals"),
                          [("enshu-w", 2, "greedy", 400), ("enshu-c", 5, "greedy", 100), ("enshu-s", 3, "random", 50)])
+@pytest.mark.slow
 def test_it_beats_the_simpler_policies_on_fixed_deals(rules_name, players, other, deals):
     # measured with intervals on thousands of deals, the edge is clearly positive; on these fixed
     # deals it is: W 2p +0.16 stakes a deal against greedy, C 5p +44 sticks, S 3p +74 points

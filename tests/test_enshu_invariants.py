@@ -11,6 +11,7 @@ observation limited to what its seat may see.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,6 +132,7 @@ CONFIGS = [("enshu-w", 2), ("enshu-w", 3), ("enshu-s", 2), ("enshu-s", 3),
            ("enshu-c", 2), ("enshu-c", 3), ("enshu-c", 4), ("enshu-c", 5)]
 
 
+@pytest.mark.slow
 def test_invariants_after_every_step_for_every_variant_and_player_count():
     for name, players in CONFIGS:
         compiled = compile_rules(load_rules(name, {"enshu.players": players}))
@@ -170,6 +172,7 @@ def rule_sets(draw):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule_sets(), st.integers(min_value=0, max_value=2**63 - 1), st.sampled_from(["random", "greedy"]))
+@pytest.mark.slow
 def test_invariants_hold_under_any_options_and_seed(rule_set, seed, policy):
     name, options = rule_set
     compiled = compile_rules(load_rules(name, options))
@@ -188,8 +191,8 @@ def test_a_round_is_a_pure_function_of_seed_and_index():
 
 
 def test_the_deal_does_not_depend_on_the_policies():
-    # Common random numbers (DESIGN.md invariant 2): the deal stream is the same under every
-    # policy, so the first deal (and, under variant W, the standing deal) is shared.
+    # Common random numbers (guarantee 2 of docs/guarantees.md): the deal stream is the same under
+    # every policy, so the first deal (and, under variant W, the standing deal) is shared.
     compiled = compile_rules(load_rules("enshu-w"))
     for r in range(20):
         a = play_unit(compiled, [parse_policy("random")] * 3, 9, r, None)[0]
@@ -198,9 +201,9 @@ def test_the_deal_does_not_depend_on_the_policies():
 
 
 def test_greedy_ignores_hidden_information():
-    # DESIGN.md invariant 6: reversing the draw pile and swapping an unexposed card between the
-    # two other hands (neither hand holding a teyaku before or after) changes nothing the dealer
-    # can see before its first play, so its first play must not change.
+    # Guarantee 6 of docs/guarantees.md: reversing the draw pile and swapping an unexposed card
+    # between the two other hands (neither hand holding a teyaku before or after) changes nothing
+    # the dealer can see before its first play, so its first play must not change.
     import random
 
     from simcore.games.enshu.compile import teyaku_options

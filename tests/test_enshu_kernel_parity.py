@@ -1,4 +1,5 @@
-"""Two engines, one truth for Enshu-bana (DESIGN.md invariant 3): kernel rows == reference rows.
+"""Two engines, one truth for Enshu-bana (guarantee 3 of docs/guarantees.md): kernel rows ==
+reference rows.
 
 Each combination plays the same units through the numba kernel (``simcore.games.enshu.kernel``) and
 the pure-Python reference engine (``simcore.games.enshu.reference``) and compares every column of the
@@ -67,6 +68,7 @@ MIXES = ["random", "greedy", "greedy-random", "random-greedy"]
 
 @pytest.mark.parametrize("mix", MIXES)
 @pytest.mark.parametrize("rules, players", GRID, ids=[f"{r[6:]}-{n}p" for r, n in GRID])
+@pytest.mark.slow
 def test_kernel_equals_reference_for_each_variant_player_count_and_policy_mix(rules, players, mix):
     units = ROUNDS if mix == "random" else ROUNDS // 2
     rows = assert_same_rows(rules, players, {}, policy_mix(mix, players), units, None, seed=11)
@@ -142,6 +144,7 @@ def _option_id(case) -> str:
 
 @pytest.mark.parametrize("mix", ["random", "greedy-random"])
 @pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=_option_id)
+@pytest.mark.slow
 def test_kernel_equals_reference_under_each_option(case, mix):
     rules, players, options = case
     assert_same_rows(rules, players, options, policy_mix(mix, players), OPTION_ROUNDS, None, seed=23)
@@ -163,6 +166,7 @@ MATCHES = [
 @pytest.mark.parametrize("rules, players, options, rounds_per_match", MATCHES,
                          ids=[f"{r[6:]}-{n}p-{k}-" + ",".join(f"{a[6:]}={b}" for a, b in o.items())
                               for r, n, o, k in MATCHES])
+@pytest.mark.slow
 def test_kernel_equals_reference_in_match_play(rules, players, options, rounds_per_match):
     rows = assert_same_rows(rules, players, options, policy_mix("greedy-random", players),
                             max(10, OPTION_ROUNDS // rounds_per_match), rounds_per_match, seed=3)
@@ -177,6 +181,7 @@ def test_kernel_equals_reference_in_match_play(rules, players, options, rounds_p
         assert rows["dealer"][previous + 1] == expected
 
 
+@pytest.mark.slow
 def test_reused_uninitialised_buffers_are_overwritten_in_every_cell():
     """Rows of a 5-player C run, then of a 2-player W match, in one garbage-filled buffer."""
     buffers = output_buffers(600, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)

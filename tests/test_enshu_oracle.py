@@ -76,6 +76,7 @@ def _config_id(config) -> str:
 
 
 @pytest.mark.parametrize(("name", "overrides", "rounds"), CONFIGS, ids=[_config_id(c) for c in CONFIGS])
+@pytest.mark.slow
 def test_engine_matches_independent_implementation(name, overrides, rounds):
     rules = load_rules(name, overrides)
     compiled = compile_rules(rules)

@@ -14,7 +14,8 @@ from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.options import OPTION_VARIANTS, OPTIONS
 from simcore.rules import RulesError, load_rules, shipped_rules
 
-# RULES.md section 4, options 20-52, typed in: option -> default (per variant where they differ).
+# The Enshu-bana options of docs/enshu.md#options, typed in: option -> default (per variant where
+# they differ).
 RULES_DEFAULTS = {
     "enshu.deal_2p": "8_8", "enshu.w_misdeal": "field_four", "enshu.sokuyaku_stacking": "supersede",
     "enshu.uchikiri_check": "end_of_turn", "enshu.next_dealer": "round_winner", "enshu.rounds": 12,
@@ -33,7 +34,7 @@ RULES_DEFAULTS = {
     "enshu.c.kotsu_small_games": "true",
 }
 BRIGHT_DEFAULT = {"W": "20", "S": "20", "C": "30"}
-# Dekiyaku values per variant (RULES.md 3.1-3.3).
+# Dekiyaku values per variant (docs/enshu.md#cards-and-yaku).
 YAKU_VALUES = {
     "W": {"shiko": ("uchikiri", 3), "akatan": ("uchikiri", 2), "aotan": ("uchikiri", 2)},
     "S": {"shiko": ("multiplier", 3), "akatan": ("multiplier", 2), "aotan": ("multiplier", 2)},
@@ -71,7 +72,7 @@ def test_shipped_rule_sets(name, variant, counts):
     written = {f"enshu.{k}" for k, v in data["enshu"].items() if not isinstance(v, dict)}
     written |= {f"enshu.{variant.lower()}.{k}" for k in data["enshu"].get(variant.lower(), {})}
     assert written == own
-    # Card points of RULES.md 1(c) (the Rain Man an Animal).
+    # Card points of docs/enshu.md#cards-and-yaku (the Rain Man an Animal).
     bright = int(BRIGHT_DEFAULT[variant])
     assert rules.card_points == tuple(card_points(c, bright) for c in range(48))
     assert sum(rules.card_points) == (230 if bright == 20 else 270)

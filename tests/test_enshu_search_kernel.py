@@ -162,16 +162,19 @@ def lockstep(compiled, rounds: int, seed: int, on_pause=None) -> None:
 
 
 @pytest.mark.parametrize("rules, players", GRID, ids=GRID_IDS)
+@pytest.mark.slow
 def test_state_machine_pauses_with_the_reference_keys_and_observations(rules, players):
     lockstep(compiled_for(rules, players), rounds=40, seed=5)
 
 
 @pytest.mark.parametrize("rules, players, options", ORDER_OPTIONS, ids=ORDER_IDS)
+@pytest.mark.slow
 def test_state_machine_follows_the_reference_under_options_that_change_the_order(rules, players, options):
     lockstep(compiled_for(rules, players, options), rounds=30, seed=17)
 
 
 @pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=[_option_id(case) for case in PLAY_CHANGING_OPTIONS])
+@pytest.mark.slow
 def test_state_machine_follows_the_reference_under_every_option_that_changes_play(case):
     rules, players, options = case
     lockstep(compiled_for(rules, players, options), rounds=12, seed=41)
@@ -206,11 +209,13 @@ def check_sample_hidden(compiled, rounds: int, seed: int) -> None:
 
 
 @pytest.mark.parametrize("rules, players", GRID, ids=GRID_IDS)
+@pytest.mark.slow
 def test_sample_hidden_deals_the_reference_world(rules, players):
     check_sample_hidden(compiled_for(rules, players), rounds=6, seed=31)
 
 
 @pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=[_option_id(case) for case in PLAY_CHANGING_OPTIONS])
+@pytest.mark.slow
 def test_sample_hidden_deals_the_reference_world_under_every_option_that_changes_play(case):
     rules, players, options = case
     check_sample_hidden(compiled_for(rules, players, options), rounds=4, seed=37)
@@ -222,6 +227,7 @@ def mixed(players: int, first: str, second: str) -> list:
 
 @pytest.mark.parametrize("rounds_per_match", [None, 4])
 @pytest.mark.parametrize("rules, players", GRID, ids=GRID_IDS)
+@pytest.mark.slow
 def test_general_kernel_writes_the_fast_kernel_rows_for_random_and_greedy(rules, players, rounds_per_match):
     compiled = compiled_for(rules, players)
     units = 400 if rounds_per_match is None else 100
@@ -234,6 +240,7 @@ def test_general_kernel_writes_the_fast_kernel_rows_for_random_and_greedy(rules,
 
 
 @pytest.mark.parametrize("case", PLAY_CHANGING_OPTIONS, ids=[_option_id(case) for case in PLAY_CHANGING_OPTIONS])
+@pytest.mark.slow
 def test_general_kernel_writes_the_fast_kernel_rows_under_every_option_that_changes_play(case):
     rules, players, options = case
     compiled = compiled_for(rules, players, options)
@@ -260,6 +267,7 @@ SEARCH_MIXES = [
 
 @pytest.mark.parametrize("rules, players, policies, rounds_per_match, units", SEARCH_MIXES,
                          ids=[f"{r[6:]}-{n}p-" + "-".join(p) for r, n, p, _, _ in SEARCH_MIXES])
+@pytest.mark.slow
 def test_general_kernel_writes_the_reference_rows_with_search_players(rules, players, policies, rounds_per_match,
                                                                       units):
     compiled = compiled_for(rules, players)
@@ -272,6 +280,7 @@ def test_general_kernel_writes_the_reference_rows_with_search_players(rules, pla
 
 @pytest.mark.parametrize("rounds_per_match", [None, 3])
 @pytest.mark.parametrize("rules, players", GRID, ids=GRID_IDS)
+@pytest.mark.slow
 def test_general_kernel_writes_the_reference_rows_with_heuristic_seats(rules, players, rounds_per_match):
     compiled = compiled_for(rules, players)
     for first, second in (("heuristic", "random"), ("greedy", "heuristic:card_weight=300,field_risk=0")):
@@ -284,6 +293,7 @@ def test_general_kernel_writes_the_reference_rows_with_heuristic_seats(rules, pl
 
 
 @pytest.mark.parametrize("rules, players, options", ORDER_OPTIONS, ids=ORDER_IDS)
+@pytest.mark.slow
 def test_general_kernel_writes_the_reference_rows_with_heuristic_seats_under_options(rules, players, options):
     compiled = compiled_for(rules, players, options)
     specs = [parse_policy("heuristic" if s % 2 == 0 else "random", "enshu") for s in range(players)]
@@ -353,8 +363,8 @@ def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
 
 @pytest.mark.parametrize("rules, players", [("enshu-w", 3), ("enshu-c", 4)], ids=["w-3p", "c-4p"])
 def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, players):
-    """DESIGN.md invariant 6 in the kernel: a pimc or ismcts decision is a function of what its
-    seat may see (and its stream), however the hidden cards lie."""
+    """Guarantee 6 of docs/guarantees.md in the kernel: a pimc or ismcts decision is a function of
+    what its seat may see (and its stream), however the hidden cards lie."""
     from simcore.games.enshu.state_nb import EnshuRules
     from simcore.kernels.policy_ids import (
         OBJECTIVE_SCORE,

@@ -62,6 +62,7 @@ def test_every_registered_game_is_covered():
 
 
 @pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
 def test_kernel_and_reference_write_the_same_rows(game_name, rules_name, players):
     game, compiled, specs, _ = _setup(game_name, rules_name, players)
     for rounds_per_match in (None, 4):
@@ -103,6 +104,7 @@ def _played(game: Game, compiled, specs, round_index: int, players: int, deck_si
 
 
 @pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
 def test_the_forward_model_conserves_cards_replays_and_hides(game_name, rules_name, players):
     game, compiled, specs, _ = _setup(game_name, rules_name, players)
     deck_size = len(compiled.rules.deck.cards)
@@ -129,7 +131,7 @@ def test_the_forward_model_conserves_cards_replays_and_hides(game_name, rules_na
             assert world.observation(seat) == before.observation(seat)
             assert world.decision() == decision
             _places_check(world, deck_size, f"round {r}, world {k}")
-            # and its policy decides alike there (DESIGN.md invariant 6)
+            # and its policy decides alike there (guarantee 6 of docs/guarantees.md)
             real = game.ask_policy(game.seat_policies(compiled, specs, SEED, r)[seat], before, decision)
             sampled = game.ask_policy(game.seat_policies(compiled, specs, SEED, r)[seat], world, decision)
             assert real == sampled, (r, k, decision.kind)
@@ -137,6 +139,7 @@ def test_the_forward_model_conserves_cards_replays_and_hides(game_name, rules_na
 
 
 @pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
 def test_threads_shards_and_resume_give_the_same_rows(tmp_path, game_name, rules_name, players):
     game, _, specs, overrides = _setup(game_name, rules_name, players)
     base = dict(rules=rules_name, options=overrides, policies=tuple(str(s) for s in specs), rounds=1200, seed=SEED)

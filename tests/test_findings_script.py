@@ -81,6 +81,7 @@ def test_misleading_says_which_numbers_differ_and_where_the_sign_flips():
     assert "**Same**: 0 of the 1 numbers" in text
 
 
+@pytest.mark.slow
 def test_the_findings_page_of_the_quick_setting(tmp_path):
     doc = tmp_path / "docs" / "findings.md"
     assert main(["--quick", "--policies", "random,greedy", "--chain", "random,greedy,omniscient:worlds=1,rollout=greedy",
@@ -135,6 +136,7 @@ def test_settings_dealt_alike_are_named_together():
     assert _shared_deals({"A": "x", "B": "y"}) == ""
 
 
+@pytest.mark.slow
 def test_the_hanafuda_setting_plays_the_rounds_of_ise_set_1_with_t3(tmp_path):
     # what the page says of Tensho (hanafuda): the same rows as Tensho (Ise), yaku set 1, T3
     import pandas as pd

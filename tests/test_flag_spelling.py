@@ -56,6 +56,7 @@ def test_bench_takes_o_and_out_and_output_and_the_old_csv():
     assert "-o, --out, --output FILE" in result.output and "--csv FILE" in result.output
 
 
+@pytest.mark.slow
 def test_out_and_output_do_the_same(tmp_path: Path):
     runner = CliRunner()
     for flag in ("-o", "--out", "--output"):

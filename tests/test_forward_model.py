@@ -184,6 +184,7 @@ def test_a_clone_at_any_pause_plays_on_to_the_same_round(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+@pytest.mark.slow
 def test_sample_hidden_moves_only_what_the_seat_cannot_see(game):
     for r in range(40):
         _, steps = _played(game, r)
@@ -244,6 +245,7 @@ def _check_uniform(game: GameUnderTest, state: State, seat: int, n: int = 6000) 
     return sizes
 
 
+@pytest.mark.slow
 def test_sample_hidden_deals_each_unseen_card_uniformly():
     """At the first play of a Tensho round, each of the 30 cards the seat has not seen lies in
     the other hand with probability 6/30, in the draw pile with 18/30 and among the dead with
@@ -253,6 +255,7 @@ def test_sample_hidden_deals_each_unseen_card_uniformly():
     assert sizes == {"other_hand": 6, "draw": 18, "dead": 6}
 
 
+@pytest.mark.slow
 def test_enshu_sample_hidden_deals_each_unseen_card_uniformly():
     """Enshu-bana at the first play: variant W with 3 players (the two other hands of 7 less
     their exposed cards, a draw pile of 21); variant C with 5 players whose dropped hands are set
@@ -271,6 +274,7 @@ def test_enshu_sample_hidden_deals_each_unseen_card_uniformly():
     assert sum(sizes.values()) == 7 + 14 + 14 - exposed
 
 
+@pytest.mark.slow
 def test_enshu_sample_hidden_for_a_dropped_seat():
     """A seat that dropped out knows its own cards went into the draw pile (variant C, 5
     players): they stay in it, each at a uniform place; the rest is dealt as for any seat."""
@@ -285,6 +289,7 @@ def test_enshu_sample_hidden_for_a_dropped_seat():
 
 
 @pytest.mark.parametrize("game", [ENSHU_W, ENSHU_C5_ASIDE], ids=lambda g: g.name)
+@pytest.mark.slow
 def test_enshu_world_for_another_seat_asks_the_decider_afresh(game):
     """A world sampled for a seat that is not deciding deals the decider a new hand: its
     pending play or teyaku decision is asked of that hand (a teyaku decision it no longer
@@ -342,6 +347,7 @@ def test_enshu_worlds_keep_no_hidden_record_and_deal_from_their_own_streams():
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule_sets(), st.integers(min_value=0, max_value=2**63 - 1), st.sampled_from(["random", "greedy"]))
+@pytest.mark.slow
 def test_enshu_forward_model_under_any_options(rule_set, seed, policy):
     """Any Enshu-bana rule set: at every decision a world sampled for the deciding seat keeps
     its observation and plays to the end with every card in one place after every step (the
@@ -380,6 +386,7 @@ def test_the_forward_model_is_a_state(game):
 
 
 @pytest.mark.parametrize("game", GAMES[:2], ids=lambda g: g.name)
+@pytest.mark.slow
 def test_tensho_world_for_the_other_seat_asks_the_decider_afresh(game):
     """Sampled for the seat that is not deciding, a world deals the decider a new hand: a
     pending play lists that hand, a pending banking of the 6 of clubs goes to whoever holds it
@@ -408,10 +415,11 @@ def test_tensho_world_for_the_other_seat_asks_the_decider_afresh(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+@pytest.mark.slow
 def test_decisions_do_not_change_when_only_hidden_cards_do(game):
-    """DESIGN.md invariant 6 for every game and built-in policy: at each decision of a played
-    round, the deciding seat's policy (fresh, its stream at the same place) takes the same action
-    in the real state and in a world where every card it cannot see was dealt anew."""
+    """Guarantee 6 of docs/guarantees.md for every game and built-in policy: at each decision of a
+    played round, the deciding seat's policy (fresh, its stream at the same place) takes the same
+    action in the real state and in a world where every card it cannot see was dealt anew."""
     kinds = set()
     for r in range(25):
         _, steps = _played(game, r)

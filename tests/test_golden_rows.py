@@ -205,7 +205,14 @@ def _id(spec: dict) -> str:
     return " ".join([run_key(spec)] + extra)
 
 
-@pytest.mark.parametrize("spec", golden_runs(), ids=_id)
+def _marked_runs() -> list:
+    """Every pinned run; the option and reference-engine runs are marked slow (the base and
+    machinery runs of every game stay in the fast subset, ``-m "not slow"``)."""
+    slow = [pytest.param(spec, marks=pytest.mark.slow) for spec in _option_runs() + _reference_runs()]
+    return [*_base_runs(), *_machinery_runs(), *slow]
+
+
+@pytest.mark.parametrize("spec", _marked_runs(), ids=_id)
 def test_rows_match_the_pinned_digest(spec, tmp_path):
     pinned = _pinned()
     key = run_key(spec)
@@ -213,6 +220,7 @@ def test_rows_match_the_pinned_digest(spec, tmp_path):
     assert play(spec, tmp_path / "run") == pinned[key]
 
 
+@pytest.mark.slow
 def test_the_pinned_digests_tell_runs_apart():
     """A digest that several runs share would hide a change: the options must all matter."""
     pinned = _pinned()

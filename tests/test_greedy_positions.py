@@ -3,7 +3,7 @@
 
 Each position is built so that yaku progress decides it against the card values (or the other
 way round), and the hand computation is written next to it. The values used are those of
-RULES.md as typed into tests/tensho_cards.py and tests/enshu_cards.py.
+the rules as typed into tests/tensho_cards.py and tests/enshu_cards.py.
 
 Tensho, tensho-ise defaults: yaku set 1, card values T1_ise, chaff set B (coins and cups but the
 2 of coins). Set-1 weights `12 x points / cards`: a front 3-card yaku (100) 400, a back one (50)

@@ -1,4 +1,4 @@
-"""Policies see only what a player may see (DESIGN.md invariant 6).
+"""Policies see only what a player may see (guarantee 6 of docs/guarantees.md).
 
 Each check plays a deal and a twin deal that differs only in cards hidden from the deciding seat
 (the opponent's hand, the unturned draw pile and the dead cards are reshuffled among themselves),
@@ -54,6 +54,7 @@ def first_decisions(compiled, deck, policy_names, seed):
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("rules", ["tensho-ise", "tensho-hanafuda"])
+@pytest.mark.slow
 def test_the_dealers_decisions_before_turn_two_ignore_hidden_cards(policy, rules):
     compiled = compile_rules(load_rules(rules))
     generator = random.Random(1234)

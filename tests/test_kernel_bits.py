@@ -108,6 +108,7 @@ SHUFFLED_RANKS = [r for _ in range(4) for r in range(1, 13) if r != 6] + [6]
 
 
 @pytest.mark.parametrize("ranks", [TENSHO_RANKS, SHUFFLED_RANKS], ids=["tensho", "unsorted"])
+@pytest.mark.slow
 def test_rank_counts_match_python(ranks):
     rank, rank_mask = deck(ranks)
     rng = np.random.default_rng(20261201)

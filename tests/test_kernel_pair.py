@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+import pytest
 
 from simcore.games.tensho import kernel_nb as T
 from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
@@ -24,6 +25,7 @@ def _steps(a, b, bounds_a, bounds_b, out):
         out[i, 3] = lane(products, 1)
 
 
+@pytest.mark.slow
 def test_both_lanes_step_like_two_streams():
     a, b = Stream(7, 3, 16), Stream(7, 3, 17)
     n = 200
@@ -65,6 +67,7 @@ def python_hand_draw(stream: Stream, n: int) -> int:
     return stream.uniform_below(n) if n >= 2 else 0
 
 
+@pytest.mark.slow
 def test_hand_draws_equal_seat_by_seat_draws():
     """Every pair of hand sizes a pass can see, a banked six's unequal hands and empty hands
     among them, over many streams: the draws and both streams' states afterwards."""

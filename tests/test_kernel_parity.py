@@ -1,4 +1,5 @@
-"""Two engines, one truth (DESIGN.md invariant 3): kernel rows == reference rows, round by round.
+"""Two engines, one truth (guarantee 3 of docs/guarantees.md): kernel rows == reference rows, round
+by round.
 
 Each combination plays the same units through the numba kernel and the pure-Python reference
 engine and compares every column of the per-round record.  ``FUDASIM_PARITY_ROUNDS`` scales the
@@ -47,6 +48,7 @@ POLICY_PAIRS = [("random", "random"), ("greedy", "random"), ("random", "greedy")
 
 @pytest.mark.parametrize("yaku_set", ["fixed_1", "fixed_2"])
 @pytest.mark.parametrize("policies", POLICY_PAIRS, ids="-".join)
+@pytest.mark.slow
 def test_kernel_equals_reference_for_each_yaku_set_and_policy_pair(yaku_set, policies):
     rows = assert_same_rows("tensho-ise", {"tensho.yaku_set_choice": yaku_set}, list(policies),
                             ROUNDS if "greedy" not in policies else ROUNDS // 2, None, seed=11)
@@ -87,11 +89,13 @@ PLAY_CHANGING_OPTIONS = [
 
 @pytest.mark.parametrize("options", PLAY_CHANGING_OPTIONS, ids=lambda o: ",".join(f"{k[7:]}={v}" for k, v in o.items()))
 @pytest.mark.parametrize("policies", [("random", "random"), ("greedy", "random")], ids="-".join)
+@pytest.mark.slow
 def test_kernel_equals_reference_under_each_option(options, policies):
     assert_same_rows("tensho-ise", options, list(policies), OPTION_ROUNDS, None, seed=23)
 
 
 @pytest.mark.parametrize("options", [{}, {"tensho.back_two_card": "rain_man"}], ids=["default", "rain_man"])
+@pytest.mark.slow
 def test_kernel_equals_reference_in_the_hanafuda_skin(options):
     assert_same_rows("tensho-hanafuda", options, ["random", "greedy"], OPTION_ROUNDS, None, seed=5)
 
@@ -106,6 +110,7 @@ def test_kernel_equals_reference_in_the_hanafuda_skin(options):
         ({"tensho.yaku_set_choice": "dealer_policy"}, 12),
     ],
 )
+@pytest.mark.slow
 def test_kernel_equals_reference_in_match_play(options, rounds_per_match):
     rows = assert_same_rows("tensho-ise", options, ["greedy:yaku_set=2", "random"],
                             max(20, OPTION_ROUNDS // rounds_per_match), rounds_per_match, seed=3)

@@ -126,6 +126,7 @@ def _one_error_line(result) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_run_to_s3_writes_the_rows_of_a_local_run_and_every_reader_reads_it(s3, tmp_path, endpoint):
     args = ["run", "--rounds", "9000", "--shard-rounds", "2500", "--seed", "5", "--policy", "1=greedy",
             "--no-progress"]
@@ -158,6 +159,7 @@ def test_a_run_to_s3_writes_the_rows_of_a_local_run_and_every_reader_reads_it(s3
     assert replayed.exit_code == 0 and "agrees with" in replayed.output, replayed.output
 
 
+@pytest.mark.slow
 def test_the_python_api_writes_to_s3_and_a_damaged_object_is_found(s3, tmp_path, endpoint):
     run = fudasim.run(rounds=3000, shard_rounds=1000, seed=9, out=s3)
     assert str(run.path) == s3 and run.rounds == 3000
@@ -177,6 +179,7 @@ def test_the_python_api_writes_to_s3_and_a_damaged_object_is_found(s3, tmp_path,
     assert "part-000001.parquet" in _one_error_line(_cli("report", s3))
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(s3, tmp_path, endpoint):
     command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "1500000", "--seed", "21",
                "--shard-rounds", "25000", "--threads", "1", "--no-progress", "--out", s3]
@@ -212,6 +215,7 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(s3, tmp_path, 
     pd.testing.assert_frame_equal(read_dataset(s3, columns), read_dataset(whole, columns))
 
 
+@pytest.mark.slow
 def test_a_retried_shard_leaves_one_object_and_never_replaces_another(s3, endpoint):
     fudasim.run(rounds=6000, shard_rounds=2000, seed=4, out=s3)
     before = _objects(endpoint, s3)
@@ -235,6 +239,7 @@ def test_a_retried_shard_leaves_one_object_and_never_replaces_another(s3, endpoi
     assert _objects(endpoint, s3)["part-000002.parquet"] == b"not this run's shard"
 
 
+@pytest.mark.slow
 def test_overwrite_deletes_only_the_runs_own_objects(s3, endpoint):
     args = ["run", "--rounds", "3000", "--shard-rounds", "1000", "--no-progress"]
     assert _cli(*args, "-o", s3).exit_code == 0
@@ -276,6 +281,7 @@ def test_a_summary_run_is_refused_in_an_object_store_before_anything_is_written(
     assert _objects(endpoint, s3) == {}
 
 
+@pytest.mark.slow
 def test_an_endpoint_that_does_not_answer_is_one_line(s3, tmp_path, monkeypatch):
     monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{_free_port()}")
     for args in (["run", "--rounds", "100", "-o", s3], ["report", s3], ["verify", s3]):
@@ -283,6 +289,7 @@ def test_an_endpoint_that_does_not_answer_is_one_line(s3, tmp_path, monkeypatch)
         assert "cannot reach the object store" in line and s3 in line
 
 
+@pytest.mark.slow
 def test_a_two_worker_cluster_writes_the_local_rows_to_s3(s3, tmp_path, endpoint):
     size = dict(rounds=8000, shard_rounds=2000, seed=13, policies={0: "greedy"})
     remote = fudasim.run(**size, out=s3, scheduler="local:2")
@@ -296,6 +303,7 @@ def test_a_two_worker_cluster_writes_the_local_rows_to_s3(s3, tmp_path, endpoint
     assert _digests(s3) == _digests(tmp_path / "local")
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_to_s3_leaves_one_object_per_shard(s3, tmp_path, endpoint):
     """Dask runs the killed worker's tasks again; a retried task finds its shard's object or
     uploads the same bytes, so the store ends with one object per shard, as a local run's."""

@@ -36,6 +36,7 @@ def test_only_omniscient_sees_hidden_cards():
 
 
 @pytest.mark.parametrize(("game_name", "rules_name"), [("tensho", "tensho-ise"), ("enshu", "enshu-w")])
+@pytest.mark.slow
 def test_it_decides_from_the_real_cards(game_name, rules_name):
     # where pimc would decide alike in the real position and in a world dealt anew, the
     # omniscient player does not always: it reads the cards the seat cannot see
@@ -59,6 +60,7 @@ def test_it_decides_from_the_real_cards(game_name, rules_name):
     assert differ > 0
 
 
+@pytest.mark.slow
 def test_a_run_warns_once_records_it_and_every_report_says_so(tmp_path):
     config = RunConfig(rules="tensho-ise", rounds=30, seed=3, engine="reference",
                        policies={1: "omniscient:worlds=2"}, out=str(tmp_path / "om"))
@@ -79,6 +81,7 @@ def test_a_run_warns_once_records_it_and_every_report_says_so(tmp_path):
     assert len(compared.notices) == 1 and compared.notices[0].startswith("om: seat 1")
 
 
+@pytest.mark.slow
 def test_the_command_line_warns_in_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cli.main", "run", "tensho-ise", "--engine", "reference",
                            "--rounds", "5", "--policy", "0=omniscient:worlds=1", "-o", str(tmp_path / "x")],

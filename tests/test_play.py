@@ -134,6 +134,7 @@ def options_flags(options: dict[str, str]) -> list[str]:
 # --- through a pseudo-terminal ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_tensho_in_a_terminal_every_decision_bad_input_screen_save_and_replay(tmp_path):
     prefix = tmp_path / "tensho"
     args = ["tensho-ise", "--rounds", "1", "--seed", str(TENSHO_SEED), "--against", "greedy", "--save", str(prefix),
@@ -168,6 +169,7 @@ def test_tensho_in_a_terminal_every_decision_bad_input_screen_save_and_replay(tm
     assert decisions[0] == 1  # the person chose yaku set 1 (option 1)
 
 
+@pytest.mark.slow
 def test_enshu_c_in_a_terminal_kotsu_teyaku_fuke_save_and_replay(tmp_path):
     prefix = tmp_path / "enshu"
     args = ["enshu-c", "--rounds", "1", "--seed", str(ENSHU_C_SEED), "--save", str(prefix)]
@@ -186,6 +188,7 @@ def test_enshu_c_in_a_terminal_kotsu_teyaku_fuke_save_and_replay(tmp_path):
     assert [seat["payoff"] for seat in trace["seats"]] == payoffs
 
 
+@pytest.mark.slow
 def test_enshu_w_two_rounds_against_random_saves_each_round(tmp_path):
     prefix = tmp_path / "w"
     text, status, _ = run_in_pty(["enshu-w", "--players", "2", "--rounds", "2", "--seed", "11", "--seat", "1",
@@ -201,6 +204,7 @@ def test_enshu_w_two_rounds_against_random_saves_each_round(tmp_path):
         assert [seat["payoff"] for seat in trace["seats"]] == payoffs
 
 
+@pytest.mark.slow
 def test_enshu_c_four_players_asks_join_or_drop(tmp_path):
     text, status, _ = run_in_pty(["enshu-c", "--players", "4", "--rounds", "1", "--seed", str(ENSHU_C4_SEED),
                                   "--save", str(tmp_path / "c4")], scripted(decline_teyaku, ()))
@@ -218,6 +222,7 @@ def test_enshu_c_four_players_asks_join_or_drop(tmp_path):
     assert [seat["payoff"] for seat in trace["seats"]] == payoffs
 
 
+@pytest.mark.slow
 def test_end_of_input_ends_cleanly_with_status_2():
     text, status, _ = run_in_pty(["tensho-ise", "--rounds", "1", "--seed", "1"],
                                  lambda text, n, index: b"1\n" if index < 2 else b"\x04")
@@ -227,12 +232,14 @@ def test_end_of_input_ends_cleanly_with_status_2():
                                   "the round in progress is not saved")
 
 
+@pytest.mark.slow
 def test_q_quits():
     text, status, prompts = run_in_pty(["enshu-s", "--rounds", "1", "--seed", "2"], lambda text, n, index: b"q\n")
     assert status == 0 and prompts == 1
     assert "You quit" in text and "Traceback" not in text
 
 
+@pytest.mark.slow
 def test_colour_only_without_no_color():
     def quit_at_once(text, n, index):
         return b"q\n"
@@ -251,6 +258,7 @@ def test_colour_only_without_no_color():
     (["tensho-ise", "--save", "/no/such/dir/x"], "no such directory"),
     (["enshu-c", "--players", "7"], "--players"),
 ])
+@pytest.mark.slow
 def test_user_errors_are_one_line(args, message):
     completed = subprocess.run([sys.executable, "-m", "cli.main", "play", *args], cwd=ROOT, capture_output=True,
                                text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL,
@@ -278,6 +286,7 @@ def session(rules: str, options: dict[str, str], seat: int, seed: int, rounds: i
     ("tensho-ise", {}), ("tensho-hanafuda", TENSHO_EVERY_DECISION), ("enshu-w", {}), ("enshu-s", {}),
     ("enshu-c", {}), ("enshu-c", {"enshu.players": "2"}),
 ])
+@pytest.mark.slow
 def test_every_round_played_replays_to_its_result(rules, options):
     """Random answers in every seat: the recorded deck and decisions give the same round."""
     answers = random.Random(7)
@@ -394,6 +403,7 @@ def keep_and_decline(question: Question) -> int:
     ("enshu-w", {}, "declares no group-"),
     ("tensho-ise", TENSHO_EVERY_DECISION, "keeps the 6 of clubs"),
 ])
+@pytest.mark.slow
 def test_silent_choices_of_other_seats_are_not_shown(rules, options, secret):
     """Declining a teyaku or keeping the 6 of clubs is not announced: shown for the person only."""
     seen_mine = 0

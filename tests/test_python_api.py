@@ -15,6 +15,7 @@ from simcore.dataset import read_dataset
 DOC = Path(__file__).resolve().parents[1] / "docs" / "python.md"
 
 
+@pytest.mark.slow
 def test_the_python_page_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
@@ -86,6 +87,7 @@ def test_load_refuses_an_unknown_column_or_style(tmp_path):
         fudasim.load(tmp_path / "d", yaku="english")
 
 
+@pytest.mark.slow
 def test_a_summary_run_from_python_reports_what_the_full_run_reports(tmp_path):
     """``summary=True`` keeps counts: ``load`` refuses it, the report's tables equal the full run's,
     and ``paired_with`` makes ``compare`` paired."""

@@ -55,6 +55,7 @@ def check_round(out: Path, row, seats: int) -> dict:
     return trace
 
 
+@pytest.mark.slow
 def test_tensho_greedy_against_random_with_an_option(tmp_path):
     out = tmp_path / "greedy"
     run(out, "tensho-ise", "--rounds", "60", "--seed", "7", "--policy", "0=greedy",
@@ -73,6 +74,7 @@ def test_tensho_greedy_against_random_with_an_option(tmp_path):
     assert f"agrees with {out}'s row for round 12 in every column" in text.output
 
 
+@pytest.mark.slow
 def test_tensho_match_play(tmp_path):
     out = tmp_path / "matches"
     run(out, "tensho-ise", "--matches", "5", "--rounds-per-match", "4", "--seed", "3",
@@ -89,6 +91,7 @@ def test_tensho_match_play(tmp_path):
     assert result.exit_code == 2 and f"round {missing} was not played" in result.output
 
 
+@pytest.mark.slow
 def test_enshu_c_with_four_players(tmp_path):
     out = tmp_path / "c4"
     run(out, "enshu-c", "--players", "4", "--rounds", "40", "--seed", "11", "--policy", "3=greedy",
@@ -100,6 +103,7 @@ def test_enshu_c_with_four_players(tmp_path):
         assert trace["players"] == 4
 
 
+@pytest.mark.slow
 def test_enshu_s_match_play(tmp_path):
     out = tmp_path / "s3"
     run(out, "enshu-s", "--players", "3", "--matches", "3", "--rounds-per-match", "3", "--seed", "2",

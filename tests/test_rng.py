@@ -1,4 +1,4 @@
-"""The numba random streams against their pure-Python twins (DESIGN.md invariant 3)."""
+"""The numba random streams against their pure-Python twins (guarantee 3 of docs/guarantees.md)."""
 
 from __future__ import annotations
 
@@ -85,6 +85,7 @@ def _python_shuffle(state, n, stages):
 
 
 @pytest.mark.parametrize("seed, round_index, stream_id", [(0, 0, 0), (1, 7, 16), (2**64 - 1, 123456789, 17)])
+@pytest.mark.slow
 def test_bounded_draws_match_the_python_stream(seed, round_index, stream_id):
     # Bounds near 2**32 make Lemire's rejection step fire often; bound 1 draws nothing.
     rng = np.random.default_rng(seed % 1000)
@@ -96,6 +97,7 @@ def test_bounded_draws_match_the_python_stream(seed, round_index, stream_id):
 
 
 @pytest.mark.parametrize("seed, round_index, stream_id", [(0, 0, 0), (3, 9, 16), (2**64 - 1, 987654321, 17)])
+@pytest.mark.slow
 def test_register_draws_match_the_python_stream(seed, round_index, stream_id):
     # As above, including bounds 0 and 1 (value 0, state not kept) between real draws.
     rng = np.random.default_rng(seed % 1000 + 1)
@@ -124,6 +126,7 @@ def _shuffle_within(state, cards, base, n):
     return next_u64_nb(np.array([s0, s1, s2, s3]))
 
 
+@pytest.mark.slow
 def test_a_shuffle_at_an_offset_touches_only_its_cards():
     # Enshu-bana reshuffles its draw pile where it lies in the card array
     for round_index in range(50):
@@ -136,6 +139,7 @@ def test_a_shuffle_at_an_offset_touches_only_its_cards():
         assert int(after) == stream.next_u64()
 
 
+@pytest.mark.slow
 def test_the_unrolled_deal_shuffle_matches_the_python_stream():
     for round_index in range(500):
         state = _state(11, round_index)
@@ -158,6 +162,7 @@ def _with_word(state, word):
 
 
 @pytest.mark.parametrize("places", [(0, 33), (33, 39)])
+@pytest.mark.slow
 def test_a_rejected_word_is_replaced_whole(places):
     # A first word of 0 leaves the low product 0, below 2**64 mod P for the first batch: the
     # batch is drawn from the next word, in both engines.  (Probability below 2**-32 otherwise.)
@@ -196,6 +201,7 @@ def test_batch_layout():
     assert len(batch_layout(45, 0, E.SEEN_SLOTS)) + len(batch_layout(45, E.SEEN_SLOTS, 39)) == 7
 
 
+@pytest.mark.slow
 def test_batched_draws_are_uniform_across_a_batch_boundary():
     # 14 ids: places 0..9 share a word, 10..12 the next.  The pair of cards at places 9 and 10
     # takes each of its 182 values equally often (chi-square, 181 degrees of freedom: mean 181,

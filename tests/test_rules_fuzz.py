@@ -213,6 +213,7 @@ def assert_columns_hold_the_engines_numbers(game, ints, columns, players) -> Non
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_files())
+@pytest.mark.slow
 def test_mutated_rule_files_load_or_fail_with_one_line(tmp_path_factory, example):
     name, content = example
     path = tmp_path_factory.mktemp("fuzz") / f"{name}.toml"
@@ -273,6 +274,7 @@ def plausible_files(draw):
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.too_slow])
 @given(plausible_files())
+@pytest.mark.slow
 def test_a_file_that_validates_plays_and_the_ranges_errors_give_are_honest(tmp_path_factory, example):
     """A number out of range is set to the top of the range its error gives, which must then pass
     (or fail on another number); the file that finally validates plays in both engines."""

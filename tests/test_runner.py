@@ -1,4 +1,4 @@
-"""Reproducible and safe runs (DESIGN.md invariants 1, 7, 8)."""
+"""Reproducible and safe runs (guarantees 1, 7 and 8 of docs/guarantees.md)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ def play(out: Path, **kwargs) -> pd.DataFrame:
     return read_dataset(out)
 
 
+@pytest.mark.slow
 def test_same_seed_same_rows_with_one_or_two_threads_and_any_shard_size(tmp_path):
     base = dict(rounds=20_000, seed=42, policies=("random", "greedy"))
     one_thread = play(tmp_path / "t1", threads=1, **base)
@@ -39,6 +40,7 @@ def test_same_seed_same_rows_with_one_or_two_threads_and_any_shard_size(tmp_path
     assert len(list((tmp_path / "s").glob("part-*.parquet"))) == -(-20_000 // 777)
 
 
+@pytest.mark.slow
 def test_reference_engine_writes_the_same_dataset_as_the_kernel(tmp_path):
     base = dict(rounds=600, seed=9, policies=("greedy", "random"), units_per_shard=250)
     kernel = play(tmp_path / "k", **base)
@@ -120,6 +122,7 @@ def test_resume_refuses_a_run_of_another_engine_version(tmp_path):
     ("tensho-ise", 3_000_000, 50_000),
     ("enshu-c", 600_000, 10_000),  # a slower kernel: smaller shards, so the kill lands part-way
 ])
+@pytest.mark.slow
 def test_a_killed_run_leaves_complete_shards_and_resume_completes_it_exactly(tmp_path, rules, rounds, per_shard):
     command = [sys.executable, "-m", "cli.main", "run", rules, "--rounds", str(rounds), "--seed", "77",
                "--shard-rounds", str(per_shard), "--threads", "1", "--no-progress"]

@@ -42,6 +42,7 @@ def _reference_module(game_name: str):
 
 @pytest.mark.parametrize("policy", ["pimc:worlds=2", "ismcts:iterations=6"])
 @pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
 def test_search_decides_alike_in_a_world_it_cannot_tell_from_the_real_one(game_name, rules_name, players, policy):
     game, compiled = _compiled(game_name, rules_name, players)
     ref = _reference_module(game_name)
@@ -104,12 +105,14 @@ def _win_share(game_name, rules_name, players, strong, weak, rounds):
     ("pimc:worlds=12,rollout=greedy", "random", 0.60),
     ("ismcts:iterations=60,rollout=greedy", "random", 0.60),
 ])
+@pytest.mark.slow
 def test_search_beats_random_play_in_tensho(strong, weak, at_least):
     # greedy alone wins about 67% against random (so do these); a search that minimised instead of
     # maximising, or ignored its results, would win about half or less
     assert _win_share("tensho", "tensho-ise", 2, strong, weak, 120) >= at_least
 
 
+@pytest.mark.slow
 def test_pimc_maximising_the_payoff_beats_random_in_enshu():
     assert _win_share("enshu", "enshu-w", 2, "pimc:worlds=6,rollout=greedy", "random", 60) >= 0.6
 

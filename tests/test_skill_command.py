@@ -16,6 +16,7 @@ def _rows(report: dict, name: str) -> list[dict]:
     return next(t["rows"] for t in report["tables"] if t["name"] == name)
 
 
+@pytest.mark.slow
 def test_two_policies_that_play_alike_have_no_skill_between_them(tmp_path):
     # greedy and greedy:yaku_set=2 play identically under tensho-ise (the yaku set is fixed), so
     # the learning effect from one to the other is exactly 0 on every deal: RS must be 0

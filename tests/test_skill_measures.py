@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from analysis.skill import critical_rounds, gap, relative_skill, rounds_to_lead, variance_shares
 
@@ -38,6 +39,7 @@ def test_relative_skill_recovers_a_known_split():
     assert le.contains(0.3) and re.contains(0.9)
 
 
+@pytest.mark.slow
 def test_gap_interval_covers_the_true_difference_about_95_percent():
     rng = np.random.default_rng(4)
     covered = 0

@@ -67,6 +67,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.slow
 def test_every_report_table_of_a_summary_run_equals_the_full_datasets(tmp_path, case):
     config = dict(CASES[case], seed=17)
     full = run(RunConfig(out=str(tmp_path / "full"), **config))
@@ -96,6 +97,7 @@ def test_a_summary_run_on_one_thread_and_two_writes_the_same_bytes(tmp_path):
     assert read_manifest(tmp_path / "one")["shard_files"] == read_manifest(tmp_path / "two")["shard_files"]
 
 
+@pytest.mark.slow
 def test_a_summary_run_on_a_local_cluster_writes_the_bytes_of_a_local_run(tmp_path):
     config = dict(rules="tensho-ise", rounds=7000, units_per_shard=2000, seed=8, summary=True, command="same",
                   policies={1: "greedy"})
@@ -125,6 +127,7 @@ def _renamed(table, names: dict[str, str]) -> pd.DataFrame:
     (dict(rules="enshu-c", options={"enshu.players": "4"}),
      dict(rules="enshu-c", options={"enshu.players": "4"}, policies={0: "greedy"})),
 ])
+@pytest.mark.slow
 def test_compare_of_a_paired_summary_run_gives_the_full_datasets_paired_tables(tmp_path, base, other):
     size = dict(rounds=5000, seed=23)
     run(RunConfig(out=str(tmp_path / "A"), units_per_shard=1000, **size, **base))
@@ -223,6 +226,7 @@ def test_resume_finishes_a_summary_run_with_the_bytes_of_an_uninterrupted_one(su
         run(RunConfig(out=str(summary_run), resume=True, **{**config, "summary": False}))
 
 
+@pytest.mark.slow
 def test_a_killed_summary_run_leaves_complete_shards_and_resume_completes_it_exactly(tmp_path):
     command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "4000000", "--seed", "77",
                "--shard-rounds", "50000", "--threads", "1", "--no-progress", "--summary"]
@@ -389,6 +393,7 @@ def test_the_counting_kernel_has_one_signature(summary_run):
     assert len(summary_nb.summarise_block_nb.signatures) == 1
 
 
+@pytest.mark.slow
 def test_matches_of_varying_length_converge_exactly_at_shard_ends(tmp_path):
     """With extra rounds on a tied match, a shard's first row is not known before the shards
     before it are played: the convergence table is then exact at shard ends, every other table

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from analysis.intervals import holm_adjusted as holm
@@ -26,6 +27,7 @@ def _sweep(tmp_path, *extra):
                                      "--seed", "9", "-o", str(tmp_path / "sw"), "--shard-rounds", "1000", *extra])
 
 
+@pytest.mark.slow
 def test_every_combination_is_the_plain_run_of_its_options(tmp_path):
     result = _sweep(tmp_path, "--format", "json")
     assert result.exit_code == 0, result.output
@@ -51,6 +53,7 @@ def test_every_combination_is_the_plain_run_of_its_options(tmp_path):
     assert moved and all(r["difference"].endswith("*") for r in moved)
 
 
+@pytest.mark.slow
 def test_resume_plays_only_what_is_missing_and_gives_the_same_rows(tmp_path):
     assert _sweep(tmp_path).exit_code == 0
     before = read_dataset(tmp_path / "sw" / "combo-002")
@@ -91,6 +94,7 @@ def test_holm_adjustment():
     assert np.allclose(holm(np.array([0.5, 0.9])), [1.0, 1.0])
 
 
+@pytest.mark.slow
 def test_a_sweep_is_not_read_as_a_tournament(tmp_path):
     assert _sweep(tmp_path).exit_code == 0
     result = CliRunner().invoke(main, ["skill", str(tmp_path / "sw")])
@@ -98,6 +102,7 @@ def test_a_sweep_is_not_read_as_a_tournament(tmp_path):
     assert build_sweep_report(tmp_path / "sw").table("sweep_setup").frame.shape[0] >= 7
 
 
+@pytest.mark.slow
 def test_the_sweep_plot_leaves_a_notebooks_matplotlib_as_it_was(tmp_path):
     # drawing uses no pyplot and no matplotlib.use(): a notebook's backend stays as it was
     assert _sweep(tmp_path).exit_code == 0
@@ -110,6 +115,7 @@ def test_the_sweep_plot_leaves_a_notebooks_matplotlib_as_it_was(tmp_path):
     assert done.stdout.split() == ["1", "svg", "False"]
 
 
+@pytest.mark.slow
 def test_a_summary_sweep_reports_what_a_sweep_of_rows_reports(tmp_path):
     import pandas as pd
 

@@ -1,11 +1,11 @@
 """Deal-level frequencies of the Tensho engine against exact combinatorics (math.comb).
 
-The canonical deal (RULES.md 2.2) is a uniform shuffle cut into field 9, hands 6 + 6, draw 18
-and dead 6; with the default tensho.field_four_of_rank = redeal a field holding four cards of a
-rank is dealt again, so the field that is played is a uniform 9-card field *conditioned* on no
-four of a rank.  Every probability below is computed exactly by counting 9-card fields: each of
-the 11 four-card ranks contributes C(4, j) ways to put j of its cards on the field, and the 6 of
-clubs is either on the field or not.
+The canonical deal (docs/tensho.md#a-round) is a uniform shuffle cut into field 9, hands 6 + 6, draw
+18 and dead 6; with the default tensho.field_four_of_rank = redeal a field holding four cards of a
+rank is dealt again, so the field that is played is a uniform 9-card field *conditioned* on no four
+of a rank.  Every probability below is computed exactly by counting 9-card fields: each of the 11
+four-card ranks contributes C(4, j) ways to put j of its cards on the field, and the 6 of clubs is
+either on the field or not.
 
 Each simulated frequency must lie within 4.5 standard errors of the exact value.
 """
@@ -76,7 +76,7 @@ NO_THREE_NO_FOUR = field_counts({0, 1, 2})
 P_TRIPLE = 1 - (NO_THREE_NO_FOUR[8] + NO_THREE_NO_FOUR[9]) / (NO_FOUR[8] + NO_FOUR[9])
 TRIPLES = triple_distribution()
 P_TWO_TRIPLES = sum(v for t, v in TRIPLES.items() if t >= 2) / sum(TRIPLES.values())
-# the uniform random policy declines each triple with probability 1/2 (DESIGN.md "Policies"), so
+# the uniform random policy declines each triple with probability 1/2 (docs/policies.md#random), so
 # the non-dealer plays first unless every triple is declined
 P_NON_DEALER_FIRST = sum(v * (1 - 0.5 ** t) for t, v in TRIPLES.items()) / sum(TRIPLES.values())
 # no conditioning: four of a rank, or exactly three of a rank, among 9 uniform cards
@@ -103,6 +103,7 @@ def test_exact_values_agree_with_inclusion_exclusion():
     assert sum(TRIPLES.values()) == NO_FOUR[8] + NO_FOUR[9]
 
 
+@pytest.mark.slow
 def test_raw_shuffle_frequencies():
     # shuffled_deck is the uniform shuffle before any redeal: the 6 of clubs is uniform over the
     # 45 slots (field 9/45, each hand 6/45) and the field has no conditioning.
@@ -128,9 +129,11 @@ def test_raw_shuffle_frequencies():
 
 
 @pytest.mark.parametrize(("procedure", "n"), [("canonical_slices", 60_000), ("physical", 20_000)])
+@pytest.mark.slow
 def test_engine_deals_and_opening_claims(procedure, n):
     # The engine's own deal (with redeals) and the random dealer's opening claims.  The physical
-    # deal procedure only permutes slots, so it gives the same distribution (RULES.md 2.2).
+    # deal procedure only permutes slots, so it gives the same distribution (docs/tensho.md#options:
+    # tensho.deal_procedure).
     compiled = compile_rules(load_rules("tensho-ise", {"tensho.deal_procedure": procedure}))
     specs = [parse_policy("random"), parse_policy("random")]
     redealt = redeals_total = triple = two_triples = six_field = six_dealer = six_other = 0

@@ -104,6 +104,7 @@ def play_checked(compiled, specs, seed, round_index, dealer):
 
 
 @pytest.mark.parametrize("rules, options", VARIANTS)
+@pytest.mark.slow
 def test_twin_decides_as_the_reference(rules, options):
     compiled = compile_rules(load_rules(rules, options))
     compared = 0
@@ -128,8 +129,10 @@ def test_it_never_draws_from_its_stream():
             assert streams[s].uniform_below(1 << 30) == Stream(5, r, seat_stream(s)).uniform_below(1 << 30)
 
 
+@pytest.mark.slow
 def test_decisions_ignore_what_the_seat_cannot_see():
-    """DESIGN.md invariant 6: the same decision in every world ``sample_hidden`` deals."""
+    """Guarantee 6 of docs/guarantees.md: the same decision in every world ``sample_hidden``
+    deals."""
     compiled = compile_rules(load_rules("tensho-ise", {"tensho.capture_mandatory": "false"}))
     spec = parse_policy("heuristic", "tensho")
     policy = make_policy(spec, compiled, Stream(3, 0, seat_stream(0)))

@@ -1,10 +1,10 @@
 """An invariant harness over a few thousand random rounds of the Tensho reference engine.
 
 The engine's round object is replaced by a subclass that checks, after the deal, the opening,
-banking the six and every played or turned card, that the 45 cards are each in exactly one
-place, and at the end of the round that the turn count, the unturned draw cards and the whole
-score (yaku after supersession, chaff, card values, the tie-break chain, payoffs) agree with an
-independent reading of RULES.md 2.4-2.8 (the tables of ``tensho_cards``).
+banking the six and every played or turned card, that the 45 cards are each in exactly one place,
+and at the end of the round that the turn count, the unturned draw cards and the whole score (yaku
+after supersession, chaff, card values, the tie-break chain, payoffs) agree with an independent
+reading of docs/tensho.md (a round, yaku, supersession) (the tables of ``tensho_cards``).
 """
 
 from __future__ import annotations
@@ -113,7 +113,8 @@ class CheckedRound(tensho.RoundState):
             self.check(f"turn {self.turn}, before {self.decision().kind}")
 
     def check_capture(self, where, seat, card, source, field_before, piles_before) -> None:
-        """RULES.md section 0 "Resolve" and 2.4, with options 5, 6 and 7."""
+        """docs/tensho.md#a-round, step 4, with tensho.triple_match, double_match and
+        capture_mandatory."""
         opts = self.rules.options
         cov = type(self).coverage
         assert self.piles[1 - seat] == piles_before[1 - seat], where
@@ -156,7 +157,8 @@ class CheckedRound(tensho.RoundState):
         assert len(self.draw) == 18 - self.turned - (self.in_play != 0 and self.decision().info["source"] == "draw"), where
         assert self.dead.bit_count() == 6, where
         if self.rules.options["tensho.capture_mandatory"] == "true":
-            # RULES.md section 0: two or more cards of a rank stay on the field only if dealt there
+            # docs/tensho.md#a-round, step 4: two or more cards of a rank stay on the field only if
+            # dealt there
             for rank_mask in RANK_MASKS.values():
                 on_field = self.field & rank_mask
                 if on_field.bit_count() >= 2:
@@ -191,8 +193,8 @@ class CheckedRound(tensho.RoundState):
             assert self.turned == self.turn or (
                 skipped_draw and opts["tensho.instant_win_check"] == "after_each_capture")
         else:
-            # RULES.md 2.4: each player takes 6 turns (5 after banking the six), 6 draw cards
-            # (7 after banking) are never turned
+            # docs/tensho.md#a-round: each player takes 6 turns (5 after banking the six), 6 draw
+            # cards (7 after banking) are never turned
             assert self.hands == [0, 0]
             assert self.turn == full_turns and self.turned == full_turns
             assert len(self.draw) == 18 - full_turns
@@ -200,7 +202,7 @@ class CheckedRound(tensho.RoundState):
             if banked:
                 expected_plays[self.banked_by] = 5
             assert self.plays_by_seat == expected_plays
-        # yaku after supersession, from RULES.md 2.7/2.8
+        # yaku after supersession, from docs/tensho.md#yaku and #supersession
         variants = {"ten_horse_king": opts["tensho.ten_horse_king"],
                     "back_two_card": (opts["tensho.back_two_card"] if self.rules.name == "tensho-hanafuda"
                                       else "swallow")}
@@ -216,7 +218,7 @@ class CheckedRound(tensho.RoundState):
         values = VALUE_TABLES[str(opts["tensho.card_values"])]
         card_points = [sum(values[c] for c in ids_of(p)) for p in self.piles]
         assert result.card_points == card_points
-        # RULES.md 2.6 tie-break chain
+        # docs/tensho.md#a-round, step 6: the tie-break chain
         if why == "instant_win":
             assert result.score[result.winner] == opts["tensho.instant_win_score"]
             assert result.score[1 - result.winner] == 0
@@ -275,6 +277,7 @@ COMBINATIONS = [
 
 @pytest.mark.parametrize(("rules_name", "options", "policies", "units", "per_match"),
                          [c[1:] for c in COMBINATIONS], ids=[c[0] for c in COMBINATIONS])
+@pytest.mark.slow
 def test_invariants_hold_on_random_rounds(monkeypatch, rules_name, options, policies, units, per_match):
     compiled = compile_rules(load_rules(rules_name, {f"tensho.{k}": v for k, v in options.items()}))
     specs = [parse_policy(p) for p in policies]
@@ -308,6 +311,7 @@ CHOICE_OPTIONS = {name: spec.choices for name, spec in OPTIONS.items() if spec.c
 @settings(max_examples=120, deadline=None, database=None)
 @given(data=st.data(), rules_name=st.sampled_from(["tensho-ise", "tensho-hanafuda"]),
        seed=st.integers(0, 2**63 - 1), policies=st.tuples(*[st.sampled_from(["random", "greedy"])] * 2))
+@pytest.mark.slow
 def test_invariants_hold_for_any_option_combination(data, rules_name, seed, policies):
     options = {name: data.draw(st.sampled_from(choices), label=name) for name, choices in CHOICE_OPTIONS.items()}
     compiled = compile_rules(load_rules(rules_name, options))

@@ -1,4 +1,4 @@
-"""The uniform random policy as DESIGN.md ("Policies") defines it, observed through the engine.
+"""The uniform random policy as docs/policies.md#random defines it, observed through the engine.
 
 Every decision is uniform over its legal options: the opening claim declines a field triple with
 probability 1/2 and otherwise takes one of its three pairs (1/6 each); the hand card is uniform
@@ -17,6 +17,7 @@ import math
 from collections import Counter
 from functools import cache
 
+import pytest
 from tensho_cards import (
     EIGHT_OF_COINS,
     EIGHT_OF_CUPS,
@@ -99,6 +100,7 @@ TRIPLE_DECK = build_deck(
 TRIPLE_PAIRS = [(ONE_OF_SWORDS, ONE_OF_COINS), (ONE_OF_SWORDS, ONE_OF_CUPS), (ONE_OF_COINS, ONE_OF_CUPS)]
 
 
+@pytest.mark.slow
 def test_opening_claim_and_first_play():
     n = 3000
     claims: Counter = Counter()
@@ -107,7 +109,7 @@ def test_opening_claim_and_first_play():
         claim = events(result, "opening_claim")
         choice = tuple(sorted(claim[0]["cards"])) if claim else "decline"
         claims[choice] += 1
-        # a claim makes the non-dealer play first (RULES.md 2.3)
+        # a claim makes the non-dealer play first (docs/tensho.md#a-round, step 3)
         assert result.first_player == (1 if claim else 0)
         first = events(result, "play")[0]
         assert first["seat"] == result.first_player
@@ -122,6 +124,7 @@ def test_opening_claim_and_first_play():
     assert_uniform(first_plays[1], TRIPLE_DECK[15:21], sum(first_plays[1].values()), "non-dealer's first card")
 
 
+@pytest.mark.slow
 def test_triple_match_one_picks_each_of_three():
     # Declined rounds only: the dealer plays a card of another rank, then turns 1C, which
     # matches the three rank-1 field cards: triple_match = one takes one of them, 1/3 each.
@@ -144,6 +147,7 @@ DOUBLE_DECK = build_deck(
     [NINE_OF_CUPS])
 
 
+@pytest.mark.slow
 def test_two_matches_take_each_card_with_probability_one_half():
     n = 3000
     played_takes_club = turned_takes_club = 0
@@ -158,6 +162,7 @@ def test_two_matches_take_each_card_with_probability_one_half():
                    "turned card's choice")
 
 
+@pytest.mark.slow
 def test_optional_capture_adds_one_option():
     # capture_mandatory = false: a played card matching one field card is captured or left on
     # the field with probability 1/2; matching two, each card or the field 1/3 each.
@@ -179,6 +184,7 @@ def test_optional_capture_adds_one_option():
     assert_uniform(double, ["left", "club", "coin"], n, "double match, capture optional")
 
 
+@pytest.mark.slow
 def test_bank_the_six_with_probability_one_half():
     deck = build_deck(
         [ONE_OF_COINS, ONE_OF_CUPS, NINE_OF_COINS, NINE_OF_CUPS, TEN_OF_COINS, TEN_OF_CUPS, HORSE_OF_COINS,
@@ -193,6 +199,7 @@ def test_bank_the_six_with_probability_one_half():
     assert_uniform(banked, ["bank", "keep"], n, "bank the six")
 
 
+@pytest.mark.slow
 def test_dealer_chooses_each_yaku_set_with_probability_one_half():
     compiled = _compiled((("tensho.yaku_set_choice", "dealer_policy"),))
     n = 4000

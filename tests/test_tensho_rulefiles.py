@@ -1,7 +1,7 @@
-"""The shipped Tensho rule files against RULES.md, and rule-file validation errors.
+"""The shipped Tensho rule files against docs/tensho.md, and rule-file validation errors.
 
 The expected tables (card values, chaff sets, yaku, supersession, option choices and defaults)
-are typed from RULES.md in ``tensho_cards`` or below; the rule files are only ever the thing
+are typed from docs/tensho.md in ``tensho_cards`` or below; the rule files are only ever the thing
 under test.
 """
 
@@ -36,7 +36,7 @@ from simcore.rules import RulesError, load_rules
 
 SHIPPED = ["tensho-ise", "tensho-hanafuda"]
 
-# RULES.md section 4, options 1-19: choices and the default (Ise skin / hanafuda skin).
+# docs/tensho.md#options: choices and the default (Ise skin / hanafuda skin).
 RULES_OPTIONS = {
     "tensho.skin": ("ise hanafuda", "ise", "hanafuda"),
     "tensho.card_values": ("T1_ise T2_alt T3_hanafuda", "T1_ise", "T3_hanafuda"),
@@ -78,8 +78,8 @@ def test_ise45_ids_codes_and_ranks_follow_rules_table():
 
 
 def test_hanafuda_mapping_is_the_verified_one():
-    # RULES.md 1(b): the club/sword cards are the named hanafuda cards; every coin or cup but the
-    # 2 of coins (Rain Man) is a chaff card of its month; the three Paulownia chaff are removed.
+    # docs/tensho.md#cards: the club/sword cards are the named hanafuda cards; every coin or cup but
+    # the 2 of coins (Rain Man) is a chaff card of its month; the three Paulownia chaff are removed.
     for card in ISE45.cards:
         hanafuda = HANAFUDA48.cards[ISE_TO_HANAFUDA48[card.id]]
         assert card.hanafuda_name == hanafuda.name
@@ -103,7 +103,7 @@ def test_both_shipped_files_load_and_compile(shipped):
 
 
 def test_set_sizes_and_instant_wins(shipped):
-    # RULES.md 2.7 notes: Set 1 has 24 yaku (one instant win), Set 2 has 21 (two instant wins).
+    # docs/tensho.md#yaku: Set 1 has 24 yaku (one instant win), Set 2 has 21 (two instant wins).
     assert sum(y.in_set(1) for y in shipped.yaku) == 24
     assert sum(y.in_set(2) for y in shipped.yaku) == 21
     assert sorted(y.key for y in shipped.yaku if y.is_instant(1)) == ["Y23"]
@@ -138,7 +138,7 @@ def test_rain_man_option_changes_the_two_back_yaku_of_the_hanafuda_skin():
     assert {k for k in default if default[k] != changed[k]} == {"Y02", "Y04"}
     assert {k: changed[k] for k in RAIN_MAN_BACK} == {k: set(v) for k, v in RAIN_MAN_BACK.items()}
     assert all(SWALLOW in default[k] and RAIN_MAN not in default[k] for k in RAIN_MAN_BACK)
-    # In the Ise skin the option is meaningless (RULES.md option 4): the yaku keep the 2 of clubs.
+    # In the Ise skin the option is meaningless (docs/tensho.md#yaku): the yaku keep the 2 of clubs.
     ise = {y.key: set(y.cards) for y in load_rules("tensho-ise", {"tensho.back_two_card": "rain_man"}).yaku}
     assert all(SWALLOW in ise[k] for k in RAIN_MAN_BACK)
 
@@ -149,7 +149,7 @@ def test_card_value_tables(shipped):
     assert tables["T1_ise"] == tuple(T1[c] for c in ALL_CARDS)
     assert tables["T2_alt"] == tuple(T2[c] for c in ALL_CARDS)
     assert tables["T3_hanafuda"] == tuple(T3[c] for c in ALL_CARDS)
-    # RULES.md 2.10: T1 totals 150, T2 and T3 159
+    # docs/tensho.md#cards: T1 totals 150, T2 and T3 159
     assert [sum(tables[k]) for k in ("T1_ise", "T2_alt", "T3_hanafuda")] == [150, 159, 159]
 
 
@@ -165,7 +165,8 @@ def test_chaff_sets(shipped):
 
 
 def test_chaff_b_is_the_hanafuda_chaff_under_the_mapping(shipped):
-    # RULES.md 1(a): set B equals the 21 hanafuda chaff of the 45-card deck (incl. Lightning).
+    # docs/tensho.md#cards: set B equals the 21 hanafuda chaff of the 45-card deck (incl.
+    # Lightning).
     hanafuda_chaff = {c for c in ALL_CARDS if HANAFUDA48.cards[ISE_TO_HANAFUDA48[c]].kind == "chaff"}
     assert set(ids_of(shipped.chaff_sets["B"])) == hanafuda_chaff
     assert len(hanafuda_chaff) == 21
@@ -186,7 +187,7 @@ def test_options_choices_and_defaults(name):
         spec = OPTIONS[option]
         assert spec.choices == tuple(row[0].split()), option
         assert rules.options[option] == row[skin_column], option
-    # tensho.rounds: default 12 (RULES.md option 18)
+    # tensho.rounds: default 12 (docs/tensho.md#options)
     assert rules.options["tensho.rounds"] == 12
 
 

@@ -1,6 +1,6 @@
 """Rule correctness of the Tensho reference engine on hand-made deals with scripted decisions.
 
-Every expected outcome below is worked out from RULES.md (sections 0, 2 and the Tensho options
+Every expected outcome below is worked out from docs/tensho.md (the rules and the Tensho options
 of section 4) and written next to the assertion; none is copied from the engine.
 
 Most deals are built with the *pair law* of ``tensho_cards.turns_deal``: in a turn whose
@@ -127,7 +127,7 @@ def _ids(mask: int) -> list[int]:
 
 
 # Field of deals whose turns are pair-law turns of ranks 1-5, 7, 8: chaff of ranks 9-12 and the
-# 6 of clubs, which nothing can ever take (no other rank-6 card; RULES.md 2.4).
+# 6 of clubs, which nothing can ever take (no other rank-6 card; docs/tensho.md#cards).
 QUIET_FIELD = [NINE_OF_COINS, NINE_OF_CUPS, TEN_OF_COINS, TEN_OF_CUPS, HORSE_OF_COINS,
                HORSE_OF_CUPS, KING_OF_COINS, KING_OF_CUPS, SIX_OF_CLUBS]
 
@@ -143,11 +143,11 @@ POINT_YAKU = [(s, y.key) for s in (1, 2) for y in RULES_YAKU if isinstance(y.val
 
 @pytest.mark.parametrize(("yaku_set", "key"), POINT_YAKU, ids=[f"set{s}-{k}" for s, k in POINT_YAKU])
 def test_every_point_yaku_completes_and_scores_its_value(yaku_set, key):
-    # Seat 0 captures exactly the yaku's cards (each paired with a card of its rank that belongs
-    # to no yaku of this set together with the rest of his pile), seat 1 captures cards that
-    # complete nothing.  So seat 0 holds only this yaku (a 4-card yaku also completes its three
-    # 3-card subsets, which tensho.supersession = all_subsets cancels: RULES.md 2.8), scores
-    # its RULES.md 2.7 value for the set, and wins on yaku points after 12 turns.
+    # Seat 0 captures exactly the yaku's cards (each paired with a card of its rank that belongs to
+    # no yaku of this set together with the rest of his pile), seat 1 captures cards that complete
+    # nothing.  So seat 0 holds only this yaku (a 4-card yaku also completes its three 3-card
+    # subsets, which tensho.supersession = all_subsets cancels: docs/tensho.md#supersession), scores
+    # its docs/tensho.md#yaku value for the set, and wins on yaku points after 12 turns.
     yaku = YAKU_BY_KEY[key]
     value = yaku.value(yaku_set)
     options = {"yaku_set_choice": f"fixed_{yaku_set}", "supersession": "all_subsets"}
@@ -162,11 +162,11 @@ def test_every_point_yaku_completes_and_scores_its_value(yaku_set, key):
     assert result.payoff == [1, -1]
 
 
-# --- 2. supersession (RULES.md 2.8) ----------------------------------------------------------
+# --- 2. supersession (docs/tensho.md#supersession) -------------------------------------------
 
-# Holder's total for each tensho.supersession value.  Front rows are the RULES.md 2.8 table.
-# Back rows follow the same rule with Back values: Back Young-and-Old 150 + Back Nakazō 50 +
-# Back Young Woman 50 + Back Old Woman 50; Back Eight-Islands-King 150 + 3 x 50.
+# Holder's total for each tensho.supersession value.  Front rows are the docs/tensho.md#supersession
+# example. Back rows follow the same rule with Back values: Back Young-and-Old 150 + Back Nakazō 50
+# + Back Young Woman 50 + Back Old Woman 50; Back Eight-Islands-King 150 + 3 x 50.
 SUPERSESSION_TOTALS = {
     ("Y29", 2): {"none": 600, "set_specific_subsets": 400, "all_subsets": 300, "young_old_only": 400},
     ("Y21", 1): {"none": 600, "set_specific_subsets": 300, "all_subsets": 300, "young_old_only": 600},
@@ -201,8 +201,9 @@ def test_supersession_totals(key, yaku_set, mode):
 
 def test_supersession_stays_within_one_face():
     # Seat 0 holds Front Young-and-Old (7S 8S 9S 10S) and Back Young Woman (7C 8C 10C).  Under
-    # set_specific_subsets the Front 4-card yaku cancels Front Young Woman and Front Old Woman
-    # only: 300 + Front Nakazō 100 + Back Young Woman 50 = 450 (RULES.md 2.8, last sentence).
+    # set_specific_subsets the Front 4-card yaku cancels Front Young Woman and Front Old Woman only:
+    # 300 + Front Nakazō 100 + Back Young Woman 50 = 450 (docs/tensho.md#supersession: within one
+    # face).
     target = [SEVEN_OF_SWORDS, EIGHT_OF_SWORDS, NINE_OF_SWORDS, TEN_OF_SWORDS,
               SEVEN_OF_CLUBS, EIGHT_OF_CLUBS, TEN_OF_CLUBS]
     deal = showcase_deal(target, 2)
@@ -211,7 +212,7 @@ def test_supersession_stays_within_one_face():
     assert result.yaku_points[0] == 450
 
 
-# --- 3. tie-breaks (RULES.md 2.6) ------------------------------------------------------------
+# --- 3. tie-breaks (docs/tensho.md#a-round, step 6) ------------------------------------------
 
 # Seat 0: Back Three-Four-Five (3C 4C 5C) = 50 and 8 chaff (set B); seat 1: Front
 # One-Two-Three (1S 2S 3S) = 100 and 5 chaff (1Co 1Cu 3Co 4Cu 2Cu; the 2 of coins is not chaff).
@@ -277,10 +278,10 @@ def test_chaff_then_card_values(options, chaff, card_points, winner, why):
 
 def test_values_only_still_compares_chaff_when_yaku_points_tie_above_zero():
     # Seat 0: 11C 11Co 11Cu 11S 12C 12S 1Co 1Cu 3Co 3Cu 4C 4Co -> Back Four-Horse-King (4C 11C 12C)
-    # = 50; chaff 7; T1 11+12+4 + 9 x 1 = 36.  Seat 1: 10C 10Co 12Co 12Cu 1C 1S 2C 2Co 2Cu 2S 4Cu
-    # 4S -> Back One-Two-Ten (1C 2C 10C) = 50; chaff 5 (10Co 12Co 12Cu 2Cu 4Cu); T1 57.
-    # values_only only applies when neither player has a yaku (RULES.md 2.6, option 15), so the
-    # 50-50 tie goes to chaff: seat 0 wins.
+    # = 50; chaff 7; T1 11+12+4 + 9 x 1 = 36.  Seat 1: 10C 10Co 12Co 12Cu 1C 1S 2C 2Co 2Cu 2S 4Cu 4S
+    # -> Back One-Two-Ten (1C 2C 10C) = 50; chaff 5 (10Co 12Co 12Cu 2Cu 4Cu); T1 57. values_only
+    # only applies when neither player has a yaku (docs/tensho.md#a-round, step 6;
+    # tensho.no_yaku_tiebreak), so the 50-50 tie goes to chaff: seat 0 wins.
     field = [FIVE_OF_COINS, FIVE_OF_CUPS, SEVEN_OF_COINS, SEVEN_OF_CUPS, EIGHT_OF_COINS,
              EIGHT_OF_CUPS, NINE_OF_COINS, NINE_OF_CUPS, SIX_OF_CLUBS]
     deal = turns_deal(field, interleave(
@@ -362,7 +363,7 @@ def test_final_tie(final_tie, dealer, winner, why, payoff):
     assert (result.winner, reason(result), result.payoff) == (winner, why, payoff)
 
 
-# --- 4. the 6 of clubs (RULES.md 2.4, options 10 and 11) ------------------------------------
+# --- 4. the 6 of clubs (tensho.six_on_field, tensho.six_in_hand) -----------------------------
 
 
 def test_six_played_from_hand_goes_straight_to_the_pile():
@@ -410,9 +411,10 @@ BANK_PILE_1 = {ONE_OF_CLUBS, ONE_OF_SWORDS, TWO_OF_COINS, TWO_OF_CUPS, TWO_OF_CL
 
 def test_bank_at_deal_gives_the_holder_five_turns():
     # Seat 0 banks the six before the first turn, so he has 5 cards: turns go 0 1 0 1 0 1 0 1 0 1
-    # and then seat 1, whose 6th card is left, plays twice in a row (RULES.md 2.10).  11 turns,
-    # 11 draw cards turned, 7 never turned (8Cu stays in the draw pile, 8Co on the field).
-    # Decisions: "bank"; seat 0's 9th-turn card and seat 1's 11th-turn card are forced.
+    # and then seat 1, whose 6th card is left, plays twice in a row (docs/tensho.md#options:
+    # tensho.six_in_hand).  11 turns, 11 draw cards turned, 7 never turned (8Cu stays in the draw
+    # pile, 8Co on the field). Decisions: "bank"; seat 0's 9th-turn card and seat 1's 11th-turn card
+    # are forced.
     decisions = ["bank", ONE_OF_COINS, ONE_OF_CLUBS, THREE_OF_COINS, TWO_OF_COINS, FOUR_OF_COINS,
                  TWO_OF_CLUBS, FIVE_OF_COINS, SEVEN_OF_CLUBS, FIVE_OF_CLUBS]
     result = play(BANK_DECK, decisions, six_in_hand="bank_at_deal")
@@ -444,7 +446,7 @@ def test_without_bank_at_deal_the_holder_is_not_asked():
         play(BANK_DECK, ["bank", ONE_OF_COINS])
 
 
-# --- 5. opening claim (RULES.md 2.3, options 8 and 9) ---------------------------------------
+# --- 5. opening claim (docs/tensho.md#a-round, step 3) ---------------------------------------
 
 # Field: a rank-1 triple (1Co 1Cu 1S), 9Co 9Cu 10Co 10Cu, and lone 11Co and 12Co.
 TRIPLE_FIELD = [ONE_OF_COINS, ONE_OF_CUPS, ONE_OF_SWORDS, NINE_OF_COINS, NINE_OF_CUPS, TEN_OF_COINS,
@@ -612,7 +614,7 @@ def test_four_of_a_rank_stuck_asks_nothing_and_nobody_takes_them():
     assert {ONE_OF_CLUBS, ONE_OF_SWORDS, ONE_OF_COINS, ONE_OF_CUPS} <= final_field(deal.deck, result)
 
 
-# --- 6. two-card matches (option 6) ---------------------------------------------------------
+# --- 6. two-card matches (tensho.double_match) -----------------------------------------------
 
 # Field: 9C 9Co, 10S 10Co (two of each rank), 11Co 11Cu, lone 12Co and 8Co, and the 6 of clubs.
 # Turn 1: seat 0 plays 9Cu (two matches) and turns 8Cu onto 8Co.  Turn 2: seat 1 plays 12Cu
@@ -654,7 +656,7 @@ def test_two_matches_choice_must_be_one_of_the_two():
         play(DOUBLE.deck, [NINE_OF_CUPS, TEN_OF_COINS])
 
 
-# --- 7. capture_mandatory = false (option 7) ------------------------------------------------
+# --- 7. capture_mandatory = false ------------------------------------------------------------
 
 # Turn 1: seat 0 plays 8Cu, which matches the lone 8Co; he may leave it on the field.  He then
 # turns 8C, which matches the two rank-8 cards and takes the one he picks (8Co).
@@ -699,7 +701,7 @@ def test_decline_is_illegal_when_capture_is_mandatory():
         play(OPTIONAL.deck, [EIGHT_OF_CUPS, "decline"])
 
 
-# --- 8. instant wins (RULES.md 2.5, option 12) ----------------------------------------------
+# --- 8. instant wins (docs/tensho.md#a-round, step 5) ----------------------------------------
 
 INSTANT_FIELD = [SEVEN_OF_COINS, SEVEN_OF_CUPS, EIGHT_OF_COINS, EIGHT_OF_CUPS, NINE_OF_COINS,
                  NINE_OF_CUPS, HORSE_OF_COINS, HORSE_OF_CUPS, KING_OF_COINS]
@@ -823,7 +825,7 @@ def test_rain_man_replaces_the_swallow_in_the_hanafuda_file(key):
     assert play(deal.deck, deal.plays, rules="tensho-hanafuda", back_two_card="rain_man").yaku_points == [0, 0]
 
 
-# --- 10. the yaku set chosen by the dealer (option 17) ---------------------------------------
+# --- 10. the yaku set chosen by the dealer (tensho.yaku_set_choice) --------------------------
 
 
 def test_dealer_policy_yaku_set_is_the_first_decision():

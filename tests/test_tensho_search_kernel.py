@@ -177,6 +177,7 @@ SM_CASES = [("tensho-ise", o) for o in PLAY_CHANGING_OPTIONS] + [("tensho-hanafu
 
 @pytest.mark.parametrize("rules, options", SM_CASES, ids=[f"{r}-{i}" for r, i in zip(
     [c[0] for c in SM_CASES], OPTION_IDS + ["default"], strict=True)])
+@pytest.mark.slow
 def test_state_machine_follows_the_reference_at_every_pause(rules, options):
     compiled = _compiled(rules, options)
     chooser = random.Random(17)
@@ -242,6 +243,7 @@ SEARCH_MIXES = [
 
 @pytest.mark.parametrize("rules, options, policies, units, rounds_per_match", SEARCH_MIXES,
                          ids=[f"{m[0]}-{'-'.join(m[2])}" for m in SEARCH_MIXES])
+@pytest.mark.slow
 def test_general_kernel_equals_reference_engine(rules, options, policies, units, rounds_per_match):
     compiled = _compiled(rules, options)
     specs = [parse_policy(p, "tensho") for p in policies]

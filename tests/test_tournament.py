@@ -94,6 +94,7 @@ def tensho_tournament(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_pairing_and_seating_plays_the_same_deals(tensho_tournament):
     manifest = read_tournament(tensho_tournament)
     assert manifest["policies"] == ["random", "greedy", "greedy:yaku_set=2"]
@@ -116,6 +117,7 @@ def test_every_pairing_and_seating_plays_the_same_deals(tensho_tournament):
     assert not frames["pair-0-1-AB"]["captured_0"].equals(frames["pair-0-1-BA"]["captured_0"])
 
 
+@pytest.mark.slow
 def test_the_report_of_the_tournament_matches_its_runs(tensho_tournament):
     frames = run_frames(tensho_tournament)
     ab, ba = frames["pair-0-1-AB"], frames["pair-0-1-BA"]
@@ -137,6 +139,7 @@ def test_the_report_of_the_tournament_matches_its_runs(tensho_tournament):
     assert (throughput["rounds_timed"] == 1200).all() and (throughput["rounds_per_second"] > 0).all()
 
 
+@pytest.mark.slow
 def test_fudasim_report_and_verify_read_a_tournament_folder(tensho_tournament, tmp_path):
     text = invoke("report", str(tensho_tournament))
     assert text.exit_code == 0, text.output
@@ -163,6 +166,7 @@ def test_fudasim_report_and_verify_read_a_tournament_folder(tensho_tournament, t
     assert inside.exit_code == 2 and "inside the dataset directory" in inside.output
 
 
+@pytest.mark.slow
 def test_resume_after_deleting_shards_and_a_run_gives_identical_results(tmp_path):
     config = dict(rules="tensho-ise", policies=("random", "greedy"), deals=250, seed=5, units_per_shard=60,
                   threads=1)
@@ -203,6 +207,7 @@ def test_resume_after_deleting_shards_and_a_run_gives_identical_results(tmp_path
     assert read_tournament(out)["deals"] == 120 and len(read_dataset(out / "pair-0-1-AB")) == 120
 
 
+@pytest.mark.slow
 def test_three_players_play_all_six_seatings_of_a_pairing_on_the_same_deals(tmp_path):
     out = tmp_path / "e"
     run_tournament(TournamentConfig(rules="enshu-s", options={"enshu.players": "3"}, policies=("random", "greedy"),
@@ -340,6 +345,7 @@ def test_the_bootstrap_spread_of_a_rating_matches_the_delta_method():
     assert np.median(gap) == pytest.approx(math.log((wins + 0.5) / (rounds - wins + 0.5)), abs=0.01)
 
 
+@pytest.mark.slow
 def test_a_killed_tournament_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
     import os
     import signal

@@ -33,11 +33,13 @@ def run_mypy(cache_dir: Path, *targets: str) -> subprocess.CompletedProcess[str]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_mypy_reports_no_error(cache_dir: Path) -> None:
     result = run_mypy(cache_dir)
     assert result.returncode == 0, f"mypy found errors:\n{result.stdout}{result.stderr}"
 
 
+@pytest.mark.slow
 def test_a_game_missing_a_protocol_member_is_an_error(cache_dir: Path, tmp_path: Path) -> None:
     # Tensho's game module with one method renamed: mypy must name the member it now lacks.
     source = (ROOT / "simcore" / "games" / "tensho" / "game.py").read_text(encoding="utf-8")

@@ -1,12 +1,12 @@
 """The forward model every game's reference engine offers: a round as a state one steps through.
 
 A game's round ``State`` is paused at each decision a player takes (``decision()``: who decides
-what, among which ``legal_actions()``), moves on with ``apply(action)`` through every step the
-rules take by themselves (deals, forced captures, scoring) to the next decision, and ends in a
-terminal state whose ``returns()`` are the seats' payoffs. ``clone()`` copies a state;
-``sample_hidden(seat, stream)`` copies it with the cards ``seat`` cannot see dealt anew,
-uniformly among the deals consistent with what that seat has seen (DESIGN.md invariant 6), so
-a search player can play a position forward in worlds it cannot tell apart from the real one.
+what, among which ``legal_actions()``), moves on with ``apply(action)`` through every step the rules
+take by themselves (deals, forced captures, scoring) to the next decision, and ends in a terminal
+state whose ``returns()`` are the seats' payoffs. ``clone()`` copies a state; ``sample_hidden(seat,
+stream)`` copies it with the cards ``seat`` cannot see dealt anew, uniformly among the deals
+consistent with what that seat has seen (guarantee 6 of docs/guarantees.md), so a search player can
+play a position forward in worlds it cannot tell apart from the real one.
 
 The reference engines play every round through their ``State`` (``play_through``), asking each
 seat's policy object at each decision, so every parity test exercises the forward model.

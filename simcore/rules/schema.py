@@ -1,7 +1,8 @@
-"""Named rule options (RULES.md section 4): their spec, choices and defaults; each game lists its own.
+"""Named rule options (docs/tensho.md#options, docs/enshu.md#options): their spec, choices and
+defaults; each game lists its own.
 
-Each option is spelled exactly as in RULES.md (``tensho.triple_match``); in a rule file it is
-written as key ``triple_match`` of table ``[tensho]``.  Choices are the strings of RULES.md, and
+Each option is spelled as in the docs (``tensho.triple_match``); in a rule file it is
+written as key ``triple_match`` of table ``[tensho]``.  Choices are the strings the docs list, and
 the kernels see each option as the index of its value in ``choices`` (see ``option_code``).
 """
 

@@ -1,4 +1,4 @@
-"""Enshu-bana: 48-card hanafuda fishing, variants W, S and C for 2-5 players (RULES.md section 3),
+"""Enshu-bana: 48-card hanafuda fishing, variants W, S and C for 2-5 players (docs/enshu.md),
 as one package.
 
 Everything of the game lives here: rules and their compilation, record layout, reference

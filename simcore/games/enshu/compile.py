@@ -1,7 +1,7 @@
 """Enshu-bana's rule sets lowered to arrays: ``compile_rules`` gives the NumPy arrays of
-``CompiledRules`` (DESIGN.md invariant 4) that both engines read; the ``params`` array is indexed
-by ``simcore.games.enshu.enums.P_*``. Also the teyaku a hand holds (``teyaku_options``), which the
-reference engine and the policies share.
+``CompiledRules`` (guarantee 4 of docs/guarantees.md) that both engines read; the ``params`` array
+is indexed by ``simcore.games.enshu.enums.P_*``. Also the teyaku a hand holds (``teyaku_options``),
+which the reference engine and the policies share.
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def compile_rules(rules: RuleSet) -> CompiledRules:
         if separate_bonus and (teyaku.pattern == "triplet" or in_four_three):
             teyaku_bonus[i] = teyaku.bonus
     # Four-of-a-month yaku take their `upgraded` value when the holder declared a triplet of that
-    # month: always in W (RULES.md 3.1 step 6), in C only with triplet_bonus_mode = upgrade.
+    # month: always in W (docs/enshu.md#variant-w), in C only with triplet_bonus_mode = upgrade.
     params[E.P_TRIPLET_UPGRADE] = int(variant != "C" or not separate_bonus)
 
     return CompiledRules(

@@ -10,7 +10,7 @@ DECK_SIZE = 48
 N_MONTHS = 12
 MAX_YAKU = 64  # yaku and teyaku bitsets are uint64
 MAX_TEYAKU = 64
-MAX_MIZU_KOTSU = 3  # RULES.md 3.3 step 1
+MAX_MIZU_KOTSU = 3  # docs/enshu.md#variant-c, step 1
 FUKE_LIMIT = 15  # Willow-free card points at or below which Fuke may be declared (3.3 step 11)
 
 # Redeals are capped so that a rule file that always redeals cannot loop forever; a round that

@@ -18,7 +18,7 @@ __all__ = ["GAME", "EnshuGame"]
 
 
 class EnshuGame:
-    """Enshu-bana (RULES.md section 3): 48-card hanafuda, variants W, S and C, 2-5 players."""
+    """Enshu-bana (docs/enshu.md): 48-card hanafuda, variants W, S and C, 2-5 players."""
 
     name: str = "enshu"
     title: str = "Enshu-bana"

@@ -1,12 +1,13 @@
 """Enshu-bana policies: the observation contract and the reference random and greedy policies.
 
-A policy sees only an ``Observation`` (DESIGN.md invariant 6): its own hand, the field,
+A policy sees only an ``Observation`` (guarantee 6 of docs/guarantees.md): its own hand, the field,
 every capture pile, the cards exposed by declared teyaku that are still in their holders' hands,
 every card seen face up, the draw pile's size, the multiplier, who is active and who declared
 kotsu and mizu-kotsu, and the match state -- never another hand's hidden cards or the draw order.
 Policies are chosen with ``simcore.policies.PolicySpec`` (``random``, ``greedy``, ``heuristic``).
 
-Decision hooks (RULES.md 3.4), each called only when the seat has a real choice:
+Decision hooks (docs/enshu.md#decisions-and-the-random-policy), each called only when the seat has a
+real choice:
 
 * ``mizu_kotsu(obs) -> bool`` (C), ``kotsu(obs) -> bool`` (C), ``join(obs) -> bool`` (C, 4-5
   players; ``True`` joins), ``fuke(obs) -> bool`` (C);
@@ -16,7 +17,7 @@ Decision hooks (RULES.md 3.4), each called only when the seat has a real choice:
 * ``choose_capture(obs, card, options) -> mask``: which field card(s) the played or turned
   card takes (``options`` are single-card masks in ascending id order).
 
-``random`` (DESIGN.md "uniform random policy"), drawing from its seat's own stream:
+``random`` (docs/policies.md#random), drawing from its seat's own stream:
 
 * a yes/no decision (mizu-kotsu, kotsu, join, Fuke): ``uniform(2) == 1`` is yes;
 * a teyaku group: ``uniform(2) == 1`` declares, then ``uniform(k)`` picks one of the ``k``
@@ -130,7 +131,7 @@ GREEDY_JOIN_POINTS = E.GREEDY_JOIN_POINTS
 
 @dataclass(frozen=True)
 class Observation:
-    """What the deciding seat may see (DESIGN.md invariant 6)."""
+    """What the deciding seat may see (guarantee 6 of docs/guarantees.md)."""
 
     seat: int
     players: int
@@ -157,7 +158,8 @@ class Observation:
 
 
 class GamePolicy(Protocol):
-    """The decision hooks the reference engine calls (RULES.md 3.4; see the module docstring)."""
+    """The decision hooks the reference engine calls (docs/enshu.md#decisions-and-the-random-policy;
+    see the module docstring)."""
 
     name: str
 

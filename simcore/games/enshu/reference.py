@@ -1,4 +1,4 @@
-"""The readable Enshu-bana reference engine (RULES.md section 3), variants W, S and C.
+"""The readable Enshu-bana reference engine (docs/enshu.md), variants W, S and C.
 
 This is the truth a numba kernel will be held to: the state is bit masks and small integer
 arrays, every decision is taken in the fixed order below, and all arithmetic is integer.
@@ -317,7 +317,7 @@ class RoundState(PausedRound):
 
         What ``seat`` has seen, and keeps in place in the copy: its own hand; the field; every
         capture pile; the cards exposed by a declared teyaku while they are still in their
-        holder's hand (RULES.md 3.1 step 3, 3.3 step 7; with ``enshu.c.exposure =
+        holder's hand (docs/enshu.md#variant-w, #variant-c step 5; with ``enshu.c.exposure =
         junk_only_for_group_B`` only the junk of a group-B teyaku is exposed); every card played
         or turned (it is on the field or in a pile, or is the card in play awaiting a capture
         choice).  A seat that dropped out (variant C, 4-5 players) has also seen its own
@@ -438,7 +438,7 @@ class RoundState(PausedRound):
         return [s for s in self.seats_from(start) if self.active[s]]
 
     def observe(self, seat: int) -> Observation:
-        """What ``seat`` may see now (DESIGN.md invariant 6)."""
+        """What ``seat`` may see now (guarantee 6 of docs/guarantees.md)."""
         n = self.n
         return Observation(
             seat=seat,
@@ -588,7 +588,8 @@ class RoundState(PausedRound):
             self.phase = "acting_dealer"
 
     def _phase_dropout_pass(self) -> None:
-        """A dropout pass (RULES.md 3.3 step 6) over ``pool``; the dropout leaves three active.
+        """A dropout pass (docs/enshu.md#variant-c, step 4) over ``pool``; the dropout leaves three
+        active.
 
         Each pass asks the pool in seat order from the dealer: a mizu-kotsu seat joins without
         a decision, and once only three seats are not dropped the rest join without a decision.

@@ -1,7 +1,8 @@
 """Replay one Enshu-bana round: from a run (seed, round) or from an explicit deck and decisions.
 
 An explicit deck (``--deck``) is 48 card ids in dealing order: the field, then the hands of the
-dealer and of the following seats in turn order, then the draw pile from the top (RULES.md 3.0).
+dealer and of the following seats in turn order, then the draw pile from the top
+(docs/enshu.md#a-round).
 
 Decisions (``--decisions FILE``) are a JSON list consumed in order as decisions arise, whoever
 makes them (the order of ``simcore.games.enshu.reference``):

@@ -2,15 +2,15 @@
 ``compile.py``).
 
 ``simcore.rules.loader.load_rules`` hands every file whose ``[game] name = "enshu"`` to
-``build_rules``.  A file describes one variant (``[game] variant = "W" | "S" | "C"``, RULES.md
-3.1-3.3) and carries the card points, the teyaku, the dekiyaku and every Enshu-bana option of
-RULES.md section 4 that applies to the variant (options 20-27 and 50 under ``[enshu]``, the
+``build_rules``.  A file describes one variant (``[game] variant = "W" | "S" | "C"``,
+docs/enshu.md) and carries the card points, the teyaku, the dekiyaku and every Enshu-bana option
+that applies to the variant (docs/enshu.md#options: those of every variant under ``[enshu]``, the
 variant's own under ``[enshu.w]``, ``[enshu.s]`` or ``[enshu.c]``).
 
 Player count: ``[game] players`` lists the counts the file allows (within the variant's range:
 W and S 2-3, C 2-5) and option ``enshu.players`` chooses one (``load_rules(name,
 {"enshu.players": 4})``, the CLI's ``--players 4``).  A count the file does not allow is a
-``RulesError``.  Deal sizes are those of RULES.md 3.0 (``deal_sizes``).
+``RulesError``.  Deal sizes are those of docs/enshu.md#a-round (``deal_sizes``).
 
 ``simcore.games.enshu.compile.compile_rules`` lowers a rule set to arrays.
 """
@@ -61,7 +61,7 @@ MONTH_PATTERNS = {"four_three", "four", "triplet"}
 
 
 def deal_sizes(variant: str, players: int, deal_2p: str = "8_8") -> tuple[int, int]:
-    """(cards per hand, cards on the field) of RULES.md 3.0."""
+    """(cards per hand, cards on the field) of docs/enshu.md#a-round."""
     if variant != "C" and players == 2 and deal_2p == "8_8":
         return 8, 8
     return 7, 6
@@ -176,7 +176,7 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     deck = HANAFUDA48
     variant = check.string(game.get("variant"), "game.variant")
     if variant not in VARIANT_PLAYERS:
-        raise check.fail("game.variant", f"unknown variant {variant!r} (W, S or C; RULES.md 3.1-3.3)")
+        raise check.fail("game.variant", f"unknown variant {variant!r} (W, S or C; docs/enshu.md)")
     allowed = _player_counts(check, game.get("players"), variant)
 
     options = _options(check, data, overrides, variant)
@@ -186,7 +186,8 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         where = "--option enshu.players" if "enshu.players" in overrides else f"{source}: enshu.players"
         raise RulesError(f"{where}: {problem}")
     if variant == "C" and options["enshu.bright_value"] != "30":
-        raise check.fail("enshu.bright_value", "variant C counts Brights at 30 (RULES.md 3.3)")
+        raise check.fail("enshu.bright_value",
+                         "variant C counts Brights at 30 (docs/enshu.md#variant-c)")
 
     hand, field = deal_sizes(variant, players, str(options.get("enshu.deal_2p", "8_8")))
     draw = deck.size - field - hand * players

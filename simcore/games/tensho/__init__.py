@@ -1,4 +1,4 @@
-"""Tensho: the 45-card Ise mekurifuda fishing game (RULES.md section 2), as one package.
+"""Tensho: the 45-card Ise mekurifuda fishing game (docs/tensho.md), as one package.
 
 Everything of the game lives here: rules and their compilation, record layout, reference
 engine (a forward model), policies, numba kernel and its wrapper, replay; ``game.GAME`` is what

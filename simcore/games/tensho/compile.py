@@ -1,4 +1,4 @@
-"""Lower a validated ``RuleSet`` to contiguous NumPy arrays (DESIGN.md invariant 4).
+"""Lower a validated ``RuleSet`` to contiguous NumPy arrays (guarantee 4 of docs/guarantees.md).
 
 Both engines read the rules only through ``CompiledRules``: the reference engine for its
 tables, the kernels as arguments (never module globals).
@@ -84,7 +84,8 @@ class CompiledRules:
 
 
 def deal_order(procedure: str) -> np.ndarray:
-    """Where each canonical slot takes its card from in the shuffled deck (RULES.md 2.2).
+    """Where each canonical slot takes its card from in the shuffled deck (docs/tensho.md#a-round,
+    step 2).
 
     ``canonical_slices`` is the identity.  ``physical`` follows the traditional deal dealt from
     the top of the shuffled deck: 3 to the field, 3 to each of four corner stacks A..D, 3 to the

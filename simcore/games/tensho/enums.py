@@ -27,8 +27,8 @@ P_STAGED_DEAL = 15
 P_DIRECT_DEAL = 16
 N_PARAMS = 17
 
-# Canonical deal slots (RULES.md 2.2) 0..32 hold every card a round can show: the field, both
-# hands and the 12 draw-pile cards turned (draw slots 33..38 never are).
+# Canonical deal slots (docs/tensho.md#a-round) 0..32 hold every card a round can show: the field,
+# both hands and the 12 draw-pile cards turned (draw slots 33..38 never are).
 SEEN_SLOTS = 33
 
 FIELD_FOUR_REDEAL = 0

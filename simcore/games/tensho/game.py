@@ -34,7 +34,7 @@ def _heuristic_params() -> tuple[ParamSpec, ...]:
 
 
 class TenshoGame:
-    """Tensho (RULES.md section 2): two players, the 45-card Ise deck or its hanafuda skin."""
+    """Tensho (docs/tensho.md): two players, the 45-card Ise deck or its hanafuda skin."""
 
     name: str = "tensho"
     title: str = "Tensho"

@@ -1,4 +1,4 @@
-"""Tensho's named rule options (RULES.md section 4): table ``[tensho]`` of a rule file, or
+"""Tensho's named rule options (docs/tensho.md#options): table ``[tensho]`` of a rule file, or
 ``--option tensho.NAME=VALUE``."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ OPTIONS: dict[str, OptionSpec] = {
     ]
 }
 
-# Options whose default depends on the skin (RULES.md section 4, option 2).
+# Options whose default depends on the skin (docs/tensho.md#options: tensho.card_values).
 SKIN_DEFAULTS = {
     "ise": {"tensho.card_values": "T1_ise"},
     "hanafuda": {"tensho.card_values": "T3_hanafuda"},

@@ -1,6 +1,6 @@
 """Tensho's policies in the reference engine, and the observation they decide from.
 
-A policy sees only a ``Observation`` (DESIGN.md invariant 6): its own hand, the field,
+A policy sees only a ``Observation`` (guarantee 6 of docs/guarantees.md): its own hand, the field,
 both capture piles, every card seen face up, the draw pile's size and the match state -- never
 the opponent's hand, the draw order or the dead cards.  The kernels implement the same policies
 (``simcore.games.tensho.kernel_nb``) and must decide identically.
@@ -9,7 +9,7 @@ Built-in policies
 -----------------
 ``random``
     Every decision is uniform over its legal options, drawn from the seat's own stream
-    (DESIGN.md "uniform random policy"):
+    (docs/policies.md#random):
 
     * yaku set (``tensho.yaku_set_choice = dealer_policy``): ``1 + uniform(2)``;
     * opening claim, for each eligible field triple in ascending rank: ``uniform(2) == 0``
@@ -92,7 +92,7 @@ __all__ = ["HEURISTIC_PARAMS", "GreedyPolicy", "HeuristicPolicy", "RandomPolicy"
 
 @dataclass(frozen=True)
 class Observation:
-    """What the deciding seat may see (DESIGN.md invariant 6)."""
+    """What the deciding seat may see (guarantee 6 of docs/guarantees.md)."""
 
     seat: int
     dealer: int
@@ -328,7 +328,7 @@ _CHANCES = (("mine_hand_match", "mine_hand", "mine_field_match", "mine_field", "
 # Where a card a yaku still lacks is, seen from the deciding seat (index into the chances).
 _HAND_MATCH, _HAND, _FIELD_MATCH, _FIELD, _UNSEEN, _SIX_IN_HAND, _SIX_ON_FIELD = range(7)
 _WIN_GAIN = 1 << 40  # a capture that completes an instant-win yaku
-_UNUSED_DRAW = 6  # draw-pile cards never turned (RULES.md 2.4)
+_UNUSED_DRAW = 6  # draw-pile cards never turned (docs/tensho.md#a-round, step 4)
 
 
 def _hold_probability(unseen: int, access: int, k: int) -> int:

@@ -1,9 +1,9 @@
-"""The readable Tensho reference engine (RULES.md section 2), with step-by-step events.
+"""The readable Tensho reference engine (docs/tensho.md), with step-by-step events.
 
 This is the truth the numba kernel is held to: the same rule tables, the same streams consumed
 in the same order, the same outcome for every round.
 
-Order of play in a round (RULES.md 2.2-2.6 with the options of section 4):
+Order of play in a round (docs/tensho.md#a-round, with its options):
 
 1. the yaku set is fixed (option ``tensho.yaku_set_choice``);
 2. the deal: the deal stream shuffles (Fisher-Yates over positions 0..38, ``j = i +

@@ -130,7 +130,8 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     deal = check.table(data, "deal", {"field", "hand", "draw", "dead"})
     sizes = {k: check.integer(deal.get(k), f"deal.{k}") for k in ("field", "hand", "draw", "dead")}
     if sizes != {"field": 9, "hand": 6, "draw": 18, "dead": 6}:
-        raise check.fail("deal", "Tensho deals field 9, hands 6 and 6, draw 18, dead 6 (RULES.md 2.2)")
+        raise check.fail("deal", "Tensho deals field 9, hands 6 and 6, draw 18, dead 6 "
+                                 "(docs/tensho.md#a-round)")
 
     options = _options(check, data, overrides)
 
