@@ -31,6 +31,7 @@ def policy_options(function):
 
 
 def parse_overrides(options: tuple[str, ...]) -> dict[str, str]:
+    """``--option NAME=VALUE`` items as {name: value} (a name given twice is refused)."""
     from simcore.rules import parse_option_overrides
 
     return parse_option_overrides(options)
