@@ -1,6 +1,6 @@
 """``fudasim compare`` and ``fudasim rescore`` on tournament and sweep folders.
 
-A tournament or sweep folder (``simcore.tournament``, ``simcore.sweep``) holds ordinary runs that
+A tournament or sweep folder (``simcore.run.tournament``, ``simcore.run.sweep``) holds ordinary runs that
 share one seed and the rounds ``0 .. deals - 1``, so every run was dealt the same cards round by
 round (guarantee 2 of docs/guarantees.md).  This module reads such folders as a user names them:
 
@@ -52,8 +52,8 @@ from analysis.tournament import (
     pair_wins,
 )
 from simcore.dataset import RUN_FILE, DatasetError
+from simcore.run.tournament import TOURNAMENT_FILE, read_tournament
 from simcore.storage import is_store
-from simcore.tournament import TOURNAMENT_FILE, read_tournament
 
 __all__ = ["Folder", "FolderRun", "folder_kind", "open_folder", "run_labels", "compare_paths",
            "compare_folder_runs", "compare_folders", "rescore_folder", "policy_values", "paired_change"]

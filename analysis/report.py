@@ -62,7 +62,7 @@ def build_report(dataset: RunDataset | str | os.PathLike, *, confidence: float =
         ``report.table(name).frame`` is a DataFrame; ``report.summary`` holds the raw counts.
     """
     if not isinstance(dataset, RunDataset):
-        from simcore.tournament import is_tournament
+        from simcore.run.tournament import is_tournament
 
         if Path(dataset).is_dir() and is_tournament(dataset):
             from analysis.tournament import build_tournament_report

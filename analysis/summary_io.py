@@ -1,7 +1,7 @@
 """Reading a summary run (``fudasim run --summary``): its shards' cells merged into the report's
 ``RunSummary``, the side-by-side sums ``fudasim compare`` needs, and its stored paired sums.
 
-A summary shard holds exact integer counts (``simcore.summary_shard``); their sum over the
+A summary shard holds exact integer counts (``simcore.run.summary_shard``); their sum over the
 shards is what ``analysis.summary.summarise_rows`` counts from the rows of the same run, so
 every table computed from it is the same.  The convergence table is exact at the checkpoints
 the report uses when every unit fills the same number of rows (every run of single rounds, and
@@ -29,7 +29,7 @@ from analysis.summary import (
 )
 from simcore import storage
 from simcore.dataset import DatasetError
-from simcore.summary_shard import CONVERGENCE_FLAGS, PAIR_FIELDS, read_cells
+from simcore.run.summary_shard import CONVERGENCE_FLAGS, PAIR_FIELDS, read_cells
 
 __all__ = ["load_summary", "merged_cells", "metric_sums", "stored_pairs", "pairing_problem", "summarise_run"]
 

@@ -1,4 +1,4 @@
-"""The report of a sweep folder (``simcore.sweep``): every combination against the baseline.
+"""The report of a sweep folder (``simcore.run.sweep``): every combination against the baseline.
 
 Each combination's run is compared with the baseline's round by round (``analysis.compare``:
 the runs share seed and rounds, so the differences are paired), on the outcomes a rule change
@@ -22,7 +22,7 @@ from analysis.intervals import holm_adjusted
 from analysis.reader import AnalysisError, open_run
 from analysis.render import Figure, Report, Table, hidden_notices
 from simcore.dataset import DatasetError
-from simcore.tournament import read_tournament
+from simcore.run.tournament import read_tournament
 
 __all__ = ["build_sweep_report"]
 

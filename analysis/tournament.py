@@ -44,7 +44,7 @@ from analysis.render import Figure, Report
 from analysis.tables import Table, engine_text
 from simcore.dataset import DatasetError
 from simcore.policies import sees_hidden
-from simcore.tournament import read_tournament
+from simcore.run.tournament import read_tournament
 
 __all__ = ["PairOutcomes", "TournamentData", "ELO_SCALE", "PRIOR_DRAWS", "BOOTSTRAP_REPLICATES",
            "per_deal_outcomes", "open_tournament", "pair_table", "pair_wins", "bradley_terry",
@@ -565,7 +565,7 @@ def build_tournament_report(tournament: TournamentData | str | os.PathLike, *, c
         Bootstrap resamples of the deals for the rating intervals.
     """
     if not isinstance(tournament, TournamentData):
-        from simcore.sweep import is_sweep
+        from simcore.run.sweep import is_sweep
 
         if is_sweep(tournament):
             from analysis.sweep import build_sweep_report

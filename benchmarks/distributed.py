@@ -12,7 +12,7 @@ task overhead per shard as a share of a shard's time, ``(N * wall - sum of shard
 shard times`` in percent, a shard's time being what its task spent computing and writing it:
 what the cluster spends beyond that (scheduling, result transfer, the client's manifest updates,
 and workers idle at the start and end of the run), per unit of work; and how many tasks carried
-the shards (``simcore.distributed.task_groups``). ``task_cpu_share`` is the CPU time the tasks'
+the shards (``simcore.run.distributed.task_groups``). ``task_cpu_share`` is the CPU time the tasks'
 threads got over their wall time: near 1 on idle cores, lower when other processes share them
 (Dask's own threads, the client, or other users of the machine), and ``rounds_per_task_cpu_s``
 the rounds per CPU second of the tasks: what one worker would reach on a core of its own, the
@@ -27,7 +27,7 @@ byte-identical shards (the same run metadata, so the same bytes); the last row s
 they did.
 
 With ``--floor`` each turn also runs, on clusters started as ``local:N`` starts them, the
-run's tasks (as many shards per task as the run puts in each, ``simcore.distributed.task_groups``,
+run's tasks (as many shards per task as the run puts in each, ``simcore.run.distributed.task_groups``,
 each shard as long as a shard on one worker) doing nothing but hash a buffer in memory (no
 kernel, no file, a tiny result): ``floor_overhead_pct`` and ``floor_speedup`` are what Dask
 itself costs, and lets two workers reach, on this machine.
@@ -74,7 +74,7 @@ def measure(rules: str, rounds: int, shard_rounds: int | None, workers: int, out
         (wall and CPU time, summed over shards), ``warmup_seconds``, ``shards``, ``tasks``; and
         the shards' sha256 in shard order.
     """
-    from simcore.runner import RunConfig, run
+    from simcore.run.runner import RunConfig, run
 
     config = RunConfig(rules=rules, rounds=rounds, seed=1, units_per_shard=shard_rounds, out=str(out),
                        overwrite=True, command=COMMAND)
@@ -119,7 +119,7 @@ def measure_floor(workers: int, shards: int, shard_seconds: float) -> dict[str, 
     """
     from distributed import as_completed
 
-    from simcore.distributed import connect, task_groups
+    from simcore.run.distributed import connect, task_groups
 
     began = time.perf_counter()
     floor_task(64)

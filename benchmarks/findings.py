@@ -173,7 +173,7 @@ class Plan:
 
 
 def _options(setting: Setting) -> dict[str, str]:
-    from simcore.runner import with_players
+    from simcore.run.runner import with_players
 
     return with_players(setting.rules, dict(setting.options), setting.players)
 
@@ -186,7 +186,7 @@ def _run(setting: Setting, policy: str, plan: Plan) -> Path | None:
     """One run of ``setting`` with ``policy`` in every seat (reused when already complete; None
     when it is not and the plan computes nothing)."""
     from simcore.dataset import check_dataset
-    from simcore.runner import RunConfig, run
+    from simcore.run.runner import RunConfig, run
 
     path = plan.out / f"{setting.slug()}-{_policy_slug(policy)}"
     if path.is_dir() and (path / "_run.json").is_file():
@@ -215,7 +215,7 @@ CARD_VALUES = ("T1_ise", "T2_alt", "T3_hanafuda")
 def _sweep(setting: Setting, policy: str, plan: Plan) -> Path | None:
     """The card-value sweep of a Tensho setting (T1, T2, T3 on the same deals), reused when complete
     (None when it is not and the plan computes nothing)."""
-    from simcore.sweep import SweepConfig, run_sweep
+    from simcore.run.sweep import SweepConfig, run_sweep
 
     folder = plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}"
     if not _complete(folder) and not plan.compute:
@@ -356,7 +356,7 @@ def describe_skill(folder: Path, setting: str, chain: list[str], findings: Findi
 
 def gather(plan: Plan, tensho: list[Setting], enshu: list[Setting], skill: bool, log: Any = None) -> Findings:
     """Every run, sweep and skill tournament of the page (reusing complete folders), and their numbers."""
-    from simcore.tournament import TournamentConfig, run_tournament
+    from simcore.run.tournament import TournamentConfig, run_tournament
 
     started = time.monotonic()
     findings = Findings()
@@ -835,7 +835,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="compute nothing: write the page from the complete folders under --out, naming the rest")
     args = parser.parse_args(argv)
     from simcore.policies import HiddenCardsWarning
-    from simcore.tournament import split_policies
+    from simcore.run.tournament import split_policies
 
     plan = Plan(policies=split_policies(args.policies), chain=split_policies(args.chain), rounds=args.rounds,
                 search_rounds=args.search_rounds, deals=args.deals, seed=args.seed, out=args.out, engine=args.engine,

@@ -66,7 +66,7 @@ def strength_rows(case: Case, pairs: list[tuple[str, str]], deals: int, seed: in
     from analysis.tournament import open_tournament
     from simcore.games import game_of
     from simcore.rules import load_rules
-    from simcore.tournament import TournamentConfig, run_tournament
+    from simcore.run.tournament import TournamentConfig, run_tournament
 
     options = dict(case.options)
     if case.players is not None:
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", type=Path, default=Path("strength-runs"), help="tournament folders (resumed if present)")
     args = parser.parse_args(argv)
-    from simcore.tournament import split_policies
+    from simcore.run.tournament import split_policies
 
     chain = [args.pimc if p == "PIMC" else p for p in split_policies(args.chain)]
     pairs = list(zip(chain, chain[1:], strict=False))

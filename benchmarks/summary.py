@@ -41,8 +41,8 @@ BILLION = 10**9
 def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[dict[str, float], dict[str, list[float]]]:
     import numba
 
-    from simcore import summary_run, summary_shard
-    from simcore.runner import TARGET_ROWS_PER_SHARD, RunConfig, _plan, run
+    from simcore.run import summary_run, summary_shard
+    from simcore.run.runner import TARGET_ROWS_PER_SHARD, RunConfig, _plan, run
 
     config = RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, command="benchmarks.summary")
     plan, game, compiled, specs = _plan(config)
@@ -92,7 +92,7 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[dict[s
 
 def _in_chunk_threads(plays: list, parts: list[tuple[int, int]]) -> None:
     """Play ``parts`` (unit ranges) on one thread per play, each with one kernel thread, as
-    ``simcore.summary_shard.ShardCounter`` plays its chunks (nothing is counted)."""
+    ``simcore.run.summary_shard.ShardCounter`` plays its chunks (nothing is counted)."""
     import queue
     import threading
 
@@ -119,14 +119,14 @@ def _in_chunk_threads(plays: list, parts: list[tuple[int, int]]) -> None:
 
 
 def _size(rules_name: str, rounds: int, out: Path) -> dict[str, float]:
-    from simcore.runner import RunConfig, run
+    from simcore.run.runner import RunConfig, run
 
     summary = run(RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, out=str(out),
                             command="benchmarks.summary"))
     manifest = json.loads((out / "_run.json").read_text())
     entries = manifest["shard_files"]
     shard_bytes = [int(e["bytes"]) for e in entries]
-    from simcore.summary_shard import SUMMARY_ROWS_PER_SHARD
+    from simcore.run.summary_shard import SUMMARY_ROWS_PER_SHARD
 
     # The default shard size (a run smaller than one shard has a single, shorter shard).
     per_shard_rounds = max(1, SUMMARY_ROWS_PER_SHARD // int(manifest["round_stride"]))

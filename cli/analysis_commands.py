@@ -144,7 +144,7 @@ def report(dataset: Path, output_format: str, output: Path | None, overwrite: bo
     paired round by round; docs/sweep.md).
     """
     from analysis.report import build_report
-    from simcore.tournament import is_tournament
+    from simcore.run.tournament import is_tournament
 
     target = _target(output_format, output, overwrite, _stem(dataset, "report"), (dataset,))
     if is_tournament(dataset):

@@ -110,8 +110,8 @@ def run(rules, rounds, matches, rounds_per_match, seed, policies, options, playe
 
     RULES is a shipped rule set (see `fudasim rules list`) or a rule file; default tensho-ise.
     """
-    from simcore.runner import RunConfig
-    from simcore.runner import run as run_simulation
+    from simcore.run.runner import RunConfig
+    from simcore.run.runner import run as run_simulation
 
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")
@@ -240,8 +240,8 @@ def verify(dataset, deep):
     2: DATASET is not a fudasim dataset.
     """
     from simcore.dataset import DatasetError, check_dataset
+    from simcore.run.tournament import is_tournament
     from simcore.storage import display
-    from simcore.tournament import is_tournament
 
     if is_tournament(dataset):
         from cli.tournament import verify_tournament_folder
@@ -379,7 +379,7 @@ def _is_dataset_path(source: str) -> bool:
 def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
     """``fudasim replay DATASET --round R``: the run's own settings; its row checked."""
     from analysis.reader import AnalysisError, open_run
-    from simcore.reference.replay_dataset import (
+    from simcore.run.replay_dataset import (
         dataset_row,
         open_run_replay,
         record_row,

@@ -69,7 +69,7 @@ def most_players() -> int:
 
 def rule_overrides(rules: str, options: tuple[str, ...], players: int | None) -> dict[str, str]:
     """``--option`` overrides, plus ``--players`` as the game's player-count option."""
-    from simcore.runner import with_players
+    from simcore.run.runner import with_players
 
     return with_players(rules, parse_overrides(options), players)
 

@@ -1,6 +1,6 @@
 """``fudasim skill``: one tournament on duplicate deals, then how much skill matters in it.
 
-A thin click layer over ``simcore.tournament.run_tournament`` and
+A thin click layer over ``simcore.run.tournament.run_tournament`` and
 ``analysis.skill_report.build_skill_report`` (docs/skill.md).
 """
 
@@ -81,7 +81,12 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
     """
     from analysis.render import render
     from analysis.skill_report import build_skill_report
-    from simcore.tournament import TournamentConfig, is_tournament, run_tournament, split_policies
+    from simcore.run.tournament import (
+        TournamentConfig,
+        is_tournament,
+        run_tournament,
+        split_policies,
+    )
 
     folder = Path(rules)
     if folder.is_dir() and is_tournament(folder):

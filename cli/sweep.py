@@ -65,7 +65,7 @@ def sweep(rules, vary, policies, rounds, seed, baseline, engine, threads, out, r
     """
     from analysis.render import render
     from analysis.sweep import build_sweep_report
-    from simcore.sweep import SweepConfig, parse_vary, run_sweep
+    from simcore.run.sweep import SweepConfig, parse_vary, run_sweep
 
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")

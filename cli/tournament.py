@@ -1,6 +1,6 @@
 """``fudasim tournament``: every pairing of a list of policies on the same deals, then its report.
 
-A thin click layer over ``simcore.tournament.run_tournament`` and
+A thin click layer over ``simcore.run.tournament.run_tournament`` and
 ``analysis.tournament.build_tournament_report`` (docs/tournament.md).
 """
 
@@ -63,7 +63,7 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
     """
     from analysis.render import render
     from analysis.tournament import build_tournament_report
-    from simcore.tournament import TournamentConfig, run_tournament, split_policies
+    from simcore.run.tournament import TournamentConfig, run_tournament, split_policies
 
     if resume and overwrite:
         raise UserError("--resume and --overwrite contradict each other; give one")
@@ -100,8 +100,8 @@ def tournament(rules, policy_lists, deals, seed, engine, threads, out, resume, o
 def verify_tournament_folder(path: Path, deep: bool) -> None:
     """``fudasim verify`` on a tournament folder: one line per problem, a verdict, exit 1 on problems."""
     from simcore.dataset import DatasetError
-    from simcore.sweep import is_sweep
-    from simcore.tournament import verify_tournament
+    from simcore.run.sweep import is_sweep
+    from simcore.run.tournament import verify_tournament
 
     try:
         problems, notes, runs, rounds = verify_tournament(path, deep=deep)

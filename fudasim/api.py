@@ -31,7 +31,7 @@ CARD_MASKS = ("field_dealt", "opening_claim", "hand_dealt_", "captured_", "expos
 class Run:
     """A finished run: its dataset folder and what ``fudasim run`` would have printed.
 
-    ``summary`` is ``simcore.runner.RunSummary`` (rounds, seconds, wins by seat, ...);
+    ``summary`` is ``simcore.run.runner.RunSummary`` (rounds, seconds, wins by seat, ...);
     ``frame(...)`` loads the rows (see ``load``); ``dataset`` opens it for streaming analysis.
     """
 
@@ -171,8 +171,8 @@ def run(rules: str = "tensho-ise", *, rounds: int | None = None, matches: int | 
     FudasimError (``RulesError``, ``PolicyError``, ``RunError``, ``DatasetError``): bad input or
     a folder that cannot be written, with a one-line message.
     """
-    from simcore.runner import ENGINES, RunConfig, with_players
-    from simcore.runner import run as run_simulation
+    from simcore.run.runner import ENGINES, RunConfig, with_players
+    from simcore.run.runner import run as run_simulation
 
     rules = _path("rules", rules, what="a shipped rule set's name or a rule file's path")
     rounds, matches = _whole("rounds", rounds, 1), _whole("matches", matches, 1)

@@ -588,7 +588,7 @@ def dataset_files(path: str | os.PathLike | StorePath) -> list[Location]:
 
 def is_summary_manifest(info: Any) -> bool:
     """Whether run metadata (a manifest or a shard's ``fudasim.run``) is a summary run's: its
-    shards hold counts (``simcore.summary_shard``), not rows."""
+    shards hold counts (``simcore.run.summary_shard``), not rows."""
     return isinstance(info, dict) and info.get("summary") is True
 
 

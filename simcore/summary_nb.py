@@ -1,5 +1,5 @@
 """The summary run's kernel: passes over the engines' output matrices, adding every count the
-report needs into preallocated int64 arrays (``simcore.summary_shard`` allocates and names them).
+report needs into preallocated int64 arrays (``simcore.run.summary_shard`` allocates and names them).
 
 Contract: ``ints`` is int64[n_int, rows] and ``masks`` uint64[n_mask, rows] exactly as the
 engines return them; ``columns`` (int64) gives the matrix row of each column the summary reads

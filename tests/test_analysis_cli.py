@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from conftest_analysis import analysis_datasets  # noqa: F401  (session fixture)
 
 from cli.analysis_commands import compare, report, rescore
-from simcore.runner import RunConfig, run
+from simcore.run.runner import RunConfig, run
 
 
 @pytest.fixture

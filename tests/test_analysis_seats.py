@@ -24,7 +24,7 @@ from analysis import build_report, render
 from analysis.compare import compare_runs
 from simcore.dataset import file_digest, read_dataset, shard_entry, write_shard
 from simcore.games.enshu.record import schema, shard_table
-from simcore.runner import RunConfig, run
+from simcore.run.runner import RunConfig, run
 
 PLAYERS = 5
 SEATS = range(PLAYERS)

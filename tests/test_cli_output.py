@@ -21,7 +21,7 @@ from analysis.report import build_report
 from analysis.tournament import build_tournament_report
 from cli.main import _summary_text, main
 from simcore.dataset import read_manifest
-from simcore.runner import RunSummary
+from simcore.run.runner import RunSummary
 
 ROOT = Path(__file__).resolve().parents[1]
 

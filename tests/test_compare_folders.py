@@ -28,8 +28,13 @@ from analysis.render import render
 from analysis.rescore import rescore_rounds, rescore_run
 from cli.main import main
 from simcore.dataset import read_dataset
-from simcore.sweep import SweepConfig, run_sweep
-from simcore.tournament import TOURNAMENT_FILE, TournamentConfig, read_tournament, run_tournament
+from simcore.run.sweep import SweepConfig, run_sweep
+from simcore.run.tournament import (
+    TOURNAMENT_FILE,
+    TournamentConfig,
+    read_tournament,
+    run_tournament,
+)
 
 DEALS = 160
 SEED = 3

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from cli.main import main
 from simcore import dataset as ds
 from simcore.dataset import DatasetError, check_dataset, read_dataset, verify_dataset
-from simcore.runner import RunConfig, RunError, run
+from simcore.run.runner import RunConfig, RunError, run
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -435,7 +435,7 @@ def test_a_run_started_by_the_older_code_resumes(whole, tmp_path):
 
 def test_the_summary_after_a_resume_counts_shards_in_words():
     from cli.main import _summary_text
-    from simcore.runner import RunSummary
+    from simcore.run.runner import RunSummary
 
     summary = RunSummary(out=Path("d"), end_reason_names=("yaku",), yaku_names=[], policies=["random", "random"])
     summary.shards_written, summary.shards_skipped = 1, 0

@@ -24,9 +24,9 @@ from distributed import Client, LocalCluster
 
 import fudasim
 from cli.main import main
-from simcore import distributed
 from simcore.dataset import file_digest, read_dataset, read_manifest, verify_dataset
-from simcore.runner import RunConfig, _plan
+from simcore.run import distributed
+from simcore.run.runner import RunConfig, _plan
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,7 +98,7 @@ def test_the_workers_use_a_node_local_numba_cache(cluster, tmp_path):
     # in a fresh process (numba reads its cache folder once): $TMPDIR, unless NUMBA_CACHE_DIR is set
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env.update(TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))
-    code = ("import numba; from simcore.distributed import use_node_local_cache; "
+    code = ("import numba; from simcore.run.distributed import use_node_local_cache; "
             "print(use_node_local_cache()); print(numba.config.CACHE_DIR)")
     folders = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                              check=True).stdout.split()
@@ -290,7 +290,7 @@ def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
     for function in (distributed.compute_shard, distributed.compute_shards, distributed.load_context,
                      distributed.prepare_worker):
         pickled = cloudpickle.dumps(function)
-        assert len(pickled) < 200 and b"simcore.distributed" in pickled  # a module and a name, no code
+        assert len(pickled) < 200 and b"simcore.run.distributed" in pickled  # a module and a name, no code
     config = RunConfig(rounds=1_000, seed=1, out=str(tmp_path / "c"))
     plan, game, compiled, specs = _plan(config)
     context = distributed.run_context(config, plan, game, compiled, specs, tmp_path / "c")
@@ -327,8 +327,8 @@ def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
 
 @pytest.mark.slow
 def test_a_tournament_and_a_sweep_on_the_cluster_write_the_local_rows(tmp_path, cluster):
-    from simcore.sweep import SweepConfig, run_sweep
-    from simcore.tournament import TournamentConfig, run_tournament
+    from simcore.run.sweep import SweepConfig, run_sweep
+    from simcore.run.tournament import TournamentConfig, run_tournament
 
     address = cluster[0].scheduler_address
     for where, scheduler in (("local", None), ("remote", address)):
@@ -394,9 +394,9 @@ def test_a_task_of_several_shards_commits_each_and_names_the_one_that_failed(tmp
 FIRST_TASK = """
 import json, sys
 from numba.core import event
-from simcore import distributed
+from simcore.run import distributed
 from simcore.dataset import read_manifest
-from simcore.runner import RunConfig, _plan
+from simcore.run.runner import RunConfig, _plan
 
 out, summary = sys.argv[1], sys.argv[2] == "summary"
 config = RunConfig(rounds=4_000, units_per_shard=2_000, seed=6, out=out, summary=summary, policies={1: "greedy"},

@@ -25,7 +25,7 @@ from simcore.policies import parse_policy
 from simcore.reference.forward import State, play_through
 from simcore.rng import Stream
 from simcore.rules import load_rules, shipped_rules
-from simcore.runner import RunConfig, run
+from simcore.run.runner import RunConfig, run
 
 SEED = 20261201
 

@@ -181,7 +181,7 @@ def rows_digest(out: Path) -> str:
 def play(spec: dict, out: Path) -> str:
     """Run one pinned run into ``out`` and return its rows' digest."""
     from simcore.policies import HiddenCardsWarning
-    from simcore.runner import RunConfig, run
+    from simcore.run.runner import RunConfig, run
 
     config = RunConfig(
         rules=spec["rules"], options=dict(spec.get("options", {})), seed=20261201,

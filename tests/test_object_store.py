@@ -26,9 +26,9 @@ from click.testing import CliRunner
 
 import fudasim
 from cli.main import main
-from simcore import distributed, storage
 from simcore.dataset import DatasetError, read_dataset, read_manifest, verify_dataset
-from simcore.runner import RunConfig, _plan
+from simcore.run import distributed, storage
+from simcore.run.runner import RunConfig, _plan
 
 ROOT = Path(__file__).resolve().parents[1]
 BUCKET = "fudasim-test"

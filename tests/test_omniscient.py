@@ -25,7 +25,7 @@ from simcore.policies import (
 )
 from simcore.rng import Stream
 from simcore.rules import load_rules
-from simcore.runner import RunConfig, run
+from simcore.run.runner import RunConfig, run
 
 
 def test_only_omniscient_sees_hidden_cards():
@@ -95,7 +95,7 @@ def test_it_is_never_chosen_for_a_seat_that_does_not_name_it():
     # the default seat policy, the skill command's default chain and the strength script's chain
     from benchmarks.strength import DEFAULT_CHAIN as STRENGTH_CHAIN
     from cli.skill import DEFAULT_CHAIN as SKILL_CHAIN
-    from simcore.runner import RunConfig
+    from simcore.run.runner import RunConfig
 
     assert RunConfig().policies == ()
     assert not any(sees_hidden(p) for p in SKILL_CHAIN)

@@ -23,7 +23,7 @@ from simcore.policies import (
     parse_policy,
     policy_table,
 )
-from simcore.runner import RunConfig, run
+from simcore.run.runner import RunConfig, run
 
 
 def test_every_registered_policy_has_its_own_kernel_id():

@@ -19,7 +19,7 @@ from simcore.cards import HANAFUDA48, ISE45, ids_of
 from simcore.games import game_of
 from simcore.policies import parse_policy
 from simcore.rules import MAX_RULES_BYTES, RulesError, load_rules, load_rules_text
-from simcore.runner import RunConfig, RunError, run
+from simcore.run.runner import RunConfig, RunError, run
 
 INT32 = 2**31 - 1
 INT64 = 2**63 - 1

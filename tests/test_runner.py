@@ -18,7 +18,7 @@ import pytest
 
 from simcore import ENGINE_VERSION
 from simcore.dataset import read_dataset, read_run_info
-from simcore.runner import RunConfig, RunError, run
+from simcore.run.runner import RunConfig, RunError, run
 
 
 def play(out: Path, **kwargs) -> pd.DataFrame:

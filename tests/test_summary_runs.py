@@ -28,10 +28,11 @@ from analysis.reader import AnalysisError, open_run
 from analysis.report import build_report
 from analysis.rescore import rescore_run
 from cli.main import main
-from simcore import summary_layout, summary_nb, summary_shard
+from simcore import summary_layout, summary_nb
 from simcore.dataset import DatasetError, read_dataset, read_manifest, verify_dataset
 from simcore.errors import RunError
-from simcore.runner import RunConfig, run
+from simcore.run import summary_shard
+from simcore.run.runner import RunConfig, run
 
 
 @pytest.fixture(autouse=True)
@@ -298,8 +299,8 @@ def test_histogram_values_outside_the_kernels_window_are_counted_exactly(tmp_pat
     """Scores beyond the numba pass's window (-4096..4095) are counted from the values it lists,
     and once its list is full (8 rows), from the columns again."""
     monkeypatch.setattr(summary_shard, "SPILL_ROWS", spill_rows)
-    from simcore.runner import _plan
-    from simcore.summary_run import players_engine
+    from simcore.run.runner import _plan
+    from simcore.run.summary_run import players_engine
 
     plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=2000, seed=9, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
@@ -330,8 +331,8 @@ def test_a_yaku_several_seats_hold_is_counted_once_in_yaku_any(tmp_path):
     """``yaku_any`` counts rounds in which any seat holds a yaku: rows in which two seats hold
     the same yaku (made here by giving seat 1 seat 0's yaku too) count it once, as the full
     dataset's column-wise count does."""
-    from simcore.runner import _plan
-    from simcore.summary_run import players_engine
+    from simcore.run.runner import _plan
+    from simcore.run.summary_run import players_engine
 
     plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=3000, seed=4, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
@@ -364,8 +365,8 @@ def test_an_error_on_a_counting_thread_reaches_the_caller(threads):
     """A chunk that fails (on one of the counting threads) raises its error from ``count``; the
     failed shard's counts are dropped, and the counter then still counts (its threads are
     alive) and closes."""
-    from simcore.runner import _plan
-    from simcore.summary_run import players_engine
+    from simcore.run.runner import _plan
+    from simcore.run.summary_run import players_engine
 
     plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=2000, seed=4, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
@@ -422,8 +423,8 @@ def test_counting_chunks_on_threads_gives_the_counts_of_one_pass(rules, options,
     whole shard (many chunks, of a size that does not divide the shard)."""
     import dataclasses
 
-    from simcore.runner import _plan
-    from simcore.summary_run import players_engine
+    from simcore.run.runner import _plan
+    from simcore.run.summary_run import players_engine
 
     config = RunConfig(rules=rules, options=options, seed=21, summary=True,
                        **({"matches": 700, "rounds_per_match": matches} if matches else {"rounds": 2100}))

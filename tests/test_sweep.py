@@ -16,7 +16,7 @@ from analysis.intervals import holm_adjusted as holm
 from analysis.sweep import build_sweep_report
 from cli.main import main
 from simcore.dataset import read_dataset
-from simcore.runner import RunConfig, run
+from simcore.run.runner import RunConfig, run
 
 ROOT = Path(__file__).resolve().parents[1]
 VARY = ["--vary", "tensho.card_values=T1_ise,T3_hanafuda", "--vary", "tensho.yaku_set_choice=fixed_1,fixed_2"]

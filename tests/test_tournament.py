@@ -26,7 +26,7 @@ from analysis.tournament import (
 from cli.main import main
 from simcore.dataset import read_dataset
 from simcore.errors import PolicyError, RunError
-from simcore.tournament import (
+from simcore.run.tournament import (
     TOURNAMENT_FILE,
     TournamentConfig,
     read_tournament,

@@ -5,7 +5,7 @@ the varied options' values (their product, in the order given: the last option v
 each with the same seed, rounds and seat policies, so round ``r`` is dealt the same cards in every
 combination (guarantee 2 of docs/guarantees.md) and every comparison is paired round by round.
 
-A sweep folder has the layout of a tournament folder (``simcore.tournament``): a manifest
+A sweep folder has the layout of a tournament folder (``simcore.run.tournament``): a manifest
 ``_tournament.json`` with ``"kind": "sweep"``, the varied options, the baseline combination and
 one entry per run, each run an ordinary dataset in a folder of its own (``combo-000``, ...).
 So the lock, ``--resume`` (only what is missing is played), ``--overwrite`` (only the sweep's own
@@ -31,7 +31,12 @@ from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.policies import check_engine, parse_policy
 from simcore.rules import load_rules
-from simcore.tournament import TOURNAMENT_FORMAT, TournamentConfig, TournamentResult, run_tournament
+from simcore.run.tournament import (
+    TOURNAMENT_FORMAT,
+    TournamentConfig,
+    TournamentResult,
+    run_tournament,
+)
 
 __all__ = ["SweepConfig", "combination_label", "is_sweep", "parse_vary", "plan_sweep", "run_sweep"]
 
@@ -63,7 +68,7 @@ class SweepConfig:
 
 def is_sweep(path: str | os.PathLike) -> bool:
     """Whether ``path`` is a sweep folder (a tournament-layout manifest of kind ``sweep``)."""
-    from simcore.tournament import TOURNAMENT_FILE
+    from simcore.run.tournament import TOURNAMENT_FILE
 
     try:
         data = json.loads((Path(path) / TOURNAMENT_FILE).read_text(encoding="utf-8"))

@@ -71,7 +71,7 @@ class RunConfig:
     progress: bool = False
     command: str = ""
     # None: this process.  ``tcp://HOST:8786``: the shards as tasks on that Dask cluster;
-    # ``local:N``: on a LocalCluster of N single-threaded worker processes (simcore.distributed).
+    # ``local:N``: on a LocalCluster of N single-threaded worker processes (simcore.run.distributed).
     scheduler: str | None = None
     # Keep per shard the counts the reports need instead of the rows (docs/summary-runs.md);
     # ``paired_with``: also the per-round differences from that run (a dataset folder).
@@ -238,7 +238,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         raise RunError(f"--paired-with {config.paired_with}: only with --summary (a full run pairs in fudasim compare)")
     target = TARGET_ROWS_PER_SHARD
     if config.summary:
-        from simcore.summary_shard import SUMMARY_ROWS_PER_SHARD as target
+        from simcore.run.summary_shard import SUMMARY_ROWS_PER_SHARD as target
     units_per_shard = config.units_per_shard or max(1, target // stride)
     units_per_shard = min(units_per_shard, units)
     plan = {
@@ -266,7 +266,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
     if config.summary:
         plan["summary"] = True  # only then: every other run's metadata stays as it was
         if config.paired_with is not None:
-            from simcore.summary_shard import baseline_identity, load_baseline
+            from simcore.run.summary_shard import baseline_identity, load_baseline
 
             plan["paired_with"] = baseline_identity(load_baseline(config.paired_with, plan))
     hidden = [seat for seat, spec in enumerate(specs) if sees_hidden(spec)]
@@ -517,7 +517,7 @@ def _prepare_store_out(config: RunConfig, plan: dict[str, Any],
 def _add_present_shards(summary: RunSummary, out: storage.Location, present: dict[int, dict[str, Any]]) -> None:
     """Count the shards already present into the summary (the few columns it needs)."""
     if present and ds.is_summary_manifest(ds.read_manifest(out)):
-        from simcore.summary_run import count_present
+        from simcore.run.summary_run import count_present
 
         assert isinstance(out, Path), "summary runs are refused in an object store (run())"
         return count_present(summary, out, present)
@@ -616,9 +616,9 @@ def run(config: RunConfig) -> RunSummary:
 
 
 def _connect(address: str) -> Any:
-    """A ``simcore.distributed.Connection`` to the scheduler at ``address`` (or a new LocalCluster)."""
+    """A ``simcore.run.distributed.Connection`` to the scheduler at ``address`` (or a new LocalCluster)."""
     try:
-        from simcore import distributed
+        from simcore.run import distributed
     except ImportError as error:
         raise RunError(f"--scheduler needs Dask distributed ({error}); install fudasim[distributed]") from None
     return distributed.connect(address)
@@ -641,7 +641,7 @@ def _new_summary(plan: dict[str, Any], out: storage.Location) -> RunSummary:
 def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any], game: Game, compiled,
                          specs: list, out: storage.Location, present: dict[int, dict[str, Any]]) -> RunSummary:
     """``_execute`` on a Dask cluster: the shards are tasks, this process keeps the manifest."""
-    from simcore import distributed
+    from simcore.run import distributed
 
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
@@ -691,7 +691,7 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
 def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, specs: list, out: storage.Location,
              present: dict[int, dict[str, Any]]) -> RunSummary:
     if plan.get("summary"):
-        from simcore import summary_run
+        from simcore.run import summary_run
 
         assert isinstance(out, Path), "summary runs are refused in an object store (run())"
         return summary_run.execute(config, plan, game, compiled, specs, out, present)

@@ -12,7 +12,7 @@ tournament manifest ``_tournament.json``::
 Every run has the tournament's seed and plays rounds ``0 .. deals - 1``, so deal ``d`` (its deck,
 dealer and redeals come from the deal stream of ``(seed, d)``, guarantee 2 of docs/guarantees.md) is
 the same in every pairing and seating: the comparisons are paired deal by deal.  Each run is made by
-``simcore.runner.run`` (its lock, manifest, shards, threads and ``--resume``), so ``fudasim verify``
+``simcore.run.runner.run`` (its lock, manifest, shards, threads and ``--resume``), so ``fudasim verify``
 checks every run, and a resumed tournament resumes the unfinished runs and plays only what is
 missing.
 
@@ -329,7 +329,7 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
     announce : callable, optional
         Called with one line of text before each run is played (progress for the command line).
     plan : dict, optional
-        A plan made elsewhere in the same layout (``simcore.sweep.plan_sweep``): each run entry may
+        A plan made elsewhere in the same layout (``simcore.run.sweep.plan_sweep``): each run entry may
         carry its own ``options``, laid over ``config.options``.
 
     Raises ``RulesError``, ``PolicyError``, ``RunError`` or ``DatasetError`` on bad input or a
@@ -348,7 +348,7 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
             raise RunError(f"--threads {config.threads}: must be 1..{numba.config.NUMBA_NUM_THREADS}")
     if config.scheduler is None:
         return _play_runs(config, plan, out, announce, None)
-    from simcore.distributed import session
+    from simcore.run.distributed import session
 
     # one cluster for every run (local:N started once), connected before the folder is touched
     with session(config.scheduler) as address:
@@ -358,7 +358,7 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
 def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announce, address: str | None
                ) -> TournamentResult:
     """Lock and prepare the folder, then play every run not yet complete (``run_tournament``)."""
-    from simcore.runner import RunConfig, run
+    from simcore.run.runner import RunConfig, run
 
     manifest, lock = _prepare(config, plan, out)
     result = TournamentResult(out=out, manifest=manifest)

@@ -1,7 +1,7 @@
 """Runs on Dask distributed: shards as tasks; the client alone writes the manifest.
 
 ``fudasim run ... --scheduler ADDRESS`` (``RunConfig.scheduler``) plans, locks and resumes a run
-exactly as a local run does (``simcore.runner``), then hands its missing shards to a Dask
+exactly as a local run does (``simcore.run.runner``), then hands its missing shards to a Dask
 cluster: an existing one (``tcp://HOST:8786``) or a ``LocalCluster`` of single-threaded worker
 processes that the run starts and closes (``local:N``).
 
@@ -123,7 +123,7 @@ class NumbaCachePlugin(WorkerPlugin):
 
 
 def dask_setup(worker: Any) -> None:
-    """``dask worker --preload simcore.distributed``: the node-local numba cache from the start."""
+    """``dask worker --preload simcore.run.distributed``: the node-local numba cache from the start."""
     use_node_local_cache()
 
 
@@ -305,14 +305,14 @@ class RunContext:
     policies: tuple[str, ...]
     threads: int | None
     versions: tuple[str, str] = (simcore.__version__, simcore.ENGINE_VERSION)
-    summary: Any = None  # a summary run's ``simcore.summary_shard.SummarySpec`` (None: rows)
+    summary: Any = None  # a summary run's ``simcore.run.summary_shard.SummarySpec`` (None: rows)
 
 
 @dataclass
 class ShardResult:
     """What a shard's task returns: its manifest entry, and the counts of the run summary.
 
-    ``summary`` is a ``simcore.runner.RunSummary`` of the shard's rows; ``seconds`` the time the
+    ``summary`` is a ``simcore.run.runner.RunSummary`` of the shard's rows; ``seconds`` the time the
     task spent computing and writing (wall clock), ``cpu_seconds`` the CPU time its thread got
     meanwhile, ``worker`` where it ran.
     """
@@ -342,9 +342,9 @@ def run_id(plan: dict[str, Any], engine: str, out: storage.Location) -> str:
 
 def run_context(config: Any, plan: dict[str, Any], game: Game, compiled: Any, specs: list,
                 out: storage.Location) -> RunContext:
-    """The ``RunContext`` of a planned run (``simcore.runner``): its rules, policies and layout,
+    """The ``RunContext`` of a planned run (``simcore.run.runner``): its rules, policies and layout,
     and the metadata its shards carry, exactly as a local run writes them."""
-    from simcore.runner import _new_summary, _shard_info
+    from simcore.run.runner import _new_summary, _shard_info
 
     summary = _new_summary(plan, out)
     rules = compiled.rules
@@ -363,7 +363,7 @@ def _summary_spec(plan: dict[str, Any], game: Game, compiled: Any) -> Any:
     """A summary run's ``SummarySpec`` (its baseline's rules included), or None for a run of rows."""
     if not plan.get("summary"):
         return None
-    from simcore import summary_shard as ss
+    from simcore.run import summary_shard as ss
 
     paired = plan.get("paired_with")
     baseline = ss.load_baseline(str(paired["path"]), plan) if paired else None
@@ -466,7 +466,7 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
     DatasetError
         The shard cannot be written (the folder is not shared with this worker, a full disk...).
     """
-    from simcore.runner import RunSummary
+    from simcore.run.runner import RunSummary
 
     began, began_cpu = time.perf_counter(), time.thread_time()
     game, compiled = _compiled(context)
@@ -494,12 +494,12 @@ def _summary_aggregate(context: RunContext, game: Game, compiled: Any, first_uni
     """A summary run's counts of ``n_units`` units from ``first_unit`` (a ``ShardAggregate``)."""
     import dataclasses
 
-    from simcore import summary_run, summary_shard
+    from simcore.run import summary_run, summary_shard
 
     spec = context.summary
     rows = spec.block_units * int(context.info.get("round_stride") or 1)
     # The task's kernel threads (``--threads``, one by default) count chunks side by side, each
-    # playing with one kernel thread (simcore.summary_shard.ShardCounter).
+    # playing with one kernel thread (simcore.run.summary_shard.ShardCounter).
     threads = _task_threads(context) if context.engine == "kernel" else 1
 
     def engine(game: Game, compiled: Any, context: RunContext) -> Any:
@@ -525,8 +525,8 @@ def _summary_aggregate(context: RunContext, game: Game, compiled: Any, first_uni
 def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, first_unit: int, n_units: int,
                    began: float, began_cpu: float) -> ShardResult:
     """``compute_shard`` for a summary run: the shard's counts, written and committed."""
-    from simcore import summary_run
-    from simcore.runner import RunSummary
+    from simcore.run import summary_run
+    from simcore.run.runner import RunSummary
 
     aggregate = _summary_aggregate(context, game, compiled, first_unit, n_units)
     entry, cells = summary_run.shard_file(Path(context.out), shard, first_unit, n_units, aggregate, context.summary,

@@ -1,8 +1,8 @@
-"""Executing a summary run on this machine (``simcore.runner`` calls ``execute``), and the parts a
+"""Executing a summary run on this machine (``simcore.run.runner`` calls ``execute``), and the parts a
 Dask task shares with it (``shard_file``).
 
 Each shard's units are played chunk by chunk, one chunk a thread, into each thread's reused
-buffers, and counted at once (``simcore.summary_shard.ShardCounter``); the shard's cells are then written under the shard's name,
+buffers, and counted at once (``simcore.run.summary_shard.ShardCounter``); the shard's cells are then written under the shard's name,
 committed atomically (fsync, rename) and listed in the manifest with their size and sha256,
 like a row shard.  Nothing of the rows is kept.
 """
@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from simcore import dataset as ds
-from simcore import summary_shard as ss
+from simcore.run import summary_shard as ss
 
 __all__ = ["execute", "shard_file", "count_cells", "count_present", "players_engine", "as_cells",
            "write_summary_file"]
@@ -95,7 +95,7 @@ def count_cells(summary: Any, cells: dict[str, dict[int, int]]) -> None:
 
 
 def as_cells(cells: list[tuple[str, int, int]]) -> dict[str, dict[int, int]]:
-    """Cells as ``{key: {index: value}}`` (as ``simcore.summary_shard.read_cells`` returns them)."""
+    """Cells as ``{key: {index: value}}`` (as ``simcore.run.summary_shard.read_cells`` returns them)."""
     out: dict[str, dict[int, int]] = {}
     for key, index, value in cells:
         out.setdefault(key, {})[index] = value
@@ -111,7 +111,7 @@ def count_present(summary: Any, out: Path, present: dict[int, dict[str, Any]]) -
 def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: list, out: Path,
             present: dict[int, dict[str, Any]]) -> Any:
     """Run the missing shards of a summary run in this process; returns the runner's summary."""
-    from simcore import runner
+    from simcore.run import runner
 
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
