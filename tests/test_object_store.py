@@ -26,8 +26,9 @@ from click.testing import CliRunner
 
 import fudasim
 from cli.main import main
+from simcore import storage
 from simcore.dataset import DatasetError, read_dataset, read_manifest, verify_dataset
-from simcore.run import distributed, storage
+from simcore.run import distributed
 from simcore.run.runner import RunConfig, _plan
 
 ROOT = Path(__file__).resolve().parents[1]
