@@ -883,6 +883,23 @@ def _check_shard(check: DatasetCheck, index: int, path: Location, entry: dict[st
     return shard
 
 
+MISSING_LINES = 100  # unlisted missing shards of a finished run named one by one; the rest counted
+
+
+def _missing_indices(known: list[int], n: int, limit: int) -> tuple[list[int], int]:
+    """The first ``limit`` numbers of ``0 .. n - 1`` that are not in ``known`` (sorted, distinct,
+    each below ``n``), and how many others there are: in time linear in ``len(known)``, whatever
+    ``n`` is."""
+    first: list[int] = []
+    total = start = 0
+    for stop in [*known, n]:
+        if stop > start:
+            first.extend(range(start, min(stop, start + limit - len(first))))
+            total += stop - start
+        start = stop + 1
+    return first, total - len(first)
+
+
 def check_dataset(directory: str | os.PathLike | StorePath, *, checksums: bool = True, deep: bool = False) -> DatasetCheck:
     """Check a dataset directory against its manifest.
 
@@ -939,17 +956,23 @@ def check_dataset(directory: str | os.PathLike | StorePath, *, checksums: bool =
             check.problems.append(("extra", f"{name}: extra shard file (the run has shards 0..{n_shards - 1})"))
         else:
             check.problems.append(("stray", f"{name}: extra {what} (not part of this dataset)"))
-    for index in range(n_shards):
-        if index in check.shards:
-            continue
-        if index in entries:
-            check.problems.append(("missing", f"{SHARD_PATTERN.format(index)}: missing (listed in the manifest)"))
-        elif check.complete:
-            check.problems.append(("missing", f"{SHARD_PATTERN.format(index)}: missing"))
+    # Only what the manifest lists and what the folder holds is walked, never every planned shard:
+    # a run may plan more shards than could be counted one by one.
+    listed = {index for index in entries if 0 <= index < n_shards}
+    missing = [(index, " (listed in the manifest)") for index in listed if index not in check.shards]
+    more = 0
+    if check.complete:  # every shard was written: one not listed is missing too
+        unlisted, more = _missing_indices(sorted(listed | set(check.shards)), n_shards, MISSING_LINES)
+        missing += [(index, "") for index in unlisted]
+    for index, where in sorted(missing):
+        check.problems.append(("missing", f"{SHARD_PATTERN.format(index)}: missing{where}"))
+    if more:
+        check.problems.append(("missing", f"{more:,} more shards missing (the run has shards "
+                                          f"0..{n_shards - 1:,})"))
     if not check.complete:
         present = len(check.good_shards())
-        check.problems.insert(0, ("incomplete", f"the run is not complete: {present} of {n_shards} shards "
-                                                f"present and intact"))
+        check.problems.insert(0, ("incomplete", f"the run is not complete: {present:,} of {n_shards:,} "
+                                                f"shards present and intact"))
         holder = lock_holder(directory)
         if holder is not None and isinstance(directory, StorePath):
             check.notes.append(f"its {LOCK_FILE} object says a fudasim run (pid {holder}) is writing it (or "

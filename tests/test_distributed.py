@@ -362,6 +362,45 @@ def test_tasks_cover_the_shards_in_order_longest_first_and_end_with_single_shard
         assert len(groups) < shards / 3
 
 
+class Stop(Exception):
+    """Raised by a test in place of a Ctrl-C."""
+
+
+def test_a_long_run_submits_its_tasks_as_others_finish(tmp_path, cluster, monkeypatch):
+    # 20,000 shards of one round: submitted at once they would be about 2,500 tasks, and a run of
+    # 10**14 shards would not fit in memory; a few more are submitted as others finish instead
+    from simcore.run import runner
+
+    submitted: list[int] = []
+    client_map = Client.map
+
+    def counting_map(self, function, *iterables, **kwargs):
+        futures = client_map(self, function, *iterables, **kwargs)
+        if function is distributed.compute_shards:
+            submitted.append(len(futures))
+        return futures
+
+    committed: list[int] = []
+    commit = runner.ManifestWriter.commit
+
+    def stop_after_200(self, index, entry):
+        commit(self, index, entry)
+        committed.append(index)
+        if len(committed) == 200:
+            raise Stop
+
+    monkeypatch.setattr(Client, "map", counting_map)
+    monkeypatch.setattr(runner.ManifestWriter, "commit", stop_after_200)
+    out = tmp_path / "long"
+    with pytest.raises(Stop):
+        fudasim.run(rounds=20_000, shard_rounds=1, engine="reference", out=out,
+                    scheduler=cluster[0].scheduler_address)
+    window = distributed.TASKS_IN_FLIGHT_PER_THREAD * 2  # two single-threaded workers
+    assert len(submitted) >= 2 and sum(submitted) <= window + len(committed), submitted
+    listed = read_manifest(out)["shard_files"]
+    assert [entry["shard"] for entry in listed] == sorted(committed)
+
+
 def test_a_task_of_several_shards_commits_each_and_names_the_one_that_failed(tmp_path, monkeypatch):
     out = tmp_path / "g"
     fudasim.run(rounds=12_000, shard_rounds=1_000, seed=4, out=out)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -44,7 +45,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,9 +63,9 @@ from simcore.record import ColumnStore
 from simcore.rules import load_rules_text
 
 __all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCachePlugin", "RunContext",
-           "ShardResult", "compute_shard", "compute_shards", "connect", "execute", "load_context",
-           "node_local_cache_dir", "prepare_worker", "run_context", "run_id", "session", "task_groups",
-           "use_node_local_cache", "warm_workers"]
+           "ShardResult", "compute_shard", "compute_shards", "connect", "execute", "iter_task_groups",
+           "load_context", "node_local_cache_dir", "prepare_worker", "run_context", "run_id", "session",
+           "task_groups", "use_node_local_cache", "warm_workers"]
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
@@ -84,6 +85,10 @@ LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
 # while the others are idle; a killed worker's task loses at most this many shards of work.
 MAX_SHARDS_PER_TASK = 8
 TASKS_PER_THREAD = 4  # a task takes at most 1/(4 T) of the shards left, T the cluster's threads
+# Tasks submitted and not yet finished, per task thread of the cluster: enough that no worker
+# waits for the client, few enough that the client's and the scheduler's memory stay small
+# whatever the number of shards (more are submitted as these finish).
+TASKS_IN_FLIGHT_PER_THREAD = 16
 
 
 # --- worker set-up -------------------------------------------------------------------------------
@@ -567,14 +572,20 @@ def task_groups(todo: list[int], threads: int) -> list[list[int]]:
     and at most ``MAX_SHARDS_PER_TASK``: long tasks first, while there is work for everyone, and
     single shards at the end, so the ``threads`` task threads of the cluster finish together.
     """
-    groups: list[list[int]] = []
-    start = 0
-    while start < len(todo):
-        left = len(todo) - start
+    return list(iter_task_groups(iter(todo), len(todo), threads))
+
+
+def iter_task_groups(todo: Iterator[int], count: int, threads: int) -> Iterator[list[int]]:
+    """``task_groups`` of the ``count`` shards ``todo`` yields, one task at a time (a run may plan
+    more shards than memory could list)."""
+    left = count
+    while left > 0:
         size = max(1, min(MAX_SHARDS_PER_TASK, -(-left // (TASKS_PER_THREAD * max(1, threads)))))
-        groups.append(todo[start:start + size])
-        start += size
-    return groups
+        group = list(itertools.islice(todo, size))
+        if not group:
+            return
+        yield group
+        left -= len(group)
 
 
 def load_context(context: RunContext) -> RunContext:
@@ -686,15 +697,17 @@ class DistributedStats:
 
 
 def execute(connection: Connection, context: RunContext, plan: dict[str, Any], out: storage.Location,
-            todo: list[int], commit: Callable[[int, dict[str, Any]], None],
+            todo: Iterable[int], commit: Callable[[int, dict[str, Any]], None],
             add: Callable[[ShardResult], None], started: Callable[[], None],
-            stats: DistributedStats | None = None) -> None:
+            stats: DistributedStats | None = None, count: int | None = None) -> None:
     """Compute the shards ``todo`` of a planned, locked run as tasks; the client's side.
 
-    ``commit(index, entry)`` lists a finished shard in the manifest; ``add(result)`` counts it
-    into the summary and the progress bar; ``started()`` is called once the workers are warm
-    (the run's clock starts there).  On an error or an interrupt the remaining tasks are
-    cancelled and the error is raised as one line.
+    ``todo`` may be a generator of ``count`` shards: tasks are made and submitted as others
+    finish, at most ``TASKS_IN_FLIGHT_PER_THREAD`` per task thread of the cluster at a time, so
+    the client's memory does not grow with the run's length.  ``commit(index, entry)`` lists a
+    finished shard in the manifest; ``add(result)`` counts it into the summary and the progress
+    bar; ``started()`` is called once the workers are warm (the run's clock starts there).  On an
+    error or an interrupt the remaining tasks are cancelled and the error is raised as one line.
     """
     client = connection.client
     began = time.perf_counter()
@@ -714,21 +727,36 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
         started()
         units = int(plan["units"])
         per_shard = int(plan["units_per_shard"])
-        groups = task_groups(todo, _cluster_threads(client))
-        tasks = [tuple((shard, shard * per_shard, min(per_shard, units - shard * per_shard)) for shard in group)
-                 for group in groups]
-        keys = [(f"fudasim-shards-{context.run_id}", group[0], len(group)) for group in groups]
-        labels = {key: _shards_label(group) for key, group in zip(keys, groups, strict=True)}
-        # One message for all the tasks (a submit each would be an update of the scheduler's graph each).
-        futures = client.map(compute_shards, [context_future] * len(tasks), tasks, key=keys, pure=False,
-                             retries=0)
-        pending = as_completed(futures, loop=client.loop)  # not the default client's loop
-        futures = []  # as_completed holds them; a finished one is dropped below, freeing its result
+        if count is None:
+            todo = list(todo)
+            count = len(todo)
+        threads = _cluster_threads(client)
+        groups = iter_task_groups(iter(todo), count, threads)
+        window = TASKS_IN_FLIGHT_PER_THREAD * threads
+        labels: dict[Any, str] = {}
+        pending = as_completed([], loop=client.loop)  # not the default client's loop
+
+        def submit(tasks: int) -> None:
+            batch = list(itertools.islice(groups, tasks))
+            if not batch:
+                return
+            shards = [tuple((shard, shard * per_shard, min(per_shard, units - shard * per_shard))
+                            for shard in group) for group in batch]
+            keys = [(f"fudasim-shards-{context.run_id}", group[0], len(group)) for group in batch]
+            labels.update({key: _shards_label(group) for key, group in zip(keys, batch, strict=True)})
+            # One message for a batch of tasks (a submit each would be an update of the scheduler's
+            # graph each).  as_completed holds the futures; a finished one is dropped below.
+            assert pending is not None
+            pending.update(client.map(compute_shards, [context_future] * len(shards), shards, key=keys,
+                                      pure=False, retries=0))
+
+        submit(window)
         for future in pending:
             try:
                 results = future.result()
             except Exception as error:
                 _raise_from_worker(labels[future.key], error)
+            labels.pop(future.key, None)
             future.release()
             for result in results:
                 commit(result.shard, result.entry)
@@ -738,6 +766,8 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
                     stats.task_cpu_seconds.append(result.cpu_seconds)
             if stats is not None:
                 stats.tasks += 1
+            if pending.count() <= window // 2:
+                submit(window - pending.count())
     finally:
         left = [f for f in pending.futures] if pending is not None else []
         if left:

@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,14 +40,19 @@ from simcore.policies import (
 )
 from simcore.record import ColumnStore
 from simcore.rules import load_rules
-from simcore.rules.bounds import MAX_MATCH_ROUNDS
+from simcore.rules.bounds import INT64_MAX, MAX_MATCH_ROUNDS
 
-__all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES"]
+__all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES", "MAX_ROUNDS", "check_units",
+           "shards_to_do"]
 
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
 TARGET_ROWS_PER_SHARD = 1 << 18
 WRITERS = 2
+# The most rounds a run may have: round ``unit * stride + k`` is an int64 (the ``round`` column,
+# the kernels' unit and round numbers) that keys the uint64 stream hashes (simcore/rng.py), and
+# every count of rounds is an int64 too.  The manifest stores its numbers as JSON integers.
+MAX_ROUNDS = INT64_MAX
 
 
 
@@ -234,6 +240,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         if units < 1:
             raise RunError(f"--rounds {units}: must be at least 1")
     stride = game.stride(compiled, rounds_per_match)
+    check_units("--rounds" if rounds_per_match is None else "--matches", units, stride)
     if config.paired_with is not None and not config.summary:
         raise RunError(f"--paired-with {config.paired_with}: only with --summary (a full run pairs in fudasim compare)")
     target = TARGET_ROWS_PER_SHARD
@@ -273,6 +280,27 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
     if hidden:
         plan["sees_hidden"] = hidden  # only then: every other run's metadata stays as it was
     return plan, game, compiled, specs
+
+
+def check_units(flag: str, units: int, stride: int = 1) -> None:
+    """``RunError`` naming ``flag`` unless ``units`` units of ``stride`` round indices each fit
+    the round index (at most ``MAX_ROUNDS`` rounds in all)."""
+    most = MAX_ROUNDS // stride
+    if not 1 <= units <= most:
+        why = ("the round index is a 64-bit integer" if stride == 1 else
+               f"matches of up to {stride:,} round indices each; the round index is a 64-bit integer")
+        raise RunError(f"{flag} {units}: must be 1..{most:,} ({why})")
+
+
+def shards_to_do(plan: dict[str, Any], present: Collection[int]) -> tuple[int, Iterator[int]]:
+    """How many of the planned shards are not ``present``, and those shards in order.
+
+    The shards are generated one at a time, never listed: a run may plan more shards than
+    memory could list (up to ``MAX_ROUNDS`` rounds), and what is in memory is what was written.
+    """
+    shards = int(plan["shards"])
+    done = sum(1 for k in present if 0 <= k < shards)
+    return shards - done, (k for k in range(shards) if k not in present)
 
 
 # Fields of the plan that must agree for --resume (everything that changes rows or layout).
@@ -646,9 +674,9 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]
-    todo = [k for k in range(int(plan["shards"])) if k not in present]
+    count, todo = shards_to_do(plan, present)
     summary = _new_summary(plan, out)
-    summary.shards_skipped = int(plan["shards"]) - len(todo)
+    summary.shards_skipped = int(plan["shards"]) - count
     _add_present_shards(summary, out, present)
     summary.rounds_present = summary.rounds
     context = distributed.run_context(config, plan, game, compiled, specs, out)
@@ -670,7 +698,8 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
 
     stats = distributed.DistributedStats()
     try:
-        distributed.execute(connection, context, plan, out, todo, manifest.commit, add, started, stats)
+        distributed.execute(connection, context, plan, out, todo, manifest.commit, add, started, stats,
+                            count=count)
     finally:
         manifest.write_if_unfinished()
     # Temporary files of attempts whose worker died; every task has finished, so none is live.
@@ -698,10 +727,10 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]
-    todo = [k for k in range(int(plan["shards"])) if k not in present]
+    count, todo = shards_to_do(plan, present)
     summary = _new_summary(plan, out)
     players = int(plan["players"])
-    summary.shards_skipped = int(plan["shards"]) - len(todo)
+    summary.shards_skipped = int(plan["shards"]) - count
     _add_present_shards(summary, out, present)
     summary.rounds_present = summary.rounds
     shard_info = _shard_info(plan, config.engine)
@@ -711,7 +740,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
     # a few shards, and reused pages spare the cost of faulting in fresh memory for every shard.
     rows_per_shard = per_shard * int(plan["round_stride"])
     free_buffers: queue.Queue = queue.Queue()
-    for _ in range(min(3, max(1, len(todo)))):
+    for _ in range(min(3, max(1, count))):
         free_buffers.put(game.output_buffers(rows_per_shard))
     work: queue.Queue = queue.Queue()
     errors: list[BaseException] = []
@@ -769,7 +798,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
     # since Parquet encoding releases the GIL, so that the engine never waits long for a free
     # buffer; a committer thread then fsyncs, hashes and renames each written shard.
     writers = [threading.Thread(target=writer, name=f"fudasim-writer-{k}", daemon=True)
-               for k in range(min(WRITERS, max(1, len(todo))))]
+               for k in range(min(WRITERS, max(1, count)))]
     for thread in writers:
         thread.start()
     commit_thread = threading.Thread(target=committer, name="fudasim-commit", daemon=True)

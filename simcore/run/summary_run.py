@@ -116,10 +116,10 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]
-    todo = [k for k in range(int(plan["shards"])) if k not in present]
+    count, todo = runner.shards_to_do(plan, present)
     summary = runner._new_summary(plan, out)
     players = int(plan["players"])
-    summary.shards_skipped = int(plan["shards"]) - len(todo)
+    summary.shards_skipped = int(plan["shards"]) - count
     count_present(summary, out, present)
     summary.rounds_present = summary.rounds
     shard_info = runner._shard_info(plan, config.engine)
@@ -162,7 +162,7 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
         with ss.ShardCounter(game, compiled, spec, players, new_play, new_baseline_play, threads) as counter:
             # Two shards in hand: the threads play the next while this one's file is written.
             ahead: collections.deque[tuple[int, int, int, int]] = collections.deque()
-            waiting = iter(todo)
+            waiting = todo
 
             def submit_next() -> None:
                 shard_index = next(waiting, None)

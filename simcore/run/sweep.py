@@ -110,6 +110,9 @@ def plan_sweep(config: SweepConfig) -> dict[str, Any]:
         raise RunError("--vary: a sweep needs at least one varied option (--vary OPTION=V1,V2)")
     if config.rounds < 1:
         raise RunError(f"--rounds {config.rounds}: must be at least 1")
+    from simcore.run.runner import check_units
+
+    check_units("--rounds", config.rounds)
     if not 0 <= config.seed < 2**64:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     for name, _ in config.vary:

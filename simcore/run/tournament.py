@@ -150,6 +150,9 @@ def plan_tournament(config: TournamentConfig) -> dict[str, Any]:
         raise RunError(f"--policies: a tournament needs at least two policies, got {len(config.policies)}")
     if config.deals < 1:
         raise RunError(f"--deals {config.deals}: must be at least 1")
+    from simcore.run.runner import check_units
+
+    check_units("--deals", config.deals)  # every run plays rounds 0 .. deals - 1
     if not 0 <= config.seed < 2**64:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if config.engine not in ("kernel", "reference"):

@@ -1,0 +1,196 @@
+"""How long a run may be, and what a long run holds in memory.
+
+Every count of rounds is bounded by the 64-bit round index and refused beyond it in one line;
+the shards of a run are planned one at a time, so a run stopped early, resumed or verified holds
+what was written, never a list of every shard it plans.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import fudasim
+from cli.main import main
+from simcore import dataset as ds
+from simcore.run import runner
+from simcore.run.runner import MAX_ROUNDS, RunConfig, RunError, run, shards_to_do
+
+TOO_MANY = 99_999_999_999_999_999_999  # the review's typo: beyond the 64-bit round index
+
+
+def one_error_line(result) -> str:
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("fudasim: error: "), result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+class Planned(AssertionError):
+    """A count beyond the bound got past planning."""
+
+
+@pytest.fixture
+def never_written(monkeypatch):
+    """A run that got past its checks fails here, before its shards are planned: were the bound
+    lost, the test fails instead of planning 10**14 shards (which took 24 GB)."""
+
+    def refuse(*_, **__):
+        raise Planned("the run was accepted and its output prepared")
+
+    monkeypatch.setattr(runner, "_prepare_out", refuse)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    (["run", "tensho-ise", "--rounds", TOO_MANY], f"--rounds {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
+    (["run", "tensho-ise", "--rounds", MAX_ROUNDS + 1, "--summary"], f"--rounds {MAX_ROUNDS + 1}: must be "
+                                                                     f"1..{MAX_ROUNDS:,} "),
+    (["run", "enshu-c", "--rounds", MAX_ROUNDS + 1], f"--rounds {MAX_ROUNDS + 1}: must be 1..{MAX_ROUNDS:,} "),
+    (["run", "tensho-ise", "--matches", MAX_ROUNDS // 12 + 1, "--rounds-per-match", 12],
+     f"--matches {MAX_ROUNDS // 12 + 1}: must be 1..{MAX_ROUNDS // 12:,} "),
+    # a tied match may go on for as many rounds again: each match takes 24 round indices
+    (["run", "tensho-ise", "--matches", MAX_ROUNDS // 24 + 1, "--rounds-per-match", 12, "--option",
+      "tensho.match_tie=extra_round"], f"--matches {MAX_ROUNDS // 24 + 1}: must be 1..{MAX_ROUNDS // 24:,} "),
+    (["run", "tensho-ise", "--rounds-per-match", 1001, "--matches", 5], "--rounds-per-match 1001: must be 1..1000"),
+    (["tournament", "tensho-ise", "--policies", "random,greedy", "--deals", TOO_MANY],
+     f"--deals {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
+    (["skill", "tensho-ise", "--policies", "random,greedy", "--deals", TOO_MANY],
+     f"--deals {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
+    (["sweep", "tensho-ise", "--vary", "tensho.card_values=T1_ise,T3_hanafuda", "--rounds", TOO_MANY],
+     f"--rounds {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
+])
+def test_a_count_beyond_the_round_index_is_refused_in_one_line(tmp_path, never_written, command, expected):
+    out = tmp_path / "out"
+    line = one_error_line(invoke(*command, "--out", out))
+    assert expected in line, line
+    assert not out.exists()  # refused before anything is written
+
+
+def test_the_python_api_refuses_the_same_counts(tmp_path, never_written):
+    with pytest.raises(RunError, match=rf"--rounds {MAX_ROUNDS + 1}: must be 1\.\.{MAX_ROUNDS:,} "):
+        fudasim.run(rounds=MAX_ROUNDS + 1, out=tmp_path / "a")
+    with pytest.raises(RunError, match=r"--matches .*: must be 1\.\."):
+        fudasim.run(matches=TOO_MANY, out=tmp_path / "b")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_the_longest_run_is_planned_without_listing_its_shards():
+    plan, *_ = runner._plan(RunConfig(rounds=MAX_ROUNDS, units_per_shard=1))
+    assert plan["units"] == plan["shards"] == MAX_ROUNDS and plan["rounds"] == MAX_ROUNDS
+    count, todo = shards_to_do(plan, {0: {}, 2: {}})
+    assert count == MAX_ROUNDS - 2
+    assert not isinstance(todo, (list, tuple, set, dict))
+    assert [next(todo) for _ in range(3)] == [1, 3, 4]
+
+
+class Stop(Exception):
+    """Raised by the test in place of a Ctrl-C once a few shards are committed."""
+
+
+@pytest.fixture
+def stop_after(monkeypatch):
+    """``stop_after(n)``: the run raises ``Stop`` once ``n`` more shards are committed."""
+    committed = []
+    limit = [0]
+    commit = runner.ManifestWriter.commit
+
+    def counted(self, index, entry):
+        commit(self, index, entry)
+        committed.append(index)
+        if len(committed) >= limit[0]:
+            raise Stop(f"stopped after {len(committed)} shards")
+
+    monkeypatch.setattr(runner.ManifestWriter, "commit", counted)
+
+    def arm(n: int) -> None:
+        committed.clear()
+        limit[0] = n
+
+    return arm
+
+
+def _peak_of_stopped_run(config: RunConfig, stop_after) -> int:
+    """Peak traced memory (bytes) of ``config`` run until it is stopped after 3 shards."""
+    stop_after(3)
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop):
+            run(config)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("summary", [False, True])
+def test_a_run_stopped_early_and_resumed_holds_no_more_for_a_longer_plan(tmp_path, stop_after, summary):
+    # one round a shard: the plans have 1,000 and 1,000,000 shards; listing the longer one alone
+    # would take about 36 MB
+    size = dict(engine="reference", units_per_shard=1, seed=5, summary=summary)
+    stop_after(1)
+    with pytest.raises(Stop):  # modules imported and rules compiled before anything is measured
+        run(RunConfig(rounds=10, out=str(tmp_path / "warm"), **size))
+    peaks = {}
+    for rounds in (1_000, 1_000_000):
+        out = str(tmp_path / f"r{rounds}")
+        first = _peak_of_stopped_run(RunConfig(rounds=rounds, out=out, **size), stop_after)
+        again = _peak_of_stopped_run(RunConfig(rounds=rounds, out=out, resume=True, **size), stop_after)
+        peaks[rounds] = max(first, again)
+        check = ds.check_dataset(out)
+        assert check.problems[0][1].startswith("the run is not complete: ")
+        assert check.problems[0][1].replace(",", "").endswith(f" of {rounds} shards present and intact")
+        assert len(check.good_shards()) >= 6
+    assert peaks[1_000_000] < peaks[1_000] + 4 * 2**20, peaks
+
+
+def test_verify_and_readers_of_a_run_planning_every_round_index_walk_only_its_shards(tmp_path, stop_after):
+    out = tmp_path / "long"
+    stop_after(2)
+    with pytest.raises(Stop):
+        run(RunConfig(rounds=5_000, units_per_shard=1, engine="reference", out=str(out)))
+    manifest = json.loads((out / ds.RUN_FILE).read_text())
+    manifest.update(units=MAX_ROUNDS, shards=MAX_ROUNDS, rounds=MAX_ROUNDS)
+    (out / ds.RUN_FILE).write_text(json.dumps(manifest))
+
+    def hung(*_):
+        raise AssertionError("the check walked every planned shard")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)  # a guard against looping over 2**63 shards, not a measure of speed
+    try:
+        result = invoke("verify", out)
+        line = one_error_line(invoke("report", out))
+        complete = invoke("verify", _finished_copy(out, tmp_path / "done"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert result.exit_code == 1
+    assert f"of {MAX_ROUNDS:,} shards present and intact" in result.output
+    assert "the run is not complete" in line
+    # a finished run whose manifest claims more shards than it lists and holds
+    assert complete.exit_code == 1
+    assert "part-000002.parquet: missing\n" in complete.output
+    assert f"more shards missing (the run has shards 0..{MAX_ROUNDS - 1:,})" in complete.output
+    assert len(complete.output.splitlines()) < 2 * ds.MISSING_LINES
+
+
+def _finished_copy(source: Path, target: Path) -> Path:
+    """A copy of ``source`` whose manifest says the run finished."""
+    import shutil
+
+    shutil.copytree(source, target)
+    manifest = json.loads((target / ds.RUN_FILE).read_text())
+    manifest["complete"] = True
+    (target / ds.RUN_FILE).write_text(json.dumps(manifest))
+    for path in target.glob(".part-*"):
+        path.unlink()
+    return target
