@@ -959,10 +959,12 @@ def check_dataset(directory: str | os.PathLike | StorePath, *, checksums: bool =
     # Only what the manifest lists and what the folder holds is walked, never every planned shard:
     # a run may plan more shards than could be counted one by one.
     listed = {index for index in entries if 0 <= index < n_shards}
-    missing = [(index, " (listed in the manifest)") for index in listed if index not in check.shards]
+    missing = [(index, " (listed in the manifest)") for index in listed
+               if index not in check.shards]
     more = 0
     if check.complete:  # every shard was written: one not listed is missing too
-        unlisted, more = _missing_indices(sorted(listed | set(check.shards)), n_shards, MISSING_LINES)
+        known = sorted(listed | set(check.shards))
+        unlisted, more = _missing_indices(known, n_shards, MISSING_LINES)
         missing += [(index, "") for index in unlisted]
     for index, where in sorted(missing):
         check.problems.append(("missing", f"{SHARD_PATTERN.format(index)}: missing{where}"))
@@ -971,8 +973,8 @@ def check_dataset(directory: str | os.PathLike | StorePath, *, checksums: bool =
                                           f"0..{n_shards - 1:,})"))
     if not check.complete:
         present = len(check.good_shards())
-        check.problems.insert(0, ("incomplete", f"the run is not complete: {present:,} of {n_shards:,} "
-                                                f"shards present and intact"))
+        check.problems.insert(0, ("incomplete", f"the run is not complete: {present:,} of "
+                                                f"{n_shards:,} shards present and intact"))
         holder = lock_holder(directory)
         if holder is not None and isinstance(directory, StorePath):
             check.notes.append(f"its {LOCK_FILE} object says a fudasim run (pid {holder}) is writing it (or "

@@ -51,25 +51,34 @@ def never_written(monkeypatch):
     monkeypatch.setattr(runner, "_prepare_out", refuse)
 
 
+def bound(flag: str, count: int, most: int = MAX_ROUNDS) -> str:
+    return f"{flag} {count}: must be 1..{most:,} "
+
+
+EXTRA_ROUND = ["--option", "tensho.match_tie=extra_round"]
+
+
 @pytest.mark.parametrize(("command", "expected"), [
-    (["run", "tensho-ise", "--rounds", TOO_MANY], f"--rounds {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
-    (["run", "tensho-ise", "--rounds", MAX_ROUNDS + 1, "--summary"], f"--rounds {MAX_ROUNDS + 1}: must be "
-                                                                     f"1..{MAX_ROUNDS:,} "),
-    (["run", "enshu-c", "--rounds", MAX_ROUNDS + 1], f"--rounds {MAX_ROUNDS + 1}: must be 1..{MAX_ROUNDS:,} "),
+    (["run", "tensho-ise", "--rounds", TOO_MANY], bound("--rounds", TOO_MANY)),
+    (["run", "tensho-ise", "--rounds", MAX_ROUNDS + 1, "--summary"],
+     bound("--rounds", MAX_ROUNDS + 1)),
+    (["run", "enshu-c", "--rounds", MAX_ROUNDS + 1], bound("--rounds", MAX_ROUNDS + 1)),
     (["run", "tensho-ise", "--matches", MAX_ROUNDS // 12 + 1, "--rounds-per-match", 12],
-     f"--matches {MAX_ROUNDS // 12 + 1}: must be 1..{MAX_ROUNDS // 12:,} "),
+     bound("--matches", MAX_ROUNDS // 12 + 1, MAX_ROUNDS // 12)),
     # a tied match may go on for as many rounds again: each match takes 24 round indices
-    (["run", "tensho-ise", "--matches", MAX_ROUNDS // 24 + 1, "--rounds-per-match", 12, "--option",
-      "tensho.match_tie=extra_round"], f"--matches {MAX_ROUNDS // 24 + 1}: must be 1..{MAX_ROUNDS // 24:,} "),
-    (["run", "tensho-ise", "--rounds-per-match", 1001, "--matches", 5], "--rounds-per-match 1001: must be 1..1000"),
+    (["run", "tensho-ise", "--matches", MAX_ROUNDS // 24 + 1, "--rounds-per-match", 12,
+      *EXTRA_ROUND], bound("--matches", MAX_ROUNDS // 24 + 1, MAX_ROUNDS // 24)),
+    (["run", "tensho-ise", "--rounds-per-match", 1001, "--matches", 5],
+     "--rounds-per-match 1001: must be 1..1000"),
     (["tournament", "tensho-ise", "--policies", "random,greedy", "--deals", TOO_MANY],
-     f"--deals {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
+     bound("--deals", TOO_MANY)),
     (["skill", "tensho-ise", "--policies", "random,greedy", "--deals", TOO_MANY],
-     f"--deals {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
-    (["sweep", "tensho-ise", "--vary", "tensho.card_values=T1_ise,T3_hanafuda", "--rounds", TOO_MANY],
-     f"--rounds {TOO_MANY}: must be 1..{MAX_ROUNDS:,} "),
+     bound("--deals", TOO_MANY)),
+    (["sweep", "tensho-ise", "--vary", "tensho.card_values=T1_ise,T3_hanafuda", "--rounds",
+      TOO_MANY], bound("--rounds", TOO_MANY)),
 ])
-def test_a_count_beyond_the_round_index_is_refused_in_one_line(tmp_path, never_written, command, expected):
+def test_a_count_beyond_the_round_index_is_refused_in_one_line(tmp_path, never_written, command,
+                                                               expected):
     out = tmp_path / "out"
     line = one_error_line(invoke(*command, "--out", out))
     assert expected in line, line
@@ -77,7 +86,7 @@ def test_a_count_beyond_the_round_index_is_refused_in_one_line(tmp_path, never_w
 
 
 def test_the_python_api_refuses_the_same_counts(tmp_path, never_written):
-    with pytest.raises(RunError, match=rf"--rounds {MAX_ROUNDS + 1}: must be 1\.\.{MAX_ROUNDS:,} "):
+    with pytest.raises(RunError, match=rf"--rounds {MAX_ROUNDS + 1}: must be 1\.\.{MAX_ROUNDS:,}"):
         fudasim.run(rounds=MAX_ROUNDS + 1, out=tmp_path / "a")
     with pytest.raises(RunError, match=r"--matches .*: must be 1\.\."):
         fudasim.run(matches=TOO_MANY, out=tmp_path / "b")
@@ -132,7 +141,8 @@ def _peak_of_stopped_run(config: RunConfig, stop_after) -> int:
 
 
 @pytest.mark.parametrize("summary", [False, True])
-def test_a_run_stopped_early_and_resumed_holds_no_more_for_a_longer_plan(tmp_path, stop_after, summary):
+def test_a_run_stopped_early_and_resumed_holds_no_more_for_a_longer_plan(tmp_path, stop_after,
+                                                                         summary):
     # one round a shard: the plans have 1,000 and 1,000,000 shards; listing the longer one alone
     # would take about 36 MB
     size = dict(engine="reference", units_per_shard=1, seed=5, summary=summary)
@@ -143,16 +153,19 @@ def test_a_run_stopped_early_and_resumed_holds_no_more_for_a_longer_plan(tmp_pat
     for rounds in (1_000, 1_000_000):
         out = str(tmp_path / f"r{rounds}")
         first = _peak_of_stopped_run(RunConfig(rounds=rounds, out=out, **size), stop_after)
-        again = _peak_of_stopped_run(RunConfig(rounds=rounds, out=out, resume=True, **size), stop_after)
+        again = _peak_of_stopped_run(RunConfig(rounds=rounds, out=out, resume=True, **size),
+                                     stop_after)
         peaks[rounds] = max(first, again)
         check = ds.check_dataset(out)
         assert check.problems[0][1].startswith("the run is not complete: ")
-        assert check.problems[0][1].replace(",", "").endswith(f" of {rounds} shards present and intact")
+        incomplete = check.problems[0][1].replace(",", "")
+        assert incomplete.endswith(f" of {rounds} shards present and intact")
         assert len(check.good_shards()) >= 6
     assert peaks[1_000_000] < peaks[1_000] + 4 * 2**20, peaks
 
 
-def test_verify_and_readers_of_a_run_planning_every_round_index_walk_only_its_shards(tmp_path, stop_after):
+def test_verify_and_readers_of_a_run_planning_every_round_index_walk_only_its_shards(tmp_path,
+                                                                                     stop_after):
     out = tmp_path / "long"
     stop_after(2)
     with pytest.raises(Stop):
@@ -176,11 +189,16 @@ def test_verify_and_readers_of_a_run_planning_every_round_index_walk_only_its_sh
     assert result.exit_code == 1
     assert f"of {MAX_ROUNDS:,} shards present and intact" in result.output
     assert "the run is not complete" in line
-    # a finished run whose manifest claims more shards than it lists and holds
+    # a finished run whose manifest claims more shards than it lists and holds: the first
+    # missing ones are named, the others counted
     assert complete.exit_code == 1
-    assert "part-000002.parquet: missing\n" in complete.output
-    assert f"more shards missing (the run has shards 0..{MAX_ROUNDS - 1:,})" in complete.output
-    assert len(complete.output.splitlines()) < 2 * ds.MISSING_LINES
+    listed = {entry["shard"] for entry in manifest["shard_files"]}
+    first = [index for index in range(ds.MISSING_LINES + len(listed)) if index not in listed]
+    named = [line for line in complete.output.splitlines() if line.endswith(": missing")]
+    assert named == [f"part-{index:06d}.parquet: missing" for index in first[:ds.MISSING_LINES]]
+    others = MAX_ROUNDS - len(listed) - ds.MISSING_LINES
+    assert f"{others:,} more shards missing (the run has shards 0..{MAX_ROUNDS - 1:,})" in (
+        complete.output)
 
 
 def _finished_copy(source: Path, target: Path) -> Path:

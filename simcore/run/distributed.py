@@ -62,10 +62,11 @@ from simcore.games import Game, get_game
 from simcore.record import ColumnStore
 from simcore.rules import load_rules_text
 
-__all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCachePlugin", "RunContext",
-           "ShardResult", "compute_shard", "compute_shards", "connect", "execute", "iter_task_groups",
-           "load_context", "node_local_cache_dir", "prepare_worker", "run_context", "run_id", "session",
-           "task_groups", "use_node_local_cache", "warm_workers"]
+__all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCachePlugin",
+           "RunContext", "ShardResult", "compute_shard", "compute_shards", "connect", "execute",
+           "iter_task_groups", "load_context", "node_local_cache_dir", "prepare_worker",
+           "run_context", "run_id", "session", "task_groups", "use_node_local_cache",
+           "warm_workers"]
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
@@ -743,12 +744,13 @@ def execute(connection: Connection, context: RunContext, plan: dict[str, Any], o
             shards = [tuple((shard, shard * per_shard, min(per_shard, units - shard * per_shard))
                             for shard in group) for group in batch]
             keys = [(f"fudasim-shards-{context.run_id}", group[0], len(group)) for group in batch]
-            labels.update({key: _shards_label(group) for key, group in zip(keys, batch, strict=True)})
+            labels.update({key: _shards_label(group)
+                           for key, group in zip(keys, batch, strict=True)})
             # One message for a batch of tasks (a submit each would be an update of the scheduler's
             # graph each).  as_completed holds the futures; a finished one is dropped below.
             assert pending is not None
-            pending.update(client.map(compute_shards, [context_future] * len(shards), shards, key=keys,
-                                      pure=False, retries=0))
+            pending.update(client.map(compute_shards, [context_future] * len(shards), shards,
+                                      key=keys, pure=False, retries=0))
 
         submit(window)
         for future in pending:

@@ -288,7 +288,8 @@ def check_units(flag: str, units: int, stride: int = 1) -> None:
     most = MAX_ROUNDS // stride
     if not 1 <= units <= most:
         why = ("the round index is a 64-bit integer" if stride == 1 else
-               f"matches of up to {stride:,} round indices each; the round index is a 64-bit integer")
+               f"matches of up to {stride:,} round indices each; the round index is a 64-bit "
+               f"integer")
         raise RunError(f"{flag} {units}: must be 1..{most:,} ({why})")
 
 
@@ -698,8 +699,8 @@ def _execute_distributed(connection: Any, config: RunConfig, plan: dict[str, Any
 
     stats = distributed.DistributedStats()
     try:
-        distributed.execute(connection, context, plan, out, todo, manifest.commit, add, started, stats,
-                            count=count)
+        distributed.execute(connection, context, plan, out, todo, manifest.commit, add, started,
+                            stats, count=count)
     finally:
         manifest.write_if_unfinished()
     # Temporary files of attempts whose worker died; every task has finished, so none is live.
