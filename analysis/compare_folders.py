@@ -826,11 +826,12 @@ def rescore_folder(path: str | os.PathLike, card_values: list[str] | str | None 
 
 
 def _rescore_sweep(folder: Folder, card_values, chaff_sets, confidence: float, allow_incomplete: bool) -> Report:
-    from analysis.rescore import rescore_run
+    from analysis.rescore import NOT_REPRODUCED, rescore_run
 
     changes: list[pd.DataFrame] = []
     shifts: list[pd.DataFrame] = []
     warnings: list[str] = []
+    notices: list[str] = []
     reproduced: list[tuple[str, str, str]] = []
     for run in folder.runs:
         dataset = open_run(folder.run_path(run), allow_incomplete=allow_incomplete)
@@ -842,6 +843,7 @@ def _rescore_sweep(folder: Folder, card_values, chaff_sets, confidence: float, a
         setup = report.table("rescore_setup").frame.set_index("item")["value"]
         reproduced.append((run.label, setup["original scoring"], setup["stored outcomes reproduced"]))
         warnings += [w for w in report.warnings if w not in warnings]
+        notices += [f"{run.label}: {n}" for n in report.notices if n.startswith(NOT_REPRODUCED)]
         if dataset.incomplete:
             warnings.insert(0, f"{run.label}: {dataset.incomplete}")
     rows = [("folder", str(folder.path)), ("kind", "sweep"), ("policies", " / ".join(folder.manifest["policies"])),
@@ -861,7 +863,9 @@ def _rescore_sweep(folder: Folder, card_values, chaff_sets, confidence: float, a
     if RESCORE_CAVEAT not in warnings:
         warnings.insert(0, RESCORE_CAVEAT)
     return Report(title=f"fudasim rescore: {folder.label} (sweep, {len(folder.runs)} combinations)", tables=tables,
-                  warnings=warnings, notices=hidden_notices([_Named(folder.label, folder.manifest["policies"])]),
+                  warnings=warnings,
+                  notices=notices + hidden_notices([_Named(folder.label,
+                                                           folder.manifest["policies"])]),
                   metadata={"folder": str(folder.path), "kind": "sweep", "confidence": confidence})
 
 
@@ -1034,16 +1038,19 @@ def _rescore_tournament(folder: Folder, card_values, chaff_sets, confidence: flo
             table = Table(f"ratings_{alternative.card_values}_{alternative.chaff_set}",
                           f"Ratings: original and {alternative.label}", table.frame, table.note)
         tables.append(table)
+    notices = []
     if reproduced < rounds:
-        warnings.append(f"{rounds - reproduced:,} of {rounds:,} rounds do not reproduce their stored winner under "
-                        f"the runs' own tables; the rescored numbers are doubtful")
+        from analysis.rescore import not_reproduced_notice
+
+        notices.append(not_reproduced_notice(rounds - reproduced, rounds, "; ".join(
+            sorted({_original_label(d) for d in datasets})), "winner", folder.path))
     if any(d.rounds_per_match is not None for d in datasets):
         warnings.append("match play: a changed round winner would deal the next round; rescoring keeps the "
                         "dealers as played")
     warnings.insert(0, RESCORE_CAVEAT)
     return Report(title=f"fudasim rescore: {folder.label} (tournament, {len(policies)} policies, {deals:,} deals)",
                   tables=tables, warnings=warnings,
-                  notices=hidden_notices([_Named(folder.label, policies)]),
+                  notices=notices + hidden_notices([_Named(folder.label, policies)]),
                   metadata={"folder": str(folder.path), "kind": "tournament",
                             "alternatives": [a.label for a in alternatives], "confidence": confidence})
 

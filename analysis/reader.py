@@ -2,9 +2,10 @@
 
 ``open_run(path)`` checks that ``path`` is a fudasim dataset (a directory of ``part-*.parquet``
 shards, or one shard), reads its run metadata and schema, and returns a ``RunDataset``.  A
-directory with a manifest (``_run.json``) is checked against it first, cheaply: the run is
-complete, every listed shard is present with its listed size, no shard file is unlisted, and
-every shard's footer metadata belongs to this run (checksums are ``fudasim verify``'s job).
+directory with a manifest (``_run.json``) is checked against it first: the run is complete,
+every listed shard is present with its listed size and checksum, no shard file is unlisted, and
+every shard's footer metadata belongs to this run.  A directory of shards without its manifest
+is refused (nothing says which shards are the run's, nor what their bytes were).
 ``RunDataset.iter_batches(columns)`` then yields the requested columns as NumPy arrays, one
 Parquet batch at a time (at most ``BATCH_ROWS`` rows), shard after shard in shard order, which
 is round order for datasets written by ``fudasim run``.  Nothing here holds more than one batch.
@@ -294,11 +295,11 @@ def _count_seats(schema: pa.Schema, path: storage.Location) -> int:
     return seats
 
 
-def _checked_files(path: storage.Location,
-                   allow_incomplete: bool) -> tuple[list[storage.Location], dict[str, Any], str | None]:
+def _checked_files(path: storage.Location, allow_incomplete: bool, checksums: bool = True
+                   ) -> tuple[list[storage.Location], dict[str, Any], str | None]:
     """The shards to read from a directory with a manifest, the manifest, and a note if incomplete."""
     try:
-        check = check_dataset(path, checksums=False)
+        check = check_dataset(path, checksums=checksums)
     except DatasetError as error:
         raise AnalysisError(_one_line(error)) from None
     # Temporary files and stray non-shard files do not change what is read.
@@ -334,7 +335,8 @@ def _same_run(path: storage.Location, run_info: dict[str, Any], metadata: dict[b
                             f"(see `fudasim verify`)")
 
 
-def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False) -> RunDataset:
+def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False,
+             checksums: bool = True) -> RunDataset:
     """Open a dataset directory (or a single shard) for analysis.
 
     Parameters
@@ -345,6 +347,10 @@ def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False
     allow_incomplete : bool
         Read only the intact shards of an incomplete or damaged dataset instead of refusing it;
         ``RunDataset.incomplete`` then says how much is read.
+    checksums : bool
+        Also hash every shard and compare it with the manifest's checksum (the default: it adds
+        a few percent to a report, docs/dataset.md).  False for a caller that reads one row and
+        checks it otherwise (``fudasim replay``).
 
     Raises
     ------
@@ -367,10 +373,11 @@ def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False
         raise AnalysisError(_one_line(error)) from None
     managed = path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(run_info)
     if managed:
-        files, run_info, incomplete = _checked_files(path, allow_incomplete)
+        files, run_info, incomplete = _checked_files(path, allow_incomplete, checksums)
     else:
-        # One shard, or a directory without a fudasim manifest (shards copied by hand, or written
-        # by other tools): its shards must at least all belong to one run.
+        # One shard, or a directory whose _run.json is run metadata of other tools rather than a
+        # fudasim manifest (a directory with no _run.json at all is refused by read_run_info):
+        # its shards must at least all belong to one run.
         try:
             files = dataset_files(path)
         except DatasetError as error:

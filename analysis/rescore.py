@@ -332,10 +332,11 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
         raise AnalysisError(f"{dataset.path}: the dataset has no rounds")
 
     warnings = []
+    notices = []
     if reproduced < checked:
-        warnings.append(f"{checked - reproduced:,} of {checked:,} rounds do not reproduce their stored outcome "
-                        f"under the run's own tables ({rules.original.label}); the dataset's options may be "
-                        f"incomplete, so the rescored numbers are doubtful")
+        notices.append(not_reproduced_notice(
+            checked - reproduced, checked, rules.original.label,
+            "winner, end reason, card points and chaff", dataset.path))
     value_sensitive = [p for p in dataset.policies if p.split(":")[0] not in ("random",)]
     if value_sensitive:
         warnings.append(f"policies {', '.join(sorted(set(value_sensitive)))} may use card values in their "
@@ -365,10 +366,27 @@ def rescore_run(dataset: RunDataset | str | os.PathLike, card_values: list[str] 
         title=f"fudasim rescore: {dataset.label} ({checked:,} rounds)",
         tables=tables,
         warnings=warnings,
-        notices=hidden_notices([dataset]),
+        notices=notices + hidden_notices([dataset]),
         metadata={"dataset": str(dataset.path), "original": rules.original.label,
                   "alternatives": [a.label for a in alternatives], "confidence": confidence},
     )
+
+
+NOT_REPRODUCED = "stored outcomes NOT reproduced"  # how the notice below begins
+
+
+def not_reproduced_notice(missed: int, rounds: int, tables: str, stored: str, where: object) -> str:
+    """What it means that ``missed`` of ``rounds`` rounds, decided again under the run's own
+    ``tables``, do not get the ``stored`` outcome their rows hold (a report's notice); ``where``
+    is the dataset (a folder, or one shard file)."""
+    shard = str(where).endswith(".parquet")
+    verify = "`fudasim verify` of the shard's folder" if shard else f"`fudasim verify {where}`"
+    return (f"{NOT_REPRODUCED}: {missed:,} of {rounds:,} rounds, decided again from "
+            f"their stored capture piles under the run's own tables ({tables}), do not get "
+            f"the {stored} their rows hold. Either the rows changed after the run wrote them "
+            f"(damaged data: see {verify}), or they were written by another engine or other "
+            f"rules than the rules text the dataset stores. The rescored numbers rest on those "
+            f"rows: do not trust them")
 
 
 def _flag_warnings(table: Table) -> list[str]:

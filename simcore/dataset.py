@@ -51,6 +51,7 @@ __all__ = [
     "shard_path",
     "read_run_info",
     "read_dataset",
+    "refuse_without_manifest",
     "existing_shards",
     "LOCK_FILE",
     "DatasetLock",
@@ -555,10 +556,8 @@ def read_run_info(path: str | os.PathLike | StorePath) -> dict[str, Any]:
                 return json.loads(run_file.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError) as error:
                 raise DatasetError(f"{run_file}: unreadable run file: {error}") from None
-        shards = existing_shards(path)
-        if not shards:
-            raise DatasetError(f"{path}: not a fudasim dataset (no {RUN_FILE} and no part-*.parquet)")
-        path = shards[min(shards)]
+        refuse_without_manifest(path)
+        raise DatasetError(f"{path}: not a fudasim dataset (no {RUN_FILE} and no part-*.parquet)")
     if not path.exists():
         raise DatasetError(f"{path}: no such file or directory")
     try:
@@ -568,6 +567,36 @@ def read_run_info(path: str | os.PathLike | StorePath) -> dict[str, Any]:
     if b"fudasim.run" not in metadata:
         raise DatasetError(f"{path}: Parquet file without fudasim run metadata")
     return json.loads(metadata[b"fudasim.run"])
+
+
+def refuse_without_manifest(directory: Location) -> None:
+    """``DatasetError`` if ``directory`` holds shards but no manifest (``_run.json``), saying how
+    to recover; nothing if it holds no shard.
+
+    Without the manifest nothing says which shards the run wrote, nor their sizes and checksums,
+    so no reader trusts them: the rows are made again from the command the shards record (the
+    same arguments give the same rows), into another folder.
+    """
+    shards = existing_shards(directory)
+    if not shards:
+        return
+    command = None
+    found: list[tuple[Location, dict[str, Any] | None, str | None]] = []
+    for index in sorted(shards)[:3]:  # the first shards whose footer can be read name the command
+        info, _, why = _shard_run_info(shards[index])
+        found.append((shards[index], info, why))
+        if info is not None and isinstance(info.get("command"), str) and info["command"].strip():
+            command = " ".join(info["command"].split())
+            break
+    if all(info is None for _, info, _ in found):
+        first, _, why = found[0]
+        raise DatasetError(f"{directory}: not a fudasim dataset (no {RUN_FILE}; {first.name}: "
+                           f"{why})")
+    again = f"`{command}`" if command else "the command that wrote it"
+    raise DatasetError(f"{directory}: its manifest {RUN_FILE} is missing, so its shards cannot "
+                       f"be checked (which belong to the run, their sizes and checksums) and are "
+                       f"not read; to recover, run {again} again with another --out (the same "
+                       f"arguments give the same rows)")
 
 
 def dataset_files(path: str | os.PathLike | StorePath) -> list[Location]:
@@ -609,8 +638,8 @@ def read_dataset(path: str | os.PathLike | StorePath, columns: list[str] | None 
     columns : list of str, optional
         Columns to read (default: all).
     allow_incomplete : bool
-        Read only the intact shards of a directory that fails the manifest's cheap checks
-        (see ``check_dataset``) instead of raising.
+        Read only the intact shards of a directory that fails the manifest's checks (sizes,
+        footers and checksums, see ``check_dataset``) instead of raising.
 
     Raises
     ------
@@ -618,9 +647,11 @@ def read_dataset(path: str | os.PathLike | StorePath, columns: list[str] | None 
         Not a dataset, unreadable, or (unless ``allow_incomplete``) incomplete, damaged or mixed.
     """
     path = storage.location(path)
+    if path.is_dir() and not (path / RUN_FILE).is_file():
+        refuse_without_manifest(path)
     if path.is_dir() and (path / RUN_FILE).is_file() and claims_manifest(read_run_info(path)):
         refuse_summary(path, read_run_info(path), "read_dataset")
-        check = check_dataset(path, checksums=False)
+        check = check_dataset(path, checksums=True)
         problems = [line for kind, line in check.problems if kind not in ("temporary", "stray")]
         if problems and not allow_incomplete:
             raise DatasetError(f"{path}: incomplete or damaged dataset: {problems[0]} (see `fudasim verify {path}`)")
@@ -683,6 +714,7 @@ def read_manifest(directory: str | os.PathLike | StorePath) -> dict[str, Any]:
     if not directory.is_dir():
         raise DatasetError(f"{directory}: not a dataset directory")
     if not run_file.is_file():
+        refuse_without_manifest(directory)
         raise DatasetError(f"{directory}: not a fudasim dataset (no {RUN_FILE})")
     try:
         data = json.loads(run_file.read_text(encoding="utf-8"))

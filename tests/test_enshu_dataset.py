@@ -87,8 +87,7 @@ def test_parquet_round_trip(tmp_path):
     info = {"game": "enshu", "variant": "C", **bit_tables(rules)}
     table = shard_table(columns, info, rules.text, 5)
     assert table.schema.field("end_reason").type == pa.dictionary(pa.int8(), pa.string())
-    write_shard(tmp_path, 0, table)
-    frame = read_dataset(tmp_path)
+    frame = read_dataset(write_shard(tmp_path, 0, table))  # a shard file (a folder needs _run.json)
     assert len(frame) == 12
     assert set(frame["end_reason"].astype(str)) <= set(E.END_REASONS)
     assert list(frame["multiplier"]) == list(ints[E.C_MULTIPLIER])

@@ -394,6 +394,15 @@ def _resume_shards(out: storage.Location, stored: dict[str, Any]) -> dict[int, d
     return present
 
 
+def _refuse_resume_without_manifest(out: storage.Location) -> None:
+    """``RunError``: ``out`` has no manifest to resume (and how to recover, if it holds shards)."""
+    try:
+        ds.refuse_without_manifest(out)
+    except ds.DatasetError as error:
+        raise RunError(f"--resume: {error}") from None
+    raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")
+
+
 def _lock_existing(out: Path) -> ds.DatasetLock | None:
     """Take the lock now if a lock file exists (so a live writer is named before anything else)."""
     return ds.lock_dataset(out) if (out / ds.LOCK_FILE).exists() else None
@@ -414,7 +423,7 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
     lock: ds.DatasetLock | None
     if config.resume:
         if not (out / ds.RUN_FILE).is_file():
-            raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")
+            _refuse_resume_without_manifest(out)
         ds.read_manifest(out)  # not a fudasim manifest: refused before the lock file is made
         lock = ds.lock_dataset(out)
         try:
@@ -492,7 +501,7 @@ def _prepare_store_out(config: RunConfig, plan: dict[str, Any],
     holder = ds.marker_holder(out)
     if config.resume:
         if ds.RUN_FILE not in names:
-            raise RunError(f"--resume: {out} holds no run to resume (no {ds.RUN_FILE})")
+            _refuse_resume_without_manifest(out)
         stored = ds.read_manifest(out)
         for key in _RESUME_KEYS:
             if stored.get(key) != plan.get(key):
