@@ -34,7 +34,10 @@ def checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray
     if total_rows <= 0:
         return np.zeros(0, dtype=np.int64)
     start = min(10, total_rows)
-    grid = np.round(np.geomspace(start, total_rows, points)).astype(np.int64)
+    # Below 2**63 before the cast: the float nearest a count close to 2**63 - 1 is 2**63, which
+    # int64 cannot hold (the count itself is added exactly below).
+    spaced = np.minimum(np.round(np.geomspace(start, total_rows, points)), np.nextafter(2.0**63, 0))
+    grid = spaced.astype(np.int64)
     # Also the 1-2-5 steps, so that a printed table can show round numbers of rounds.
     steps = np.array([m * 10**d for d in range(19) for m in (1, 2, 5)], dtype=np.int64)
     grid = np.unique(np.concatenate([grid, steps[steps >= start], [total_rows]]))

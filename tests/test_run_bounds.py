@@ -8,7 +8,12 @@ what was written, never a list of every shard it plans.
 from __future__ import annotations
 
 import json
+import os
+import resource
 import signal
+import subprocess
+import sys
+import textwrap
 import tracemalloc
 from pathlib import Path
 
@@ -22,6 +27,7 @@ from simcore.run import runner
 from simcore.run.runner import MAX_ROUNDS, RunConfig, RunError, run, shards_to_do
 
 TOO_MANY = 99_999_999_999_999_999_999  # the review's typo: beyond the 64-bit round index
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def one_error_line(result) -> str:
@@ -212,3 +218,51 @@ def _finished_copy(source: Path, target: Path) -> Path:
     for path in target.glob(".part-*"):
         path.unlink()
     return target
+
+
+LONGEST = textwrap.dedent("""
+    import json, sys
+    from simcore.run import runner
+    from simcore.run.runner import MAX_ROUNDS, RunConfig, run
+
+    class Stop(Exception):
+        pass
+
+    commit = runner.ManifestWriter.commit
+    committed = []
+
+    def counted(self, index, entry):
+        commit(self, index, entry)
+        committed.append(index)
+        if len(committed) == 2:
+            raise Stop
+
+    runner.ManifestWriter.commit = counted
+    tied = {"tensho.match_tie": "extra_round"}
+    for summary in (False, True):
+        for size in (dict(rounds=MAX_ROUNDS),
+                     dict(matches=MAX_ROUNDS // 24, rounds_per_match=12, options=tied)):
+            committed.clear()
+            out = f"{sys.argv[1]}/{summary}-{len(size)}"
+            try:
+                run(RunConfig(out=out, units_per_shard=1, engine="reference", summary=summary,
+                              **size))
+            except Stop:
+                pass
+            manifest = json.load(open(f"{out}/_run.json"))
+            print(json.dumps([manifest["shards"], len(manifest["shard_files"])]))
+""")
+
+
+def _limit_memory() -> None:
+    # were the shards listed, the child would fail here instead of taking the machine's memory
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+def test_the_longest_runs_start_writing_shards_at_once(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-W", "error", "-c", LONGEST, str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=600, preexec_fn=_limit_memory)
+    assert done.returncode == 0, done.stderr[-3000:]
+    planned = [json.loads(line) for line in done.stdout.splitlines()]
+    assert planned == [[MAX_ROUNDS, 2], [MAX_ROUNDS // 24, 2]] * 2
