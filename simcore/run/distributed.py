@@ -61,6 +61,7 @@ from simcore.errors import FudasimError, RunError
 from simcore.games import Game, get_game
 from simcore.record import ColumnStore
 from simcore.rules import load_rules_text
+from simcore.run.shards import RunSummary, new_summary, shard_metadata
 
 __all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCachePlugin",
            "RunContext", "ShardResult", "compute_shard", "compute_shards", "connect", "execute",
@@ -318,7 +319,7 @@ class RunContext:
 class ShardResult:
     """What a shard's task returns: its manifest entry, and the counts of the run summary.
 
-    ``summary`` is a ``simcore.run.runner.RunSummary`` of the shard's rows; ``seconds`` the time the
+    ``summary`` is a ``simcore.run.shards.RunSummary`` of the shard's rows; ``seconds`` the time the
     task spent computing and writing (wall clock), ``cpu_seconds`` the CPU time its thread got
     meanwhile, ``worker`` where it ran.
     """
@@ -350,9 +351,8 @@ def run_context(config: Any, plan: dict[str, Any], game: Game, compiled: Any, sp
                 out: storage.Location) -> RunContext:
     """The ``RunContext`` of a planned run (``simcore.run.runner``): its rules, policies and layout,
     and the metadata its shards carry, exactly as a local run writes them."""
-    from simcore.run.runner import _new_summary, _shard_info
 
-    summary = _new_summary(plan, out)
+    summary = new_summary(plan, out)
     rules = compiled.rules
     return RunContext(
         run_id=run_id(plan, config.engine, out), out=str(storage.location(out).resolve()), game=game.name,
@@ -360,7 +360,7 @@ def run_context(config: Any, plan: dict[str, Any], game: Game, compiled: Any, sp
         overrides=dict(config.options), specs=tuple(specs), seed=int(plan["seed"]), engine=config.engine,
         rounds_per_match=plan["rounds_per_match"], players=int(plan["players"]),
         rows_per_shard=int(plan["units_per_shard"]) * int(plan["round_stride"]),
-        info=_shard_info(plan, config.engine), end_reason_names=summary.end_reason_names,
+        info=shard_metadata(plan, config.engine), end_reason_names=summary.end_reason_names,
         yaku_names=tuple(summary.yaku_names), policies=tuple(summary.policies), threads=config.threads,
         summary=_summary_spec(plan, game, compiled))
 
@@ -472,7 +472,6 @@ def compute_shard(context: RunContext, shard: int, first_unit: int, n_units: int
     DatasetError
         The shard cannot be written (the folder is not shared with this worker, a full disk...).
     """
-    from simcore.run.runner import RunSummary
 
     began, began_cpu = time.perf_counter(), time.thread_time()
     game, compiled = _compiled(context)
@@ -532,7 +531,6 @@ def _summary_shard(context: RunContext, game: Game, compiled: Any, shard: int, f
                    began: float, began_cpu: float) -> ShardResult:
     """``compute_shard`` for a summary run: the shard's counts, written and committed."""
     from simcore.run import summary_run
-    from simcore.run.runner import RunSummary
 
     aggregate = _summary_aggregate(context, game, compiled, first_unit, n_units)
     entry, cells = summary_run.shard_file(Path(context.out), shard, first_unit, n_units, aggregate, context.summary,

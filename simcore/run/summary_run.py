@@ -20,6 +20,7 @@ import numpy as np
 
 from simcore import dataset as ds
 from simcore.run import summary_shard as ss
+from simcore.run.shards import ManifestWriter, Progress, new_summary, shard_metadata, shards_to_do
 
 __all__ = ["execute", "shard_file", "count_cells", "count_present", "players_engine", "as_cells",
            "write_summary_file"]
@@ -111,24 +112,23 @@ def count_present(summary: Any, out: Path, present: dict[int, dict[str, Any]]) -
 def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: list, out: Path,
             present: dict[int, dict[str, Any]]) -> Any:
     """Run the missing shards of a summary run in this process; returns the runner's summary."""
-    from simcore.run import runner
 
     units = int(plan["units"])
     per_shard = int(plan["units_per_shard"])
     rounds_per_match = plan["rounds_per_match"]
-    count, todo = runner.shards_to_do(plan, present)
-    summary = runner._new_summary(plan, out)
+    count, todo = shards_to_do(plan, present)
+    summary = new_summary(plan, out)
     players = int(plan["players"])
     summary.shards_skipped = int(plan["shards"]) - count
     count_present(summary, out, present)
     summary.rounds_present = summary.rounds
-    shard_info = runner._shard_info(plan, config.engine)
+    shard_info = shard_metadata(plan, config.engine)
     baseline = None
     if plan.get("paired_with"):
         baseline = ss.load_baseline(str(plan["paired_with"]["path"]), plan)
     spec = ss.summary_spec(plan, game, compiled, baseline)
     rows_per_block = spec.block_units * int(plan["round_stride"])
-    progress = runner._Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
+    progress = Progress(units, int(plan["round_stride"]) if rounds_per_match is None else rounds_per_match,
                                 config.progress)
     progress.update(sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"])))
     shown = threading.Lock()
@@ -154,7 +154,7 @@ def execute(config: Any, plan: dict[str, Any], game: Any, compiled: Any, specs: 
                                                          baseline.seed, rounds_per_match,
                                                          base_game.output_buffers(rows_per_block)), baseline)
 
-    manifest = runner.ManifestWriter(out, plan, present)
+    manifest = ManifestWriter(out, plan, present)
     start = time.perf_counter()
     # The reference engine is Python: more threads would only take turns at the interpreter.
     threads = 1 if config.engine == "reference" else numba.get_num_threads()
