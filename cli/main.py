@@ -163,6 +163,9 @@ def _match_outcomes(summary) -> tuple[int, list[int], int] | None:
     return len(winners), [int((winners == seat).sum()) for seat in range(summary.seats)], int((winners < 0).sum())
 
 
+COMPILE_NOTE_SECONDS = 1.0  # a warm-up this long was numba compiling, not loading, the kernel
+
+
 def _summary_text(summary) -> str:
     """The table printed after a run; after a resume it covers the whole dataset."""
     shards = _plural(summary.shards_written, "shard")
@@ -175,6 +178,8 @@ def _summary_text(summary) -> str:
     if computed:
         rate = computed / summary.seconds if summary.seconds > 0 else float("inf")
         lines.append(f"{computed:,} rounds in {summary.seconds:.2f} s ({rate:,.0f} rounds/s)")
+        if summary.compile_seconds >= COMPILE_NOTE_SECONDS:
+            lines[-1] += f", after {summary.compile_seconds:.1f} s compiling the kernel (first run only)"
     else:
         lines.append("Nothing left to play.")
     if summary.rounds_present:

@@ -47,6 +47,7 @@ from simcore.run.shards import (
     new_summary,
     shard_metadata,
     shards_to_do,
+    warm_up,
 )
 
 __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES", "MAX_ROUNDS", "check_units",
@@ -628,6 +629,11 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
                 return
 
     rows_per_unit = int(plan["round_stride"])
+    if count:
+        warm_buffers = game.output_buffers(rows_per_unit)
+        summary.compile_seconds = warm_up(
+            lambda: game.play_units(config.engine, compiled, specs, int(plan["seed"]), 0, 1, rounds_per_match,
+                                    out=warm_buffers), bool(config.progress))
     progress = Progress(units, rows_per_unit if rounds_per_match is None else rounds_per_match,
                          config.progress)
     already_done = sum(min(per_shard, units - k * per_shard) for k in present if k < int(plan["shards"]))

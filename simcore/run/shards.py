@@ -5,6 +5,7 @@ summary, the shards still to do, the manifest writer, the progress bar and the s
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from simcore import dataset as ds
 from simcore import storage
 
 __all__ = ["MANIFEST_SHARE", "ManifestWriter", "Progress", "RunSummary", "bit_counts", "new_summary",
-           "shard_metadata", "shards_to_do"]
+           "shard_metadata", "shards_to_do", "warm_up"]
 
 
 
@@ -38,6 +39,9 @@ class RunSummary:
     shards_written: int = 0
     shards_skipped: int = 0
     seconds: float = 0.0
+    # Seconds the engine took to be ready before ``seconds`` began: numba compiling its kernel on
+    # a first run (or loading it from the cache), timed apart so that the rate is the rounds'.
+    compile_seconds: float = 0.0
     # Dask runs only: seconds the workers spent warming up before ``seconds`` began, and
     # computing and writing the shards in their tasks, summed over shards: wall clock, and the
     # CPU time the tasks' threads got; and the number of tasks (each of one or more shards).
@@ -173,6 +177,38 @@ class ManifestWriter:
         """Every shard is committed: write the manifest with ``complete`` true."""
         self.plan["complete"] = True
         self.write()
+
+
+COMPILING_NOTICE_AFTER = 1.0  # seconds of warm-up after which "compiling" is said
+
+
+def warm_up(play: Any, announce: bool) -> float:
+    """Call ``play()`` (the engine on one unit, whose rows are thrown away) so that numba compiles
+    or loads the kernel before the run's clock starts; returns the seconds it took. With
+    ``announce``, a warm-up that lasts more than ``COMPILING_NOTICE_AFTER`` seconds says on
+    stderr that the kernel is compiling, so a first run does not look like a hang."""
+    said = threading.Event()
+
+    def notice() -> None:
+        said.set()
+        sys.stderr.write("compiling the kernel (first run only; later runs load it from the cache) ...")
+        sys.stderr.flush()
+
+    timer = threading.Timer(COMPILING_NOTICE_AFTER, notice) if announce else None
+    start = time.perf_counter()
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        play()
+    finally:
+        if timer is not None:
+            timer.cancel()
+    seconds = time.perf_counter() - start
+    if said.is_set():
+        sys.stderr.write(f" {seconds:.1f} s\n")
+        sys.stderr.flush()
+    return seconds
 
 
 class Progress:
