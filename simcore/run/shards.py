@@ -212,6 +212,9 @@ def warm_up(play: Any, announce: bool) -> float:
 
 
 class Progress:
+    """The progress bar on stderr: rounds done, rounds/s and the time left, redrawn at most five
+    times a second (``enabled`` false: silent)."""
+
     def __init__(self, total_units: int, rounds_per_unit: int, enabled: bool) -> None:
         self.total = total_units
         self.rounds_per_unit = rounds_per_unit
@@ -221,6 +224,7 @@ class Progress:
         self.last = 0.0
 
     def update(self, units: int, final: bool = False) -> None:
+        """Count ``units`` more units done and redraw (``final``: draw once more and end the line)."""
         self.done += units
         now = time.perf_counter()
         if not self.enabled or (not final and now - self.last < 0.2):
