@@ -206,9 +206,10 @@ def _id(spec: dict) -> str:
 
 
 def _marked_runs() -> list:
-    """Every pinned run; the option and reference-engine runs are marked slow (the base and
+    """Every pinned run; the option, reference-engine and search runs are marked slow (the base and
     machinery runs of every game stay in the fast subset, ``-m "not slow"``)."""
-    slow = [pytest.param(spec, marks=pytest.mark.slow) for spec in _option_runs() + _reference_runs()]
+    slow = [pytest.param(spec, marks=pytest.mark.slow)
+            for spec in _option_runs() + _reference_runs() + _search_runs()]
     return [*_base_runs(), *_machinery_runs(), *slow]
 
 
@@ -225,6 +226,7 @@ def test_the_pinned_digests_tell_runs_apart():
     """A digest that several runs share would hide a change: the options must all matter."""
     pinned = _pinned()
     assert set(pinned) == {run_key(spec) for spec in golden_runs()}
+    assert len(_marked_runs()) == len(golden_runs())  # every pinned run is also checked
     values = list(pinned.values())
     # A few option values change no row in a short greedy run (e.g. a tie-break that never
     # decides); most must. The count is pinned so that a collapse of the digests is noticed.
