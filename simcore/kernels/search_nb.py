@@ -52,9 +52,14 @@ Scratch = namedtuple("Scratch", ["world", "x", "totals", "tree", "path"])
 
 
 @nb.njit(cache=True)
-def new_scratch_nb(ctx, nodes):
+def new_scratch_nb(ctx, params):
     """One kernel thread's search scratch: two states of ``ctx``'s game (a sampled world and a
-    copy to play out), int64[MAX_ACTIONS] totals, a tree of ``nodes`` nodes and a path."""
+    copy to play out), int64[MAX_ACTIONS] totals, a tree with room for the largest ISMCTS seat of
+    ``params`` (one node an iteration, and the root) and a path."""
+    nodes = 2
+    for seat in range(params.shape[0] - 1):
+        if params[seat, P_POLICY] == POLICY_ISMCTS:
+            nodes = max(nodes, params[seat, P_BUDGET] + 2)
     return Scratch(C.new_state_nb(ctx), C.new_state_nb(ctx), np.zeros(C.MAX_ACTIONS, dtype=np.int64),
                    np.zeros((T_ROWS, nodes), dtype=np.int64), np.zeros(C.MAX_PATH, dtype=np.int64))
 
@@ -232,8 +237,4 @@ def decide_once_nb(rules, seed, state, params, c, tables, log_table, streams):
     asked from Python): a context of ``rules`` and ``seed`` and search scratch made for the call;
     ``streams`` uint64[4 * (seats + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced."""
     ctx = C.context_nb(rules, seed)
-    nodes = 2
-    for seat in range(params.shape[0] - 1):
-        if params[seat, P_POLICY] == POLICY_ISMCTS:
-            nodes = max(nodes, params[seat, P_BUDGET] + 2)
-    return decide_nb(ctx, state, params, c, tables, log_table, streams, new_scratch_nb(ctx, nodes))
+    return decide_nb(ctx, state, params, c, tables, log_table, streams, new_scratch_nb(ctx, params))

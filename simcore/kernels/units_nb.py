@@ -28,8 +28,6 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
-from simcore.kernels.policy_ids import POLICY_ISMCTS
-from simcore.kernels.policy_rows import P_BUDGET, P_POLICY
 from simcore.kernels.search_nb import decide_nb, new_scratch_nb
 from simcore.rng import SEAT_STREAM_BASE, round_hash_nb, stream_init_hashed_nb
 
@@ -70,11 +68,7 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
     (module docstring)."""
     ctx = C.context_nb(rules, seed)
     seats = C.n_seats_nb(ctx)
-    nodes = 2
-    for seat in range(seats):
-        if params[seat, P_POLICY] == POLICY_ISMCTS:
-            nodes = max(nodes, params[seat, P_BUDGET] + 2)
-    scratch = new_scratch_nb(ctx, nodes)
+    scratch = new_scratch_nb(ctx, params)
     state = C.new_state_nb(ctx)
     streams = np.zeros(4 * params.shape[0], dtype=np.uint64)
     points = np.zeros(params.shape[0], dtype=np.int64)

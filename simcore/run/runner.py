@@ -629,7 +629,7 @@ def _execute(config: RunConfig, plan: dict[str, Any], game: Game, compiled, spec
                 return
 
     rows_per_unit = int(plan["round_stride"])
-    if count:
+    if count and config.engine == "kernel":  # the reference engine has nothing to compile
         warm_buffers = game.output_buffers(rows_per_unit)
         summary.compile_seconds = warm_up(
             lambda: game.play_units(config.engine, compiled, specs, int(plan["seed"]), 0, 1, rounds_per_match,
