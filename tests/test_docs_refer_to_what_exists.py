@@ -401,10 +401,6 @@ def test_every_docs_citation_in_a_tracked_file_reaches_a_page_and_its_heading():
     assert not problems, "\n".join(problems)
 
 
-# Files still being reworked elsewhere, whose docstrings have not yet been pointed at docs/: each
-# entry goes when its file is next edited.
-NOT_YET_POINTED = {"simcore/run/runner.py", "simcore/games/tensho/kernel_nb.py",
-                   "simcore/kernels/bits.py", "simcore/kernels/threads.py"}
 # The shipped rule files' text is part of every dataset made from them (its sha256 is in the
 # manifest, and --resume refuses a run whose rules text changed): editing even a comment would
 # make every run started before unresumable, so their comments keep their section numbers.
@@ -416,7 +412,7 @@ def test_no_tracked_file_points_at_design_notes_outside_the_repository():
     absent = re.compile(r"\b(?:RULES|DESIGN)\.md\b|\.\./shared\b")
     found = [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
              for path, text in texts() for m in absent.finditer(text)
-             if str(path.relative_to(ROOT)) not in NOT_YET_POINTED | KEPT_AS_SHIPPED]
+             if str(path.relative_to(ROOT)) not in KEPT_AS_SHIPPED]
     assert not found, "\n".join(found)
 
 

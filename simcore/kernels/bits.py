@@ -1,7 +1,7 @@
 """Bit helpers shared by every game's kernel: popcount, lowest set bit, the k-th card of a mask,
 BMI2 ``pdep``/``pext`` where the target has a fast one, and the value of a set of cards.
 
-Cards are bits (DESIGN.md invariant 5): a set of cards is a uint64 mask, bit ``i`` card id ``i``.
+Cards are bits (guarantee 5 of docs/guarantees.md): a set of cards is a uint64 mask, bit ``i`` card id ``i``.
 Every helper is ``inline="always"``, so it compiles into its caller as if written there.
 
 numba's cache keys a kernel on its own file only: after editing this module, clear the kernels'

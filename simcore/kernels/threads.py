@@ -4,7 +4,7 @@ several seconds and hundreds of megabytes of the first start).
 
 A kernel called here plays units ``first_unit + lo .. first_unit + hi - 1`` into rows
 ``lo * stride ..`` of shared output matrices; spans never overlap, and a unit's row depends only
-on the unit (DESIGN.md invariant 1), so the rows are the same for any number of threads.
+on the unit (guarantee 1 of docs/guarantees.md), so the rows are the same for any number of threads.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Run a simulation: plan, chunk into shards, call an engine, stream shards to writer threads.
 
-The unit of work is a *unit*: one independent round, or one match (DESIGN.md invariant 1).
+The unit of work is a *unit*: one independent round, or one match (guarantee 1 of docs/guarantees.md).
 Units are grouped into shards of ``units_per_shard``; each shard is computed by the chosen
 engine (the numba kernel by default, ``reference`` for the pure-Python engine) and written
 atomically by writer threads while the next shard is computed, so memory stays bounded by a

@@ -61,7 +61,7 @@ LOW32 = np.uint64(0xFFFFFFFF)
 
 DECK_SIZE = 45
 HAND_SIZE = 6
-SHUFFLED_POSITIONS = 39  # places the reference engine shuffles (RULES.md 2.2: 39..44 are dead)
+SHUFFLED_POSITIONS = 39  # places the reference engine shuffles (docs/tensho.md#a-round: 39..44 are dead)
 TURNED_DRAWS = 12  # draw-pile cards a round can turn: each seat's six turns
 INSTANT_GAIN = E.GREEDY_INSTANT_GAIN
 # Scratch layout (one allocation per parallel block): ``states`` holds the streams' xoshiro
