@@ -53,7 +53,7 @@ def build_dataset(directory: Path, rounds: int, base_rounds: int, shard_rows: in
     from simcore import ENGINE_VERSION
     from simcore.dataset import RUN_FILE, write_shard
     from simcore.games.tensho.compile import compile_rules
-    from simcore.games.tensho.record import columns_from_matrices, shard_table
+    from simcore.games.tensho.record import LAYOUT
     from simcore.games.tensho.reference import play_units
     from simcore.policies import parse_policy
     from simcore.rules import load_rules
@@ -61,7 +61,7 @@ def build_dataset(directory: Path, rounds: int, base_rounds: int, shard_rows: in
     rules = load_rules("tensho-ise")
     compiled = compile_rules(rules)
     ints, masks = play_units(compiled, [parse_policy("random"), parse_policy("random")], seed, 0, base_rounds, None)
-    base = columns_from_matrices(ints, masks)
+    base = LAYOUT.columns(ints, masks, 2)
     repeats = -(-shard_rows // base_rounds)
     tiled = {name: np.tile(values, repeats)[:shard_rows] for name, values in base.items()}
     info = {
@@ -80,7 +80,7 @@ def build_dataset(directory: Path, rounds: int, base_rounds: int, shard_rows: in
         columns["round"] = index * shard_rows + offsets[:count]
         columns["match"] = columns["round"]
         columns["dealer"] = (columns["round"] % 2).astype(np.int64)
-        write_shard(directory, index, shard_table(columns, info, rules.text))
+        write_shard(directory, index, LAYOUT.table(columns, info, rules.text, 2))
     (directory / RUN_FILE).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return shards
 

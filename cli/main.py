@@ -325,7 +325,7 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
                         players=players)
         return
     compiled, game, specs = compiled_with_specs(source, options, players, policies)
-    replay_module = _replay_module(game)
+    replay_module = game.replay()
     if deck is not None:
         if seed is not None or round_index is not None:
             raise UserError("give either --deck or --seed with --round, not both")
@@ -342,7 +342,7 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
         cards = parse_deck(deck, compiled.rules.deck.size)
         extra = {}
         if redraw is not None:
-            if not game.replay_redraw:
+            if not replay_module.REDRAW:
                 raise UserError(f"--redraw: {game.title} never redraws the draw pile mid-round")
             try:
                 order = json.loads(redraw.read_text(encoding="utf-8"))
@@ -365,10 +365,6 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
         click.echo(json.dumps(replay_module.trace_json(compiled, result), indent=2, ensure_ascii=False))
     else:
         click.echo(replay_module.format_trace(compiled, result))
-
-
-def _replay_module(game):
-    return game.replay()
 
 
 def _is_dataset_path(source: str) -> bool:
@@ -409,7 +405,7 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
         raise UserError(str(error)) from None
     replayer = open_run_replay(path, run.run_info, run.rules_text)
     result = replayer.replay(round_index)
-    replay_module = _replay_module(replayer.game)
+    replay_module = replayer.game.replay()
     replayed_row = record_row(replayer.game, replayer.compiled, result)
     stored_row = dataset_row(run.files, round_index)
     differences = [] if stored_row is None else row_differences(replayed_row, stored_row)

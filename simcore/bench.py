@@ -1,7 +1,7 @@
 """What ``fudasim bench`` measures of each registered game: its benchmark cases.
 
-A game may offer a module ``bench`` in its package (``simcore/games/<name>/bench.py``) with a
-function ``cases()`` returning its ``BenchCase`` list and a function ``run_case()`` returning
+A game may offer a module ``bench`` in its package (``simcore/games/<name>/bench.py``, handed
+out by ``Game.bench()``) with a function ``cases()`` returning its ``BenchCase`` list and a function ``run_case()`` returning
 the ``RunCase`` of its end-to-end, memory and start-up figures (or None). A registered game
 without one is still measured: random play on each of its shipped rule files, no end-to-end
 figures. So a new game is benchmarked by being registered, and says what is worth measuring of
@@ -12,10 +12,9 @@ This module holds data only; the measuring is in ``simcore/run/throughput.py``.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
-from simcore.registry import REGISTRY
+from simcore.registry import get_game
 
 __all__ = ["BenchCase", "RunCase", "bench_cases", "bench_run_case"]
 
@@ -82,18 +81,6 @@ class RunCase:
     rounds_divisor: int = 1
 
 
-def _bench_module(game_name: str):
-    """The game's ``bench`` module, or None when its package has none."""
-
-    name = f"{REGISTRY[game_name]}.bench"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        return None
-
-
 def bench_cases(game_name: str) -> list[BenchCase]:
     """The kernel cases measured for a registered game.
 
@@ -108,7 +95,7 @@ def bench_cases(game_name: str) -> list[BenchCase]:
         The game's own ``bench.cases()``; without a ``bench`` module, random play on each
         shipped rule file of the game at its default player count.
     """
-    module = _bench_module(game_name)
+    module = get_game(game_name).bench()
     if module is not None:
         return list(module.cases())
     from simcore.rules import load_rules, shipped_rules
@@ -134,5 +121,5 @@ def bench_run_case(game_name: str) -> RunCase | None:
     RunCase or None
         The game's own ``bench.run_case()``; None without a ``bench`` module.
     """
-    module = _bench_module(game_name)
+    module = get_game(game_name).bench()
     return None if module is None else module.run_case()

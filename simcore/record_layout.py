@@ -42,6 +42,8 @@ class RecordLayout:
     match_end: int  # the int64 row of "the match's last round"
     valid: int  # the int64 row that marks a row holding a round
     max_seats: int
+    n_int: int  # rows of the int64 output matrix
+    n_mask: int  # rows of the uint64 output matrix
 
     def _check_players(self, players: int) -> None:
         if not 1 <= players <= self.max_seats:

@@ -126,6 +126,13 @@ class Stream:
         self.s = stream_state(seed, round_index, stream_id)
         self.draws = 0
 
+    def copy(self) -> Stream:
+        """An independent copy that goes on drawing the same numbers."""
+        other = Stream.__new__(Stream)
+        other.s = list(self.s)
+        other.draws = self.draws
+        return other
+
     def next_u64(self) -> int:
         """The stream's next 64-bit word (xoshiro256**), as a Python int."""
         s0, s1, s2, s3 = self.s

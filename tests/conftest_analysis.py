@@ -17,7 +17,7 @@ import pytest
 from simcore import ENGINE_VERSION
 from simcore.dataset import RUN_FILE, write_shard
 from simcore.games.tensho.compile import compile_rules
-from simcore.games.tensho.record import columns_from_matrices, shard_table
+from simcore.games.tensho.record import LAYOUT
 from simcore.games.tensho.reference import play_units
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
@@ -99,12 +99,12 @@ def make_dataset(directory: Path, *, rules_name: str = "tensho-ise", overrides: 
         if count <= 0:
             break
         ints, masks = play_units(compiled, specs, seed, first, count, rounds_per_match)
-        columns = columns_from_matrices(ints, masks)
+        columns = LAYOUT.columns(ints, masks, 2)
         total_rounds += len(columns["round"])
         tables.append(columns)
     info = run_info_for(rules, list(policies), seed, units, total_rounds, rounds_per_match)
     for index, columns in enumerate(tables):
-        write_shard(directory, index, shard_table(columns, info, rules.text))
+        write_shard(directory, index, LAYOUT.table(columns, info, rules.text, 2))
     (directory / RUN_FILE).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return directory
 

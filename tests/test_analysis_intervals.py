@@ -23,7 +23,7 @@ from analysis.rescore import sum_over_mask
 from analysis.summary_io import summarise_run
 from analysis.tables import outcomes_by_seat, score_distribution
 from simcore.dataset import write_shard
-from simcore.games.tensho.record import schema, shard_table
+from simcore.games.tensho.record import LAYOUT
 
 CONFIDENCE = 0.95
 
@@ -108,7 +108,7 @@ def _synthetic_dataset(directory, winners: np.ndarray, scores: np.ndarray, seed:
     """A minimal schema-complete shard whose winner and score columns are given."""
     n = len(winners)
     columns = {f.name: np.zeros(n, dtype=np.uint64 if pa.types.is_unsigned_integer(f.type) else np.int64)
-               for f in schema()}
+               for f in LAYOUT.schema(2)}
     columns["round"] = np.arange(n)
     columns["match"] = np.arange(n)
     columns["dealer"] = np.arange(n) % 2
@@ -119,7 +119,7 @@ def _synthetic_dataset(directory, winners: np.ndarray, scores: np.ndarray, seed:
     columns["end_turn"] = np.full(n, 12)
     info = {"game": "tensho", "seed": seed, "policies": ["random", "random"], "rounds_per_match": None}
     directory.mkdir()
-    write_shard(directory, 0, shard_table(columns, info, ""))
+    write_shard(directory, 0, LAYOUT.table(columns, info, "", 2))
     (directory / "_run.json").write_text(json.dumps(info))
     return directory
 

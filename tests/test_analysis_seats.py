@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from analysis import build_report, render
 from analysis.compare import compare_runs
 from simcore.dataset import file_digest, read_dataset, shard_entry, write_shard
-from simcore.games.enshu.record import schema, shard_table
+from simcore.games.enshu.record import LAYOUT
 from simcore.run.runner import RunConfig, run
 
 PLAYERS = 5
@@ -62,7 +62,7 @@ def _write_rounds(directory, info: dict, rounds) -> None:
     n = len(rounds)
     info = {**info, "rounds": n, "units": n, "units_per_shard": n, "shards": 1, "policies": ["random"] * PLAYERS,
             "first_unit": 0, "n_units": n, "first_round": 0, "last_round": n - 1, "complete": True}
-    columns = {f.name: np.zeros(n, dtype=f.type.to_pandas_dtype()) for f in schema(PLAYERS)
+    columns = {f.name: np.zeros(n, dtype=f.type.to_pandas_dtype()) for f in LAYOUT.schema(PLAYERS)
                if f.name != "end_reason"}
     columns["end_reason"] = np.zeros(n, dtype=np.int8)
     columns["round"] = np.arange(n)
@@ -82,7 +82,7 @@ def _write_rounds(directory, info: dict, rounds) -> None:
         if winner >= 0:
             columns[f"yaku_{winner}"][row] = 1  # the winner completed yaku bit 0
     directory.mkdir()
-    path = write_shard(directory, 0, shard_table(columns, info, "", PLAYERS))
+    path = write_shard(directory, 0, LAYOUT.table(columns, info, "", PLAYERS))
     size, sha256 = file_digest(path)  # a manifest listing the hand-written shard, as a run writes it
     info["shard_files"] = [shard_entry(0, info, n, size, sha256)]
     (directory / "_run.json").write_text(json.dumps(info), encoding="utf-8")

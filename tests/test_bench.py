@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 import simcore
 from cli.main import main
-from simcore import bench as bench_cases_module
 from simcore.bench import BenchCase, bench_cases, bench_run_case
 from simcore.games import get_game, known_game_names
 from simcore.kernels.bits import FAST_PDEP
@@ -64,8 +63,21 @@ def test_the_cases_are_those_the_figures_in_the_docs_were_measured_on():
     assert bench_run_case("tensho").rules == "tensho-ise"
 
 
+def _without_bench(module):
+    """``GameBase.module`` as if no game had a ``bench`` module."""
+
+    def without(game, name):
+        if name == "bench":
+            raise ModuleNotFoundError(f"No module named '{game.package}.bench'", name=f"{game.package}.bench")
+        return module(game, name)
+
+    return without
+
+
 def test_a_game_without_a_bench_module_is_measured_on_its_shipped_rules(monkeypatch):
-    monkeypatch.setattr(bench_cases_module, "_bench_module", lambda name: None)
+    from simcore.games.base import GameBase
+
+    monkeypatch.setattr(GameBase, "module", _without_bench(GameBase.module))
     cases = bench_cases("enshu")
     assert sorted(c.rules for c in cases) == ["enshu-c", "enshu-s", "enshu-w"]
     assert all(c.policies == ("random",) * 3 for c in cases)

@@ -251,7 +251,7 @@ def test_enshu_bana_runs_replays_and_validates_player_counts(tmp_path):
     assert trace["winner"] == row["winner"] and trace["multiplier"] == row["multiplier"]
     for message, args in [
         ("not 4", ["run", "enshu-w", "--players", "4", "--rounds", "5"]),
-        ("two-player game", ["run", "tensho-ise", "--players", "3", "--rounds", "5"]),
+        ("2-player game", ["run", "tensho-ise", "--players", "3", "--rounds", "5"]),
         ("seat 3", ["run", "enshu-s", "--policy", "3=greedy", "--rounds", "5"]),
         ("48", ["replay", "enshu-s", "--deck", ",".join(str(i) for i in range(45))]),
         ("parameter yaku_set applies to tensho only, not to enshu",

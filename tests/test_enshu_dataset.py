@@ -28,7 +28,7 @@ from enshu_cards import (
 from simcore.dataset import read_dataset, write_shard
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
-from simcore.games.enshu.record import bit_tables, columns_from_matrices, schema, shard_table
+from simcore.games.enshu.record import LAYOUT, bit_tables
 from simcore.games.enshu.reference import DealError, play_unit, play_units
 from simcore.games.enshu.replay import (
     DecisionError,
@@ -57,7 +57,7 @@ def test_output_matrices_and_columns():
     assert list(ints[E.C_ROUND]) == list(range(10, 40))
     # Seat 4 does not exist with 4 players: its columns stay 0.
     assert not ints[E.C_ACTIVE + 4].any() and not masks[E.M_HAND_DEALT + 4].any()
-    columns = columns_from_matrices(ints, masks, 4)
+    columns = LAYOUT.columns(ints, masks, 4)
     names = set(columns)
     for base in ("active", "mizu_kotsu", "kotsu", "hand_dealt", "captured", "yaku", "teyaku_dealt",
                  "teyaku_declared", "exposed", "yaku_points", "teyaku_points", "card_points", "yaku_multiplier",
@@ -67,7 +67,7 @@ def test_output_matrices_and_columns():
                    "redeals", "multiplier", "field_brights", "mizu_kotsu_count", "kotsu_count", "dropout_passes",
                    "fuke", "field_dealt", "stopping_yaku", "stopping_teyaku", "match_end"):
         assert scalar in names
-    assert set(schema(4).names) == names
+    assert set(LAYOUT.schema(4).names) == names
     assert (columns["active_0"].astype(int) + columns["active_1"] + columns["active_2"] + columns["active_3"] == 3).all()
     payoffs = sum(columns[f"payoff_{s}"] for s in range(4))
     assert not payoffs.any()
@@ -83,9 +83,9 @@ def test_parquet_round_trip(tmp_path):
     rules = load_rules("enshu-c", {"enshu.players": 5})
     c = compile_rules(rules)
     ints, masks = play_units(c, [parse_policy("greedy")] * 5, 8, 0, 12, None)
-    columns = columns_from_matrices(ints, masks, 5)
+    columns = LAYOUT.columns(ints, masks, 5)
     info = {"game": "enshu", "variant": "C", **bit_tables(rules)}
-    table = shard_table(columns, info, rules.text, 5)
+    table = LAYOUT.table(columns, info, rules.text, 5)
     assert table.schema.field("end_reason").type == pa.dictionary(pa.int8(), pa.string())
     frame = read_dataset(write_shard(tmp_path, 0, table))  # a shard file (a folder needs _run.json)
     assert len(frame) == 12

@@ -20,7 +20,7 @@ from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.kernel import play_units as kernel_play_units
 from simcore.games.enshu.kernel_nb import play_round_nb, play_units_nb
-from simcore.games.enshu.record import columns_from_matrices
+from simcore.games.enshu.record import LAYOUT
 from simcore.games.enshu.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.record import output_buffers
@@ -48,9 +48,9 @@ def assert_same_rows(rules: str, players: int, options: dict, policies: list[str
                      rounds_per_match: int | None, seed: int) -> dict[str, np.ndarray]:
     compiled = compiled_for(rules, players, options)
     specs = [parse_policy(p) for p in policies]
-    reference = columns_from_matrices(*reference_play_units(compiled, specs, seed, 0, units, rounds_per_match),
+    reference = LAYOUT.columns(*reference_play_units(compiled, specs, seed, 0, units, rounds_per_match),
                                       players)
-    kernel = columns_from_matrices(*kernel_play_units(compiled, specs, seed, 0, units, rounds_per_match), players)
+    kernel = LAYOUT.columns(*kernel_play_units(compiled, specs, seed, 0, units, rounds_per_match), players)
     assert reference.keys() == kernel.keys()
     assert len(reference["round"]) == units * (rounds_per_match or 1)
     for name in reference:

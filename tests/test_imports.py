@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from simcore.registry import REGISTRY
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simcore", "cli", "analysis", "benchmarks", "fudasim")
 
@@ -135,10 +137,11 @@ def layer(module: str) -> int:
 
 
 def game_of_module(module: str) -> str | None:
-    """The game package a module belongs to (``simcore.games.<game>``), else None."""
-    parts = module.split(".")
-    if module.startswith(GAMES_PACKAGE + ".") and len(parts) >= 3:
-        return ".".join(parts[:3])
+    """The registered game package a module belongs to (``simcore.games.<game>``), else None
+    (``simcore.games.base`` and ``simcore.games.parts`` are the protocol's, shared by every game)."""
+    for package in REGISTRY.values():
+        if module == package or module.startswith(package + "."):
+            return package
     return None
 
 

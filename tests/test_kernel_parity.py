@@ -17,7 +17,7 @@ from simcore.games.tensho import enums as E
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.kernel import play_units as kernel_play_units
 from simcore.games.tensho.kernel_nb import play_units_nb
-from simcore.games.tensho.record import columns_from_matrices
+from simcore.games.tensho.record import LAYOUT
 from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
@@ -30,8 +30,8 @@ def assert_same_rows(rules: str, options: dict, policies: list[str], units: int,
                      rounds_per_match: int | None, seed: int) -> dict[str, np.ndarray]:
     compiled = compile_rules(load_rules(rules, options))
     specs = [parse_policy(p) for p in policies]
-    reference = columns_from_matrices(*reference_play_units(compiled, specs, seed, 0, units, rounds_per_match))
-    kernel = columns_from_matrices(*kernel_play_units(compiled, specs, seed, 0, units, rounds_per_match))
+    reference = LAYOUT.columns(*reference_play_units(compiled, specs, seed, 0, units, rounds_per_match), 2)
+    kernel = LAYOUT.columns(*kernel_play_units(compiled, specs, seed, 0, units, rounds_per_match), 2)
     assert reference.keys() == kernel.keys()
     assert len(reference["round"]) >= units
     for name in reference:

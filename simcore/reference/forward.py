@@ -14,6 +14,7 @@ seat's policy object at each decision, so every parity test exercises the forwar
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -121,6 +122,9 @@ class State(Protocol):
         ...
 
 
+PausedT = TypeVar("PausedT", bound="PausedRound")
+
+
 class PausedRound:
     """The parts of ``State`` every game's round shares: a round that keeps its pending
     ``Decision`` in ``pending``, its result (with a ``payoff`` per seat) in ``result`` once over,
@@ -128,6 +132,27 @@ class PausedRound:
 
     pending: Decision | None
     result: Any
+    # What ``clone`` copies, by attribute name: lists (one level), lists of lists, streams
+    # (``simcore.rng.Stream`` or None) and anything else mutable (deep copies). Every other
+    # attribute is immutable, or shared between clones on purpose.
+    cloned_lists: tuple[str, ...] = ()
+    cloned_nested_lists: tuple[str, ...] = ()
+    cloned_streams: tuple[str, ...] = ()
+    cloned_deep: tuple[str, ...] = ()
+
+    def clone(self: PausedT) -> PausedT:
+        """An independent copy: applying actions to it leaves this state unchanged."""
+        other = copy.copy(self)
+        for name in self.cloned_lists:
+            setattr(other, name, list(getattr(self, name)))
+        for name in self.cloned_nested_lists:
+            setattr(other, name, [list(item) for item in getattr(self, name)])
+        for name in self.cloned_streams:
+            stream = getattr(self, name)
+            setattr(other, name, None if stream is None else stream.copy())
+        for name in self.cloned_deep:
+            setattr(other, name, copy.deepcopy(getattr(self, name)))
+        return other
 
     def observe(self, seat: int) -> Any:  # pragma: no cover - every game defines it
         """The observation of ``seat`` (each game's own)."""

@@ -3,7 +3,7 @@ the file and the key, and the supersession-cycle check."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from simcore.cards import Deck
@@ -66,6 +66,27 @@ class Checker:
                 raise self.fail(where, f"duplicate {table} key")
             seen.add(key)
             yield key, where, entry
+
+    def conditional(self, entry: dict, key: str, where: str, specs: Mapping[str, Any],
+                    options: Mapping[str, str | int]) -> Iterator[tuple[str, Any, bool]]:
+        """The entries of a conditional table ``key`` of ``entry`` (``{"OPTION=VALUE" = alternative}``,
+        e.g. a yaku's ``cards_if``): for each, its key for messages, the alternative (for the caller
+        to check) and whether the option has that value in ``options``. ``specs`` are the game's
+        ``OPTIONS``; an unknown option or a value it cannot take is refused."""
+        table = entry.get(key, {})
+        if not isinstance(table, dict):
+            raise self.fail(f"{where}.{key}", 'expected a table of "OPTION=VALUE" = alternative')
+        for condition, alternative in table.items():
+            option_name, sep, option_value = condition.partition("=")
+            spec = specs.get(option_name)
+            if not sep or spec is None:
+                raise self.fail(f"{where}.{key}.{condition}", 'expected "OPTION=VALUE" naming a known option')
+            try:
+                spec.parse(option_value)
+            except ValueError as error:
+                raise self.fail(f"{where}.{key}.{condition}", str(error)) from None
+            in_force = option_name in options and str(options[option_name]) == option_value
+            yield f"{where}.{key}.{condition}", alternative, in_force
 
     def cards(self, deck: Deck, value: Any, key: str) -> tuple[int, ...]:
         """The card ids of a list of card references, each listed once."""

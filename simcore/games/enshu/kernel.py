@@ -17,6 +17,7 @@ import numpy as np
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
 from simcore.games.enshu.state_nb import EnshuRules
+from simcore.kernels.general import play_general
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
@@ -28,7 +29,6 @@ from simcore.kernels.policy_ids import (
 from simcore.kernels.policy_rows import policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
-from simcore.kernels.units_nb import play_units_nb as play_general_nb
 from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
@@ -144,10 +144,5 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     if int(compiled.params[E.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
         raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
                          f"rules may ask {max(int(compiled.params[E.P_HAND]), most_options)}")
-    rules, (params, c, tables, logs) = prepared(_general_args, compiled, specs)
-    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    in_threads(lambda lo, hi: play_general_nb(
-        rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi),
-        np.int64(0 if rounds_per_match is None else stride), np.int64(stride), params, c, tables, logs,
-        out_int, out_mask), n_units, min_span=1)
-    return played(out_int, out_mask, n_units * stride)
+    return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
+                        E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)

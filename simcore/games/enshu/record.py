@@ -7,16 +7,12 @@ Per-seat columns carry the seat as a suffix, ``_0`` .. ``_{players-1}`` (at most
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
 import pyarrow as pa
 
 from simcore.games.enshu import enums as E
-from simcore.record import ColumnStore
 from simcore.record_layout import RecordLayout
 
-__all__ = ["LAYOUT", "schema", "columns_from_matrices", "shard_table", "bit_tables"]
+__all__ = ["LAYOUT", "bit_tables"]
 
 # Column name, matrix row, Arrow type (docs/enshu.md documents them).
 LAYOUT = RecordLayout(
@@ -61,42 +57,10 @@ LAYOUT = RecordLayout(
     ),
     seat_bool=(("active", E.C_ACTIVE), ("mizu_kotsu", E.C_MIZU_KOTSU), ("kotsu", E.C_KOTSU)),
     end_reason=E.C_END_REASON, end_reason_at=7, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
-    valid=E.C_VALID, max_seats=E.MAX_SEATS,
+    valid=E.C_VALID, max_seats=E.MAX_SEATS, n_int=E.N_INT_COLUMNS, n_mask=E.N_MASK_COLUMNS,
 )
-
-
-def schema(players: int = E.MAX_SEATS) -> pa.Schema:
-    """The Arrow schema of an Enshu-bana dataset with ``players`` seats."""
-    return LAYOUT.schema(players)
-
-
-def columns_from_matrices(ints: np.ndarray, masks: np.ndarray, players: int = E.MAX_SEATS,
-                          store: ColumnStore | None = None) -> dict[str, np.ndarray]:
-    """Named per-round columns from the engines' output matrices (valid rows only, copied).
-
-    Parameters
-    ----------
-    ints : int64[N_INT_COLUMNS, rows]
-        Column-major, as the engines fill them (``simcore.record.output_matrices``).
-    masks : uint64[N_MASK_COLUMNS, rows]
-        Column-major, as the engines fill them (``simcore.record.output_matrices``).
-    players : int
-        Seats to name (the rule set's player count).
-    store : ColumnStore, optional
-        Reused arrays for the copies (the runner's writer passes one).
-    """
-    return LAYOUT.columns(ints, masks, players, store)
 
 
 def bit_tables(rules) -> dict[str, list[str]]:
     """Yaku and teyaku keys in bit order, for the run metadata (reading without the rules file)."""
     return {"yaku": [y.key for y in rules.yaku], "teyaku": [t.key for t in rules.teyaku]}
-
-
-def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str,
-                players: int = E.MAX_SEATS) -> pa.Table:
-    """An Arrow table with the run metadata and rules text in its key-value metadata.
-
-    ``columns`` are those of ``columns_from_matrices``: one array per column, in its schema dtype.
-    """
-    return LAYOUT.table(columns, run_info, rules_text, players)

@@ -46,7 +46,6 @@ seat's policy object (``ask_policy``) in the same order and with the same argume
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -203,6 +202,12 @@ class RoundState(PausedRound):
     and at every pause (the invariant harness checks the cards there).
     """
 
+    cloned_lists = ("hands", "piles", "draw", "active", "mizu", "kotsu", "exposed", "known_yaku", "hand_dealt",
+                    "teyaku_dealt", "joined", "events")
+    cloned_nested_lists = ("declared",)
+    cloned_streams = ("deal_stream", "rules_stream")
+    cloned_deep = ("count",)
+
     def __init__(self, compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
                  redraw: list[int] | None = None, trace: bool = False,
                  on_step: Callable[[RoundState], None] | None = None) -> None:
@@ -280,28 +285,6 @@ class RoundState(PausedRound):
         self._advance()
 
     # --- the forward model ------------------------------------------------------------------
-
-    def clone(self) -> RoundState:
-        """An independent copy (every mutable list and the streams copied)."""
-        other = copy.copy(self)
-        other.hands = list(self.hands)
-        other.piles = list(self.piles)
-        other.draw = list(self.draw)
-        other.active = list(self.active)
-        other.mizu = list(self.mizu)
-        other.kotsu = list(self.kotsu)
-        other.declared = [list(options) for options in self.declared]
-        other.exposed = list(self.exposed)
-        other.known_yaku = list(self.known_yaku)
-        other.hand_dealt = list(self.hand_dealt)
-        other.teyaku_dealt = list(self.teyaku_dealt)
-        other.joined = list(self.joined)
-        other.events = list(self.events)
-        other.deal_stream = _copy_stream(self.deal_stream)
-        other.rules_stream = _copy_stream(self.rules_stream)
-        if self.count is not None:
-            other.count = copy.deepcopy(self.count)
-        return other
 
     def card_places(self) -> dict[str, int]:
         """Every place a card can be, as masks: all empty before the deal, afterwards disjoint
@@ -1119,14 +1102,6 @@ _APPLY: dict[str, Callable[[RoundState, Decision, Any], None]] = {
     "fuke": RoundState._apply_fuke,
 }
 
-
-def _copy_stream(stream: Stream | None) -> Stream | None:
-    if stream is None:
-        return None
-    other = Stream.__new__(Stream)
-    other.s = list(stream.s)
-    other.draws = stream.draws
-    return other
 
 
 def _index_bits(options: list[TeyakuOption]) -> int:

@@ -38,6 +38,7 @@ from simcore.policies import PolicySpec
 from simcore.reference.replay import DecisionError, ScriptedDecisions, parse_deck
 
 __all__ = [
+    "REDRAW",
     "DecisionError",
     "EnshuScriptedDecisions",
     "parse_enshu_deck",
@@ -45,6 +46,10 @@ __all__ = [
     "replay_deck",
     "trace_json",
 ]
+
+# Whether ``replay --deck`` takes a draw pile redrawn mid-round (``--redraw``): with 4-5
+# players, dropped hands are shuffled into the draw pile.
+REDRAW = True
 
 YES, NO = "yes", "no"
 

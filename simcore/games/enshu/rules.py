@@ -400,20 +400,9 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
             raise check.fail(f"{where}.kind", f"variant {variant} has {allowed} yaku, not {kind}")
         minimum = 2 if kind == "multiplier" or (kind == "uchikiri" and variant == "C") else 1
         value = check.integer(entry.get("value"), f"{where}.value", minimum=minimum)
-        value_if = entry.get("value_if", {})
-        if not isinstance(value_if, dict):
-            raise check.fail(f"{where}.value_if", 'expected a table of "option=value" = value')
-        for condition, alternative in value_if.items():
-            option_name, sep, option_value = condition.partition("=")
-            spec = OPTIONS.get(option_name)
-            if not sep or spec is None:
-                raise check.fail(f"{where}.value_if.{condition}", 'expected "OPTION=VALUE" naming a known option')
-            try:
-                spec.parse(option_value)
-            except ValueError as error:
-                raise check.fail(f"{where}.value_if.{condition}", str(error)) from None
-            alternative = check.integer(alternative, f"{where}.value_if.{condition}", minimum=minimum)
-            if option_name in options and str(options[option_name]) == option_value:
+        for label, alternative, in_force in check.conditional(entry, "value_if", where, OPTIONS, options):
+            alternative = check.integer(alternative, label, minimum=minimum)
+            if in_force:
                 value = alternative
         month = next((m for m, m_mask in month_masks.items() if m_mask == mask), 0)
         upgraded = 0

@@ -13,6 +13,7 @@ import numpy as np
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.kernel_nb import play_units_nb
 from simcore.games.tensho.state_nb import kernel_rules
+from simcore.kernels.general import play_general
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_RANDOM,
@@ -20,7 +21,6 @@ from simcore.kernels.policy_ids import (
 from simcore.kernels.policy_rows import policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
-from simcore.kernels.units_nb import play_units_nb as play_general_nb
 from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
 
@@ -105,17 +105,10 @@ def _general_args(compiled, specs) -> tuple:
 
 def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                        out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``play_units`` through the general kernel (``simcore.kernels.units_nb`` over ``state_nb``),
-    whatever the seats' policies (same rows as the fast kernel for random and greedy seats):
-    output matrices int64[N_INT_COLUMNS, rows] and uint64[N_MASK_COLUMNS, rows], as
-    ``play_units`` returns them."""
+    """``play_units`` through the general kernel, whatever the seats' policies (the same rows as
+    the fast kernel for random and greedy seats)."""
     from simcore.games.tensho.reference import unit_layout
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    rules, (params, c, tables, logs) = prepared(_general_args, compiled, specs)
-    in_threads(lambda lo, hi: play_general_nb(
-        rules, np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
-        np.int64(0 if rounds_per_match is None else rounds_per_match), np.int64(stride),
-        params, c, tables, logs, out_int, out_mask), n_units, min_span=1)
-    return played(out_int, out_mask, n_units * stride)
+    return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
+                        E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)

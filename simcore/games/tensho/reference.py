@@ -21,7 +21,6 @@ Order of play in a round (docs/tensho.md#a-round, with its options):
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -104,6 +103,8 @@ class RoundState(PausedRound):
     round after each.
     """
 
+    cloned_lists = ("hands", "piles", "draw", "known_yaku", "hand_dealt", "events")
+
     def __init__(self, compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
                  trace: bool = False) -> None:
         self.c = compiled
@@ -154,17 +155,6 @@ class RoundState(PausedRound):
         self._begin()
 
     # --- the forward model ------------------------------------------------------------------
-
-    def clone(self) -> RoundState:
-        """An independent copy: applying actions to it leaves this state unchanged."""
-        other = copy.copy(self)
-        other.hands = list(self.hands)
-        other.piles = list(self.piles)
-        other.draw = list(self.draw)
-        other.known_yaku = list(self.known_yaku)
-        other.hand_dealt = list(self.hand_dealt)
-        other.events = list(self.events)
-        return other
 
     def card_places(self) -> dict[str, int]:
         """Every place a card can be, as masks: all empty before the deal, afterwards disjoint

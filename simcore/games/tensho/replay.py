@@ -36,7 +36,10 @@ from simcore.games.tensho.reference import (
 from simcore.policies import PolicySpec
 from simcore.reference.replay import ScriptedDecisions, check_deck
 
-__all__ = ["format_trace", "replay_deck", "replay_from_run", "trace_json"]
+__all__ = ["REDRAW", "format_trace", "replay_deck", "replay_from_run", "trace_json"]
+
+# Whether ``replay --deck`` takes a draw pile redrawn mid-round (``--redraw``): never in Tensho.
+REDRAW = False
 
 
 class _ScriptedSeat:

@@ -309,20 +309,9 @@ def _yaku(check: Checker, deck: Deck, entries: Any, options: dict[str, str | int
         if face not in FACES:
             raise check.fail(f"{where}.face", f"{face!r} is not one of {', '.join(sorted(FACES))}")
         cards = check.cards(deck, entry.get("cards"), f"{where}.cards")
-        cards_if = entry.get("cards_if", {})
-        if not isinstance(cards_if, dict):
-            raise check.fail(f"{where}.cards_if", "expected a table of \"option=value\" = [cards]")
-        for condition, alternative in cards_if.items():
-            option_name, sep, option_value = condition.partition("=")
-            spec = OPTIONS.get(option_name)
-            if not sep or spec is None:
-                raise check.fail(f"{where}.cards_if.{condition}", "expected \"OPTION=VALUE\" naming a known option")
-            try:
-                spec.parse(option_value)
-            except ValueError as error:
-                raise check.fail(f"{where}.cards_if.{condition}", str(error)) from None
-            alternative_cards = check.cards(deck, alternative, f"{where}.cards_if.{condition}")
-            if str(options[option_name]) == option_value:
+        for label, alternative, in_force in check.conditional(entry, "cards_if", where, OPTIONS, options):
+            alternative_cards = check.cards(deck, alternative, label)
+            if in_force:
                 cards = alternative_cards
         if len(cards) < 2:
             raise check.fail(f"{where}.cards", "a yaku needs at least two cards")

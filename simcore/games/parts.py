@@ -1,0 +1,111 @@
+"""The typed parts a game is made of, as the core sees them: its rule set, its compiled rules,
+its replay and its bench cases, and the tie-break chain of games decided from captured cards.
+
+Each game's own classes have more than these (its yaku table, card values, variant ...); the
+core reads only what is declared here, so that it never needs to know which game it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from simcore.cards import Deck
+from simcore.policies import PolicySpec
+
+if TYPE_CHECKING:  # the bench driver imports the registry, which imports this module's package
+    from simcore.bench import BenchCase, RunCase
+
+__all__ = ["Bench", "CompiledRules", "GameRuleSet", "Replay", "TieBreakChain"]
+
+
+class GameRuleSet(Protocol):
+    """A validated rule set of any game, every option resolved (each game's ``rules.RuleSet``)."""
+
+    @property
+    def name(self) -> str: ...  # the rule file's name (a shipped name or the file's stem)
+
+    @property
+    def source(self) -> str: ...  # where it was read from
+
+    @property
+    def text(self) -> str: ...  # the file's text, stored with every dataset
+
+    @property
+    def sha256(self) -> str: ...  # of the text
+
+    @property
+    def game(self) -> str: ...  # the game's registry name
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def players(self) -> int: ...  # seats at the table
+
+    @property
+    def deck(self) -> Deck: ...
+
+    @property
+    def options(self) -> dict[str, str | int]: ...  # every option, resolved
+
+    @property
+    def overrides(self) -> dict[str, str | int]: ...  # those given with ``--option``
+
+    @property
+    def yaku(self) -> tuple[Any, ...]: ...  # the game's yaku, each with ``index``, ``key``, ``name``, ``english``
+
+    @property
+    def skin(self) -> str: ...  # the card names in use
+
+    def option(self, name: str) -> str | int: ...
+
+    def card_label(self, card_id: int) -> str: ...
+
+
+class CompiledRules(Protocol):
+    """A rule set lowered to the arrays both engines read (each game's ``compile.CompiledRules``)."""
+
+    @property
+    def rules(self) -> GameRuleSet: ...
+
+
+class Replay(Protocol):
+    """A game's replay (its ``replay`` module): rounds of a run or explicit deals, traced."""
+
+    REDRAW: bool  # whether a deal may name a draw pile redrawn mid-round (``replay --redraw``)
+
+    def replay_from_run(self, compiled: Any, specs: list[PolicySpec], seed: int, round_index: int,
+                        rounds_per_match: int | None = None) -> Any: ...
+
+    def replay_deck(self, compiled: Any, deck: list[int], decisions: list[Any] | None,
+                    specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> Any: ...
+
+    def trace_json(self, compiled: Any, result: Any) -> dict[str, Any]: ...
+
+    def format_trace(self, compiled: Any, result: Any) -> str: ...
+
+
+class Bench(Protocol):
+    """A game's bench cases (its ``bench`` module): what ``fudasim bench`` measures of it."""
+
+    def cases(self) -> list[BenchCase]: ...
+
+    def run_case(self) -> RunCase: ...
+
+
+@dataclass(frozen=True)
+class TieBreakChain:
+    """How a game decides a round that no instant win ended, from the captured cards alone:
+    more yaku points, else (unless ``values_only`` and neither has any) more chaff cards, else a
+    higher card-value sum, else ``final_tie`` (``draw``, ``dealer_wins``, ``non_dealer_wins``).
+    ``analysis.rescore`` decides stored rounds again under another table with it."""
+
+    card_value_tables: Mapping[str, tuple[int, ...]]
+    chaff_sets: Mapping[str, int]
+    card_values: str  # the table in force
+    chaff_set: str  # the chaff set in force
+    values_only: bool
+    final_tie: str
+    captures_by_value: bool  # whether the rules pick captures by card value (a caveat for rescoring)

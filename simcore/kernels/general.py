@@ -1,0 +1,50 @@
+"""A game's ``play_units`` through the general kernel, written once: allocate the output
+matrices, pack the seats' policies, run ``units_nb.play_units_nb`` over the game's state machine
+in threads, and hand back the rows played.
+
+A game's ``kernel.py`` gives ``general_args(compiled, specs) -> (rules, policy arrays)`` (its
+``state_nb`` rules ``namedtuple`` and ``policy_rows.policy_rows``' arrays) and the stride of a
+unit; everything else is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from simcore.kernels.prepared import prepared
+from simcore.kernels.threads import in_threads
+from simcore.kernels.units_nb import play_units_nb
+from simcore.record import output_matrices, played
+from simcore.rng import MASK64
+
+__all__ = ["play_general"]
+
+
+def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]], compiled: Any,
+                 specs: Sequence[Any], seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
+                 stride: int, n_int: int, n_mask: int,
+                 out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The output matrices (int64[n_int, rows], uint64[n_mask, rows]) of ``n_units`` units of the
+    general kernel, every policy through the state machine.
+
+    Parameters
+    ----------
+    general_args : the game's ``(compiled, specs) -> (rules, (params, c, tables, logs))``,
+        computed once per pair of objects (``simcore.kernels.prepared``)
+    rounds_per_match : None for independent rounds, else the match length
+    stride : rows a unit reserves (1 for a round; a match's rounds and any extra-round room)
+    out : optional reusable flat buffers from ``simcore.record.output_buffers`` with room for
+        ``n_units * stride`` rows
+    """
+    if stride < 1:
+        raise ValueError(f"a unit reserves at least one row, got a stride of {stride}")
+    rules, (params, c, tables, logs) = prepared(general_args, compiled, specs)
+    out_int, out_mask = output_matrices(n_units * stride, out, n_int, n_mask)
+    matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
+    in_threads(lambda lo, hi: play_units_nb(
+        rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi), matches,
+        np.int64(stride), params, c, tables, logs, out_int, out_mask), n_units, min_span=1)
+    return played(out_int, out_mask, n_units * stride)
