@@ -147,11 +147,13 @@ class Engines(Protocol):
     def play_units(self, engine: str, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int,
                    first_unit: int, n_units: int, rounds_per_match: int | None,
                    out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The output matrices of ``n_units`` units from ``engine`` (identical for every engine)."""
+        """The output matrices (int64[n_int, rows], uint64[n_mask, rows]) of ``n_units`` units from
+        ``engine`` (identical for every engine)."""
         ...
 
     def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
-        """Write a reference-engine round result into row ``row`` of the output matrices."""
+        """Write a reference-engine round result into row ``row`` of ``ints`` (int64[n_int, rows])
+        and ``masks`` (uint64[n_mask, rows])."""
         ...
 
     def bench(self) -> Bench | None:

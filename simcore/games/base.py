@@ -66,15 +66,18 @@ class GameBase:
     # --- rules and options --------------------------------------------------------------------
 
     def options(self) -> Mapping[str, OptionSpec]:
+        """Every named option of the game: its ``options.OPTIONS``."""
         options: Mapping[str, OptionSpec] = self.module("options").OPTIONS
         return options
 
     def build_rules(self, name: str, source: str, text: str, data: dict[str, Any],
                     overrides: dict[str, Any]) -> GameRuleSet:
+        """A parsed rule file validated by its ``rules.build_rules`` (``RulesError`` if not)."""
         rules: GameRuleSet = self.module("rules").build_rules(name, source, text, data, overrides)
         return rules
 
     def compile(self, rules: GameRuleSet) -> CompiledRules:
+        """The rule set lowered by its ``compile.compile_rules``."""
         compiled: CompiledRules = self.module("compile").compile_rules(rules)
         return compiled
 
@@ -83,44 +86,57 @@ class GameBase:
         return None if players == rules.players else f"{rules.name} is a {rules.players}-player game"
 
     def players(self, compiled: CompiledRules) -> int:
+        """Seats at the table under these compiled rules."""
         return int(compiled.rules.players)
 
     @property
     def max_players(self) -> int:
+        """The most seats any of its rule files may have: its layout's ``max_seats``."""
         return self.layout.max_seats
 
     def yaku_sets(self, rules: GameRuleSet) -> dict[int, tuple[int, int]] | None:
+        """None: one yaku table (a game with yaku sets overrides this)."""
         return None  # one yaku table
 
     def tie_break_chain(self, rules: GameRuleSet) -> TieBreakChain | None:
+        """None: its rounds are not decided from the captured cards by a chain of tie-breaks."""
         return None  # rounds are not decided from the captured cards by a chain of tie-breaks
 
     # --- records ------------------------------------------------------------------------------
 
     @property
     def end_reasons(self) -> tuple[str, ...]:
+        """The ``end_reason`` dictionary, in code order (from the layout)."""
         return self.layout.end_reasons
 
     @property
     def n_int(self) -> int:
+        """Rows of the engines' int64 output matrix (from the layout)."""
         return self.layout.n_int
 
     @property
     def n_mask(self) -> int:
+        """Rows of the engines' uint64 output matrix (from the layout)."""
         return self.layout.n_mask
 
     def output_buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
+        """Flat int64 and uint64 storage for output matrices of up to ``rows`` rows."""
         return output_buffers(rows, self.layout.n_int, self.layout.n_mask)
 
     def columns(self, ints: np.ndarray, masks: np.ndarray, players: int,
                 store: ColumnStore | None = None) -> dict[str, np.ndarray]:
+        """The named columns of the valid rows of ``ints`` (int64[n_int, rows]) and ``masks``
+        (uint64[n_mask, rows]), copied, each in its schema dtype."""
         return self.layout.columns(ints, masks, players, store)
 
     def schema(self, players: int) -> pa.Schema:
+        """The Arrow schema of a dataset with ``players`` seats (from the layout)."""
         return self.layout.schema(players)
 
     def table(self, columns: dict[str, np.ndarray], info: dict[str, Any], rules_text: str,
               players: int) -> pa.Table:
+        """A shard's Arrow table of ``columns`` (each array in its schema dtype), with the run
+        metadata and rules text attached."""
         return self.layout.table(columns, info, rules_text, players)
 
     # --- engines ------------------------------------------------------------------------------
@@ -132,6 +148,8 @@ class GameBase:
     def play_units(self, engine: str, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int,
                    first_unit: int, n_units: int, rounds_per_match: int | None,
                    out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The output matrices (int64[n_int, rows], uint64[n_mask, rows]) of ``n_units`` units
+        from ``engine``: its ``kernel.play_units`` or ``reference.play_units`` (identical rows)."""
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         ints, masks = self.module(engine).play_units(compiled, specs, seed, first_unit, n_units,
@@ -139,11 +157,15 @@ class GameBase:
         return ints, masks
 
     def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
+        """Write a reference-engine round result into row ``row`` of ``ints`` (int64[n_int, rows])
+        and ``masks`` (uint64[n_mask, rows]): its ``reference.fill_row``."""
         self.module("reference").fill_row(ints, masks, row, result)
 
     # --- the forward model --------------------------------------------------------------------
 
     def new_state(self, compiled: CompiledRules, seed: int, round_index: int, dealer: int) -> State:
+        """Round ``round_index`` of a run with ``seed``, dealt by ``dealer``, as a forward model
+        paused at its first decision: its ``reference.new_state``."""
         reference = self.module("reference")
         state: State = reference.new_state(compiled, reference.RoundSetup(seed=seed, round_index=round_index,
                                                                           dealer=dealer))
@@ -151,19 +173,23 @@ class GameBase:
 
     def seat_policies(self, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int,
                       round_index: int) -> list[Any]:
+        """The reference engine's policy objects of a round, one per seat: its ``reference.seat_policies``."""
         policies: list[Any] = self.module("reference").seat_policies(compiled, list(specs), seed, round_index)
         return policies
 
     def ask_policy(self, policy: Any, state: State, decision: Decision) -> Any:
+        """Answer ``decision`` with a policy object: its ``decisions.ask_policy``."""
         return self.module("decisions").ask_policy(policy, state, decision)
 
     # --- replay and bench ---------------------------------------------------------------------
 
     def replay(self) -> Replay:
+        """Its ``replay`` module."""
         replay: Replay = self.module("replay")
         return replay
 
     def bench(self) -> Bench | None:
+        """Its ``bench`` module, or None when its package has none."""
         try:
             bench: Bench = self.module("bench")
         except ModuleNotFoundError as error:

@@ -24,51 +24,81 @@ class GameRuleSet(Protocol):
     """A validated rule set of any game, every option resolved (each game's ``rules.RuleSet``)."""
 
     @property
-    def name(self) -> str: ...  # the rule file's name (a shipped name or the file's stem)
+    def name(self) -> str:
+        """The rule file's name (a shipped name or the file's stem)."""
+        ...
 
     @property
-    def source(self) -> str: ...  # where it was read from
+    def source(self) -> str:
+        """Where it was read from."""
+        ...
 
     @property
-    def text(self) -> str: ...  # the file's text, stored with every dataset
+    def text(self) -> str:
+        """The file's text, stored with every dataset."""
+        ...
 
     @property
-    def sha256(self) -> str: ...  # of the text
+    def sha256(self) -> str:
+        """The SHA-256 of the text."""
+        ...
 
     @property
-    def game(self) -> str: ...  # the game's registry name
+    def game(self) -> str:
+        """The game's registry name."""
+        ...
 
     @property
-    def title(self) -> str: ...
+    def title(self) -> str:
+        """A title for people."""
+        ...
 
     @property
-    def players(self) -> int: ...  # seats at the table
+    def players(self) -> int:
+        """Seats at the table."""
+        ...
 
     @property
-    def deck(self) -> Deck: ...
+    def deck(self) -> Deck:
+        """The cards."""
+        ...
 
     @property
-    def options(self) -> dict[str, str | int]: ...  # every option, resolved
+    def options(self) -> dict[str, str | int]:
+        """Every option, resolved."""
+        ...
 
     @property
-    def overrides(self) -> dict[str, str | int]: ...  # those given with ``--option``
+    def overrides(self) -> dict[str, str | int]:
+        """Those given with ``--option``."""
+        ...
 
     @property
-    def yaku(self) -> tuple[Any, ...]: ...  # the game's yaku, each with ``index``, ``key``, ``name``, ``english``
+    def yaku(self) -> tuple[Any, ...]:
+        """The game's yaku, each with ``index``, ``key``, ``name`` and ``english``."""
+        ...
 
     @property
-    def skin(self) -> str: ...  # the card names in use
+    def skin(self) -> str:
+        """The card names in use."""
+        ...
 
-    def option(self, name: str) -> str | int: ...
+    def option(self, name: str) -> str | int:
+        """The resolved value of the option called ``name``."""
+        ...
 
-    def card_label(self, card_id: int) -> str: ...
+    def card_label(self, card_id: int) -> str:
+        """The name of card ``card_id`` in its skin."""
+        ...
 
 
 class CompiledRules(Protocol):
     """A rule set lowered to the arrays both engines read (each game's ``compile.CompiledRules``)."""
 
     @property
-    def rules(self) -> GameRuleSet: ...
+    def rules(self) -> GameRuleSet:
+        """The rule set compiled."""
+        ...
 
 
 class Replay(Protocol):
@@ -77,22 +107,34 @@ class Replay(Protocol):
     REDRAW: bool  # whether a deal may name a draw pile redrawn mid-round (``replay --redraw``)
 
     def replay_from_run(self, compiled: Any, specs: list[PolicySpec], seed: int, round_index: int,
-                        rounds_per_match: int | None = None) -> Any: ...
+                        rounds_per_match: int | None = None) -> Any:
+        """Round ``round_index`` of a run, traced (a match is replayed from its start)."""
+        ...
 
     def replay_deck(self, compiled: Any, deck: list[int], decisions: list[Any] | None,
-                    specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> Any: ...
+                    specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> Any:
+        """An explicit deal, played with ``decisions`` (or the seats' policies if None), traced."""
+        ...
 
-    def trace_json(self, compiled: Any, result: Any) -> dict[str, Any]: ...
+    def trace_json(self, compiled: Any, result: Any) -> dict[str, Any]:
+        """A traced round as JSON (``replay --json``)."""
+        ...
 
-    def format_trace(self, compiled: Any, result: Any) -> str: ...
+    def format_trace(self, compiled: Any, result: Any) -> str:
+        """A traced round as text, step by step."""
+        ...
 
 
 class Bench(Protocol):
     """A game's bench cases (its ``bench`` module): what ``fudasim bench`` measures of it."""
 
-    def cases(self) -> list[BenchCase]: ...
+    def cases(self) -> list[BenchCase]:
+        """The kernel cases measured for the game."""
+        ...
 
-    def run_case(self) -> RunCase: ...
+    def run_case(self) -> RunCase:
+        """The end-to-end run measured for the game."""
+        ...
 
 
 @dataclass(frozen=True)

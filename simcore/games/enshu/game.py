@@ -38,11 +38,13 @@ class EnshuGame(GameBase):
         return cast("enshu_rules.RuleSet", rules)  # the core hands a game only its own rule sets
 
     def players_problem(self, rules: GameRuleSet, players: int) -> str | None:
+        """Why these rules cannot be played by ``players`` (a variant allows only some counts)."""
         from simcore.games.enshu.rules import player_count_problem
 
         return player_count_problem(self._rules(rules).allowed_players, players)
 
     def run_metadata(self, rules: GameRuleSet) -> dict[str, Any]:
+        """The yaku and teyaku tables (bit, key, names) and the variant."""
         own = self._rules(rules)
         return {
             "yaku": [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english, "face": ""}
@@ -52,6 +54,7 @@ class EnshuGame(GameBase):
         }
 
     def describe_rules(self, rules: GameRuleSet) -> list[str]:
+        """Card points, the dekiyaku and the teyaku, as ``rules show`` prints them."""
         own = self._rules(rules)
         kinds = ("bright", "animal", "ribbon", "chaff")
         points = {card.kind: own.card_points[card.id] for card in own.deck.cards}

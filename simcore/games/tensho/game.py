@@ -71,16 +71,19 @@ class TenshoGame(GameBase):
         return cast("tensho_compile.CompiledRules", compiled)
 
     def run_metadata(self, rules: GameRuleSet) -> dict[str, Any]:
+        """The yaku table (bit, key, names, face)."""
         return {"yaku": [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english, "face": y.face}
                          for y in rules.yaku]}
 
     def yaku_sets(self, rules: GameRuleSet) -> dict[int, tuple[int, int]]:
+        """Per yaku set 1 and 2, the bitsets of its yaku and of its instant-win yaku."""
         own = self._rules(rules)
         return {yaku_set: (sum(1 << y.index for y in own.yaku if y.in_set(yaku_set)),
                            sum(1 << y.index for y in own.yaku if y.is_instant(yaku_set)))
                 for yaku_set in (1, 2)}
 
     def tie_break_chain(self, rules: GameRuleSet) -> TieBreakChain:
+        """The chain of docs/tensho.md that decides a round from the captured cards."""
         own = self._rules(rules)
         return TieBreakChain(
             card_value_tables=dict(own.card_value_tables), chaff_sets=dict(own.chaff_sets),
@@ -90,6 +93,7 @@ class TenshoGame(GameBase):
             captures_by_value=str(own.options["tensho.double_match"]) == "highest_value_first")
 
     def describe_rules(self, rules: GameRuleSet) -> list[str]:
+        """The yaku, card-value tables and chaff sets, as ``rules show`` prints them."""
         own = self._rules(rules)
         lines = ["", f"{'yaku':<6}{'name':<22}{'english':<28}{'set 1':>8}{'set 2':>8}  cards"]
         for y in own.yaku:

@@ -106,7 +106,8 @@ def _general_args(compiled, specs) -> tuple:
 def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                        out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``play_units`` through the general kernel, whatever the seats' policies (the same rows as
-    the fast kernel for random and greedy seats)."""
+    the fast kernel for random and greedy seats): int64[N_INT_COLUMNS, rows] and
+    uint64[N_MASK_COLUMNS, rows]."""
     from simcore.games.tensho.reference import unit_layout
 
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
