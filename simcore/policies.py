@@ -13,9 +13,9 @@ docs/guarantees.md) and draws only from its seat's stream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from simcore.errors import PolicyError
 from simcore.kernels.policy_ids import (
@@ -30,6 +30,7 @@ from simcore.registry import known_games
 
 __all__ = [
     "POLICY_KINDS",
+    "first_best",
     "ParamSpec",
     "PolicyError",
     "PolicyKind",
@@ -268,3 +269,20 @@ def policy_table(game: str | None = None) -> Mapping[str, PolicyKind]:
         return dict(POLICY_KINDS)
     offered = _game_support(game)[game]
     return {name: kind for name, kind in POLICY_KINDS.items() if name in offered}
+
+
+OptionT = TypeVar("OptionT")
+DefaultT = TypeVar("DefaultT")
+
+
+def first_best(options: Iterable[OptionT], score: Callable[[OptionT], Any],
+               default: DefaultT) -> tuple[OptionT | DefaultT, Any]:
+    """The option with the highest ``score`` and that score; ties go to the earliest option (the
+    order the numba twins scan in). ``(default, None)`` when there are no options."""
+    best: OptionT | DefaultT = default
+    best_score = None
+    for option in options:
+        value = score(option)
+        if best_score is None or value > best_score:
+            best, best_score = option, value
+    return best, best_score

@@ -108,7 +108,7 @@ from simcore.games.enshu.heuristic_params import (
     HEURISTIC_TRIPLE_STRENGTH,
 )
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
-from simcore.policies import PolicySpec
+from simcore.policies import PolicySpec, first_best
 from simcore.rng import Stream
 from simcore.search import PolicyMaker
 
@@ -320,21 +320,11 @@ class GreedyPolicy:
         return best
 
     def play(self, obs: Observation) -> int:
-        best, best_gain = -1, None
-        for card in ids_of(obs.hand):
-            g = self._best_resolution(obs, card)
-            if best_gain is None or g > best_gain:
-                best, best_gain = card, g
-        return best
+        return first_best(ids_of(obs.hand), lambda card: self._best_resolution(obs, card), -1)[0]
 
     def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         pile = obs.piles[obs.seat]
-        best, best_gain = options[0], None
-        for option in options:
-            g = self.gain(pile, (1 << card) | option)
-            if best_gain is None or g > best_gain:
-                best, best_gain = option, g
-        return best
+        return first_best(options, lambda option: self.gain(pile, (1 << card) | option), options[0])[0]
 
 
 # --- heuristic -----------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ from typing import Any, Protocol
 
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.decisions import action_key, ask_policy
-from simcore.policies import PolicySpec
+from simcore.policies import PolicySpec, first_best
 from simcore.rng import Stream
 from simcore.search import PolicyMaker
 
@@ -272,31 +272,19 @@ class GreedyPolicy:
 
     def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]):
         pile = obs.piles[obs.seat]
-        best, best_gain = None, None
-        for pair in pairs:
-            g = self.gain(pile, (1 << pair[0]) | (1 << pair[1]), obs.yaku_set)
-            if best_gain is None or g > best_gain:
-                best, best_gain = pair, g
-        return best
+        return first_best(pairs, lambda pair: self.gain(pile, (1 << pair[0]) | (1 << pair[1]), obs.yaku_set),
+                          None)[0]
 
     def bank_six(self, obs: Observation) -> bool:
         return True
 
     def play(self, obs: Observation) -> int:
-        best, best_gain = -1, None
-        for card in _ids(obs.hand):
-            g = self._best_resolution(obs, card)
-            if best_gain is None or g > best_gain:
-                best, best_gain = card, g
-        return best
+        return first_best(_ids(obs.hand), lambda card: self._best_resolution(obs, card), -1)[0]
 
     def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
         pile = obs.piles[obs.seat]
-        best, best_gain = options[0], None
-        for option in options:
-            g = self.gain(pile, (1 << card) | option, obs.yaku_set)
-            if best_gain is None or g > best_gain:
-                best, best_gain = option, g
+        best, best_gain = first_best(options, lambda option: self.gain(pile, (1 << card) | option, obs.yaku_set),
+                                     options[0])
         assert best_gain is not None  # ``options`` is never empty
         if allow_decline and self.placement_gain(card, obs.yaku_set) > best_gain:
             return None
@@ -523,11 +511,8 @@ class HeuristicPolicy:
 
     def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]):
         look = self.outlook(obs)
-        best, best_gain = None, None
-        for pair in pairs:
-            g = self.take_gain(look, -1, (1 << pair[0]) | (1 << pair[1]))
-            if best_gain is None or g > best_gain:
-                best, best_gain = pair, g
+        best, best_gain = first_best(pairs, lambda pair: self.take_gain(look, -1, (1 << pair[0]) | (1 << pair[1])),
+                                     pairs[0])
         assert best_gain is not None  # ``pairs`` is never empty
         return best if best_gain >= self.params["claim"] else None
 
@@ -536,20 +521,11 @@ class HeuristicPolicy:
 
     def play(self, obs: Observation) -> int:
         look = self.outlook(obs)
-        best, best_gain = -1, None
-        for card in _ids(obs.hand):
-            g = self.play_gain(look, card)
-            if best_gain is None or g > best_gain:
-                best, best_gain = card, g
-        return best
+        return first_best(_ids(obs.hand), lambda card: self.play_gain(look, card), -1)[0]
 
     def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
         look = self.outlook(obs, card)
-        best, best_gain = options[0], None
-        for option in options:
-            g = self.take_gain(look, card, option)
-            if best_gain is None or g > best_gain:
-                best, best_gain = option, g
+        best, best_gain = first_best(options, lambda option: self.take_gain(look, card, option), options[0])
         assert best_gain is not None  # ``options`` is never empty
         if allow_decline and self.leave_gain(look, card) > best_gain:
             return None
