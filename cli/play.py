@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -39,10 +40,30 @@ def colour_enabled(stream=None) -> bool:
 
 
 class Terminal:
-    """Plain line-by-line input and output, with optional colour."""
+    """Plain line-by-line input and output, with optional colour.
 
-    def __init__(self, colour: bool) -> None:
+    ``live`` (standard output is a terminal) lets ``thinking`` put a line up while a policy
+    decides and take it down again; piped output never gets it.
+    """
+
+    def __init__(self, colour: bool, live: bool = False, width: int = 100) -> None:
         self.colour = colour
+        self.live = live
+        self.width = width
+        self._thinking = 0  # the length of the line ``thinking`` has up (0: none)
+
+    def thinking(self, text: str | None) -> None:
+        """Show ``text`` on the current line until the next call (None takes it down)."""
+        if not self.live:
+            return
+        if text is None:
+            if self._thinking:
+                click.echo("\r" + " " * self._thinking + "\r", nl=False)
+                self._thinking = 0
+            return
+        click.echo(self.style(text, dim=True), nl=False)
+        sys.stdout.flush()
+        self._thinking = len(text)
 
     def style(self, text: str, **styles) -> str:
         """``text`` styled with ``click.style`` when colour is on."""
@@ -59,12 +80,13 @@ class Terminal:
 
     def prompt(self, question) -> int:
         """Ask ``question`` until a valid number (1..n) is given; ``q`` quits."""
+        from simcore.lines import wrap
         from simcore.play import Quit
 
         self.show(question.screen)
-        click.echo(self.style(question.text, bold=True))
+        click.echo(self.style(wrap(question.text, self.width), bold=True))
         for i, option in enumerate(question.options):
-            click.echo(f"  {i + 1}) {option}")
+            click.echo(wrap(f"  {i + 1}) {option}", self.width, "   "))
         n = len(question.options)
         while True:
             click.echo(f"Your choice (1-{n}, q to quit): ", nl=False)
@@ -124,7 +146,7 @@ def play(rules, against, seat, seed, rounds, options, players, save):
     """
     from simcore.games import game_of
     from simcore.play import PlaySession, Quit, save_round
-    from simcore.policies import check_engine, parse_policy
+    from simcore.policies import check_engine, parse_policy, sees_hidden
     from simcore.rules import load_rules
 
     rule_set = load_rules(rules, rule_overrides(rules, options, players))
@@ -142,10 +164,14 @@ def play(rules, against, seat, seed, rounds, options, players, save):
         seed = secrets.randbelow(2**32)
     if rounds is None:
         rounds = int(rule_set.options[game.rounds_option])
-    terminal = Terminal(colour_enabled())
+    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100))
+    terminal = Terminal(colour_enabled(), live=bool(getattr(sys.stdout, "isatty", lambda: False)()), width=width)
     click.echo(f"{rule_set.title} ({rule_set.name}), {seats} players; you are seat {seat}, "
                f"{spec} plays the other seat{'s' if seats > 2 else ''}; seed {seed}; "
                f"{rounds} round{'s' if rounds > 1 else ''}.")
+    if sees_hidden(spec):
+        click.echo(f"Note: {spec} sees every hidden card, your hand and the draw pile included: it measures, it is "
+                   f"not a fair opponent.")
     click.echo("Answer each question with its number; q quits.")
 
     def on_round(record) -> None:
@@ -161,7 +187,7 @@ def play(rules, against, seat, seed, rounds, options, players, save):
                                                             redraw=record.redraw is not None))
 
     session = PlaySession(game, compiled, specs, seat, seed, rounds, terminal.prompt, terminal.show,
-                          rules_label=rule_set.name)
+                          rules_label=rule_set.name, thinking=terminal.thinking, width=width)
     try:
         session.play(on_round)
     except Quit:

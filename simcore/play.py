@@ -25,12 +25,15 @@ dealer, and the match standing is each seat's summed payoff.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from simcore.cards import ids_of
+from simcore.lines import keep, plain, wrap
+from simcore.policies import searches
 from simcore.reference.forward import Decision, State
 
 __all__ = [
@@ -39,11 +42,59 @@ __all__ = [
     "Question",
     "Quit",
     "RoundRecord",
+    "RoundScreen",
     "decision_entry",
     "save_round",
 ]
 
 YES_NO_KINDS = ("mizu_kotsu", "kotsu", "join", "fuke")
+YAKU_SHOWN = 3  # yaku in progress shown per pile (the closest to completion); the rest are counted
+class RoundScreen:
+    """What a game adds to the play screen; this default, for a game without its own
+    ``simcore.games.<name>.screen`` module, adds nothing.
+
+    A game's module defines ``make_screen(compiled)`` returning an object with these methods
+    (``simcore.games.enshu.screen``: card points, the count as it forms, the settlement).
+    """
+
+    def start_round(self) -> None:
+        """A round begins."""
+
+    def see(self, event: dict[str, Any]) -> None:
+        """Follow a trace event of the round (any event: use only what is public)."""
+
+    def describe(self, event: dict[str, Any], who: str) -> str | None:
+        """The line for an event the game words itself; None: the driver's own line."""
+        return None
+
+    def event_note(self, event: dict[str, Any]) -> str:
+        """Text added to the end of an event's line (e.g. the points a capture brought)."""
+        return ""
+
+    def pile_note(self, seat: int, pile: int) -> str:
+        """Text shown after a capture pile's size (e.g. its card points)."""
+        return ""
+
+    def count_lines(self, obs: Any, names: list[str]) -> list[str]:
+        """Lines of the screen on how the round stands (e.g. each seat's count if it ended now)."""
+        return []
+
+    def settlement(self, result: Any, names: list[str]) -> list[str]:
+        """Lines at the end of a round that say why each seat scored and was paid what it was
+        (empty: the driver lists the result's points, score and payoff per seat)."""
+        return []
+
+
+def game_screen(game: Any, compiled: Any) -> Any:
+    """The game's play screen (``make_screen`` of its package's ``screen`` module), or ``RoundScreen``."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.screen")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.screen":
+            raise
+        return RoundScreen()
+    return module.make_screen(compiled)
 
 
 class Quit(Exception):  # noqa: N818  (it is a request, not an error)
@@ -142,13 +193,18 @@ class PlaySession:
     seed : the seed whose round streams deal the rounds and feed the policies
     rounds : rounds in the match
     prompt : ``prompt(question) -> index`` of the option taken (may raise ``Quit``)
-    show : ``show(text)`` receives every line the person is shown
+    show : ``show(text)`` receives every line the person is shown (a long line broken at spaces
+        into lines of at most ``width`` characters, joined by newlines)
     rules_label : the name the rules are shown by
+    thinking : ``thinking(text)`` before a policy that searches (``simcore.policies.searches``)
+        decides, e.g. "Seat 1 (pimc) is thinking…", and ``thinking(None)`` once it has
+    width : the width lines are wrapped to
     """
 
     def __init__(self, game: Any, compiled: Any, specs: Sequence[Any], seat: int, seed: int, rounds: int,
                  prompt: Callable[[Question], int], show: Callable[[str], None],
-                 rules_label: str | None = None) -> None:
+                 rules_label: str | None = None, thinking: Callable[[str | None], None] | None = None,
+                 width: int = 100) -> None:
         self.game = game
         self.compiled = compiled
         self.rules = compiled.rules
@@ -161,7 +217,10 @@ class PlaySession:
         self.rounds = rounds
         self.prompt = prompt
         self.show = show
+        self.thinking = thinking
+        self.width = max(int(width), 40)
         self.rules_label = rules_label or self.rules.name
+        self.hooks = game_screen(game, compiled)
         self.names = [f"seat {s} (you)" if s == seat else f"seat {s} ({self.specs[s]})" for s in range(self.players)]
         self.match = MatchRecord(totals=[0] * self.players)
         self.state: State | None = None  # the round in progress (for a caller's checks; never shown)
@@ -185,13 +244,17 @@ class PlaySession:
                 on_round(record)
             if self.rounds > 1:
                 standing = ", ".join(f"{self.names[s]} {t:+d}" for s, t in enumerate(self.match.totals))
-                self.show(f"Match after round {k + 1} of {self.rounds} (summed payoff): {standing}")
+                self.say(f"Match after round {k + 1} of {self.rounds} (summed payoff): {standing}")
             winner = int(record.result.winner)
             if winner >= 0:
                 dealer = (dealer + 1) % self.players if rotate else winner
         if self.rounds > 1:
-            self.show(self.match_result())
+            self.say(self.match_result())
         return self.match
+
+    def say(self, text: str) -> None:
+        """Hand ``text`` to ``show``, each of its lines wrapped to ``width``."""
+        self.show("\n".join(wrap(line, self.width) for line in text.split("\n")))
 
     def match_result(self) -> str:
         """The line that ends a match: who leads on summed payoff."""
@@ -215,8 +278,9 @@ class PlaySession:
         decisions: list[Any] = []
         self.round_index, self.dealer, self.played = round_index, dealer, []
         self._events_shown = 0
-        self.show("")
-        self.show(f"=== Round {round_index + 1}{f' of {self.rounds}' if self.rounds > 1 else ''}: "
+        self.hooks.start_round()
+        self.say("")
+        self.say(f"=== Round {round_index + 1}{f' of {self.rounds}' if self.rounds > 1 else ''}: "
                   f"{self.names[dealer]} deals ===")
         while True:
             tracker.see(state.card_places())
@@ -233,9 +297,9 @@ class PlaySession:
                     raise ValueError(f"prompt answered {index}; options are 0..{len(decision.actions) - 1}")
                 action = decision.actions[index]
             else:
-                action = game.ask_policy(policies[decision.seat], state, decision)
+                action = self._ask_policy(policies[decision.seat], state, decision)
                 if not self._public_events_follow(state, decision, action):
-                    self.show(f"{self._name(decision.seat)}: {self.option_label(state, decision, action)}")
+                    self.say(f"{self._name(decision.seat)}: {self._option_label(state, decision, action)}")
             if len(decision.actions) > 1 or decision.kind == "play":
                 # a seat's last card is written out too: the replay accepts it, and leaving it
                 # out is ambiguous when the next entry names that card as a field card to take
@@ -243,8 +307,19 @@ class PlaySession:
             state.apply(action)
         result = state.result
         record = self._record(round_index, dealer, result, tracker, decisions, state)
-        self.show(self.result_text(result))
+        self.say(self.result_text(result))
         return record
+
+    def _ask_policy(self, policy: Any, state: State, decision: Decision) -> Any:
+        """The policy's action; ``thinking`` is told while a searching policy decides."""
+        thinking = self.thinking if searches(self.specs[decision.seat]) else None
+        if thinking is not None:
+            thinking(f"{self._name(decision.seat)} is thinking…")
+        try:
+            return self.game.ask_policy(policy, state, decision)
+        finally:
+            if thinking is not None:
+                thinking(None)
 
     def _name(self, seat: int) -> str:
         name = self.names[seat]
@@ -266,9 +341,10 @@ class PlaySession:
         for event in events[self._events_shown:]:
             if event.get("type") in ("play", "draw"):
                 self.played.append(int(event["card"]))
-            line = self.describe_event(event)
+            self.hooks.see(event)
+            line = self._event_line(event)
             if line:
-                self.show(line)
+                self.say(line)
         self._events_shown = len(events)
 
     # --- the record ----------------------------------------------------------------------------
@@ -315,7 +391,10 @@ class PlaySession:
 
     def cards(self, ids: Sequence[int]) -> str:
         """Card names, comma-separated (``-`` for none)."""
-        return ", ".join(self.label(card) for card in ids) or "-"
+        return plain(self._cards(ids))
+
+    def _cards(self, ids: Sequence[int]) -> str:
+        return ", ".join(keep(self.label(card)) for card in ids) or "-"
 
     def question(self, state: State, decision: Decision) -> Question:
         """The ``Question`` for the person's ``decision``."""
@@ -352,15 +431,18 @@ class PlaySession:
 
     def option_label(self, state: State, decision: Decision, action: Any) -> str:
         """The label of ``action`` at ``decision``."""
+        return plain(self._option_label(state, decision, action))
+
+    def _option_label(self, state: State, decision: Decision, action: Any) -> str:
         kind, info = decision.kind, decision.info
         if kind == "play":
             return self.label(action) + self._match_hint(state, int(action), decision.seat)
         if kind == "capture":
             if action is None:
                 return f"leave {self.label(info['card'])} on the field"
-            return "take " + self.cards(ids_of(int(action)))
+            return "take " + self._cards(ids_of(int(action)))
         if kind == "opening_claim":
-            return "decline (leave them on the field)" if action is None else "take " + self.cards(list(action))
+            return "decline (leave them on the field)" if action is None else "take " + self._cards(list(action))
         if kind == "bank_six":
             return "bank it" if action else "keep it in the hand"
         if kind == "join":
@@ -373,7 +455,7 @@ class PlaySession:
             teyaku = getattr(self.rules, "teyaku", ())
             english = teyaku[action.index].english if action.index < len(teyaku) else action.key
             stops = ", ends the round" if getattr(action, "stops", False) else ""
-            return f"declare {english} [{action.label()}] ({action.value}{stops}), showing {self.cards(ids_of(action.cards))}"
+            return f"declare {english} [{action.label()}] ({action.value}{stops}), showing {self._cards(ids_of(action.cards))}"
         if kind == "yaku_set":
             return f"yaku set {action}"
         return str(action)
@@ -383,7 +465,7 @@ class PlaySession:
         deck = self.rules.deck
         rank = deck.cards[card].rank
         matches = [c for c in ids_of(int(obs.field)) if deck.cards[c].rank == rank]
-        return f"  (matches {self.cards(matches)})" if matches else ""
+        return f"  (matches {self._cards(matches)})" if matches else ""
 
     def _yaku_members(self, obs: Any) -> list[Any]:
         """The yaku of the round (of its yaku set, where the game has sets)."""
@@ -395,20 +477,33 @@ class PlaySession:
             yaku = [y for y in yaku if (members >> y.index) & 1]
         return yaku
 
-    def yaku_progress(self, pile: int, yaku: list[Any]) -> str:
-        """Each yaku with a card in ``pile``: cards held / needed, ``done`` when complete."""
-        parts, untouched = [], 0
+    def yaku_progress(self, pile: int, yaku: list[Any], others: int = 0) -> str:
+        """The yaku of a pile worth a look: each complete one (``done``), and the ones it may still
+        make (no card of them in ``others``, the other piles) closest to completion, as cards held
+        / needed (naming the card when one is missing), at most ``YAKU_SHOWN``; the rest counted."""
+        return plain(self._yaku_progress(pile, yaku, others))
+
+    def _yaku_progress(self, pile: int, yaku: list[Any], others: int) -> str:
+        done, going = [], []
         for y in yaku:
-            need = int(y.mask).bit_count()
-            held = (int(y.mask) & pile).bit_count()
-            if held == 0:
-                untouched += 1
-                continue
-            parts.append(f"{y.english} {held}/{need}{' done' if held == need else ''}")
+            mask = int(y.mask)
+            held = (mask & pile).bit_count()
+            if held and held == mask.bit_count():
+                done.append(keep(f"{y.english} done"))
+            elif held and not mask & others:
+                missing = ids_of(mask & ~pile)
+                text = keep(f"{y.english} {held}/{mask.bit_count()}")
+                if len(missing) == 1:
+                    text += " " + keep(f"(needs {self.label(missing[0])})")
+                going.append((len(missing), y.index, text))
+        going.sort()
+        parts = done + [text for _, _, text in going[:YAKU_SHOWN]]
+        more = len(going) - YAKU_SHOWN
+        if more > 0:
+            parts.append(keep(f"{more} more started"))
         if not parts:
-            return f"no card of any of the {len(yaku)} yaku yet"
-        others = f"; {untouched} other yaku 0 held" if untouched else ""
-        return "; ".join(parts) + others
+            return "none under way"
+        return "; ".join(parts)
 
     def screen(self, state: State, decision: Decision | None) -> str:
         """The table as the person's seat may see it (its observation only)."""
@@ -425,30 +520,50 @@ class PlaySession:
         turn = int(getattr(obs, "turn", 0))
         whose = "-" if decision is None else self.names[decision.seat]
         lines.append(f"Turn {turn}; to move: {whose}; draw pile: {obs.draw_size} cards")
-        lines.append(f"Field: {self.cards(ids_of(int(obs.field)))}")
+        lines.append(f"Field: {self._cards(ids_of(int(obs.field)))}")
         yaku = self._yaku_members(obs)
         active = getattr(obs, "active", None)
         exposed = getattr(obs, "exposed", None)
+        piles = [int(pile) for pile in obs.piles]
         for s in range(self.players):
-            pile = int(obs.piles[s])
+            pile = piles[s]
             if active is not None and not active[s]:
                 lines.append(f"{self._name(s)}: dropped out")
                 continue
-            lines.append(f"{self._name(s)} captured {pile.bit_count()}: {self.cards(ids_of(pile))}")
-            lines.append(f"    yaku: {self.yaku_progress(pile, yaku)}")
+            note = self.hooks.pile_note(s, pile)
+            size = f"{pile.bit_count()}" + (f" ({note})" if note else "")
+            lines.append(f"{self._name(s)} captured {size}: {self._cards(ids_of(pile))}")
+            if pile:
+                others = 0
+                for other, other_pile in enumerate(piles):
+                    others |= other_pile if other != s else 0
+                lines.append(f"    yaku: {self._yaku_progress(pile, yaku, others)}")
             if exposed is not None and s != self.seat and int(exposed[s]):
-                lines.append(f"    shows in hand: {self.cards(ids_of(int(exposed[s])))}")
-        lines.append(f"Played and turned so far: {self.cards(self.played)}")
+                lines.append(f"    shows in hand: {self._cards(ids_of(int(exposed[s])))}")
+        lines += self.hooks.count_lines(obs, self.names)
+        lines.append(f"Played and turned so far: {self._cards(self.played)}")
         hand = ids_of(int(obs.hand))
-        lines.append("Your hand: " + ("  ".join(f"{i + 1}) {self.label(c)}" for i, c in enumerate(hand)) or "-"))
-        return "\n".join(lines)
+        lines.append("Your hand: " + ("  ".join(keep(f"{i + 1}) {self.label(c)}") for i, c in enumerate(hand))
+                                     or "-"))
+        return "\n".join(wrap(line, self.width) for line in lines)
 
     def describe_event(self, event: dict[str, Any]) -> str | None:
         """A line for a public trace event (None: nothing the person may see)."""
-        kind = event.get("type")
+        line = self._event_line(event)
+        return None if line is None else plain(line)
+
+    def _event_line(self, event: dict[str, Any]) -> str | None:
         seat = event.get("seat")
         who = self._name(seat) if isinstance(seat, int) and 0 <= seat < self.players else ""
-        mine = seat == self.seat
+        own = self.hooks.describe(event, who)
+        if own is not None:
+            return own
+        line = self._describe(event, who)
+        return None if line is None else line + self.hooks.event_note(event)
+
+    def _describe(self, event: dict[str, Any], who: str) -> str | None:
+        kind = event.get("type")
+        mine = event.get("seat") == self.seat
         if kind in ("play", "draw"):
             verb = "plays" if kind == "play" else "turns"
             card = self.label(event["card"])
@@ -457,7 +572,7 @@ class PlaySession:
             captured = event.get("captured", [])
             if list(captured) == [event["card"]]:
                 return f"{who} {verb} {card} -> straight to the capture pile"
-            return f"{who} {verb} {card}, takes {self.cards(captured[1:])}"
+            return f"{who} {verb} {card}, takes {self._cards(captured[1:])}"
         if kind == "yaku":
             if event.get("instant"):
                 worth = "instant win"
@@ -465,7 +580,7 @@ class PlaySession:
                 worth = f"{event['points']} points"
             else:
                 worth = f"{event.get('kind', '')} {event.get('value', '')}".strip()
-            return f"{who} completes the yaku {event.get('english')} ({worth})"
+            return f"{who} completes the yaku {keep(str(event.get('english')))} ({worth})"
         if kind == "deal":
             return "The cards are dealt."
         if kind == "redeal":
@@ -475,7 +590,7 @@ class PlaySession:
         if kind == "six_to_dealer":
             return f"{who} takes {self.label(event['card'])} from the field."
         if kind == "opening_claim":
-            return f"{who} claims {self.cards(event['cards'])} from the field and will play second."
+            return f"{who} claims {self._cards(event['cards'])} from the field and will play second."
         if kind == "opening_decline":
             return f"{who} leaves the rank-{event.get('rank')} field cards."
         if kind == "bank_six":
@@ -489,7 +604,8 @@ class PlaySession:
             raised = f" (multiplier {event['multiplier']})" if "multiplier" in event and event["declared"] else ""
             return f"{who} {'declares' if event['declared'] else 'does not declare'} {name}{raised}."
         if kind == "multiplier":
-            return f"Field multiplier {event['multiplier']} ({event.get('field_brights', 0)} Brights on the field)."
+            brights = int(event.get("field_brights", 0))
+            return f"Field multiplier {event['multiplier']} ({brights} Bright{'' if brights == 1 else 's'} on the field)."
         if kind in ("join", "drop"):
             forced = " (forced)" if event.get("forced") else ""
             return f"{who} {'joins' if kind == 'join' else 'drops out'}{forced}."
@@ -504,7 +620,7 @@ class PlaySession:
         if kind == "teyaku":
             stops = ", ends the round" if event.get("stops") else ""
             return (f"{who} declares the teyaku {event.get('label')} ({event.get('value')}{stops}), "
-                    f"showing {self.cards(event.get('exposed', []))}.")
+                    f"showing {self._cards(event.get('exposed', []))}.")
         if kind == "teyaku_declined":
             return f"{who} declares no group-{event.get('group')} teyaku." if mine else None
         if kind == "uchikiri":
@@ -529,19 +645,22 @@ class PlaySession:
             lines.append(f"Round over: {self.names[winner]} wins ({reason}), turn {result.end_turn}.")
         lines.append("Hands as dealt:")
         for s in range(self.players):
-            lines.append(f"  {self._name(s)}: {self.cards(ids_of(int(result.hand_dealt[s])))}")
-        lines.append(f"  Field: {self.cards(ids_of(int(result.field_dealt)))}")
+            lines.append(f"  {self._name(s)}: {self._cards(ids_of(int(result.hand_dealt[s])))}")
+        lines.append(f"  Field: {self._cards(ids_of(int(result.field_dealt)))}")
+        settlement = self.hooks.settlement(result, self.names)
+        if settlement:
+            return "\n".join(wrap(line, self.width) for line in lines + settlement)
         lines.append("Score:")
         for s in range(self.players):
             yaku = [self.rules.yaku[i].english for i in ids_of(int(result.yaku[s]))]
-            parts = [f"{len(ids_of(int(result.captured[s])))} cards captured",
-                     f"yaku: {', '.join(yaku) or 'none'}"]
+            parts = [keep(f"{len(ids_of(int(result.captured[s])))} cards captured"),
+                     "yaku: " + (", ".join(keep(name) for name in yaku) or "none")]
             for name in ("yaku_points", "teyaku_points", "chaff", "card_points", "score"):
                 values = getattr(result, name, None)
                 if values is not None:
-                    parts.append(f"{name.replace('_', ' ')} {values[s]}")
-            lines.append(f"  {self._name(s)}: " + "; ".join(parts) + f"; payoff {int(result.payoff[s]):+d}")
-        return "\n".join(lines)
+                    parts.append(keep(f"{name.replace('_', ' ')} {values[s]}"))
+            lines.append(f"  {self._name(s)}: " + "; ".join(parts) + keep(f"; payoff {int(result.payoff[s]):+d}"))
+        return "\n".join(wrap(line, self.width) for line in lines)
 
 
 COMPARED = ("winner", "end_reason", "end_turn", "first_player", "field_dealt", "hand_dealt", "captured", "yaku",

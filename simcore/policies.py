@@ -40,6 +40,7 @@ __all__ = [
     "HiddenCardsWarning",
     "hidden_notice",
     "objective_param",
+    "searches",
     "sees_hidden",
     "parse_policy",
     "register_policy",
@@ -98,7 +99,9 @@ class PolicyKind:
     The parameters here are those it takes in every game; a game adds its own through its
     ``PolicySupport`` (e.g. Tensho's ``greedy`` takes the yaku set it prefers). A kind that
     ``sees_hidden`` looks at cards its seat cannot see (``omniscient``): it plays only where a
-    seat names it, and every run and report that has one says so.
+    seat names it, and every run and report that has one says so. A kind that ``searches``
+    plays rounds out to decide, which in the reference engine takes seconds a decision
+    (``fudasim play`` says it is thinking meanwhile).
     """
 
     name: str
@@ -106,6 +109,7 @@ class PolicyKind:
     help: str
     params: tuple[ParamSpec, ...] = ()
     sees_hidden: bool = False  # breaks guarantee 6 (docs/guarantees.md) on purpose, to measure
+    searches: bool = False  # decides by playing rounds out (slow in the reference engine)
 
 
 @dataclass(frozen=True)
@@ -149,19 +153,21 @@ def objective_param(default: str) -> ParamSpec:
 register_policy(PolicyKind("pimc", POLICY_PIMC,
                            "determinized Monte Carlo: each option played out in sampled worlds, best mean kept",
                            (ParamSpec("worlds", 32, minimum=1, maximum=65536,
-                                      help="samples of the hidden cards per decision"), _ROLLOUT)))
+                                      help="samples of the hidden cards per decision"), _ROLLOUT),
+                           searches=True))
 register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                            "single-observer information-set Monte Carlo tree search",
                            (ParamSpec("iterations", 1000, minimum=1, maximum=1_000_000,
                                       help="determinizations (one tree descent each) per decision"),
                             ParamSpec("c", 0.7, kind=float, minimum=0.0, maximum=100.0,
                                       help="UCB exploration constant"),
-                            _ROLLOUT)))
+                            _ROLLOUT),
+                           searches=True))
 register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            "for measurement only: pimc in the real position, seeing every hidden card",
                            (ParamSpec("worlds", 32, minimum=1, maximum=65536,
                                       help="rollouts of each option in the real position"), _ROLLOUT),
-                           sees_hidden=True))
+                           sees_hidden=True, searches=True))
 
 
 @dataclass(frozen=True)
@@ -234,6 +240,13 @@ def parse_policy(text: str, game: str | None = None) -> PolicySpec:
 
 class HiddenCardsWarning(UserWarning):
     """A run or tournament seats a policy that sees hidden cards (``omniscient``)."""
+
+
+def searches(spec: PolicySpec | str) -> bool:
+    """Whether a policy (spec or registered name) decides by playing rounds out (``PolicyKind``)."""
+    name = spec if isinstance(spec, str) else spec.name
+    kind = POLICY_KINDS.get(name.partition(":")[0])
+    return kind is not None and kind.searches
 
 
 def sees_hidden(spec: PolicySpec | str) -> bool:

@@ -23,7 +23,7 @@ import pytest
 
 from simcore.cards import ids_of
 from simcore.games import game_of
-from simcore.play import PlaySession, Question, Quit, decision_entry
+from simcore.play import PlaySession, Question, Quit, RoundScreen, decision_entry
 from simcore.policies import parse_policy
 from simcore.reference.forward import Decision
 from simcore.rules import load_rules
@@ -415,3 +415,226 @@ def test_silent_choices_of_other_seats_are_not_shown(rules, options, secret):
                 assert line.startswith("Seat 0 (you)"), line
                 seen_mine += 1
     assert seen_mine  # the person's own choice is shown
+
+
+# --- what the screen says: card points, the count, the settlement, short yaku lines -----------------
+
+ENSHU_VARIANTS = [
+    ("enshu-w", {}), ("enshu-w", {"enshu.players": "2", "enshu.w.uchikiri_payment": "ante_plus_k"}),
+    ("enshu-s", {}), ("enshu-s", {"enshu.s.combination": "cards_times_product_plus_yaku"}),
+    ("enshu-s", {"enshu.s.combination": "total_times_sum"}),
+    ("enshu-c", {}), ("enshu-c", {"enshu.players": "4"}), ("enshu-c", {"enshu.players": "2"}),
+    ("enshu-c", {"enshu.c.score_formula": "zero_sum", "enshu.c.negative_score": "literal"}),
+    ("enshu-c", {"enshu.c.triplet_bonus_mode": "upgrade"}),
+    ("enshu-c", {"enshu.c.triplet_bonus_condition": "all_four_in_own_pile"}),
+]
+
+
+def played_rounds(rules: str, options: dict[str, str], seeds: range, against: str = "random"):
+    """(session, round record, everything shown) of round 1 of each seed, the person answering at random."""
+    answers = random.Random(3)
+    for seed in seeds:
+        shown: list[str] = []
+        play = session(rules, options, 0, seed, 1, lambda q: answers.randrange(len(q.options)), against=against,
+                       shown=shown)
+        record = play.play().rounds[0]
+        yield play, record, "\n".join(shown)
+
+
+@pytest.mark.parametrize("rules, options", ENSHU_VARIANTS)
+def test_the_count_as_it_forms_ends_as_the_rounds_score(rules, options):
+    """The count the screen shows (from the captures it reported and the declared teyaku) is, at
+    the end of every round that is counted, the score the engine settled."""
+    counted = 0
+    for play, record, _ in played_rounds(rules, options, range(40)):
+        result = record.result
+        reason = play.game.end_reasons[int(result.end_reason)]
+        assert play.hooks.piles == [int(pile) for pile in result.captured]
+        if reason == "fuke" or (play.rules.variant == "W" and reason != "score"):
+            continue  # void, or a W round whose cards are not counted (scores recorded as 0)
+        counts = play.hooks.count(play.hooks.piles, list(result.active), int(result.multiplier))
+        assert [c for c in counts if c is not None] == [int(result.score[s]) for s in range(result.players)
+                                                         if result.active[s]]
+        counted += 1
+    assert counted >= 20
+
+
+def _arithmetic(text: str) -> list[tuple[str, int]]:
+    """Every ``A op B ... = Z`` of the text (ops + - ×), with its value and the stated Z checked."""
+    found = []
+    for match in re.finditer(r"(\(?-?\d+\)?(?: [-+×] \(?-?\d+\)?)+) = (-?\d+)", text):
+        expression = match.group(1).replace("×", "*")
+        found.append((match.group(0), eval(expression, {}, {})))  # noqa: S307  (digits and + - * only)
+        assert found[-1][1] == int(match.group(2)), match.group(0)
+    return found
+
+
+@pytest.mark.parametrize("rules, options", ENSHU_VARIANTS)
+def test_the_settlement_explains_every_count_and_payoff(rules, options):
+    for play, record, text in played_rounds(rules, options, range(12), against="greedy"):
+        result = record.result
+        end = text[text.index("How the round is settled"):]
+        if "declared Fuke" in end:
+            assert "nobody pays" in end
+            continue
+        _arithmetic(end)  # every sum and product shown is right
+        for s in range(result.players):
+            line = re.search(rf"\n  Seat {s} \([^)]*\): (.*?); payoff ([+-]\d+)", end, re.S)
+            assert line and int(line.group(2)) == int(result.payoff[s]), end
+            stated = re.search(r"= (-?\d+)", line.group(1))
+            if stated:  # a counted seat: its count is the engine's score
+                assert int(stated.group(1)) == int(result.score[s]), end
+        assert f"{play._name(int(result.winner))}" in end
+
+
+def test_a_round_won_with_nothing_to_pay_says_why():
+    """enshu-c seed 15 (greedy opponents, the person taking option 1): seat 2 wins with a count of
+    0, every count being (card points - the others' yaku points) × 2; the screen says so."""
+    shown: list[str] = []
+    record = session("enshu-c", {}, 0, 15, 1, lambda q: 0, shown=shown).play().rounds[0]
+    assert record.result.winner == 2 and list(record.result.payoff) == [0, 0, 0]
+    text = "\n".join(shown)
+    assert "Field multiplier 2 = 1 + 1 Bright on the field + 0 mizu-kotsu + 0 kotsu." in text
+    assert "Seat 0 (you): (70 - 150) × 2 = -160" in text
+    assert "Seat 2 (greedy): (100 - 100) × 2 = 0" in text
+    assert "Seat 2 (greedy) has the highest count, 0, and wins." in text
+    assert "its count is 0: nobody pays, every payoff is +0." in " ".join(text.split())
+
+
+def test_a_negative_winning_count_is_explained_as_paid_nothing():
+    """enshu-c seed 39 (random opponents): seat 1 stops the round with Poetry Ribbons at a count of
+    -40, which pays nothing under enshu.c.negative_score = clamp_zero."""
+    shown: list[str] = []
+    session("enshu-c", {}, 0, 39, 1, lambda q: 0, against="random", shown=shown).play()
+    text = " ".join("\n".join(shown).split())
+    assert "Seat 1 (random): (45 - 50) × 4 × 2 = -40" in text
+    assert "Seat 1 (random) stopped the round with Poetry Ribbons: it wins, whatever the counts." in text
+    assert "a count below zero is paid as 0 (enshu.c.negative_score = clamp_zero): nobody pays" in text
+
+
+def test_card_points_and_the_count_are_on_the_screen_during_the_round():
+    screens: list[str] = []
+    shown: list[str] = []
+
+    def prompt(question: Question) -> int:
+        screens.append(question.screen)
+        return 0
+
+    session("enshu-c", {}, 0, 1, 1, prompt, against="heuristic", shown=shown).play()
+    # every capture line says what it brought
+    assert "Seat 1 (heuristic) plays Pine Crane, takes Pine Poetry ribbon (+35 card points, 35 in all)" in shown
+    later = [screen for screen in screens if "Turn 10;" in screen][0]
+    assert "Seat 1 (heuristic) captured 6 (50 card points): " in later
+    count = " ".join(later[later.index("Count if the round ended now"):].split())
+    assert count.startswith("Count if the round ended now, (card points - the others' yaku and teyaku points) "
+                            "× the multiplier: seat 0 (you) (20 - 0) × 4 = 80; seat 1 (heuristic) (50 - 0) × 4 = "
+                            "200; seat 2 (heuristic) (55 - 0) × 4 = 220")
+
+
+def test_field_multiplier_says_one_bright():
+    """'1 Bright', not '1 Brights' (Enshu-bana's own line, and the driver's fallback)."""
+    event = {"type": "multiplier", "multiplier": 2, "field_brights": 1, "mizu_kotsu": 0}
+    play = session("enshu-c", {}, 0, 0, 1, lambda q: 0)
+    assert play.describe_event(event) == "Field multiplier 2 (1 + 1 Bright on the field)."
+    play.hooks = RoundScreen()
+    assert play.describe_event(event) == "Field multiplier 2 (1 Bright on the field)."
+    assert play.describe_event({**event, "field_brights": 2}) == "Field multiplier 2 (2 Brights on the field)."
+
+
+def _split_names(lines: list[str], names: list[str]) -> list[str]:
+    """The names of ``names`` that a line break splits."""
+    split = []
+    for first, second in zip(lines, lines[1:], strict=False):
+        nxt = second.lstrip()
+        for name in names:
+            words = name.split(" ")
+            for k in range(1, len(words)):
+                if first.endswith(" ".join(words[:k])) and nxt.startswith(" ".join(words[k:])):
+                    split.append(name)
+    return split
+
+
+@pytest.mark.parametrize("rules, options, width", [
+    ("tensho-ise", {}, 100), ("tensho-hanafuda", {}, 60), ("enshu-c", {}, 100), ("enshu-w", {}, 60),
+])
+def test_lines_fit_the_width_and_break_between_words(rules, options, width):
+    rule_set = load_rules(rules, options)
+    labels = [rule_set.card_label(card) for card in range(rule_set.deck.size)]
+    yaku_names = [y.english for y in rule_set.yaku]
+    for seed in range(3):
+        screens: list[str] = []
+        shown: list[str] = []
+
+        def prompt(question: Question, screens: list[str] = screens) -> int:
+            screens.append(question.screen)
+            return 0
+
+        play = session(rules, options, 0, seed, 1, prompt, shown=shown)
+        play.width = width
+        play.play()
+        lines = "\n".join(screens + shown).split("\n")
+        assert max(len(line) for line in lines) <= width
+        assert not _split_names(lines, labels + yaku_names)
+        assert "\u00a0" not in "".join(lines)
+
+
+def test_yaku_progress_shows_the_useful_few():
+    """Done yaku, then at most three still possible ones, closest first (the missing card named
+    when one is missing); a yaku with a card in another pile is left out; the rest are counted."""
+    rule_set = load_rules("tensho-ise")
+    play = session("tensho-ise", {}, 0, 0, 1, lambda q: 0)
+    yaku = [y for y in rule_set.yaku if y.in_set(1)]
+    three = [y for y in yaku if int(y.mask).bit_count() == 3]
+    near = three[0]
+    far = next(y for y in three if not int(y.mask) & int(near.mask))
+    dead = next(y for y in three if not int(y.mask) & (int(near.mask) | int(far.mask)))
+    near_cards, far_cards, dead_cards = ids_of(int(near.mask)), ids_of(int(far.mask)), ids_of(int(dead.mask))
+    pile = (1 << near_cards[0]) | (1 << near_cards[1]) | (1 << far_cards[0]) | (1 << dead_cards[0])
+    others = 1 << dead_cards[1]
+    text = play.yaku_progress(pile, yaku, others)
+    assert text.startswith(f"{near.english} 2/3 (needs {rule_set.card_label(near_cards[2])})")
+    assert f"{far.english} 1/3" in text and f"{dead.english} 1/3" not in text  # a card of it in another pile
+    held = [y for y in yaku if int(y.mask) & pile and not int(y.mask) & others]
+    assert text.count("/") <= 3
+    if len(held) > 3:
+        assert text.endswith(f"{len(held) - 3} more started")
+    done = play.yaku_progress(int(near.mask), yaku)
+    assert done.startswith(f"{near.english} done")
+    assert play.yaku_progress(0, yaku) == "none under way"
+
+
+def test_a_searching_opponent_says_it_is_thinking():
+    said: list[str | None] = []
+    for against, expected in (("pimc:worlds=1", True), ("greedy", False)):
+        said.clear()
+        rule_set = load_rules("enshu-w", {"enshu.players": "2"})
+        game = game_of(rule_set)
+        compiled = game.compile(rule_set)
+        specs = [parse_policy(against, "enshu")] * 2
+        PlaySession(game, compiled, specs, 0, 3, 1, lambda q: 0, lambda text: None, thinking=said.append).play()
+        if expected:
+            assert said and said[0] == f"Seat 1 ({specs[1]}) is thinking…"
+            assert said[1::2] == [None] * (len(said) // 2)  # each taken down before the next
+        else:
+            assert said == []
+
+
+@pytest.mark.slow
+def test_thinking_shows_in_a_terminal_and_not_in_a_pipe():
+    args = ["enshu-w", "--players", "2", "--against", "pimc:worlds=1", "--seat", "1", "--rounds", "1", "--seed", "3"]
+    text, status, _ = run_in_pty(args, lambda text, n, index: b"q\n")
+    assert status == 0 and "Seat 0 (pimc:worlds=1) is thinking…" in text
+    piped = subprocess.run([sys.executable, "-m", "cli.main", "play", *args], cwd=ROOT, input="q\n", text=True,
+                           capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert piped.returncode == 0 and "You quit" in piped.stdout and "thinking" not in piped.stdout
+
+
+@pytest.mark.parametrize("against, noticed", [("omniscient:worlds=1", True), ("greedy", False)])
+def test_an_opponent_that_sees_hidden_cards_is_announced(against, noticed):
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    result = CliRunner().invoke(main, ["play", "tensho-ise", "--against", against, "--seed", "1"], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert ("sees every hidden card, your hand and the draw pile included" in result.output) is noticed
