@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.intervals import mean_interval, two_sided_p_value, z_value
-from analysis.reader import AnalysisError, RunDataset, open_run
+from analysis.reader import AnalysisError, RunDataset, open_folder_run, open_run
 from analysis.render import Figure, Report, hidden_notices
 from analysis.tables import Table
 from analysis.tournament import (
@@ -183,14 +183,17 @@ def run_labels(datasets: list[RunDataset]) -> list[str]:
     return labels
 
 
-def _open_runs(folder: Folder, runs: list[FolderRun], allow_incomplete: bool) -> list[RunDataset]:
-    datasets = []
+def _open_runs(folder: Folder, runs: list[FolderRun], allow_incomplete: bool,
+               notes: list[str]) -> tuple[list[FolderRun], list[RunDataset]]:
+    """The runs that can be read and their datasets (``open_folder_run``: with ``allow_incomplete``
+    a missing or unreadable run is left out and ``notes`` says so)."""
+    kept, datasets = [], []
     for run in runs:
-        path = folder.run_path(run)
-        if not path.is_dir():
-            raise AnalysisError(f"{path}: a run of the {folder.kind} {folder.path} is missing")
-        datasets.append(open_run(path, allow_incomplete=allow_incomplete))
-    return datasets
+        dataset = open_folder_run(folder.run_path(run), folder.path, folder.kind, allow_incomplete, notes, run.label)
+        if dataset is not None:
+            kept.append(run)
+            datasets.append(dataset)
+    return kept, datasets
 
 
 def _incomplete_notes(report: Report, datasets: list[RunDataset], labels: list[str]) -> Report:
@@ -292,13 +295,22 @@ def compare_folder_runs(path: str | os.PathLike, runs: list[str] | None = None, 
             chosen = [chosen[base]] + chosen[:base] + chosen[base + 1:]
     if len(chosen) < 2:
         raise AnalysisError(f"{folder.path}: compare needs at least two runs, got {len(chosen)}")
-    datasets: list[Any] = _open_runs(folder, chosen, allow_incomplete)
+    notes: list[str] = []
+    if folder.manifest.get("complete") is not True:
+        notes.append(f"the {folder.kind} is not complete")
+    chosen, datasets = _open_runs(folder, chosen, allow_incomplete, notes)
+    if len(chosen) < 2:
+        raise AnalysisError(f"{folder.path}: compare needs at least two runs that can be read ({'; '.join(notes)})")
     labels = [run.label for run in chosen]
-    report = compare_runs(datasets, confidence=confidence, figures=figures, labels=labels)
+    report = compare_runs(list(datasets), confidence=confidence, figures=figures, labels=labels)
     report.tables.insert(0, _folder_table(folder, chosen))
     report.title = f"fudasim compare: {folder.label} ({folder.kind}, {len(chosen)} runs): {report.title.split(': ', 1)[1]}"
     report.metadata["folder"] = str(folder.path)
-    return _incomplete_notes(report, datasets, labels)
+    if notes:
+        report.incomplete[:0] = notes
+        report.warnings[:0] = notes
+        report.metadata["incomplete"] = notes
+    return report
 
 
 # --- paired per-deal statistics -------------------------------------------------------------------
@@ -773,12 +785,18 @@ def _compare_sweeps(x: Folder, y: Folder, names: tuple[str, str], confidence: fl
     seats = int(x.manifest["players"])
     wanted = [m.format(s=s) for m in SWEEP_MEASURES[:2] for s in range(seats)] + list(SWEEP_MEASURES[2:])
     rows = []
+    read: list[tuple[FolderRun, FolderRun]] = []
     for run_x, run_y in matched:
-        datasets: list[Any] = [open_run(x.run_path(run_x), allow_incomplete=allow_incomplete),
-                    open_run(y.run_path(run_y), allow_incomplete=allow_incomplete)]
-        for dataset, name in zip(datasets, names, strict=True):
-            if dataset.incomplete:
-                warnings.append(f"{name}: {run_x.label}: {dataset.incomplete}")
+        opened = []
+        for folder, run in ((x, run_x), (y, run_y)):
+            notes: list[str] = []
+            opened.append(open_folder_run(folder.run_path(run), folder.path, "sweep", allow_incomplete, notes,
+                                          run.label))
+            warnings += [f"{folder.label}: {note}" for note in notes]
+        if opened[0] is None or opened[1] is None:
+            continue  # left out (allow_incomplete); the notes say which
+        read.append((run_x, run_y))
+        datasets: list[Any] = list(opened)
         compared = compare_runs(datasets, confidence=confidence, labels=["first", "second"])
         paired = compared.table("paired_second").frame
         levels = compared.table("side_by_side").frame
@@ -796,13 +814,16 @@ def _compare_sweeps(x: Folder, y: Folder, names: tuple[str, str], confidence: fl
             row.update({"change_diff": r["difference_diff"], "change_low": r["difference_low"],
                         "change_high": r["difference_high"], "p_value": r["p_value"]})
             rows.append(row)
+    if not read:
+        raise AnalysisError(f"cannot pair {x.path} and {y.path}: no combination in common can be read in both "
+                            f"({'; '.join(warnings)})")
     frame = pd.DataFrame(rows)
     table = Table("combinations", f"Each combination in {names[0]} and {names[1]}", _named(frame, *names),
                   f"Per combination, each seat's win rate and mean payoff, the dealer's and the draw rate in "
                   f"{names[0]} and {names[1]} (each over all its rounds), and the change {names[1]} - {names[0]} "
                   f"round by round with a {confidence:.0%} normal interval and McNemar's (rates) or the paired "
                   f"z test's (means) p-value. Rates in percent; changes of rates in percent points.")
-    return [table], warnings, [(a.name, b.name) for a, b in matched]
+    return [table], warnings, [(a.name, b.name) for a, b in read]
 
 
 # --- rescoring a folder ----------------------------------------------------------------------------
@@ -833,8 +854,14 @@ def _rescore_sweep(folder: Folder, card_values, chaff_sets, confidence: float, a
     warnings: list[str] = []
     notices: list[str] = []
     reproduced: list[tuple[str, str, str]] = []
+    left_out: list[str] = []
     for run in folder.runs:
-        dataset = open_run(folder.run_path(run), allow_incomplete=allow_incomplete)
+        notes: list[str] = []
+        opened = open_folder_run(folder.run_path(run), folder.path, "sweep", allow_incomplete, notes, run.label)
+        if opened is None:
+            left_out += notes
+            continue
+        dataset = opened
         report = rescore_run(dataset, card_values, chaff_sets, confidence=confidence)
         for name, store in (("winner_changes", changes), ("win_rate_shift", shifts)):
             frame = report.table(name).frame.copy()
@@ -846,6 +873,11 @@ def _rescore_sweep(folder: Folder, card_values, chaff_sets, confidence: float, a
         notices += [f"{run.label}: {n}" for n in report.notices if n.startswith(NOT_REPRODUCED)]
         if dataset.incomplete:
             warnings.insert(0, f"{run.label}: {dataset.incomplete}")
+    if not changes:
+        raise AnalysisError(f"{folder.path}: no combination of the sweep can be read ({'; '.join(left_out)})")
+    if folder.manifest.get("complete") is not True:
+        left_out.insert(0, "the sweep is not complete")
+    warnings[:0] = left_out
     rows = [("folder", str(folder.path)), ("kind", "sweep"), ("policies", " / ".join(folder.manifest["policies"])),
             ("what is rescored", "the final card piles as played (the play is not replayed)")]
     rows += [(f"{label}", f"{original}; stored outcomes reproduced {count}") for label, original, count in reproduced]
@@ -866,7 +898,8 @@ def _rescore_sweep(folder: Folder, card_values, chaff_sets, confidence: float, a
                   warnings=warnings,
                   notices=notices + hidden_notices([_Named(folder.label,
                                                            folder.manifest["policies"])]),
-                  metadata={"folder": str(folder.path), "kind": "sweep", "confidence": confidence})
+                  metadata={"folder": str(folder.path), "kind": "sweep", "confidence": confidence},
+                  incomplete=left_out)
 
 
 def _payoff_rule(batch: dict[str, np.ndarray], seats: int) -> set[str]:

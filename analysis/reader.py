@@ -17,6 +17,7 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,7 @@ from simcore.errors import FudasimError
 from simcore.games import known_game_names
 from simcore.storage import StorePath
 
-__all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_run"]
+__all__ = ["AnalysisError", "BATCH_ROWS", "RunDataset", "YakuInfo", "open_folder_run", "open_run"]
 
 BATCH_ROWS = 1 << 18
 
@@ -427,6 +428,33 @@ def open_run(path: str | os.PathLike | StorePath, allow_incomplete: bool = False
     if game is not None:
         _require_documented_columns(dataset, game)
     return dataset
+
+
+def open_folder_run(path: Path, folder: Path, kind: str, allow_incomplete: bool, notes: list[str],
+                    label: str | None = None) -> RunDataset | None:
+    """One run of a tournament or sweep folder (``kind``), named ``label`` in ``notes``.
+
+    A missing or unreadable run is an ``AnalysisError`` that says how to finish the folder or read
+    the rest; with ``allow_incomplete`` it is left out instead (None, and a note says so), and a
+    damaged run is read as ``open_run(path, allow_incomplete=True)`` reads it (a note says how much).
+    """
+    name = f"{path.name} ({label})" if label and label != path.name else path.name
+    if not path.is_dir():
+        if not allow_incomplete:
+            raise AnalysisError(f"{path}: a run of the {kind} {folder} is missing; finish it with `fudasim {kind} "
+                                f"... --out {folder} --resume`, or read the other runs with --allow-incomplete")
+        notes.append(f"{name}: missing; left out")
+        return None
+    try:
+        run = open_run(path, allow_incomplete=allow_incomplete)
+    except AnalysisError as error:
+        if not allow_incomplete:
+            raise
+        notes.append(f"{name}: cannot be read ({error}); left out")
+        return None
+    if run.incomplete:
+        notes.append(f"{name}: {run.incomplete}")
+    return run
 
 
 def _summary_shard(path: storage.Location) -> bool:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from analysis.compare import compare_runs
 from analysis.intervals import holm_adjusted
-from analysis.reader import AnalysisError, open_run
+from analysis.reader import AnalysisError, open_folder_run
 from analysis.render import Figure, Report, Table, hidden_notices
 from simcore.dataset import DatasetError
 from simcore.run.tournament import read_tournament
@@ -33,8 +33,13 @@ def _key_metric(metric: str) -> bool:
 
 
 def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, figures: bool = False,
-                       alpha: float = 0.05) -> Report:
-    """Every combination of a sweep folder against its baseline (module docstring)."""
+                       alpha: float = 0.05, allow_incomplete: bool = False) -> Report:
+    """Every combination of a sweep folder against its baseline (module docstring).
+
+    ``allow_incomplete`` reads an unfinished or damaged sweep: a missing or unreadable combination
+    is left out, a damaged one read from its intact shards (the report's ``incomplete`` notes say
+    what); the baseline must be there.
+    """
     path = Path(path)
     try:
         manifest = read_tournament(path)
@@ -42,12 +47,24 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
         raise AnalysisError(str(error)) from None
     if manifest.get("kind") != "sweep":
         raise AnalysisError(f"{path}: not a sweep (a tournament: use fudasim report)")
+    notes: list[str] = []
     if manifest.get("complete") is not True:
-        raise AnalysisError(f"{path}: the sweep is not complete; finish it with `fudasim sweep ... --resume`")
+        if not allow_incomplete:
+            raise AnalysisError(f"{path}: the sweep is not complete; finish it with `fudasim sweep ... --resume` "
+                                f"or read what is there with --allow-incomplete")
+        notes.append("the sweep is not complete")
     runs = manifest["runs"]
     base = int(manifest.get("baseline", 0))
-    others = [k for k in range(len(runs)) if k != base]
-    datasets: list[Any] = [open_run(path / runs[k]["name"]) for k in [base, *others]]
+    opened = {k: open_folder_run(path / runs[k]["name"], path, "sweep", allow_incomplete, notes, runs[k]["label"])
+              for k in range(len(runs))}
+    if opened[base] is None:
+        raise AnalysisError(f"{path}: the baseline combination {runs[base]['label']} ({runs[base]['name']}) cannot "
+                            f"be read, so nothing can be compared with it; finish the sweep with "
+                            f"`fudasim sweep ... --out {path} --resume`")
+    others = [k for k in range(len(runs)) if k != base and opened[k] is not None]
+    if not others:
+        raise AnalysisError(f"{path}: no combination besides the baseline can be read ({'; '.join(notes)})")
+    datasets: list[Any] = [opened[k] for k in [base, *others]]
     compared = compare_runs(datasets, confidence=confidence)
     rows: list[dict[str, Any]] = []
     for j, k in enumerate(others, start=1):
@@ -81,8 +98,10 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
     ]
     report = Report(title=f"fudasim sweep: {path.name} ({manifest.get('game')}, {len(runs)} combinations, "
                           f"{int(manifest['deals']):,} rounds each)",
-                    tables=tables, warnings=list(compared.warnings), notices=hidden_notices(datasets[:1]),
-                    metadata={"sweep": str(path), "confidence": confidence})
+                    tables=tables, warnings=notes + list(compared.warnings), notices=hidden_notices(datasets[:1]),
+                    metadata={"sweep": str(path), "confidence": confidence}, incomplete=list(notes))
+    if notes:
+        report.metadata["incomplete"] = notes
     if figures and len(table):
         report.figures = [Figure("sweep_plot", "Dealer's win rate and seat 0's mean payoff against the baseline, "
                                  "with intervals", _plot(table), table="sweep_differences")]

@@ -570,7 +570,8 @@ def build_tournament_report(tournament: TournamentData | str | os.PathLike, *, c
         if is_sweep(tournament):
             from analysis.sweep import build_sweep_report
 
-            return build_sweep_report(tournament, confidence=confidence, figures=figures)
+            return build_sweep_report(tournament, confidence=confidence, figures=figures,
+                                      allow_incomplete=allow_incomplete)
         tournament = open_tournament(tournament, allow_incomplete=allow_incomplete)
     data = tournament
     z_value(confidence)  # refuses a bad level before any work

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -150,3 +151,36 @@ def test_a_summary_sweep_reports_what_a_sweep_of_rows_reports(tmp_path):
     # two folders pair round by round only when both keep their rows
     compared = CliRunner().invoke(main, ["compare", str(tmp_path / "rows"), str(tmp_path / "counts")])
     assert compared.exit_code == 2 and compared.output.count("\n") == 1 and "summary sweep" in compared.output
+
+
+@pytest.mark.slow
+def test_allow_incomplete_reads_a_sweep_with_a_combination_missing(tmp_path):
+    """A deleted combination is refused with the ways on, and left out (and said to be) with
+    --allow-incomplete by report, compare and rescore; a damaged one is read from its intact shards."""
+    assert _sweep(tmp_path).exit_code == 0
+    folder = tmp_path / "sw"
+    manifest = json.loads((folder / "_tournament.json").read_text())
+    gone = manifest["runs"][2]
+    shutil.rmtree(folder / gone["name"])
+    (folder / "combo-003" / "part-000002.parquet").unlink()
+    refused = CliRunner().invoke(main, ["report", str(folder)])
+    assert refused.exit_code == 2
+    assert "is missing" in refused.output and "--resume" in refused.output and "--allow-incomplete" in refused.output
+    for args in (["report"], ["compare"], ["rescore", "--card-values", "T2_alt"]):
+        result = CliRunner().invoke(main, [*args, str(folder), "--allow-incomplete", "--format", "json", "-o", "-"])
+        assert result.exit_code == 0, (args, result.output)
+        report = json.loads(result.stdout)
+        notes = " ".join(report["metadata"]["incomplete"] if "incomplete" in report["metadata"]
+                         else report["warnings"])
+        assert f"{gone['name']} ({gone['label']}): missing; left out" in notes, (args, notes)
+        text = json.dumps(report["tables"])
+        assert "card_values=T1_ise, yaku_set_choice=fixed_2" in text and gone["label"] not in text, args
+    report = build_sweep_report(folder, allow_incomplete=True)
+    assert any("combo-003" in note and "2 of 3 shards" in note for note in report.incomplete), report.incomplete
+    # two sweeps: the combination missing in one is left out of the pairing
+    assert _sweep(tmp_path / "other").exit_code == 0
+    paired = CliRunner().invoke(main, ["compare", str(tmp_path / "other" / "sw"), str(folder), "--allow-incomplete",
+                                       "--format", "json", "-o", "-"])
+    assert paired.exit_code == 0, paired.output
+    rows = next(t for t in json.loads(paired.stdout)["tables"] if t["name"] == "combinations")["rows"]
+    assert gone["label"] not in {row["combination"] for row in rows} and len({r["combination"] for r in rows}) == 3
