@@ -1,5 +1,7 @@
 """Datasets in an object store (docs/distributed.md, "Object stores"), against a local S3
-endpoint: moto in server mode, reached the way a user reaches any endpoint (AWS_ENDPOINT_URL).
+endpoint: moto's S3 in server mode, reached the way a user reaches any endpoint (AWS_ENDPOINT_URL).
+The server runs with what the ``[test]`` extra installs (``moto[s3]``, flask, flask-cors): the
+modules only ``moto[server]`` would add (every other AWS service's) are hidden from it.
 
 A run to s3:// writes the rows of a local run; report, verify, compare and the Python API read
 it; a killed run resumes; a retried shard leaves one object; --overwrite deletes only the run's
@@ -9,8 +11,10 @@ own objects; a bad URI or an endpoint that does not answer is one line with exit
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import itertools
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -40,6 +44,38 @@ CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing
 _PREFIXES = itertools.count()
 
 
+def _requirement_names(requirements: list[str], extra: str | None = None) -> set[str]:
+    """The distribution names of ``requirements`` (those of ``extra`` only, when given)."""
+    names = set()
+    for requirement in requirements:
+        if extra is not None and f'extra == "{extra}"' not in requirement:
+            continue
+        names.add(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0].lower().replace("_", "-"))
+    return names
+
+
+def _server_only_modules() -> list[str]:
+    """The top-level modules of the packages moto's ``server`` extra adds to its ``s3`` extra,
+    flask and flask-cors (the web server) aside."""
+    requirements = importlib.metadata.distribution("moto").requires or []
+    only = (_requirement_names(requirements, "server") - _requirement_names(requirements, "s3")
+            - {"flask", "flask-cors"})
+    return sorted(module for module, dists in importlib.metadata.packages_distributions().items()
+                  if any(d.lower().replace("_", "-") in only for d in dists))
+
+
+def test_the_test_extra_brings_moto_s3_not_the_whole_server_stack():
+    """``[test]`` asks for moto's S3 backend and the web server it is served by; ``moto[server]``
+    would bring every AWS service's dependencies (about 50 packages more) for no test."""
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["test"]
+    moto = [requirement for requirement in extra if requirement.startswith("moto")]
+    assert moto and all(requirement.startswith("moto[s3]") for requirement in moto), moto
+    assert {"flask", "flask-cors"} <= _requirement_names(extra)
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -50,7 +86,10 @@ def _free_port() -> int:
 def endpoint():
     """A moto S3 server on a free local port, with one bucket; stopped afterwards."""
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+    launch = ("import runpy, sys; sys.modules.update(dict.fromkeys(sys.argv[1].split(','))); "
+              "sys.argv = ['moto.server', '-H', '127.0.0.1', '-p', sys.argv[2]]; "
+              "runpy.run_module('moto.server', run_name='__main__')")
+    server = subprocess.Popen([sys.executable, "-c", launch, ",".join(_server_only_modules()), str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
