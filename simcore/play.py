@@ -25,7 +25,6 @@ dealer, and the match standing is each seat's summed payoff.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,8 +49,8 @@ __all__ = [
 YES_NO_KINDS = ("mizu_kotsu", "kotsu", "join", "fuke")
 YAKU_SHOWN = 3  # yaku in progress shown per pile (the closest to completion); the rest are counted
 class RoundScreen:
-    """What a game adds to the play screen; this default, for a game without its own
-    ``simcore.games.<name>.screen`` module, adds nothing.
+    """What a game adds to the play screen; this default, for a game without its own ``screen``
+    module (``Game.screen``), adds nothing.
 
     A game's module defines ``make_screen(compiled)`` returning an object with these methods
     (``simcore.games.enshu.screen``: card points, the count as it forms, the settlement).
@@ -83,18 +82,6 @@ class RoundScreen:
         """Lines at the end of a round that say why each seat scored and was paid what it was
         (empty: the driver lists the result's points, score and payoff per seat)."""
         return []
-
-
-def game_screen(game: Any, compiled: Any) -> Any:
-    """The game's play screen (``make_screen`` of its package's ``screen`` module), or ``RoundScreen``."""
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.screen")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.screen":
-            raise
-        return RoundScreen()
-    return module.make_screen(compiled)
 
 
 class Quit(Exception):  # noqa: N818  (it is a request, not an error)
@@ -220,7 +207,7 @@ class PlaySession:
         self.thinking = thinking
         self.width = max(int(width), 40)
         self.rules_label = rules_label or self.rules.name
-        self.hooks = game_screen(game, compiled)
+        self.hooks = game.screen(compiled) or RoundScreen()
         self.names = [f"seat {s} (you)" if s == seat else f"seat {s} ({self.specs[s]})" for s in range(self.players)]
         self.match = MatchRecord(totals=[0] * self.players)
         self.state: State | None = None  # the round in progress (for a caller's checks; never shown)

@@ -183,6 +183,10 @@ class ForwardModel(Protocol):
         """The game's replay: rounds of a run or explicit deals, traced."""
         ...
 
+    def screen(self, compiled: CompiledRules) -> Any:
+        """What the game adds to the play screen (``simcore.play.RoundScreen``'s methods), or None."""
+        ...
+
 
 class Reports(Protocol):
     """What the analysis layer asks of a game beyond its columns."""

@@ -188,12 +188,22 @@ class GameBase:
         replay: Replay = self.module("replay")
         return replay
 
-    def bench(self) -> Bench | None:
-        """Its ``bench`` module, or None when its package has none."""
+    def optional_module(self, name: str) -> ModuleType | None:
+        """The package's module ``name``, or None when the package has none."""
         try:
-            bench: Bench = self.module("bench")
+            return self.module(name)
         except ModuleNotFoundError as error:
-            if error.name != f"{self.package}.bench":
+            if error.name != f"{self.package}.{name}":
                 raise
             return None
+
+    def bench(self) -> Bench | None:
+        """Its ``bench`` module, or None when its package has none."""
+        bench: Bench | None = self.optional_module("bench")
         return bench
+
+    def screen(self, compiled: CompiledRules) -> Any:
+        """What it adds to the play screen (its ``screen.make_screen(compiled)``; see
+        ``simcore.play.RoundScreen``), or None when its package has no ``screen`` module."""
+        module = self.optional_module("screen")
+        return None if module is None else module.make_screen(compiled)
