@@ -1,9 +1,9 @@
 """Render reports: aligned terminal tables, Markdown, self-contained HTML, JSON and CSV.
 
 A report is a list of ``analysis.tables.Table``.  The text, Markdown and HTML forms show each
-estimate as one cell, ``rate [low, high]`` (or ``rate ±half`` when the interval is symmetric at
-the precision shown), with rates in percent and a ``*`` on estimates flagged as resting on too
-little data.  A sample-size column that is the same on every row moves into the caption.
+estimate as one cell, ``value [low, high]``, with rates in percent (a mean or a difference whose
+interval is symmetric at the precision shown prints as ``value ±half``; a rate always shows its
+bounds) and a ``*`` on estimates flagged as resting on too little data.  A sample-size column that is the same on every row moves into the caption.
 JSON and CSV keep every numeric column as it is in the DataFrames.
 """
 
@@ -138,7 +138,9 @@ def _decimals(half_widths: np.ndarray) -> int:
     return int(min(4, max(0, 1 - math.floor(math.log10(width)))))
 
 
-def _interval_cells(values, lows, highs, smalls, decimals: int, unit: str) -> list[str]:
+def _interval_cells(values, lows, highs, smalls, decimals: int, unit: str, bounds: bool = False) -> list[str]:
+    """``value [low, high]`` cells; ``value ±half`` where the interval is symmetric at the precision
+    shown, unless ``bounds`` (a proportion: its Wilson interval is asymmetric, so always its bounds)."""
     cells = []
     for value, low, high, small in zip(values, lows, highs, smalls, strict=True):
         if not np.isfinite(value):
@@ -150,7 +152,7 @@ def _interval_cells(values, lows, highs, smalls, decimals: int, unit: str) -> li
         elif np.isfinite(low) and np.isfinite(high):
             up = round(high - value, decimals)
             down = round(value - low, decimals)
-            if abs(up - down) < 0.5 * 10.0**-decimals and up > 0:
+            if not bounds and abs(up - down) < 0.5 * 10.0**-decimals and up > 0:
                 text += f" ±{up:.{decimals}f}"
             else:
                 text += f" [{low:.{decimals}f}, {high:.{decimals}f}]"
@@ -249,7 +251,11 @@ def _display(table: Table) -> tuple[pd.DataFrame, str, list[str]]:
                     unit = ""
                 else:
                     unit = " pp" if is_points else "%"
-                for row, text in zip(rows, _interval_cells(v, lo, hi, smalls[rows], decimals, unit), strict=True):
+                # a rate (not a difference of rates) always shows its bounds: a Wilson interval is
+                # asymmetric, and inside [0, 100]
+                bounds = bool(is_percent and is_points is False)
+                cells_shown = _interval_cells(v, lo, hi, smalls[rows], decimals, unit, bounds)
+                for row, text in zip(rows, cells_shown, strict=True):
                     out[row] = text
             key = g.label
             cells[key] = out

@@ -27,6 +27,7 @@ def report_tables(summary: RunSummary, confidence: float = 0.95) -> list[T.Table
         T.run_overview(summary),
         T.outcomes_by_seat(summary, confidence),
         T.outcomes_by_role(summary, confidence),
+        T.outcomes_by_seat_order(summary, confidence),
         T.dealer_advantage(summary, confidence),
         T.outcomes_by_policy(summary, confidence),
         T.match_outcomes(summary, confidence),

@@ -10,10 +10,16 @@ deal luck is shared) and gives a point estimate with a percentile bootstrap inte
   ``RE = E[omniscient] - E[best fair policy]``, each ``E`` a mean payoff against the same
   opponents on the same deals. 0: only knowing the cards helps (pure luck for a fair player);
   1: a fair player does as well as one who knows the cards.
-* ``critical_rounds`` (Fiedler & Rock, 2009): ``n* = (z sigma / E)^2``, the rounds after which a
-  per-round edge ``E`` (standard deviation ``sigma``) puts the better player ahead with
-  probability ``Phi(z)``; ``rounds_to_lead`` finds the same number by simulating matches of
-  ``n`` rounds drawn from the observed rounds.
+* ``critical_rounds`` (Fiedler & Rock, 2009): ``n* = (lambda sigma / E)^2``, the rounds after
+  which a per-round edge ``E`` (standard deviation ``sigma``) puts the better player ahead with
+  probability ``Phi(lambda)``; Fiedler and Rock leave the significance coefficient ``lambda``
+  free. ``critical_rounds_estimate`` adds the interval that the edge's bootstrap interval gives,
+  and says where the edge is not resolved (its interval holds 0: then only a lower bound on
+  ``n*`` is known); ``rounds_to_lead`` finds the same number by simulating matches of ``n``
+  rounds drawn from the observed rounds.
+* ``match_win_probability``: the chance that the better player is ahead after a match of ``n``
+  rounds (ties count half), simulated from the observed rounds, with a bootstrap interval over
+  deals.
 * ``variance_shares``: the share of the variance of the seats' payoffs ``y[deal, seating, seat]``
   explained by the cards each seat is dealt (the deal) and by the policy in the seat, in a
   balanced layout whose sums of squares add up, with the rest, to the total.
@@ -25,7 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Estimate", "critical_rounds", "gap", "relative_skill", "relative_skill_from_effects", "rounds_to_lead",
+__all__ = ["CriticalRounds", "Estimate", "critical_rounds", "critical_rounds_estimate", "gap",
+           "match_win_probability", "relative_skill", "relative_skill_from_effects", "rounds_to_lead",
            "variance_shares"]
 
 Z_ONE_SIDED_95 = 1.6448536269514722  # Phi^-1(0.95): "ahead with probability 0.95"
@@ -109,6 +116,96 @@ def critical_rounds(diff: np.ndarray, z: float = Z_ONE_SIDED_95) -> float:
         return float("inf")
     sigma = float(np.std(diff, ddof=1))
     return (z * sigma / edge) ** 2
+
+
+@dataclass(frozen=True)
+class CriticalRounds:
+    """Fiedler and Rock's ``n*`` with the coefficient it uses and what the data resolve.
+
+    ``value`` is ``(coefficient sd / edge)^2`` at the point estimate of the edge (``inf`` when it
+    is not positive); ``low`` and ``high`` the same formula at the upper and lower bound of the
+    edge's interval. ``resolved`` is False when the edge's interval holds 0: the data then say
+    only that ``n*`` is at least ``low`` (the bound from the edge's upper end; ``inf`` when the
+    whole interval is at or below 0).
+    """
+
+    coefficient: float
+    edge: Estimate
+    sd: float
+    value: float
+    low: float
+    high: float
+    resolved: bool
+
+    def text(self) -> str:
+        """``1,234 [800, 2,100]``; ``unresolved (at least 750)`` where the edge's interval holds 0;
+        ``never (no edge)`` where the whole interval is at or below 0."""
+        if self.resolved:
+            return f"{self.value:,.0f} [{self.low:,.0f}, {self.high:,.0f}]"
+        if np.isfinite(self.low):
+            return f"unresolved (at least {self.low:,.0f})"
+        if self.low == float("inf") or not np.isfinite(self.value):
+            return "never (no edge)"
+        return f"{self.value:,.0f} (no interval)"
+
+
+def critical_rounds_estimate(rounds: np.ndarray, coefficient: float = Z_ONE_SIDED_95, draws: int = 2000,
+                             seed: int = 0, confidence: float = 0.95) -> CriticalRounds:
+    """``n*`` (Fiedler & Rock) from float64 ``rounds[deal, seating]`` (better minus worse, one round
+    each), with the interval its edge's percentile bootstrap over deals gives (``CriticalRounds``)."""
+    rounds = np.asarray(rounds, dtype=np.float64)
+    if rounds.ndim == 1:
+        rounds = rounds[:, None]
+    per_deal = rounds.mean(axis=1)
+    edge = gap(per_deal, np.zeros(len(per_deal)), draws, seed, confidence)
+    single = rounds.ravel()
+    sd = float(np.std(single, ddof=1)) if len(single) > 1 else float("nan")
+
+    def formula(e: float) -> float:
+        return (coefficient * sd / e) ** 2 if e > 0 else float("inf")
+
+    value = formula(edge.value)
+    resolved = bool(np.isfinite(edge.low) and edge.low > 0)
+    if resolved:
+        return CriticalRounds(coefficient, edge, sd, value, formula(edge.high), formula(edge.low), True)
+    low = formula(edge.high) if np.isfinite(edge.high) else float("nan")
+    return CriticalRounds(coefficient, edge, sd, value, low, float("inf"), False)
+
+
+def match_win_probability(rounds: np.ndarray, n: int, matches: int = 20_000, draws: int = 200,
+                          draw_matches: int = 2000, seed: int = 0, confidence: float = 0.95) -> Estimate:
+    """P(the better player is ahead after ``n`` rounds), ties counting one half.
+
+    ``rounds`` is float64 ``[deal, seating]``: the better player's payoff minus the worse's in each
+    round. A match is ``n`` rounds, each a deal and a seating drawn at random (with replacement)
+    from those observed; the point estimate plays ``matches`` matches. Its interval is a
+    percentile bootstrap over deals: ``draws`` times the deals are resampled whole and
+    ``draw_matches`` matches played from the resample (which adds their own noise: the interval
+    is a little conservative).
+    """
+    rounds = np.asarray(rounds, dtype=np.float64)
+    if rounds.ndim == 1:
+        rounds = rounds[:, None]
+    deals, seatings = rounds.shape
+    rng = np.random.default_rng(seed)
+
+    def play(pool: np.ndarray, count: int) -> float:
+        totals = np.zeros(count)
+        left = n
+        while left:  # in slices, so memory stays bounded for long matches
+            take = min(left, max(1, 4_000_000 // count))
+            picked = pool[rng.integers(0, len(pool), (count, take))]
+            totals += rounds[picked, rng.integers(0, seatings, (count, take))].sum(axis=1)
+            left -= take
+        return float(np.mean(totals > 1e-9) + 0.5 * np.mean(np.abs(totals) <= 1e-9))
+
+    value = play(np.arange(deals), matches)
+    if deals < 2 or draws <= 0:
+        return Estimate(value, float("nan"), float("nan"))
+    stats = np.array([play(np.asarray(rng.integers(0, deals, deals)), draw_matches) for _ in range(draws)])
+    tail = 50 * (1 - confidence)
+    low, high = np.percentile(stats, [tail, 100 - tail])
+    return Estimate(value, float(low), float(high))
 
 
 def _lead_probability(diff: np.ndarray, n: int, matches: int, rng: np.random.Generator) -> float:

@@ -19,7 +19,8 @@ from analysis.accumulate import BitCounter, IntegerHistogram
 from analysis.reader import AnalysisError, RunDataset, open_run
 from simcore.games import get_game, known_game_names
 
-__all__ = ["RunSummary", "SeatCounts", "MatchCounts", "summarise_rows", "convergence_checkpoints", "match_winners"]
+__all__ = ["RunSummary", "SeatCounts", "SeatOrderCounts", "MatchCounts", "summarise_rows", "convergence_checkpoints",
+           "match_winners"]
 
 # End reasons that stop a round at once because a yaku was made (Tensho instant win,
 # Enshu-bana uchikiri); the report breaks them down by the yaku that did it.
@@ -40,6 +41,23 @@ class SeatCounts:
     def losses(self) -> int:
         """Rounds played and neither won nor drawn."""
         return self.rounds - self.wins - self.draws
+
+
+@dataclass
+class SeatOrderCounts:
+    """Outcomes of the seat ``k`` places after the dealer in turn order (``k = 0``: the dealer).
+
+    ``rounds`` counts the rounds that seat played, ``wins`` and ``draws`` are over those rounds;
+    ``payoff_played`` holds its payoff in the rounds it played and ``payoff_all`` its recorded
+    payoff in every round of the run (a seat that sat a round out has the payoff the game records
+    for it, 0 in Enshu-bana).
+    """
+
+    rounds: int = 0
+    wins: int = 0
+    draws: int = 0
+    payoff_played: IntegerHistogram = field(default_factory=IntegerHistogram)
+    payoff_all: IntegerHistogram = field(default_factory=IntegerHistogram)
 
 
 def match_winners(points: np.ndarray) -> np.ndarray:
@@ -111,6 +129,10 @@ class RunSummary:
     matches : MatchCounts or None
     draws : int
         Rounds without a winner.
+    seat_order : list of SeatOrderCounts or None
+        By place in turn order from the round's dealer (0: the dealer, 1: the next seat, ...):
+        rounds played, wins, draws and payoffs (None without a ``dealer`` column, and in a
+        summary run, which keeps no counts by seat order).
     convergence : pandas.DataFrame
         ``CONVERGENCE_COLUMNS`` at checkpoints as rounds accumulate: rows read, seat 0's wins and
         rounds played, the dealer's wins and rounds played, drawn rounds.
@@ -134,6 +156,7 @@ class RunSummary:
     payoffs: list[IntegerHistogram] | None = None
     round_length: IntegerHistogram | None = None
     matches: MatchCounts | None = None
+    seat_order: list[SeatOrderCounts] | None = None
     convergence: Any = None
     draws: int = 0
 
@@ -290,6 +313,7 @@ def summarise_rows(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, in
     seat_yaku_sets = [IntegerHistogram() for _ in range(seats)]
     matches = _MatchJoiner(seats) if wants["matches"] else None
     advantage = IntegerHistogram()
+    seat_order = [SeatOrderCounts() for _ in range(seats)] if wants["dealer"] else None
     checkpoints = convergence_checkpoints(dataset.n_rows)
     trace: dict[str, list[int]] = {key: [] for key in CONVERGENCE_COLUMNS}
     running = dict.fromkeys(CONVERGENCE_COLUMNS[1:], 0)
@@ -329,6 +353,8 @@ def summarise_rows(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, in
             # counts by outcome and by the number of other seats (exact, and they merge).
             advantage.add(np.zeros(int((dealer_won & dealer_played).sum()), dtype=np.int64))
             advantage.add(np.maximum(others, 1)[other_won & dealer_played])
+            if seat_order is not None:
+                _count_seat_order(seat_order, batch, dealer, winner, active, payoffs is not None)
         else:
             dealer_played = np.zeros(n, dtype=bool)
             dealer_won = np.zeros(n, dtype=bool)
@@ -395,10 +421,31 @@ def summarise_rows(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, in
     summary.payoffs = payoffs
     summary.round_length = round_length
     summary.matches = matches.finish() if matches is not None else None
+    summary.seat_order = seat_order
     import pandas as pd
 
     summary.convergence = pd.DataFrame(trace, columns=list(CONVERGENCE_COLUMNS))
     return summary
+
+
+def _count_seat_order(counts: list[SeatOrderCounts], batch: dict[str, np.ndarray], dealer: np.ndarray,
+                      winner: np.ndarray, active: np.ndarray, has_payoff: bool) -> None:
+    """Add one batch to the counts by place in turn order from the dealer (turn order is
+    ``seat -> seat + 1``, so the seat ``k`` places after the dealer is ``(dealer + k) % seats``)."""
+    seats = len(counts)
+    rows = np.arange(len(dealer))
+    drawn = winner < 0
+    payoffs = np.stack([batch[f"payoff_{s}"] for s in range(seats)], axis=1) if has_payoff else None
+    for k, order in enumerate(counts):
+        seat = (dealer + k) % seats
+        played = active[rows, seat]
+        order.rounds += int(played.sum())
+        order.wins += int((winner == seat).sum())  # only a seat that played can win
+        order.draws += int((drawn & played).sum())
+        if payoffs is not None:
+            payoff = payoffs[rows, seat]
+            order.payoff_played.add(payoff[played])
+            order.payoff_all.add(payoff)
 
 
 def _stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits, has_yaku_set) -> np.ndarray:

@@ -46,6 +46,7 @@ __all__ = [
     "outcomes_by_seat",
     "outcomes_by_role",
     "outcomes_by_policy",
+    "outcomes_by_seat_order",
     "dealer_advantage",
     "end_reasons",
     "tiebreak_depth",
@@ -180,7 +181,8 @@ def run_overview(summary: RunSummary) -> Table:
         ("engine", engine_text(info.get("engine") or _shard_engine(dataset), info.get("engine_version"))),
     ]
     if info.get("summary") is True:  # fudasim run --summary: counts kept, no rows
-        rows.append(("kept", "counts per shard, not rows (a summary run: docs/summary-runs.md)"))
+        rows.append(("kept", "counts per shard, not rows (a summary run: docs/summary-runs.md); no counts by "
+                             "seat order"))
     headline = get_game(dataset.game).report_options if dataset.game in known_game_names() else ()
     for key in headline:
         if key in options:
@@ -247,6 +249,48 @@ def outcomes_by_policy(summary: RunSummary, confidence: float = 0.95) -> Table:
             "played. When one policy holds both seats of a two-seat game its win and loss rates are "
             "equal by construction.")
     return _warn(Table("outcomes_by_policy", "Outcomes by policy", frame, note))
+
+
+def outcomes_by_seat_order(summary: RunSummary, confidence: float = 0.95) -> Table | None:
+    """By place in turn order from the round's dealer: how often the seat plays, wins and earns.
+
+    One row per place ``k`` (0: the dealer, then each seat in turn order): rounds played and their
+    share of all rounds (participation, below 100% where seats sit rounds out), the win and draw
+    rates over the rounds played, and the mean payoff per round of the run (a round sat out counts
+    with the payoff the game records for it) and per round played.  None without a dealer column
+    or for a summary run (which keeps no counts by seat order).
+    """
+    if summary.seat_order is None:
+        return None
+    orders = summary.seat_order
+    frame = pd.DataFrame({
+        "order": np.arange(len(orders)),
+        "who": ["dealer" if k == 0 else f"dealer + {k}" for k in range(len(orders))],
+        "rounds": summary.rounds,
+        "rounds_played": [c.rounds for c in orders],
+    })
+    add_rate(frame, "played", frame["rounds_played"], frame["rounds"], confidence)
+    add_rate(frame, "win", [c.wins for c in orders], frame["rounds_played"], confidence)
+    add_rate(frame, "draw", [c.draws for c in orders], frame["rounds_played"], confidence)
+    hidden: list[str] = []
+    if summary.payoffs is not None:
+        for name, attribute in (("payoff", "payoff_all"), ("payoff_played", "payoff_played")):
+            sums = [getattr(c, attribute).sums() for c in orders]
+            add_mean(frame, name, [n for n, _, _ in sums], [t for _, t, _ in sums], [q for _, _, q in sums],
+                     confidence)
+        hidden += ["payoff_sd", "payoff_played_sd"]
+    sits_out = any(c.rounds != summary.rounds for c in orders)
+    if not sits_out:  # every place plays every round: participation and per-round-played say nothing new
+        hidden += ["rounds_played", "played_rate", "played_low", "played_high", "played_small"]
+        hidden += [c for c in frame.columns if c.startswith("payoff_played")]
+    note = (f"Each place in turn order from the round's dealer (dealer + k: the seat k places after the dealer), "
+            f"whoever sits there. played: the share of all {summary.rounds:,} rounds that place took part in; "
+            f"win, draw: over the rounds it played; payoff: mean payoff per round of the run")
+    note += (", a round sat out counting as the payoff recorded for it (0); payoff played: per round it played"
+             if sits_out else "")
+    note += f". {confidence:.0%} Wilson intervals for rates, normal intervals for means."
+    return _warn(Table("outcomes_by_seat_order", "Outcomes by seat order (dealer first, then turn order)", frame,
+                       note, hidden=hidden, keys=["order", "who"]))
 
 
 def dealer_advantage(summary: RunSummary, confidence: float = 0.95) -> Table | None:

@@ -161,6 +161,48 @@ def test_hand_built_per_seat_tables(hand_built):
     _assert_rate(convergence, "dealer_win", 2, 5)
 
 
+# By place in turn order from the dealer (seat (dealer + k) % 5), counted from HAND_ROUNDS by hand:
+# rounds played, wins, draws, and the payoff (6 a win, -3 otherwise, 0 sat out) in each of the 8 rounds.
+HAND_ORDERS = {
+    0: (5, 2, 1, [6, 0, -3, 0, -3, 6, -3, 0]),
+    1: (6, 3, 0, [-3, 6, 6, 6, 0, 0, -3, -3]),
+    2: (6, 1, 1, [-3, -3, -3, -3, -3, 0, 6, 0]),
+    3: (3, 0, 0, [0, 0, 0, -3, 0, -3, 0, -3]),
+    4: (4, 1, 1, [0, -3, 0, 0, -3, -3, 0, 6]),
+}
+
+
+def _assert_mean(row, prefix, values):
+    values = np.asarray(values, dtype=float)
+    half = Z95 * values.std(ddof=1) / np.sqrt(len(values))
+    assert row[f"{prefix}_mean"] == pytest.approx(values.mean())
+    assert (row[f"{prefix}_low"], row[f"{prefix}_high"]) == pytest.approx((values.mean() - half, values.mean() + half))
+
+
+def test_hand_built_outcomes_by_seat_order(hand_built):
+    _, report = hand_built
+    table = report.table("outcomes_by_seat_order")
+    frame = table.frame.set_index("order")
+    assert list(frame["who"]) == ["dealer", "dealer + 1", "dealer + 2", "dealer + 3", "dealer + 4"]
+    for order, (played, wins, draws, payoffs) in HAND_ORDERS.items():
+        row = frame.loc[order]
+        assert row["rounds_played"] == played and row["rounds"] == 8
+        _assert_rate(row, "played", played, 8)  # participation: the share of all rounds it played
+        _assert_rate(row, "win", wins, played)  # over the rounds it played
+        _assert_rate(row, "draw", draws, played)
+        _assert_mean(row, "payoff", payoffs)  # per round of the run, a round sat out paying 0
+        _assert_mean(row, "payoff_played", [p for p, k in zip(payoffs, _orders_played(order), strict=True) if k])
+    # every format shows it: text and HTML as a table, JSON with every number
+    assert "Outcomes by seat order" in render(report, "text") and "dealer + 4" in render(report, "text")
+    assert "Outcomes by seat order" in render(report, "html")
+    rows = next(t for t in json.loads(render(report, "json"))["tables"] if t["name"] == "outcomes_by_seat_order")
+    assert rows["rows"][0]["payoff_mean"] == pytest.approx(3 / 8)
+
+
+def _orders_played(order: int) -> list[bool]:
+    return [(dealer + order) % PLAYERS in active for dealer, active, _ in HAND_ROUNDS]
+
+
 def _active(rows: pd.DataFrame) -> np.ndarray:
     return np.stack([rows[f"active_{s}"].to_numpy(bool) for s in SEATS], axis=1)
 
@@ -223,6 +265,27 @@ def test_enshu_c5_every_per_seat_number_over_rounds_played(enshu5):
             _assert_rate(yaku.loc[key], f"seat{seat}", completed, n)
     policy = report.table("outcomes_by_policy").frame.set_index("policy")
     assert policy.loc["random", "rounds_played"] == active[:, 1:].sum()
+
+
+def test_enshu_c5_seat_order_from_the_rows(enshu5):
+    """The dealer sits out most rounds of C with 5 players: its win rate is over the rounds it
+    played, its participation and payoff per round from the rows."""
+    _, rows, report = enshu5
+    active = _active(rows)
+    dealer = rows.dealer.to_numpy(np.int64)
+    winner = rows.winner.to_numpy(np.int64)
+    payoffs = np.stack([rows[f"payoff_{s}"].to_numpy(np.int64) for s in SEATS], axis=1)
+    frame = report.table("outcomes_by_seat_order").frame.set_index("order")
+    index = np.arange(len(rows))
+    for order in SEATS:
+        seat = (dealer + order) % PLAYERS
+        played = active[index, seat]
+        row = frame.loc[order]
+        _assert_rate(row, "played", int(played.sum()), len(rows))
+        _assert_rate(row, "win", int((winner == seat).sum()), int(played.sum()))
+        _assert_mean(row, "payoff", payoffs[index, seat])
+        _assert_mean(row, "payoff_played", payoffs[index, seat][played])
+    assert frame.loc[0, "played_rate"] < 0.9
 
 
 def test_enshu_c5_compare_counts_rounds_played(enshu5, tmp_path):

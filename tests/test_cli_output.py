@@ -97,7 +97,7 @@ def test_the_convergence_star_is_explained(places):
     text = _ok("report", str(places / "run"))
     section = text[text.index("How the estimates converge"):]
     section = section[:section.index("\n\n")]
-    assert re.search(r"\d\*", section)  # the first rows are marked...
+    assert re.search(r"[\d\]]\*", section)  # the first rows are marked (after the value or its bounds)...
     assert "* marks an estimate that rests on fewer than 30 rounds" in " ".join(section.split())  # ...and explained
 
 

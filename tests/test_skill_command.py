@@ -29,12 +29,15 @@ def test_two_policies_that_play_alike_have_no_skill_between_them(tmp_path):
     report = json.loads(result.stdout)
     assert report["notices"] and "omniscient" in report["notices"][0]
     (row,) = _rows(report, "skill_relative")
-    assert row["beginner"] == "greedy" and row["best fair"] == "greedy:yaku_set=2"
-    assert row["LE (learning effect)"].startswith("0.000 [0.000, 0.000]")
+    setup = {r["item"]: r["value"] for r in _rows(report, "skill_setup")}
+    # equally strong: the order of --policies breaks the tie, the later one counting as stronger
+    assert row["beginner"] == "greedy" and setup["best fair policy"] == "greedy:yaku_set=2"
+    assert row["LE"].startswith("0.000 [0.000, 0.000]") and row["scale"] == "Dreef"
     assert row["RS"].startswith("0.000")
     gaps = _rows(report, "skill_gaps")
     assert gaps[0]["payoff gap per round"].startswith("0.000")
-    assert len(gaps) == 2
+    assert len(gaps) == 1  # between the fair policies; the omniscient one is the fictive player
+    assert [r["policy"] for r in _rows(report, "skill_fictive")] == ["omniscient:rollout=greedy,worlds=2"]
     # the report of the finished folder is the same report
     again = CliRunner().invoke(main, ["skill", str(out), "--format", "json"])
     assert again.exit_code == 0, again.output

@@ -190,3 +190,20 @@ def test_given_labels_repeat_in_every_block_even_in_a_table_of_text():
     blocks = parse_table(text, headers)
     assert len(blocks) == 4  # a section per pairing, each in two blocks
     assert _reassembled(blocks, ["pairing", "by"]) == {(r["pairing"], r["by"]): r for r in rows}
+
+
+def test_a_rate_prints_its_bounds_never_plus_or_minus():
+    """A proportion's Wilson interval is asymmetric and inside [0, 100]: its cell names both bounds,
+    even where they look symmetric at the precision shown; a mean keeps ``±`` where it is symmetric."""
+    from analysis.tables import add_mean, add_rate
+
+    frame = pd.DataFrame({"what": ["half", "all", "none"]})
+    add_rate(frame, "win", [5000, 2000, 0], [10_000, 2000, 2000], 0.95)
+    add_mean(frame, "payoff", [10_000] * 3, [0, 100, -100], [10_000] * 3, 0.95)
+    shown, _ = display_frame(Table("t", "T", frame))
+    cells = [re.fullmatch(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", cell) for cell in shown["win %"]]
+    assert all(cells), shown["win %"].tolist()  # value [low, high], never value ±half
+    (value, low, high), (_, _, top), (zero, bottom, _) = ([float(x) for x in c.groups()] for c in cells)
+    assert low < value == 50 < high
+    assert top == 100 and zero == bottom == 0  # 2,000 of 2,000 and 0 of 2,000 stay inside [0, 100]
+    assert all("±" in cell for cell in shown["payoff"])
