@@ -40,9 +40,9 @@ def _default_policies(rules: str, options: dict[str, str], engine: str) -> list[
 @click.command("skill", context_settings=CONTEXT)
 @click.argument("rules", required=False, default="tensho-ise", metavar="[RULES|TOURNAMENT]")
 @click.option("--policies", "policy_lists", multiple=True, metavar="A,B,...",
-              help="The policies, weakest first, as for `fudasim tournament`; name omniscient (last) to "
-                   "measure relative skill. Default: random, greedy, heuristic, pimc (those the game and "
-                   "engine offer).")
+              help="The policies, as for `fudasim tournament`, in any order (the report measures their "
+                   "strength); name one or more omniscient configurations to measure relative skill. Default: "
+                   "random, greedy, heuristic, pimc (those the game and engine offer).")
 @click.option("--deals", type=int, default=2_000, show_default=True,
               help="Deals every pairing plays, each once per seating.")
 @click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True)
@@ -74,10 +74,13 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
     fudasim skill tensho-ise --engine reference --deals 300 --policies random,greedy,pimc:worlds=8,omniscient:worlds=8
     fudasim skill fudasim-out/skill-tensho-ise-seed0      # the report of a finished skill tournament
 
-    Reports, with bootstrap intervals over deals: the gaps in payoff and win rate along the chain
-    of policies, the relative skill RS = LE / (LE + RE) (with omniscient), the rounds after which
-    the stronger of two policies leads with probability 0.95, and the shares of the outcome's
-    variance due to the deal, the seating and the policy (docs/skill.md).
+    Reports, with bootstrap intervals over deals: each fair policy's measured strength, the gaps
+    in payoff and win rate from the weakest to the strongest, the relative skill RS = LE / (LE +
+    RE) with greedy (and random) as beginner and the strongest omniscient configuration as the
+    fictive player, the effects as win probabilities, how often the stronger wins a 1-, 12- and
+    100-round match, the rounds after which it leads with probability 0.95, the shares of the
+    outcome's variance due to the deal and the policy, and how all this departs from the
+    literature (docs/skill.md).
     """
     from analysis.render import render
     from analysis.skill_report import build_skill_report

@@ -227,3 +227,43 @@ def test_the_departures_from_the_literature_are_stated_with_their_direction():
     assert "RS(random) too high" in rows["beginner"]["effect"]
     assert "lambda = 1.645" in rows["n*"]["here"]
     assert rows["opponents"]["effect"].startswith("none")  # two players, zero-sum: Dreef's scale
+
+
+def test_three_players_measure_dreef_against_best_fair_players_in_every_other_seat():
+    """With three players and zero-sum payoffs, LE and RE are measured in the seatings where the
+    beginner (the fictive player) sits alone among best fair players (Dreef's fixed opponents),
+    not as the head-to-head difference of the two policies' seats."""
+    from pathlib import Path
+
+    from analysis.skill_report import measure_skill
+    from analysis.tournament import PairOutcomes, TournamentData
+
+    seatings = ["AAB", "ABA", "BAA", "BBA", "BAB", "ABB"]
+    deals = 12
+
+    def pairing(first, second, a_alone, b_alone):
+        """Payoffs: where A holds one seat it gets a_alone[0] and each B a_alone[1]; where B holds one
+        seat it gets b_alone[0] and each A b_alone[1]."""
+        payoffs = np.zeros((6, deals, 3))
+        for k, seating in enumerate(seatings):
+            alone = "A" if seating.count("A") == 1 else "B"
+            mine, others = a_alone if alone == "A" else b_alone
+            payoffs[k] = [mine if letter == alone else others for letter in seating]
+        a = np.array([[letter == "A" for letter in s] for s in seatings])
+        diff = np.mean([payoffs[k][:, a[k]].mean(axis=1) - payoffs[k][:, ~a[k]].mean(axis=1) for k in range(6)], axis=0)
+        zeros = np.zeros(deals, dtype=np.int64)
+        return PairOutcomes(first, second, seatings, np.ones(deals, dtype=bool), diff, zeros, zeros, zeros + 6, payoffs)
+
+    policies = ["greedy", "heuristic", "omniscient:worlds=1,rollout=heuristic"]
+    pairs = [pairing(0, 1, (-0.6, 0.3), (0.4, -0.2)),  # greedy (A) against heuristic (B)
+             pairing(1, 2, (-0.8, 0.4), (1.0, -0.5))]  # heuristic (A) against omniscient (B)
+    data = TournamentData(Path("three"), {"policies": policies, "deals": deals, "players": 3, "game": "enshu",
+                                          "rules_name": "constructed"}, pairs)
+    measures = measure_skill(data, draws=50)
+    (rs,) = measures.relative
+    assert measures.best == "heuristic" and rs.scale == "Dreef"
+    # Dreef: LE = 0 - (-0.6), RE = 1.0 - 0; head to head: the means over all six seatings
+    assert rs.le.value == pytest.approx(0.6) and rs.re.value == pytest.approx(1.0)
+    assert rs.rs.value == pytest.approx(0.6 / 1.6)
+    assert rs.le_h2h.value == pytest.approx((0.9 + 0.6) / 2) and rs.re_h2h.value == pytest.approx((1.5 + 1.2) / 2)
+    assert rs.rs_h2h.value == pytest.approx(0.75 / 2.1)
