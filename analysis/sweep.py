@@ -2,8 +2,8 @@
 
 Each combination's run is compared with the baseline's round by round (``analysis.compare``:
 the runs share seed and rounds, so the differences are paired), on the outcomes a rule change
-moves: the dealer's win rate, each seat's win rate and mean payoff, how rounds end, and the
-yaku whose frequency moved most. The p-values of every difference in the table are adjusted
+moves: the share of rounds whose winner changes, the dealer's win rate, each seat's win rate and
+mean payoff, how rounds end, and the yaku whose frequency moved most. The p-values of every difference in the table are adjusted
 together (Holm), so a difference marked significant stays so however many combinations and
 outcomes the sweep holds.
 """
@@ -85,11 +85,13 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
         table["significant"] = table["p_value_holm"] < alpha
     side = compared.table("side_by_side").frame
     levels = _levels(side, datasets, runs, [base, *others])
+    changes = _winner_changes(compared, datasets, runs, others)
     tables = [
         Table("sweep_setup", "Sweep", _setup(path, manifest), "Every combination plays the same rounds of the same "
               "seed: each row below is a paired, round-by-round difference from the baseline."),
         Table("sweep_levels", "Each combination", levels, "The key outcomes of every combination (rates in percent, "
               "per-seat rates over the rounds the seat played)."),
+        *([changes] if changes is not None else []),
         Table("sweep_differences", f"Against the baseline ({runs[base]['label']})", _shown(table),
               f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p value: McNemar "
               f"(rates) or paired z (means); p value holm: Holm's adjustment over all {len(table)} differences of "
@@ -106,6 +108,20 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
         report.figures = [Figure("sweep_plot", "Dealer's win rate and seat 0's mean payoff against the baseline, "
                                  "with intervals", _plot(table), table="sweep_differences")]
     return report
+
+
+def _winner_changes(compared: Report, datasets: list[Any], runs: list[dict[str, Any]], others: list[int]) -> Table | None:
+    """The share of rounds whose winner differs from the baseline's, per combination (None when
+    the runs are not paired)."""
+    try:
+        frame = compared.table("winner_changes").frame.copy()
+    except KeyError:
+        return None
+    label_of = {dataset.label: runs[k]["label"] for dataset, k in zip(datasets[1:], others, strict=True)}
+    frame.insert(0, "combination", frame.pop("run").map(label_of))
+    return Table("sweep_winner_changes", "Rounds whose winner changes", frame,
+                 "Rounds (the same deals) whose winner differs from the baseline's: the share of games a player "
+                 "would see end differently; same deal: rounds dealt the same cards in both; Wilson intervals.")
 
 
 def _setup(path: Path, manifest: dict[str, Any]) -> pd.DataFrame:

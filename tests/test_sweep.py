@@ -52,6 +52,29 @@ def test_every_combination_is_the_plain_run_of_its_options(tmp_path):
     # that stays significant after the adjustment for the table's many tests
     moved = [r for r in differences if r["metric"] == "ends by instant_win" and "fixed_2" in r["combination"]]
     assert moved and all(r["difference"].endswith("*") for r in moved)
+    # the rounds whose winner changes, counted from the rows
+    changes = {r["combination"]: r for r in next(t for t in report["tables"]
+                                                  if t["name"] == "sweep_winner_changes")["rows"]}
+    base_winner = read_dataset(tmp_path / "sw" / "combo-000", columns=["winner"])["winner"].to_numpy()
+    for entry in manifest["runs"][1:]:
+        winner = read_dataset(tmp_path / "sw" / entry["name"], columns=["winner"])["winner"].to_numpy()
+        row = changes[entry["label"]]
+        assert row["changed"] == int((winner != base_winner).sum()) and row["paired_rounds"] == 3000
+        assert row["winner_changed_rate"] == pytest.approx((winner != base_winner).mean())
+    # Holm's step-down over the table's p-values, by hand: the i-th smallest of m is multiplied by
+    # m - i + 1 (i from 1), capped at 1, and made non-decreasing in that order
+    frame = build_sweep_report(tmp_path / "sw").table("sweep_differences").frame
+    p = frame["p_value"].to_numpy()
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    by_hand = np.empty(m)
+    running = 0.0
+    for i, index in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[index]))
+        by_hand[index] = running
+    assert frame["p_value_holm"].to_numpy() == pytest.approx(by_hand, abs=1e-12)
+    bonferroni = np.minimum(1.0, m * p)
+    assert not np.allclose(by_hand, bonferroni)  # so Bonferroni in Holm's place fails this test
 
 
 @pytest.mark.slow
