@@ -96,7 +96,8 @@ def build_sweep_report(path: str | os.PathLike, *, confidence: float = 0.95, fig
               f"Combination minus baseline, round by round; {confidence:.0%} normal intervals; p value: McNemar "
               f"(rates) or paired z (means); p value holm: Holm's adjustment over all {len(table)} differences of "
               f"this table, marked * below "
-              f"{alpha}. The yaku row is the yaku whose frequency moved most (largest difference per interval width)."),
+              f"{alpha}. The yaku row is the yaku whose frequency moved most (largest difference per interval width).",
+              hidden=["kind", "estimate", "lower", "upper"]),
     ]
     report = Report(title=f"fudasim sweep: {path.name} ({manifest.get('game')}, {len(runs)} combinations, "
                           f"{int(manifest['deals']):,} rounds each)",
@@ -150,15 +151,18 @@ def _levels(side: pd.DataFrame, datasets: list[Any], runs: list[dict[str, Any]],
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
     if not len(table):
-        return pd.DataFrame(columns=["combination", "metric", "difference", "p_value", "p_value_holm"])
+        return pd.DataFrame(columns=["combination", "metric", "difference", "p_value", "p_value_holm", "kind",
+                                     "estimate", "lower", "upper"])
     def cell(r: pd.Series) -> str:
         scale, digits = (100.0, 2) if r["kind"] == "rate" else (1.0, 3)
         return (f"{scale * r['difference']:+.{digits}f} [{scale * r['low']:+.{digits}f}, {scale * r['high']:+.{digits}f}]"
                 + (" *" if r["significant"] else ""))
     # the p-values stay numbers: every report prints them alike (analysis.render)
+    # the numbers behind the difference cell (kept in JSON and CSV, not shown in text)
     return pd.DataFrame({"combination": table["combination"], "metric": table["metric"],
                          "difference": table.apply(cell, axis=1), "p_value": table["p_value"],
-                         "p_value_holm": table["p_value_holm"]})
+                         "p_value_holm": table["p_value_holm"], "kind": table["kind"],
+                         "estimate": table["difference"], "lower": table["low"], "upper": table["high"]})
 
 
 def _plot(table: pd.DataFrame) -> bytes:

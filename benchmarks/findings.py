@@ -1,27 +1,35 @@
-"""The findings page: what the games look like under random, greedy and search players.
+"""The findings page: answers to the questions players ask, from strong play at scale.
 
 Runs everything ``docs/findings.md`` reports and writes the page and its plots::
 
-    python -m benchmarks.findings --out findings-runs --doc docs/findings.md --threads 1 --check 2027
+    python -m benchmarks.findings --out findings-runs --doc docs/findings.md --threads 2 --check 2027 --seeds 10
 
-Sections (every number with its 95% interval; the page names the command and commit):
+The page opens with the answers (each a sentence with a number, its 95% interval and the policy
+it holds for), a glossary and the policy that plays "good play" in each setting, then the
+tables behind the answers:
 
-* Tensho (Ise with yaku set 1 and 2; the hanafuda skin): the dealer's edge, how rounds end, the
-  most frequent yaku, and the card-value tables T2 and T3 against T1 (a sweep on the same deals;
-  the setting's own table is its main run), each under every policy of ``--policies``;
-* Enshu-bana W, S and C at every player count: the dealer's edge, how rounds end (uchikiri,
-  teyaku stops, Fuke), the win rate by seat order, the most frequent yaku;
-* the skill measures (``fudasim skill``) of every game and variant side by side;
-* where the weakest policy (random) gives a different answer from the strongest: every quantity
-  the page reports under both, compared within the combined interval;
-* with ``--check SEED``: every number again from a fresh seed (the search players and skill
-  tournaments at ``--check-search-rounds`` and ``--check-deals``), and whether each pair agrees
-  within the combined interval ``|a - b| <= z * sqrt(se_a^2 + se_b^2)``.
+* **good play** is the strongest fair policy of each setting as measured by its skill tournament
+  (``fudasim skill``'s measured strength; ``--strongest SLUG=POLICY`` fixes one instead); the
+  reference policies (``--policies``, random and greedy) stay as reference columns;
+* dealer and seats: by seat order (the dealer, then turn order) the share of rounds played,
+  the win rate over rounds played and the mean payoff per round; how often the first dealer
+  wins a match in which the winner deals next (``--matches`` of ``--match-rounds`` rounds);
+* how rounds end; complete yaku tables (how often made, how often the round's winner holds it,
+  points), Tensho's T3 table (the hanafuda skin) folded into yaku set 1's tables;
+* card-value tables T2 and T3 against T1 (a sweep on the same deals): paired differences with
+  Holm-adjusted p-values over the page's family, and the share of rounds whose winner changes;
+* skill (``analysis.skill_report.measure_skill``, what ``fudasim skill`` reports): RS with greedy
+  and random as beginners and its range over the fictive players, the effects as win
+  probabilities, match odds, rounds to lead;
+* where random play misleads: random against the strongest policy, paired on the same deals,
+  Holm-adjusted over the section;
+* calibration: with ``--check SEED`` every number again from a fresh seed, as deduplicated
+  z-scores (mean z^2, a QQ plot); with ``--seeds K`` the headline numbers from K more seeds, their
+  spread against the stated standard errors.
 
-``--rounds`` and ``--search-rounds`` set the sizes (the search players are far slower),
-``--deals`` the skill tournaments' size. Folders under ``--out`` are reused when complete, so an
-interrupted page resumes and a finished one re-renders without computing anything; ``--no-run``
-writes the page from the complete folders only and names the parts still missing.
+Folders under ``--out`` are reused when complete, so an interrupted page resumes and a finished
+one re-renders without computing anything; ``--no-run`` writes the page from the complete folders
+only and names the parts still missing.
 """
 
 from __future__ import annotations
@@ -31,21 +39,25 @@ import hashlib
 import io
 import json
 import math
-import re
 import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Number", "Setting", "agreement", "main", "misleading_lines", "settings"]
+__all__ = ["Number", "Setting", "Findings", "Plan", "calibration_z", "main", "settings", "render"]
 
 Z95 = 1.959963984540054
+QUESTIONS = ("How big is the dealer's advantage?", "Do the card-value tables T1, T2 and T3 differ in fairness?",
+             "Which yaku are made and won with, and how often?",
+             "How much does the seat order matter with 3-5 players?", "How much does skill matter?")
+CARD_VALUES = ("T1_ise", "T2_alt", "T3_hanafuda")
+CARD_METRICS = {"dealer wins": "dealer's win rate", "ends by card_value": "rounds ended by card values"}
 
 
 @dataclass(frozen=True)
@@ -62,51 +74,27 @@ class Setting:
         extra = "-".join(v for _, v in self.options)
         return f"{self.rules}{'-' + extra if extra else ''}{'-' + str(self.players) + 'p' if self.players else ''}"
 
+    @property
+    def tensho(self) -> bool:
+        """Tensho (the card-value tables apply)."""
+        return self.rules.startswith("tensho")
 
-@dataclass(frozen=True)
-class Number:
-    """One number of the page with its 95% interval.
-
-    ``kind`` says how it reads: ``rate`` (a share, shown in %), ``points`` (a difference of
-    shares, in percentage points), ``mean`` (a mean per round), ``boot`` (a bootstrap estimate
-    with its percentile interval ``low``..``high``). ``half`` is the interval's half-width (for
-    ``boot``, half the interval's width), in the number's own unit.
-    """
-
-    setting: str
-    policy: str
-    quantity: str
-    value: float
-    half: float
-    kind: str = "rate"
-    low: float = math.nan
-    high: float = math.nan
-
-    def key(self) -> tuple[str, str, str]:
-        """What identifies it across runs of the page."""
-        return self.setting, self.policy, self.quantity
-
-    def text(self) -> str:
-        """The number and its interval as the page prints it."""
-        if self.kind == "rate":
-            return f"{100 * self.value:.2f} ± {100 * self.half:.2f}"
-        if self.kind == "points":
-            return f"{100 * self.value:+.2f} ± {100 * self.half:.2f}"
-        if self.kind == "boot":
-            return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}]"
-        return f"{self.value:+.3f} ± {self.half:.3f}"
+    @property
+    def seats(self) -> int:
+        """Players."""
+        return self.players or 2
 
 
-def settings(quick: bool = False) -> tuple[list[Setting], list[Setting]]:
-    """The Tensho settings and the Enshu-bana settings of the page."""
+def settings(quick: bool = False) -> list[Setting]:
+    """The settings of the page: Tensho with yaku sets 1 and 2 (the hanafuda skin is set 1 with T3,
+    folded into set 1's tables) and Enshu-bana W, S and C at every player count."""
     tensho = [Setting("Tensho (Ise), yaku set 1", "tensho-ise", (("tensho.yaku_set_choice", "fixed_1"),)),
-              Setting("Tensho (Ise), yaku set 2", "tensho-ise", (("tensho.yaku_set_choice", "fixed_2"),)),
-              Setting("Tensho (hanafuda)", "tensho-hanafuda")]
+              Setting("Tensho (Ise), yaku set 2", "tensho-ise", (("tensho.yaku_set_choice", "fixed_2"),))]
     enshu = [Setting(f"Enshu-bana {v.upper()}, {p} players", f"enshu-{v}", players=p)
              for v in ("w", "s", "c") for p in range(2, 6)]
     if quick:
-        return tensho[:1], [s for s in enshu if s.players == 3 and s.rules == "enshu-c"]
-    return tensho, [s for s in enshu if _allowed(s)]
+        return tensho[:1] + [s for s in enshu if s.players == 4 and s.rules == "enshu-c"]
+    return tensho + [s for s in enshu if _allowed(s)]
 
 
 def _allowed(setting: Setting) -> bool:
@@ -114,31 +102,109 @@ def _allowed(setting: Setting) -> bool:
     from simcore.rules import load_rules
 
     rules = load_rules(setting.rules)
-    return game_of(rules).players_problem(rules, setting.players or 2) is None
+    return game_of(rules).players_problem(rules, setting.seats) is None
 
 
-@dataclass
-class Page:
-    """The page being written: Markdown parts and the PNG plots to save next to it."""
+# ---------------------------------------------------------------------------------------------
+# Numbers
 
-    parts: list[str] = field(default_factory=list)
-    plots: dict[str, bytes] = field(default_factory=dict)
 
-    def add(self, *lines: str) -> None:
-        """Append lines."""
-        self.parts.extend(lines)
+def _digits(half: float) -> int:
+    """Decimals that show an interval's half-width with one or two significant digits."""
+    if not (math.isfinite(half) and half > 0):
+        return 2
+    return int(min(4, max(0, 1 - math.floor(math.log10(half)))))
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number of the page with its 95% interval ``low`` .. ``high`` (never ``value +- half``).
+
+    ``kind``: ``rate`` (a share, shown in %, Wilson interval inside [0, 1]), ``points`` (a
+    difference of shares, in percentage points), ``mean`` (a mean per round, normal interval),
+    ``boot`` (a bootstrap estimate, percentile interval). ``se`` is the standard error used to
+    compare it with another run's value (z-scores); ``n`` its sample size.
+    """
+
+    setting: str
+    policy: str
+    quantity: str
+    value: float
+    low: float
+    high: float
+    kind: str = "rate"
+    se: float = math.nan
+    n: int = 0
+
+    def key(self) -> tuple[str, str, str]:
+        """What identifies it across runs of the page."""
+        return self.setting, self.policy, self.quantity
+
+    def text(self, unit: bool = False) -> str:
+        """``52.40 [52.30, 52.50]`` (rates in %, points in pp: with ``unit``, ``52.40 % [52.30, 52.50]``)."""
+        if not math.isfinite(self.value):
+            return "—"
+        scale = 100.0 if self.kind in ("rate", "points") else 1.0
+        value, low, high = self.value * scale, self.low * scale, self.high * scale
+        digits = _digits((high - low) / 2)
+        sign = "+" if self.kind in ("points", "mean") else ""
+        mark = {"rate": " %", "points": " pp"}.get(self.kind, "") if unit else ""
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return f"{value:{sign}.{digits}f}{mark}"
+        return f"{value:{sign}.{digits}f}{mark} [{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
+
+    def holds_zero(self) -> bool:
+        """Whether its interval holds 0."""
+        return self.low <= 0 <= self.high
+
+
+def rate(setting: str, policy: str, quantity: str, k: int, n: int) -> Number:
+    """The share ``k / n`` with its Wilson interval."""
+    from analysis.intervals import wilson_interval
+
+    if not n:
+        return Number(setting, policy, quantity, math.nan, math.nan, math.nan, "rate")
+    value, low, high = wilson_interval(int(k), int(n))
+    return Number(setting, policy, quantity, value, low, high, "rate", math.sqrt(value * (1 - value) / n), int(n))
+
+
+def interval(setting: str, policy: str, quantity: str, value: Any, low: Any, high: Any, kind: str,
+             n: int = 0) -> Number:
+    """A number whose interval is given (its standard error is the half-width / 1.96)."""
+    return Number(setting, policy, quantity, float(value), float(low), float(high), kind,
+                  (float(high) - float(low)) / (2 * Z95), int(n))
+
+
+@dataclass(frozen=True)
+class YakuRow:
+    """One yaku of a setting: how often made (any seat), how often the round's winner held it."""
+
+    key: str
+    name: str
+    english: str
+    family: str
+    points: str
+    made: Number
+    won: Number
 
 
 @dataclass
 class Findings:
-    """Everything one seed's runs give the page: the numbers with intervals, and the rest."""
+    """Everything one seed's runs give the page."""
 
     numbers: dict[tuple[str, str, str], Number] = field(default_factory=dict)
     rounds: dict[tuple[str, str], int] = field(default_factory=dict)  # (setting, policy) -> rounds
-    skill: dict[str, dict[str, Any]] = field(default_factory=dict)  # setting -> n*, variance shares
-    seconds: float = 0.0
+    strongest: dict[str, tuple[str, str]] = field(default_factory=dict)  # setting -> (policy, how chosen)
+    skill: dict[str, Any] = field(default_factory=dict)  # setting -> analysis.skill_report.SkillMeasures
+    yaku: dict[tuple[str, str], list[YakuRow]] = field(default_factory=dict)
+    reasons: dict[str, list[str]] = field(default_factory=dict)  # setting -> end reasons declared
+    card_values: list[tuple[Number, float]] = field(default_factory=list)  # difference, raw p-value
+    misleading: list[tuple[Number, Number, Number, float]] = field(default_factory=list)  # weak, strong, diff, p
+    matches: dict[tuple[str, str], tuple[Number, int, int]] = field(default_factory=dict)  # first dealer, rounds, n
     deals: dict[str, str] = field(default_factory=dict)  # setting -> fingerprint of its first deals
     missing: list[str] = field(default_factory=list)  # parts left out (``--no-run`` and not computed yet)
+    spread: list[dict[str, Any]] = field(default_factory=list)  # the multi-seed check's rows
+    seconds: float = 0.0
 
     def put(self, number: Number) -> None:
         """Add one number."""
@@ -148,18 +214,25 @@ class Findings:
         """The number, or None when this run of the page has none."""
         return self.numbers.get((setting, policy, quantity))
 
+    def strong(self, setting: str) -> str | None:
+        """The strongest fair policy of ``setting`` (the page's good play)."""
+        return self.strongest.get(setting, (None, ""))[0]
+
 
 @dataclass(frozen=True)
 class Plan:
     """How large each part is and where it goes."""
 
-    policies: list[str]
-    chain: list[str]
+    policies: list[str]  # reference policies (random, greedy)
+    chain: list[str]  # the skill tournaments' policies (fair candidates and fictive players)
     rounds: int
     search_rounds: int
     deals: int
     seed: int
     out: Path
+    matches: int = 0
+    match_rounds: int = 12
+    strongest: dict[str, str] = field(default_factory=dict)  # slug -> policy (given, not measured)
     engine: str = "kernel"
     threads: int | None = None
     compute: bool = True  # False: use only the folders already complete
@@ -172,6 +245,10 @@ class Plan:
         return self.rounds if fast else self.search_rounds
 
 
+# ---------------------------------------------------------------------------------------------
+# Runs
+
+
 def _options(setting: Setting) -> dict[str, str]:
     from simcore.run.runner import with_players
 
@@ -182,23 +259,27 @@ def _policy_slug(policy: str) -> str:
     return policy.replace(":", "_").replace(",", "_").replace("=", "")
 
 
-def _run(setting: Setting, policy: str, plan: Plan) -> Path | None:
-    """One run of ``setting`` with ``policy`` in every seat (reused when already complete; None
-    when it is not and the plan computes nothing)."""
+def _run(setting: Setting, policy: str, plan: Plan, rounds: int | None = None, seed: int | None = None,
+         matches: int | None = None, tag: str = "") -> Path | None:
+    """One run of ``setting`` with ``policy`` in every seat (reused when complete; None when it is
+    not and the plan computes nothing)."""
     from simcore.dataset import check_dataset
     from simcore.run.runner import RunConfig, run
 
-    path = plan.out / f"{setting.slug()}-{_policy_slug(policy)}"
+    path = plan.out / f"{setting.slug()}-{_policy_slug(policy)}{tag}"
     if path.is_dir() and (path / "_run.json").is_file():
         check = check_dataset(path, checksums=False)
         if check.complete and not check.problems:
             return path
     if not plan.compute:
         return None
-    seats = setting.players or 2
-    run(RunConfig(rules=setting.rules, options=_options(setting), seed=plan.seed, rounds=plan.size(policy),
-                  policies={s: policy for s in range(seats)}, out=str(path), resume=path.is_dir(),
-                  engine=plan.engine, threads=plan.threads))
+    common = dict(rules=setting.rules, options=_options(setting), seed=plan.seed if seed is None else seed,
+                  policies={s: policy for s in range(setting.seats)}, out=str(path), resume=path.is_dir(),
+                  engine=plan.engine, threads=plan.threads)
+    if matches:
+        run(RunConfig(matches=matches, rounds_per_match=plan.match_rounds, **common))  # type: ignore[arg-type]
+    else:
+        run(RunConfig(rounds=rounds or plan.size(policy), **common))  # type: ignore[arg-type]
     return path
 
 
@@ -209,153 +290,195 @@ def _complete(folder: Path) -> bool:
         return False
 
 
-CARD_VALUES = ("T1_ise", "T2_alt", "T3_hanafuda")
-
-
 def _sweep(setting: Setting, policy: str, plan: Plan) -> Path | None:
-    """The card-value sweep of a Tensho setting (T1, T2, T3 on the same deals), reused when complete
-    (None when it is not and the plan computes nothing)."""
+    """The card-value sweep of a Tensho setting (T1, T2, T3 on the same deals), reused when complete."""
     from simcore.run.sweep import SweepConfig, run_sweep
 
     folder = plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}"
     if not _complete(folder) and not plan.compute:
         return None
     if not _complete(folder):
-        seats = setting.players or 2
         run_sweep(SweepConfig(rules=setting.rules, options=_options(setting),
                               vary=[("tensho.card_values", list(CARD_VALUES))],
-                              policies={s: policy for s in range(seats)}, rounds=plan.size(policy), seed=plan.seed,
-                              out=str(folder), resume=folder.is_dir(), engine=plan.engine, threads=plan.threads))
+                              policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy),
+                              seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
+                              threads=plan.threads))
     return folder
 
 
-def _own_combination(setting: Setting, folder: Path) -> Path:
-    """The sweep's run with the setting's own card-value table: the setting's main run."""
+def _combination(setting: Setting, folder: Path, table: str | None = None) -> Path:
+    """The sweep's run with ``table`` (default: the setting's own card-value table)."""
     from simcore.rules import load_rules
 
-    own = load_rules(setting.rules, dict(setting.options)).option("tensho.card_values")
+    own = table or load_rules(setting.rules, dict(setting.options)).option("tensho.card_values")
     return folder / f"combo-{CARD_VALUES.index(own):03d}"
 
 
-def _rate(setting: str, policy: str, quantity: str, k: float, n: int) -> Number:
-    """The share ``k / n`` with the Agresti-Coull half-width (which stays above 0 when ``k`` is 0 or ``n``)."""
-    if not n:
-        return Number(setting, policy, quantity, math.nan, math.nan, "rate")
-    n_tilde = n + Z95 ** 2
-    p_tilde = (k + Z95 ** 2 / 2) / n_tilde
-    return Number(setting, policy, quantity, k / n, Z95 * math.sqrt(p_tilde * (1 - p_tilde) / n_tilde), "rate")
+# ---------------------------------------------------------------------------------------------
+# What a run gives
 
 
-def _mean(setting: str, policy: str, quantity: str, values: np.ndarray, kind: str = "mean") -> Number:
-    n = len(values)
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return Number(setting, policy, quantity, float(values.mean()), half, kind)
+def _points(yaku: Any, options: dict[str, Any]) -> str:
+    values = getattr(yaku, "values", None)
+    if values is not None:  # Tensho: the value in the setting's yaku set
+        chosen = str(options.get("tensho.yaku_set_choice", ""))
+        shown = [values[1]] if chosen == "fixed_2" else [values[0]] if chosen == "fixed_1" else list(values)
+        return " / ".join("instant win" if v == "instant" else "—" if v is None else str(v) for v in shown)
+    value, kind = getattr(yaku, "value", None), getattr(yaku, "kind", "points")
+    return f"{value}" + ("" if kind == "points" else f" ({kind})")
 
 
-def describe_run(path: Path, setting: str, policy: str, findings: Findings) -> None:
-    """The numbers of one run: dealer's edge, end reasons, win rate by seat order, every yaku."""
+def _family(yaku: Any) -> str:
+    face = getattr(yaku, "face", None)
+    if face is not None:
+        return {"front": "omote", "back": "ura"}.get(face, str(face))
+    return str(getattr(yaku, "kind", ""))
+
+
+def _won_with(dataset: Any) -> np.ndarray:
+    """int64[64]: rounds whose winner holds yaku bit ``b``."""
+    from analysis.accumulate import BitCounter
+
+    counter = BitCounter()
+    seats = dataset.seats
+    for batch in dataset.iter_batches(["winner", *[f"yaku_{s}" for s in range(seats)]]):
+        winner = batch["winner"].astype(np.int64)
+        held = np.zeros(len(winner), dtype=np.uint64)
+        for seat in range(seats):
+            mine = winner == seat
+            held[mine] = batch[f"yaku_{seat}"][mine].astype(np.uint64)
+        counter.add(held)
+    return counter.bit_counts()
+
+
+def describe_run(path: Path, setting: Setting, policy: str, findings: Findings, yaku: bool = True) -> None:
+    """The numbers of one run: by seat order, how rounds end, every yaku."""
+    from analysis.intervals import mean_interval
     from analysis.reader import open_run
-    from simcore.dataset import read_dataset
+    from analysis.report import build_report
 
     dataset = open_run(path)
-    players = dataset.seats
-    frame = read_dataset(path, columns=["dealer", "winner", "end_reason", "field_dealt", "hand_dealt_0",
-                                        *[f"yaku_{s}" for s in range(players)]])
-    n = len(frame)
-    first = frame[["field_dealt", "hand_dealt_0"]].head(1000).to_numpy(dtype=np.uint64)
-    findings.deals.setdefault(setting, hashlib.sha256(first.tobytes()).hexdigest()[:16])
-    findings.rounds[(setting, policy)] = n
-    dealer = frame["dealer"].to_numpy()
-    winner = frame["winner"].to_numpy()
-    won = winner >= 0
+    report = build_report(dataset)
+    summary = report.summary
+    assert summary is not None and summary.seat_order is not None
+    label, n = setting.label, summary.rounds
+    findings.rounds[(label, policy)] = n
     put = findings.put
-    put(_rate(setting, policy, "dealer wins", int((winner == dealer).sum()), n))
-    edge = np.where(winner == dealer, 1.0, np.where(won, -1.0 / (players - 1), 0.0))
-    put(_mean(setting, policy, "dealer's edge", edge))
-    reasons = frame["end_reason"].astype(str).to_numpy()
-    for reason in frame["end_reason"].cat.categories:
-        put(_rate(setting, policy, f"ends by {reason}", int((reasons == str(reason)).sum()), n))
-    order = (winner - dealer) % players
-    for k in range(players):
-        put(_rate(setting, policy, f"seat order {k} wins", int(((order == k) & won).sum()), n))
-    last_minus_dealer = (((order == players - 1) & won).astype(np.float64)
-                         - ((order == 0) & won).astype(np.float64))
-    put(_mean(setting, policy, "seat-order effect", last_minus_dealer, "points"))
-    yaku_any = np.zeros(n, dtype=np.uint64)
-    for s in range(players):
-        yaku_any |= frame[f"yaku_{s}"].to_numpy().astype(np.uint64)
-    for y in dataset.yaku:
-        count = int(((yaku_any >> np.uint64(y.bit)) & np.uint64(1)).sum())
-        put(_rate(setting, policy, f"yaku {y.name}", count, n))
+    for k, counts in enumerate(summary.seat_order):
+        put(rate(label, policy, f"order {k} plays", counts.rounds, n))
+        put(rate(label, policy, f"order {k} wins", counts.wins, counts.rounds))
+        total = counts.payoff_all.sums()
+        mean, low, high, _ = mean_interval(*total)
+        put(interval(label, policy, f"order {k} payoff", mean, low, high, "mean", n))
+    findings.reasons[label] = list(summary.end_reasons)
+    for reason, count in summary.end_reasons.items():
+        put(rate(label, policy, f"ends by {reason}", count, n))
+    if yaku:
+        frame = report.table("yaku_frequencies").frame
+        won = _won_with(dataset)
+        rules = dataset.rules(required=False)
+        by_key = {y.key: y for y in rules.yaku} if rules is not None else {}
+        rows = []
+        for _, row in frame.iterrows():
+            info = next(y for y in dataset.yaku if y.key == row["key"])
+            made = rate(label, policy, f"yaku {row['yaku']} made", int(row["any_count"]), int(row["rounds"]))
+            held = rate(label, policy, f"yaku {row['yaku']} won with", int(won[info.bit]), int(row["rounds"]))
+            put(made)
+            put(held)
+            source = by_key.get(row["key"])
+            rows.append(YakuRow(row["key"], row["yaku"], row["english"], _family(source) if source else "",
+                                _points(source, dataset.options) if source else "", made, held))
+        findings.yaku[(label, policy)] = rows
+        first = dataset.iter_batches(["field_dealt", "hand_dealt_0"])
+        head = next(first)
+        fingerprint = np.stack([head["field_dealt"][:1000], head["hand_dealt_0"][:1000]]).astype(np.uint64)
+        findings.deals.setdefault(label, hashlib.sha256(fingerprint.tobytes()).hexdigest()[:16])
 
 
-_CELL = re.compile(r"^\s*([+-]?[\d.]+)\s*\[\s*([+-]?[\d.]+),\s*([+-]?[\d.]+)\]")
+def describe_matches(path: Path, setting: Setting, policy: str, findings: Findings) -> None:
+    """How often the first dealer of a match wins it (the winner of a round deals the next)."""
+    from analysis.report import build_report
+
+    frame = build_report(path).table("match_outcomes").frame.set_index("who")
+    row = frame.loc["first dealer"].to_dict()
+    matches = int(row["matches"])
+    wins = int(round(float(row["win_rate"]) * matches))
+    number = rate(setting.label, policy, "first dealer wins the match", wins, matches)
+    findings.put(number)
+    from analysis.reader import open_run
+
+    findings.matches[(setting.label, policy)] = (number, int(open_run(path).rounds_per_match or 0), matches)
 
 
-def _parse_interval(cell: str, scale: float = 1.0) -> tuple[float, float, float] | None:
-    """``value [low, high]`` of a report cell, divided by ``scale``; None for ``n/a``."""
-    match = _CELL.match(str(cell))
-    if not match:
-        return None
-    value, low, high = (float(x) / scale for x in match.groups())
-    return value, low, high
-
-
-SWEEP_METRICS = {"dealer wins": "dealer wins", "ends by card_value": "rounds ending by card value"}
-
-
-def describe_sweep(folder: Path, setting: str, policy: str, findings: Findings) -> None:
-    """The card-value tables' differences from T1 (paired, points) of one sweep folder."""
+def describe_sweep(folder: Path, setting: Setting, policy: str, findings: Findings) -> None:
+    """T2 and T3 against T1 (paired on the same deals): differences, raw p-values, winner changes."""
     from analysis.sweep import build_sweep_report
 
-    differences = build_sweep_report(folder).table("sweep_differences").frame
-    for _, row in differences.iterrows():
-        if row["metric"] not in SWEEP_METRICS:
+    report = build_sweep_report(folder)
+    for _, row in report.table("sweep_differences").frame.iterrows():
+        if row["metric"] not in CARD_METRICS:
             continue
-        parsed = _parse_interval(row["difference"], 100.0)
-        if parsed is None:
-            continue
-        value, low, high = parsed
         table = str(row["combination"]).split("=")[-1].split("_")[0]
-        findings.put(Number(setting, policy, f"{table} − T1: {SWEEP_METRICS[row['metric']]}", value,
-                            (high - low) / 2, "points"))
+        number = interval(setting.label, policy, f"{table} - T1: {CARD_METRICS[row['metric']]}", row["estimate"],
+                          row["lower"], row["upper"], "points")
+        findings.put(number)
+        findings.card_values.append((number, float(row["p_value"])))
+    for _, row in report.table("sweep_winner_changes").frame.iterrows():
+        table = str(row["combination"]).split("=")[-1].split("_")[0]
+        findings.put(rate(setting.label, policy, f"{table} - T1: winner changes", int(row["changed"]),
+                          int(row["paired_rounds"])))
 
 
-def describe_skill(folder: Path, setting: str, chain: list[str], findings: Findings) -> None:
-    """The skill measures of one tournament folder (bootstrap intervals; n* and shares without).
+def describe_misleading(weak_path: Path, strong_path: Path, setting: Setting, weak: str, strong: str,
+                        findings: Findings) -> None:
+    """Every rate both runs give, weak against strong play, paired on the rounds both played."""
+    from analysis.compare import compare_runs
 
-    Its rows are named after ``chain`` (the policies as the page lists them), step by step.
-    """
-    from analysis.skill_report import build_skill_report
-
-    report = build_skill_report(folder)
-    relative = report.table("skill_relative").frame
-    gaps = report.table("skill_gaps").frame
-    lead = report.table("skill_rounds_to_lead").frame
-    shares = report.table("skill_variance").frame
-    steps = [f"{a} -> {b}" for a, b in zip(chain, chain[1:], strict=False)]
-    for beginner, (_, row) in zip(chain, relative.iterrows(), strict=False):
-        for column, name in (("RS", "RS"), ("LE (learning effect)", "LE"), ("RE (random effect)", "RE")):
-            parsed = _parse_interval(row[column])
-            if parsed is not None:
-                value, low, high = parsed
-                findings.put(Number(setting, f"beginner {beginner}", name, value, (high - low) / 2, "boot",
-                                    low, high))
-    for step, (_, row) in zip(steps, gaps.iterrows(), strict=True):
-        for column, name in (("payoff gap per round", "payoff gap"), ("win-rate gap %", "win-rate gap")):
-            parsed = _parse_interval(row[column])
-            if parsed is not None:
-                value, low, high = parsed
-                findings.put(Number(setting, step, name, value, (high - low) / 2, "boot", low, high))
-    findings.skill[setting] = {
-        "n*": {step: str(r["n* (formula)"]) for step, (_, r) in zip(steps, lead.iterrows(), strict=True)},
-        "shares": {step: (str(r["deal %"]), str(r["policy %"]))
-                   for step, (_, r) in zip(steps, shares.iterrows(), strict=True)},
-    }
+    report = compare_runs([weak_path, strong_path], labels=["weak", "strong"])
+    side = report.table("side_by_side").frame.set_index("metric")
+    paired = report.table("paired_strong").frame
+    label = setting.label
+    for _, row in paired.iterrows():
+        metric = str(row["metric"])
+        if row["kind"] != "rate" or not (metric == "dealer wins" or metric.startswith(("ends by ", "yaku "))):
+            continue
+        values = side.loc[metric]
+        a = interval(label, weak, metric, values["weak"], values["weak_low"], values["weak_high"], "rate")
+        b = interval(label, strong, metric, values["strong"], values["strong_low"], values["strong_high"], "rate")
+        if a.value == b.value == 0:
+            continue  # never happens under either policy: nothing to compare
+        diff = interval(label, f"{strong} - {weak}", metric, row["difference_diff"], row["difference_low"],
+                        row["difference_high"], "points", int(row["paired_rounds"]))
+        findings.misleading.append((a, b, diff, float(row["p_value"])))
 
 
-def gather(plan: Plan, tensho: list[Setting], enshu: list[Setting], skill: bool, log: Any = None) -> Findings:
-    """Every run, sweep and skill tournament of the page (reusing complete folders), and their numbers."""
+def describe_skill(folder: Path, setting: Setting, findings: Findings) -> None:
+    """The skill measures of one tournament folder (what ``fudasim skill`` reports)."""
+    from analysis.skill_report import measure_skill
+
+    measures = measure_skill(folder)
+    findings.skill[setting.label] = measures
+    for r in measures.relative:
+        for name in ("rs", "le", "re"):
+            estimate = getattr(r, name)
+            findings.put(interval(setting.label, f"{r.beginner} / {r.fictive}", name.upper(), estimate.value,
+                                  estimate.low, estimate.high, "boot"))
+
+
+def _strongest(setting: Setting, plan: Plan, findings: Findings) -> str:
+    """The page's good play in ``setting``: given, measured, or (without either) the last reference."""
+    if setting.slug() in plan.strongest:
+        choice = (plan.strongest[setting.slug()], "given with --strongest")
+    elif setting.label in findings.skill and findings.skill[setting.label].best:
+        choice = (findings.skill[setting.label].best, "the strongest fair policy of the skill tournament")
+    else:
+        choice = (plan.policies[-1], "not measured (no skill tournament): the last of --policies")
+    findings.strongest[setting.label] = choice
+    return choice[0]
+
+
+def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -> Findings:
+    """Every tournament, run and sweep of the page (reusing complete folders), and their numbers."""
     from simcore.run.tournament import TournamentConfig, run_tournament
 
     started = time.monotonic()
@@ -366,164 +489,160 @@ def gather(plan: Plan, tensho: list[Setting], enshu: list[Setting], skill: bool,
         if log is not None:
             print(f"[{time.monotonic() - started:7.0f}s] {text}", file=log, flush=True)
 
-    for setting in tensho:
-        for policy in plan.policies:
-            folder = _sweep(setting, policy, plan)
-            if folder is None:
-                findings.missing.append(f"{setting.label} / {policy}")
-                continue
-            describe_run(_own_combination(setting, folder), setting.label, policy, findings)
-            describe_sweep(folder, setting.label, policy, findings)
-            note(f"{setting.label} / {policy}")
-    for setting in enshu:
-        for policy in plan.policies:
-            path = _run(setting, policy, plan)
-            if path is None:
-                findings.missing.append(f"{setting.label} / {policy}")
-                continue
-            describe_run(path, setting.label, policy, findings)
-            note(f"{setting.label} / {policy}")
-    if skill:
-        for setting in tensho + enshu:
+    for setting in settings_:
+        if skill:
             folder = plan.out / f"skill-{setting.slug()}"
-            if not _complete(folder) and not plan.compute:
-                findings.missing.append(f"skill {setting.label}")
-                continue
-            if not _complete(folder):
+            if not _complete(folder) and plan.compute:
                 run_tournament(TournamentConfig(rules=setting.rules, options=_options(setting),
                                                 policies=tuple(plan.chain), deals=plan.deals, seed=plan.seed,
                                                 engine=plan.engine, threads=plan.threads, out=str(folder),
                                                 resume=folder.is_dir()))
-            describe_skill(folder, setting.label, plan.chain, findings)
-            note(f"skill {setting.label}")
+            if _complete(folder):
+                describe_skill(folder, setting, findings)
+                note(f"skill {setting.label}")
+            else:
+                findings.missing.append(f"skill {setting.label}")
+        strong = _strongest(setting, plan, findings)
+        paths: dict[str, Path] = {}
+        for policy in dict.fromkeys([*plan.policies, strong]):
+            if setting.tensho:
+                sweep = _sweep(setting, policy, plan)
+                if sweep is None:
+                    findings.missing.append(f"{setting.label} / {policy}")
+                    continue
+                paths[policy] = _combination(setting, sweep)
+                describe_run(paths[policy], setting, policy, findings)
+                describe_sweep(sweep, setting, policy, findings)
+                if setting.options == (("tensho.yaku_set_choice", "fixed_1"),):  # the hanafuda skin: T3
+                    describe_run(_combination(setting, sweep, "T3_hanafuda"), setting, f"{policy}, T3", findings)
+            else:
+                path = _run(setting, policy, plan)
+                if path is None:
+                    findings.missing.append(f"{setting.label} / {policy}")
+                    continue
+                paths[policy] = path
+                describe_run(path, setting, policy, findings)
+            note(f"{setting.label} / {policy}")
+        if plan.matches:
+            path = _run(setting, strong, plan, matches=plan.matches, tag=f"-matches{plan.match_rounds}")
+            if path is None:
+                findings.missing.append(f"{setting.label} / {strong} matches")
+            else:
+                describe_matches(path, setting, strong, findings)
+        weak = plan.policies[0]
+        if weak != strong and weak in paths and strong in paths:
+            describe_misleading(paths[weak], paths[strong], setting, weak, strong, findings)
     findings.seconds = time.monotonic() - started
     return findings
 
 
-def save_numbers(findings: Findings, path: Path) -> None:
-    """Write the numbers as JSON (one object per number)."""
-    path.write_text(json.dumps([asdict(n) for n in findings.numbers.values()], indent=0), encoding="utf-8")
+def multi_seed(plan: Plan, settings_: list[Setting], seeds: int, rounds: int, policy: str,
+               findings: Findings) -> None:
+    """The headline numbers (dealer's win rate and payoff per round) from ``seeds`` more seeds:
+    their spread between seeds against the standard errors the page states."""
+    for setting in settings_:
+        values: dict[str, list[Number]] = {"dealer's win rate": [], "dealer's payoff per round": []}
+        for k in range(seeds):
+            seed = plan.seed + 1000 + k
+            path = _run(setting, policy, plan, rounds=rounds, seed=seed, tag=f"-seed{seed}")
+            if path is None:
+                findings.missing.append(f"{setting.label} / {policy} seed {seed}")
+                continue
+            found = Findings()
+            describe_run(path, setting, policy, found, yaku=False)
+            values["dealer's win rate"].append(found.numbers[(setting.label, policy, "order 0 wins")])
+            values["dealer's payoff per round"].append(found.numbers[(setting.label, policy, "order 0 payoff")])
+        for name, numbers in values.items():
+            if len(numbers) >= 2:
+                findings.spread.append(spread_row(setting.label, policy, name, numbers))
+
+
+def spread_row(setting: str, policy: str, name: str, numbers: list[Number]) -> dict[str, Any]:
+    """Between-seed standard deviation against the stated standard errors (their root mean square),
+    with the ratio's 95% interval under a chi-square with ``seeds - 1`` degrees of freedom."""
+    values = np.array([n.value for n in numbers])
+    stated = float(np.sqrt(np.mean([n.se ** 2 for n in numbers])))
+    observed = float(values.std(ddof=1))
+    k = len(numbers) - 1
+    low_q, high_q = (_chi2_quantile(q, k) for q in (0.975, 0.025))
+    ratio = observed / stated if stated > 0 else math.nan
+    return {"setting": setting, "policy": policy, "number": name, "seeds": len(numbers),
+            "mean": float(values.mean()), "observed": observed, "stated": stated, "ratio": ratio,
+            "low": ratio * math.sqrt(k / low_q), "high": ratio * math.sqrt(k / high_q)}
+
+
+def _chi2_cdf(x: float, k: int) -> float:
+    """P(chi-square with ``k`` degrees of freedom <= ``x``): the regularized lower incomplete gamma
+    function P(k/2, x/2), from its power series."""
+    if x <= 0:
+        return 0.0
+    a, half = k / 2.0, x / 2.0
+    term = total = 1.0 / a
+    n = 0
+    while term > total * 1e-15 and n < 100_000:
+        n += 1
+        term *= half / (a + n)
+        total += term
+    return min(1.0, math.exp(a * math.log(half) - half - math.lgamma(a)) * total)
+
+
+def _chi2_quantile(q: float, k: int) -> float:
+    """The ``q`` quantile of a chi-square with ``k`` degrees of freedom (bisection on its CDF)."""
+    low, high = 0.0, k + 20.0 * math.sqrt(2.0 * k) + 20.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        if _chi2_cdf(middle, k) < q:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 # ---------------------------------------------------------------------------------------------
-# Comparisons: random against the strongest policy, and the page against a fresh seed
+# Calibration: the page against a fresh seed
 
 
-def differ(a: Number, b: Number, z: float = Z95) -> bool:
-    """True when ``a`` and ``b`` differ beyond their combined interval.
+def _independent(numbers: list[Number], players: dict[str, int], zero_sum: dict[str, bool]) -> list[Number]:
+    """One number per independent quantity: the dealer's win rate once (not again as a seat order in
+    two-player games), a zero-sum two-player game's dealer payoff once (the other seat's is its
+    negative), a yaku's share made (not again as won with, nor under T3, which replays the same
+    rounds), no share that is 0 or 1 (nothing to compare), no number without an interval, and a
+    number the same as one kept (LE does not depend on the fictive player, RE not on the beginner)."""
+    out, seen = [], set()
+    for number in numbers:
+        quantity, seats = number.quantity, players.get(number.setting, 2)
+        if not (math.isfinite(number.se) and number.se > 0):
+            continue
+        if number.policy.endswith(", T3") or quantity.endswith(" won with"):
+            continue
+        same = (number.setting, number.quantity, round(number.value, 12), round(number.se, 12))
+        if same in seen:
+            continue
+        seen.add(same)
+        if number.kind == "rate" and number.value in (0.0, 1.0):
+            continue
+        if quantity.endswith(" plays") and number.value == 1.0:
+            continue
+        if seats == 2 and quantity in ("order 1 wins", "order 1 plays", "order 0 plays"):
+            continue
+        if seats == 2 and zero_sum.get(number.setting) and quantity == "order 1 payoff":
+            continue
+        if number.kind == "boot" and number.quantity == "RS":
+            continue  # a function of LE and RE
+        out.append(number)
+    return out
 
-    ``|a - b| > z * sqrt(se_a^2 + se_b^2)`` with ``se = half / 1.96`` (a 95% half-width), so at
-    ``z = 1.96`` the test is ``|a - b| > sqrt(half_a^2 + half_b^2)``.
-    """
-    se_a, se_b = a.half / Z95, b.half / Z95
-    if not (math.isfinite(se_a) and math.isfinite(se_b)):
-        return False
-    return abs(a.value - b.value) > z * math.sqrt(se_a ** 2 + se_b ** 2) + 1e-12
 
-
-def agreement(main: Iterable[Number], fresh: Findings, z: float = Z95) -> tuple[list[tuple[Number, Number]],
-                                                                                 list[tuple[Number, Number]]]:
-    """Pairs (page, fresh) that agree within their combined interval, and those that do not.
-
-    Only numbers with an interval in both runs are compared; a number the fresh run lacks is left out.
-    """
-    agree: list[tuple[Number, Number]] = []
-    disagree: list[tuple[Number, Number]] = []
-    for a in main:
+def calibration_z(page: list[Number], fresh: Findings, players: dict[str, int],
+                  zero_sum: dict[str, bool]) -> list[tuple[Number, Number, float]]:
+    """``(page, fresh, z)`` for every independent number both runs give: ``z = (a - b) / sqrt(se_a^2 + se_b^2)``."""
+    out = []
+    for a in _independent(page, players, zero_sum):
         b = fresh.numbers.get(a.key())
-        if b is None or not (math.isfinite(a.half) and math.isfinite(b.half)):
+        if b is None or not (math.isfinite(b.se) and b.se > 0):
             continue
-        (disagree if differ(a, b, z) else agree).append((a, b))
-    return agree, disagree
-
-
-def _signed(number: Number) -> bool:
-    return number.kind in ("mean", "points")
-
-
-def _clear_sign(number: Number) -> int:
-    """+1 or -1 when the interval excludes 0, else 0."""
-    if number.value - number.half > 0:
-        return 1
-    if number.value + number.half < 0:
-        return -1
-    return 0
-
-
-def misleading_lines(findings: Findings, settings_: list[str], quantities: dict[str, list[str]], weak: str,
-                     strong: str) -> list[str]:
-    """Plain sentences: where ``weak`` play gives a different answer from ``strong`` play.
-
-    ``quantities`` gives, per setting, the quantities the page reports (in page order); every one
-    present under both policies is compared within the combined interval.
-    """
-    lines = []
-    for setting in settings_:
-        sentences, compared, flips = [], 0, 0
-        for quantity in quantities.get(setting, []):
-            a, b = findings.get(setting, weak, quantity), findings.get(setting, strong, quantity)
-            if a is None or b is None or not (math.isfinite(a.half) and math.isfinite(b.half)):
-                continue
-            compared += 1
-            if not differ(a, b):
-                continue
-            what = _readable(quantity)
-            if _signed(a) and _clear_sign(a) * _clear_sign(b) < 0:
-                flips += 1
-                sentences.append(f"{weak} play gets the sign of {what} wrong: {a.text()} under {weak}, "
-                                 f"{b.text()} under {strong}")
-            else:
-                side = "too high" if a.value > b.value else "too low"
-                sentences.append(f"{weak} play puts {what} {side}: {a.text()} against {b.text()}")
-        if not compared:
-            continue
-        ranking = _top_yaku_change(findings, setting, weak, strong, quantities.get(setting, []))
-        head = (f"**{setting}**: {len(sentences)} of the {compared} numbers reported under both differ beyond "
-                f"their intervals" + (f", {flips} with the opposite sign" if flips else "") + ".")
-        if ranking:
-            head += " " + ranking
-        lines.append(f"* {head}" + ("" if not sentences else ""))
-        lines.extend(f"  * {s[0].upper() + s[1:]}." for s in sentences)
-    return lines
-
-
-def _readable(quantity: str) -> str:
-    if quantity.startswith("ends by "):
-        return f"the share of rounds ending by {quantity[8:].replace('_', ' ')} (%)"
-    if quantity.startswith("yaku "):
-        return f"the frequency of {quantity[5:]} (% of rounds)"
-    if quantity.startswith("seat order "):
-        k = int(quantity.split()[2])
-        return "the dealer's win rate (%)" if k == 0 else f"the win rate of seat {k} after the dealer (%)"
-    if quantity == "seat-order effect":
-        return "the seat-order effect (last seat's win rate minus the dealer's, points)"
-    if " − T1: " in quantity:
-        table, what = quantity.split(" − T1: ")
-        return f"the change {table} makes to the {what} against T1 (points)"
-    if quantity == "dealer wins":
-        return "the dealer's win rate (%)"
-    return f"the {quantity}"
-
-
-def _top_yaku_change(findings: Findings, setting: str, weak: str, strong: str, quantities: list[str]) -> str:
-    yaku = [q for q in quantities if q.startswith("yaku ")]
-    def top(policy: str) -> str | None:
-        values = [(findings.get(setting, policy, q), q) for q in yaku]
-        present = [(n.value, q) for n, q in values if n is not None]
-        return max(present)[1] if present else None
-
-    a, b = top(weak), top(strong)
-    if not (a and b) or a == b:
-        return ""
-    a_strong, b_strong = findings.get(setting, strong, a), findings.get(setting, strong, b)
-    a_weak, b_weak = findings.get(setting, weak, a), findings.get(setting, weak, b)
-    if None in (a_strong, b_strong, a_weak, b_weak):
-        return ""
-    assert a_strong and b_strong and a_weak and b_weak
-    if differ(a_strong, b_strong) and differ(a_weak, b_weak):  # the order changes beyond the intervals
-        return (f"The most frequent yaku is {a[5:]} under {weak} play ({a_weak.text()} against {b[5:]}'s "
-                f"{b_weak.text()}) but {b[5:]} under {strong} play ({b_strong.text()} against {a_strong.text()}).")
-    return ""
+        out.append((a, b, (a.value - b.value) / math.sqrt(a.se ** 2 + b.se ** 2)))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -543,6 +662,188 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
         ["| " + " | ".join(str(c) for c in row) + " |" for row in rows] + [""]
 
 
+def _p(value: float) -> str:
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+@dataclass
+class Page:
+    """The page being written: Markdown parts and the PNG plots to save next to it."""
+
+    parts: list[str] = field(default_factory=list)
+    plots: dict[str, bytes] = field(default_factory=dict)
+
+    def add(self, *lines: str) -> None:
+        """Append lines."""
+        self.parts.extend(lines)
+
+
+GLOSSARY = [
+    ("Tensho", "the 45-card Ise mekurifuda fishing game, two players ([tensho.md](tensho.md))."),
+    ("yaku set 1, 2", "Tensho's two tables of yaku (scoring combinations); the dealer may choose, the page fixes one."),
+    ("omote, ura", "the front (omote) and back (ura) form of a Tensho yaku: the same cards of the front or back "
+                   "suits; ura yaku score less."),
+    ("T1, T2, T3", "Tensho's card-value tables, which break ties after yaku points and chaff: T1 the Ise table, "
+                   "T2 an alternative, T3 the hanafuda table. Tensho (hanafuda) is Tensho (Ise) with yaku set 1 "
+                   "and T3: its numbers are the T3 rows of yaku set 1."),
+    ("chaff", "the plain cards; more chaff breaks a tie in yaku points."),
+    ("instant win", "a Tensho yaku that ends the round at once."),
+    ("Enshu-bana W, S, C", "the 48-card hanafuda game of Enshu in three variants: W (wagers: matchsticks change "
+                           "hands), S (points: a round pays its score), C (comprehensive: with kotsu, multipliers "
+                           "and, with 4-5 players, dropping out) ([enshu.md](enshu.md))."),
+    ("uchikiri", "an Enshu-bana yaku that stops the round at once."),
+    ("teyaku", "a dealt hand that scores (or stops the round) before play."),
+    ("Fuke", "an Enshu-bana declaration that voids the round."),
+    ("dropping out", "in Enshu-bana C with 4-5 players, two seats sit each round out (the dealer among those "
+                     "that may); a seat that sits out pays nothing that round."),
+    ("dealer, seat order", "the round's dealer, then the seats in turn order (dealer + 1, dealer + 2, ...)."),
+    ("payoff", "a seat's net result of a round: Tensho +1 / -1 (0 drawn), W and C matchsticks (zero-sum), "
+               "S the seat's score (not zero-sum)."),
+    ("good play", "the strongest fair policy of the setting, as measured by its skill tournament."),
+    ("RS, LE, RE", "relative skill RS = LE / (LE + RE) (Dreef, Borm & van der Genugten 2004): LE what the best "
+                   "fair policy gains over a beginner, RE what knowing the cards would add ([skill.md](skill.md))."),
+    ("n*", "rounds after which the better player is ahead with probability 0.95 (Fiedler & Rock 2009)."),
+    ("interval", "every [low, high] is a 95% interval: Wilson for shares (asymmetric, inside 0-100 %), normal for "
+                 "means and differences, percentile bootstrap over deals for the skill measures."),
+    ("Holm", "Holm's step-down adjustment of a family of p-values: a difference called significant after it keeps "
+             "the chance of any false alarm in the family under 5%."),
+]
+
+
+def _label_policy(findings: Findings, setting: str) -> str:
+    policy = findings.strong(setting)
+    return policy or "—"
+
+
+def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[str]:
+    """The answers section: each question answered in sentences with numbers, intervals and policies."""
+    out = ["## Answers", ""]
+    # 1. the dealer's advantage
+    lines = []
+    for s in settings_:
+        policy = findings.strong(s.label)
+        if policy is None or findings.get(s.label, policy, "order 0 wins") is None:
+            continue
+        wins = findings.get(s.label, policy, "order 0 wins")
+        payoff = findings.get(s.label, policy, "order 0 payoff")
+        plays = findings.get(s.label, policy, "order 0 plays")
+        assert wins is not None and payoff is not None and plays is not None
+        text = (f"*{s.label}* ({policy}, {findings.rounds.get((s.label, policy), 0):,} rounds): the dealer wins "
+                f"{wins.text(True)} of the rounds it plays and earns {payoff.text()} per round")
+        if plays.value < 1:
+            text += f", playing {plays.text(True)} of rounds"
+        match = findings.matches.get((s.label, policy))
+        if match is not None:
+            number, length, _ = match
+            text += (f"; in {length}-round matches where the winner deals next, the first dealer wins "
+                     f"{number.text(True)} of matches (an equal share: {100 / s.seats:.1f} %)")
+        lines.append(f"* {text}.")
+    out += [f"**{QUESTIONS[0]}** The dealer's payoff per round, under the strongest fair policy of each setting "
+            "(payoffs in each game's own unit: Tensho +1 or -1 a round, W and C matchsticks, S points):", "", *lines, ""]
+    # 2. card values
+    holm = _holm(findings.card_values)
+    lines = []
+    for s in [s for s in settings_ if s.tensho]:
+        policy = findings.strong(s.label)
+        rows = [(n, p) for (n, _), p in zip(findings.card_values, holm, strict=True)
+                if n.setting == s.label and n.policy == policy and "dealer's win rate" in n.quantity]
+        if not rows:
+            continue
+        largest, largest_p = max(rows, key=lambda r: abs(r[0].value))
+        changes = [findings.get(s.label, policy or "", f"{t} - T1: winner changes") for t in ("T2", "T3")]
+        shown = [c for c in changes if c is not None]
+        significant = sum(p < 0.05 for (n, _), p in zip(findings.card_values, holm, strict=True)
+                          if n.setting == s.label)
+        text = (f"*{s.label}* ({policy}): the largest change in the dealer's win rate against T1 is "
+                f"{largest.quantity.split(':')[0]}, {largest.text(True)} (Holm p = {_p(largest_p)})")
+        if shown:
+            text += "; " + " and ".join(f"{c.quantity.split(':')[0]} changes the winner of {c.text(True)} of rounds"
+                                        for c in shown)
+        text += (f"; {significant} of the setting's card-value differences are significant after Holm's adjustment "
+                 f"over the page's {len(findings.card_values)}")
+        lines.append(f"* {text}.")
+    out += [f"**{QUESTIONS[1]}**", "", *lines, ""]
+    # 3. yaku
+    lines = []
+    for s in settings_:
+        policy = findings.strong(s.label)
+        yaku = findings.yaku.get((s.label, policy or ""))
+        if not yaku:
+            continue
+        made = sorted(yaku, key=lambda r: -r.made.value)
+        won = max(yaku, key=lambda r: r.won.value)
+        lines.append(f"* *{s.label}* ({policy}): most often made {made[0].name} ({made[0].made.text(True)} of "
+                     f"rounds), least often {made[-1].name} ({made[-1].made.text(True)}); the winner most often "
+                     f"holds {won.name} ({won.won.text(True)} of rounds). All {len(yaku)} in [Yaku](#yaku).")
+    out += [f"**{QUESTIONS[2]}**", "", *lines, ""]
+    # 4. seat order
+    lines = []
+    for s in [s for s in settings_ if s.seats >= 3]:
+        policy = findings.strong(s.label)
+        payoffs = [(k, findings.get(s.label, policy or "", f"order {k} payoff")) for k in range(s.seats)]
+        present = [(k, n) for k, n in payoffs if n is not None]
+        if not present:
+            continue
+        best, worst = max(present, key=lambda kn: kn[1].value), min(present, key=lambda kn: kn[1].value)
+        plays = findings.get(s.label, policy or "", "order 0 plays")
+        text = (f"*{s.label}* ({policy}): the best-paid place is {_who(best[0])} ({best[1].text()} per round), "
+                f"the worst {_who(worst[0])} ({worst[1].text()})")
+        if plays is not None and plays.value < 1:
+            text += f"; the dealer plays {plays.text(True)} of rounds"
+        lines.append(f"* {text}.")
+    out += [f"**{QUESTIONS[3]}**", "", *(lines or ["* No setting with 3-5 players on this page."]), ""]
+    # 5. skill
+    lines = []
+    for s in settings_:
+        m = findings.skill.get(s.label)
+        if m is None or not m.relative:
+            continue
+        beginner = m.beginners[0]
+        r = m.rs(beginner)
+        odds = next((o for o in m.matches if o.weaker == beginner), None)
+        if r is None:
+            continue
+        text = (f"*{s.label}*: the best fair policy ({m.best}) wins {_boot_rate(r.le_win)} of rounds against "
+                f"{beginner}")
+        if odds is not None and 12 in odds.odds:
+            text += f" and a 12-round match {_boot_rate(odds.odds[12])} of the time"
+        text += f"; RS({beginner}) = {_boot(r.rs)}"
+        span = m.rs_range(beginner)
+        if span is not None and len(m.fictive_strength) > 1:
+            text += f" ({span[0]:.3f} to {span[1]:.3f} over the fictive players)"
+        lines.append(f"* {text}.")
+    out += [f"**{QUESTIONS[4]}** (skill tournaments: [Skill against luck](#skill-against-luck))", "",
+            *(lines or ["* No skill tournament on this page."]), ""]
+    return out
+
+
+def _who(order: int) -> str:
+    return "the dealer" if order == 0 else f"dealer + {order}"
+
+
+def _boot(estimate: Any, digits: int | None = None) -> str:
+    """A bootstrap estimate and its interval, the decimals following the interval's width (at most 3)."""
+    if not math.isfinite(estimate.value):
+        return "—"
+    if digits is None:
+        digits = min(3, _digits((estimate.high - estimate.low) / 2))
+    if not math.isfinite(estimate.low):
+        return f"{estimate.value:.{digits}f}"
+    return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
+
+
+def _boot_rate(estimate: Any) -> str:
+    if not math.isfinite(estimate.low):
+        return f"{100 * estimate.value:.1f} %"
+    return f"{100 * estimate.value:.1f} % [{100 * estimate.low:.1f}, {100 * estimate.high:.1f}]"
+
+
+def _holm(rows: list[tuple[Number, float]]) -> list[float]:
+    from analysis.intervals import holm_adjusted
+
+    return [float(v) for v in holm_adjusted([p for _, p in rows])] if rows else []
+
+
 def _cell(findings: Findings, setting: str, policy: str, quantity: str, shown: list[Number]) -> str:
     number = findings.get(setting, policy, quantity)
     if number is None:
@@ -551,285 +852,488 @@ def _cell(findings: Findings, setting: str, policy: str, quantity: str, shown: l
     return number.text()
 
 
-def _shown_yaku(findings: Findings, setting: str, policies: list[str], top: int = 4) -> list[str]:
-    """The yaku among the ``top`` most frequent under any policy, most frequent first."""
-    best: dict[str, float] = {}
-    for policy in policies:
-        yaku = sorted(((n.value, q) for (s, p, q), n in findings.numbers.items()
-                       if s == setting and p == policy and q.startswith("yaku ")), reverse=True)[:top]
-        for value, quantity in yaku:
-            best[quantity] = max(best.get(quantity, 0.0), value)
-    return [q for q, _ in sorted(best.items(), key=lambda kv: -kv[1])]
+def _policies(findings: Findings, setting: Setting, plan: Plan) -> list[str]:
+    """The strongest policy first, then the reference policies."""
+    strong = findings.strong(setting.label)
+    return list(dict.fromkeys([p for p in [strong, *reversed(plan.policies)] if p]))
 
 
-def _ends(findings: Findings, setting: str, policies: list[str]) -> list[str]:
-    """The end reasons that occur under some policy, in the dataset's order."""
-    reasons = [q for (s, _, q), n in findings.numbers.items() if s == setting and q.startswith("ends by ")]
-    return [q for q in dict.fromkeys(reasons)
-            if any((n := findings.get(setting, p, q)) is not None and n.value > 0 for p in policies)]
+def seat_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan, shown: list[Number]) -> None:
+    """Dealer and seats: by seat order, each setting's table; match play."""
+    page.add("## Dealer and seats", "",
+             "By place in turn order from the round's dealer (dealer + k: the seat k places after the dealer): the "
+             "share of rounds it plays (below 100 % only where seats drop out), its win rate over the rounds it "
+             "plays and its mean payoff per round (a round sat out pays 0). The strongest fair policy first; the "
+             "reference policies' payoffs as further columns.", "")
+    for s in settings_:
+        policies = _policies(findings, s, plan)
+        strong = policies[0] if policies else ""
+        if findings.get(s.label, strong, "order 0 wins") is None:
+            continue
+        dropout = any((n := findings.get(s.label, strong, f"order {k} plays")) is not None and n.value < 1
+                      for k in range(s.seats))
+        variants = [strong] + ([f"{strong}, T3"] if findings.get(s.label, f"{strong}, T3", "order 0 wins") else [])
+        header = ["place"]
+        for v in variants:
+            header += ([f"plays %, {v}"] if dropout else []) + [f"wins % (of rounds played), {v}", f"payoff, {v}"]
+        header += [f"payoff, {p}" for p in policies[1:]]
+        rows = []
+        for k in range(s.seats):
+            row = [_who(k)]
+            for v in variants:
+                row += ([_cell(findings, s.label, v, f"order {k} plays", shown)] if dropout else [])
+                row += [_cell(findings, s.label, v, f"order {k} wins", shown),
+                        _cell(findings, s.label, v, f"order {k} payoff", shown)]
+            row += [_cell(findings, s.label, p, f"order {k} payoff", shown) for p in policies[1:]]
+            rows.append(row)
+        sizes = ", ".join(f"{p} {findings.rounds.get((s.label, p), 0):,}" for p in policies)
+        page.add(f"### {s.label}", "", f"Rounds: {sizes}" + (" (T3: the same rounds under the hanafuda table)"
+                                                             if len(variants) > 1 else "") + ".", "",
+                 *_table(header, rows))
+        match = findings.matches.get((s.label, strong))
+        if match is not None:
+            number, length, count = match
+            shown.append(number)
+            page.add(f"Match play ({strong}, {count:,} matches of {length} rounds, the winner of a round dealing the "
+                     f"next): the first dealer wins {number.text(True)} of matches.", "")
+    if png := plot_seats(findings, settings_):
+        page.plots["findings-seat-payoff.png"] = png
+        page.add("![Payoff per round by seat order, strongest fair policy](findings-seat-payoff.png)", "")
 
 
-def setting_tables(page: Page, findings: Findings, setting: Setting, policies: list[str], tensho: bool,
-                   shown: list[Number]) -> list[str]:
-    """The tables of one setting; returns the quantities shown (for the comparisons)."""
-    label = setting.label
-    quantities = ["dealer wins", "dealer's edge"]
-    page.add(f"### {label}", "")
-    rows = [[p, f"{findings.rounds.get((label, p), 0):,}", _cell(findings, label, p, "dealer wins", shown),
-             _cell(findings, label, p, "dealer's edge", shown)] for p in policies]
-    page.add(*_table(["policy", "rounds", "dealer wins %", "dealer's edge"], rows))
-    ends = _ends(findings, label, policies)
-    quantities += ends
-    page.add("How rounds end (% of rounds):", "",
-             *_table(["policy", *[q[8:].replace("_", " ") for q in ends]], [[p, *[_cell(findings, label, p, q, shown) for q in ends]]
-                                                           for p in policies]))
-    if not tensho:
-        players = setting.players or 2
-        orders = [f"seat order {k} wins" for k in range(players)]
-        quantities += [*orders[1:], "seat-order effect"]
-        page.add("Win rate by seat order (% of rounds; 0 = the dealer, then in playing order) and the seat-order "
-                 "effect (the last seat's win rate minus the dealer's, points):", "",
-                 *_table(["policy", *[str(k) for k in range(players)], "last − dealer"],
-                         [[p, _cell(findings, label, p, orders[0], []),  # the dealer's win rate again
-                           *[_cell(findings, label, p, q, shown) for q in [*orders[1:], "seat-order effect"]]]
-                          for p in policies]))
-    yaku = _shown_yaku(findings, label, policies)
-    quantities += yaku
-    page.add("Most frequent yaku (% of rounds, made by either seat; the four most frequent under each policy):", "",
-             *_table(["yaku", *policies], [[q[5:], *[_cell(findings, label, p, q, shown) for p in policies]]
-                                           for q in yaku]))
-    if tensho:
-        sweep = [f"{t} − T1: {what}" for t in ("T2", "T3") for what in SWEEP_METRICS.values()]
-        quantities += sweep
-        page.add("Card-value tables T2 and T3 against T1 (paired on the same deals; percentage points):", "",
-                 *_table(["policy", *sweep], [[p, *[_cell(findings, label, p, q, shown) for q in sweep]]
-                                              for p in policies]))
-    return quantities
-
-
-def skill_tables(page: Page, findings: Findings, settings_: list[Setting], chain: list[str], deals: int,
-                 shown: list[Number]) -> None:
-    """The skill measures of every setting side by side."""
-    from analysis.skill_report import skill_chain
-    from simcore.policies import sees_hidden
-
-    fair, _ = skill_chain(chain)
-    best = chain[fair[-1]]
-    steps = [f"{a} -> {b}" for a, b in zip(chain, chain[1:], strict=False) if not sees_hidden(b)]
-    page.add("## Skill against luck", "",
-             f"Policies, weakest first: {' -> '.join(chain)}; {deals:,} deals per pairing, every seating. RS: relative "
-             f"skill of the best fair policy ({best}) against random as beginner, and against greedy "
-             "(docs/skill.md); LE and RE its learning and random effects (payoff per round). Intervals: 95% "
-             "bootstrap over deals.", "")
-    rows = []
-    for setting in settings_:
-        label = setting.label
-        rows.append([label, *[_cell(findings, label, f"beginner {b}", q, shown)
-                              for b in (chain[0], chain[1]) for q in ("RS",)],
-                     _cell(findings, label, f"beginner {chain[0]}", "LE", shown),
-                     _cell(findings, label, f"beginner {chain[0]}", "RE", shown)])
-    page.add(*_table(["setting", f"RS ({chain[0]})", f"RS ({chain[1]})", f"LE ({chain[0]})", "RE"], rows))
-    page.add(*skill_ranking(findings, [s.label for s in settings_], f"beginner {chain[0]}"), "",
-             "![Relative skill by game and variant](findings-skill.png)", "")
-    page.add("Payoff gap per round along the chain (stronger minus weaker, head to head):", "")
-    short = [s.replace(best, "best") for s in steps]
-    page.add(*_table(["setting", *short], [[s.label, *[_cell(findings, s.label, step, "payoff gap", shown)
-                                                        for step in steps]] for s in settings_]))
-    page.add("Rounds until the stronger leads with probability 0.95 (n*, Fiedler & Rock) and the share of the "
-             "variance of a seat's payoff explained by its deal / by the policy (%), for each step (no intervals):",
+def ends_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan, shown: list[Number]) -> None:
+    """How rounds end: one table per setting with more than one way to end."""
+    page.add("## How rounds end", "", "Share of all rounds (%) ending each way; a way no policy reached is left out.",
              "")
+    for s in settings_:
+        policies = _policies(findings, s, plan)
+        if s.tensho and policies and findings.get(s.label, f"{policies[0]}, T3", "order 0 wins"):
+            policies.insert(1, f"{policies[0]}, T3")
+        reasons = [r for r in findings.reasons.get(s.label, [])
+                   if any((n := findings.get(s.label, p, f"ends by {r}")) is not None and n.value > 0 for p in policies)]
+        if not reasons:
+            continue
+        if len(reasons) == 1:
+            page.add(f"*{s.label}*: every round ends by {reasons[0].replace('_', ' ')}.", "")
+            continue
+        rows = [[p, f"{findings.rounds.get((s.label, p.split(', T3')[0]), 0):,}",
+                 *[_cell(findings, s.label, p, f"ends by {r}", shown) for r in reasons]] for p in policies]
+        page.add(f"*{s.label}*:", "", *_table(["policy", "rounds", *[r.replace("_", " ") for r in reasons]], rows))
+
+
+def yaku_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan, shown: list[Number]) -> None:
+    """Complete yaku tables: made, won with, points; reference policies as columns."""
+    page.add("## Yaku", "",
+             "Every yaku of each setting: the share of rounds (%) in which any seat made it, and in which the round's "
+             "winner held it, under the strongest fair policy; made under the reference policies as further columns. "
+             "Points as the rules give them.", "")
+    for s in settings_:
+        policies = _policies(findings, s, plan)
+        if not policies or (s.label, policies[0]) not in findings.yaku:
+            continue
+        strong = policies[0]
+        t3 = f"{strong}, T3" if (s.label, f"{strong}, T3") in findings.yaku else None
+        header = ["yaku", "", "points", f"made %, {strong}", f"won with %, {strong}"]
+        header += [f"made %, {t3}"] if t3 else []
+        header += [f"made %, {p}" for p in policies[1:]]
+        rows = []
+        for row in sorted(findings.yaku[(s.label, strong)], key=lambda r: (r.family, -r.made.value)):
+            cells = [f"{row.name} ({row.english})", row.family, row.points, row.made.text(), row.won.text()]
+            shown += [row.made, row.won]
+            if t3:
+                cells.append(_cell(findings, s.label, t3, f"yaku {row.name} made", shown))
+            cells += [_cell(findings, s.label, p, f"yaku {row.name} made", shown) for p in policies[1:]]
+            rows.append(cells)
+        page.add(f"### {s.label}", "", f"{strong}, {findings.rounds.get((s.label, strong), 0):,} rounds.", "",
+                 *_table(header, rows))
+    if png := plot_yaku(findings, settings_):
+        page.plots["findings-yaku.png"] = png
+        page.add("![How often each yaku is made, strongest fair policy](findings-yaku.png)", "")
+
+
+def card_value_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan,
+                       shown: list[Number]) -> None:
+    """T2 and T3 against T1: paired differences, Holm over the page's family, winner changes."""
+    rows_in = findings.card_values
+    if not rows_in:
+        return
+    holm = _holm(rows_in)
+    page.add("## Card-value tables", "",
+             f"T2 and T3 against T1, on the same deals (a sweep: every policy plays each table on the same rounds): "
+             f"the paired difference (percentage points) with its interval, its p-value (McNemar) and Holm's "
+             f"adjustment over all {len(rows_in)} differences of this section; and the share of rounds whose winner "
+             f"changes (the rows of the same deals).", "")
+    header = ["policy", "table", *[f"{what} (pp)" for what in CARD_METRICS.values()], "p (Holm)", "winner changes %"]
+    for s in [s for s in settings_ if s.tensho]:
+        rows = []
+        for policy in _policies(findings, s, plan):
+            for table in ("T2", "T3"):
+                cells, ps = [], []
+                for what in CARD_METRICS.values():
+                    found = [(n, p, h) for (n, p), h in zip(rows_in, holm, strict=True)
+                             if n.key() == (s.label, policy, f"{table} - T1: {what}")]
+                    if found:
+                        number, raw, adjusted = found[0]
+                        shown.append(number)
+                        cells.append(number.text() + (" *" if adjusted < 0.05 else ""))
+                        ps.append(f"{_p(raw)} ({_p(adjusted)})")
+                    else:
+                        cells.append("—")
+                        ps.append("—")
+                changes = _cell(findings, s.label, policy, f"{table} - T1: winner changes", shown)
+                rows.append([policy, table, *cells, "; ".join(ps), changes])
+        if rows:
+            size = findings.rounds.get((s.label, findings.strong(s.label) or ""), 0)
+            page.add(f"*{s.label}* ({size:,} rounds under the strongest policy):", "",
+                     *_table(header, rows))
+    significant = sum(h < 0.05 for h in holm)
+    largest = max(rows_in, key=lambda r: abs(r[0].value))[0] if rows_in else None
+    text = (f"**Conclusion.** {significant} of the {len(rows_in)} differences are significant after Holm's "
+            f"adjustment (marked *)")
+    if largest is not None:
+        text += (f"; the largest is {largest.quantity} under {largest.policy} in {largest.setting}, "
+                 f"{largest.text(True)}")
+    page.add(text + ".", "")
+
+
+def skill_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan, shown: list[Number]) -> None:
+    """The skill measures of every setting side by side (analysis.skill_report.measure_skill)."""
+    measured = [(s, findings.skill[s.label]) for s in settings_ if s.label in findings.skill]
+    if not measured:
+        return
+    page.add("## Skill against luck", "",
+             f"Skill tournaments ({plan.deals:,} deals per pairing, every seating) of {', '.join(plan.chain)}; "
+             "what `fudasim skill` reports ([skill.md](skill.md), which lists how these measures depart from the "
+             "literature). RS with greedy as the beginner (the headline) and random (the extreme), the strongest "
+             "fictive player, and its range over the fictive players; LE and RE on Dreef's scale where the "
+             "tournament allows it (column scale), and as the stronger's share of rounds won.", "")
     rows = []
-    for setting in settings_:
-        info = findings.skill.get(setting.label, {})
-        rows.append([setting.label, *[f"{info.get('n*', {}).get(step, '—')}; "
-                                      f"{' / '.join(info.get('shares', {}).get(step, ('—', '—')))}"
-                                      for step in steps]])
-    page.add(*_table(["setting", *short], rows))
+    for s, m in measured:
+        cells = [s.label, m.best or "—"]
+        for beginner in ("greedy", "random"):
+            r = m.rs(beginner)
+            span = m.rs_range(beginner)
+            cells.append("—" if r is None else _boot(r.rs) + (f" (range {span[0]:.3f} to {span[1]:.3f})"
+                                                             if span and len(m.fictive_strength) > 1 else ""))
+        r = m.rs(m.beginners[0]) if m.beginners else None
+        if r is not None:
+            cells += [r.scale, _boot(r.le), _boot(r.re), _boot_rate(r.le_win), _boot_rate(r.re_win)]
+        else:
+            cells += ["—"] * 5
+        rows.append(cells)
+    page.add(*_table(["setting", "best fair policy", "RS (greedy)", "RS (random)", "scale", "LE (greedy)", "RE",
+                      "best beats greedy", "fictive beats best"], rows))
+    rows = []
+    for s, m in measured:
+        for odds in m.matches:
+            rows.append([s.label, f"{odds.weaker} -> {odds.stronger}",
+                         *[_boot_rate(odds.odds[n]) for n in sorted(odds.odds)]])
+    lengths = sorted(next(iter(o.odds for _, m in measured for o in m.matches), {1: 0, 12: 0, 100: 0}))
+    page.add("How often the stronger policy wins a match of n rounds (its payoff over the match above the weaker's, "
+             "a tie counting half; simulated from the tournament's rounds):", "",
+             *_table(["setting", "weaker -> stronger", *[f"{n} rounds" for n in lengths]], rows))
+    rows = []
+    for s, m in measured:
+        for lead in m.leads:
+            rows.append([s.label, f"{lead.weaker} -> {lead.stronger}", _boot(lead.critical.edge, 4),
+                         lead.critical.text()])
+    page.add("Rounds until the stronger leads with probability 0.95 (n*, Fiedler & Rock, lambda = 1.645): "
+             "unresolved where the tournament cannot tell the edge from 0 (then n* is at least the number given):", "",
+             *_table(["setting", "weaker -> stronger", "edge per round", "n*"], rows))
+    if png := plot_skill(findings, [s.label for s, _ in measured]):
+        page.plots["findings-skill.png"] = png
+        page.add("![Relative skill by setting, greedy and random as beginner](findings-skill.png)", "")
 
 
-def skill_ranking(findings: Findings, settings_: list[str], beginner: str) -> list[str]:
-    """A sentence on which setting rewards skill most: the highest and lowest RS, and whether their
-    intervals separate them (from the page's numbers)."""
-    ranked = sorted(((n, s) for s in settings_ if (n := findings.get(s, beginner, "RS")) is not None),
-                    key=lambda ns: -ns[0].value)
-    if len(ranked) < 2:
-        return []
-    (top, top_setting), (low, low_setting) = ranked[0], ranked[-1]
-    apart = [s for n, s in ranked[1:] if n.high < top.low]
-    text = (f"Skill counts most in {top_setting} (RS {top.text()}) and least in {low_setting} (RS {low.text()}); ")
-    if len(apart) == len(ranked) - 1:
-        text += "the first is above every other setting beyond the intervals."
-    elif apart:
-        text += (f"the first is above {len(apart)} of the other {len(ranked) - 1} settings beyond the intervals "
-                 f"({', '.join(f'*{s}*' for s in apart)}).")
-    else:
-        text += "the intervals of all settings overlap, so no setting is clearly first."
-    return [text]
-
-
-def misleading_section(page: Page, findings: Findings, quantities: dict[str, list[str]], weak: str,
-                       strong: str) -> None:
-    """Where random play gives a misleading answer."""
+def misleading_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan) -> None:
+    """Where random play misleads: paired differences, Holm over the section."""
+    rows_in = findings.misleading
+    if not rows_in:
+        return
+    holm = _holm([(d, p) for _, _, d, p in rows_in])
+    weak = plan.policies[0]
     page.add("## Where random play misleads", "",
-             f"Every number the tables above give under both {weak} and {strong} play, compared: a number differs "
-             "when the two are further apart than their combined interval (|a − b| > √(h_a² + h_b²), h the 95% "
-             "half-widths); the sign is wrong when both intervals exclude 0 on opposite sides.", "")
-    lines = misleading_lines(findings, list(quantities), quantities, weak, strong)
-    page.add(*(lines or [f"* No number differs between {weak} and {strong} play beyond the intervals."]), "")
+             f"Every share reported under both {weak} and the strongest fair policy, compared on the rounds both "
+             f"played (the same deals: a paired difference with McNemar's test), with Holm's adjustment over all "
+             f"{len(rows_in)} comparisons of this section. A number differs when its adjusted p-value is below 0.05.",
+             "")
+    for s in settings_:
+        mine = [(a, b, d, p, h) for (a, b, d, p), h in zip(rows_in, holm, strict=True) if a.setting == s.label]
+        if not mine:
+            continue
+        flagged = [r for r in mine if r[4] < 0.05]
+        page.add(f"* **{s.label}** ({mine[0][1].policy}): {len(flagged)} of the {len(mine)} shares differ.")
+        for a, b, d, _, h in sorted(flagged, key=lambda r: r[4])[:12]:
+            side = "too high" if a.value > b.value else "too low"
+            page.add(f"  * {weak} play puts {a.quantity.replace('_', ' ')} {side}: {a.text(True)} against "
+                     f"{b.text(True)} (difference {d.text(True)}, Holm p = {_p(h)}).")
+        if len(flagged) > 12:
+            page.add(f"  * ... and {len(flagged) - 12} more.")
+    page.add("")
 
 
-def _shared_deals(deals: dict[str, str]) -> str:
-    """The groups of settings whose first deals are identical, as text ('' when none)."""
-    groups: dict[str, list[str]] = {}
-    for setting, fingerprint in deals.items():
-        groups.setdefault(fingerprint, []).append(setting)
-    return "; ".join(", ".join(f"*{s}*" for s in g[:-1]) + f" and *{g[-1]}*" for g in groups.values() if len(g) > 1)
+def calibration_section(page: Page, shown: list[Number], fresh: Findings | None, fresh_plan: Plan | None,
+                        findings: Findings, settings_: list[Setting], command: str) -> None:
+    """How well the intervals are calibrated: z-scores against a fresh seed, and the multi-seed spread."""
+    if fresh is None and not findings.spread:
+        return
+    page.add("## Calibration", "")
+    if fresh is not None and fresh_plan is not None:
+        players = {s.label: s.seats for s in settings_}
+        zero_sum = {s.label: not s.rules.startswith("enshu-s") for s in settings_}
+        unique = list({n.key(): n for n in shown}.values())
+        pairs = calibration_z(unique, fresh, players, zero_sum)
+        z = np.array([p[2] for p in pairs])
+        m = len(z)
+        if m:
+            mean_z2 = float(np.mean(z ** 2))
+            low, high = _chi2_quantile(0.025, m) / m, _chi2_quantile(0.975, m) / m
+            outside = int((np.abs(z) > Z95).sum())
+            page.add(f"`{command}` ran every part again with seed {fresh_plan.seed} ({fresh_plan.rounds:,} rounds per "
+                     f"fast run, {fresh_plan.search_rounds:,} per search run, {fresh_plan.deals:,} deals per skill "
+                     f"pairing). For each of the page's numbers, z = (page - fresh) / sqrt(se_page² + se_fresh²), "
+                     f"one number per independent quantity (the dealer's win rate once, not again as a seat order or "
+                     f"edge; no share of 0 or 100 %; LE and RE, not RS, which follows from them). If the intervals are "
+                     f"right, z is standard normal: mean z² is 1 and about 5 % of |z| exceed 1.96.", "",
+                     f"**{m} numbers: mean z² = {mean_z2:.2f}** (independent numbers would give {low:.2f} to "
+                     f"{high:.2f} 95 % of the time); {outside} have |z| > 1.96 ({100 * outside / m:.1f} %, 5 % "
+                     f"expected). Numbers of one run share its deals, and settings dealt alike share their luck "
+                     f"(W and S; the policies of one setting), so the spread of mean z² is wider than independent "
+                     f"numbers give.", "")
+            if png := plot_qq(z):
+                page.plots["findings-calibration.png"] = png
+                page.add("![z-scores of the fresh run against the normal distribution](findings-calibration.png)", "")
+            worst = sorted(pairs, key=lambda p: -abs(p[2]))[:10]
+            page.add("The largest |z|:", "", *_table(["setting", "policy", "number", "page", "fresh run", "z"],
+                                                     [[a.setting, a.policy, a.quantity, a.text(), b.text(),
+                                                       f"{zv:+.2f}"] for a, b, zv in worst]))
+    if findings.spread:
+        page.add("The headline numbers from more seeds: the standard deviation between seeds against the standard "
+                 "error each run states (their root mean square). A ratio near 1 (its 95% interval holding 1) says "
+                 "the stated intervals have the right width.", "",
+                 *_table(["setting", "policy", "number", "seeds", "mean", "sd between seeds", "stated se",
+                          "ratio [95%]"],
+                         [_spread_cells(r) for r in findings.spread]))
 
 
-def check_section(page: Page, shown: list[Number], fresh: Findings, command: str, sizes: str,
-                  deals: dict[str, str] | None = None) -> None:
-    """How many of the page's numbers a fresh seed reproduces within the combined interval."""
-    agree, disagree = agreement(shown, fresh)
-    total = len(agree) + len(disagree)
-    page.add("## Agreement with a fresh run", "",
-             f"`{command}` also ran every part again with seed {sizes}, and compared each number of this page "
-             "that has an interval with its fresh value: the two agree when |a − b| ≤ 1.96 √(se_a² + se_b²). About "
-             "95% should agree by chance alone.", "",
-             f"**{len(agree)} of {total} numbers agree ({100 * len(agree) / max(total, 1):.1f}%)**; "
-             f"{len(disagree)} do not.", "")
-    if disagree:
-        runs = {(a.setting, a.policy) for a, _ in disagree}
-        shared = _shared_deals(deals or {})
-        page.add(f"The {len(disagree)} disagreements come from {len(runs)} of the "
-                 f"{len({(a.setting, a.policy) for a, _ in agree + disagree})} runs compared. The numbers of one run "
-                 "are not independent (its dealer's win rate, dealer's edge and seat-order numbers move together)"
-                 + (f", and settings that play the same deals at the same seed (common random numbers: {shared}) "
-                    "share their luck" if shared else "")
-                 + ", so one unusual sample of deals shows up as several disagreements. Those that do not agree:", "")
-    if disagree:
-        rows = [[a.setting, a.policy, a.quantity.replace("_", " "), a.text(), b.text(),
-                 f"{abs(a.value - b.value) / math.sqrt((a.half / Z95) ** 2 + (b.half / Z95) ** 2):.2f}"]
-                for a, b in disagree]
-        page.add(*_table(["setting", "policy", "number", "page", "fresh run", "difference / se"], rows))
+def _spread_cells(row: dict[str, Any]) -> list[str]:
+    scale, unit = (100.0, " %") if "rate" in row["number"] else (1.0, "")
+    digits = _digits(scale * row["stated"] / 10)
+    return [row["setting"], row["policy"], row["number"], str(row["seeds"]),
+            f"{scale * row['mean']:.{digits}f}{unit}", f"{scale * row['observed']:.{digits}f}{unit}",
+            f"{scale * row['stated']:.{digits}f}{unit}", f"{row['ratio']:.2f} [{row['low']:.2f}, {row['high']:.2f}]"]
 
 
-def plot_edges(findings: Findings, settings_: list[str], policies: list[str]) -> bytes:
-    """The dealer's edge of every setting and policy, with intervals, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(9, 0.6 + 0.3 * len(settings_) * max(len(policies), 2) / 2))
-    for j, policy in enumerate(policies):
-        values = [(i, n) for i, s in enumerate(settings_) if (n := findings.get(s, policy, "dealer's edge"))]
-        ys = [i + (j - (len(policies) - 1) / 2) * 0.18 for i, _ in values]
-        ax.errorbar([n.value for _, n in values], ys, xerr=[n.half for _, n in values], fmt="o", capsize=2,
-                    label=policy)
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.set_yticks(range(len(settings_)), settings_)
-    ax.invert_yaxis()
-    ax.set_xlabel("dealer's edge per round (95% interval)")
-    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(policies), frameon=False)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
-    return buffer.getvalue()
+def strongest_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan) -> None:
+    """Which policy plays good play in each setting, how it was chosen, and the sizes."""
+    rows = []
+    for s in settings_:
+        policy, how = findings.strongest.get(s.label, ("—", ""))
+        m = findings.skill.get(s.label)
+        strength = "; ".join(f"{p} {_boot(e)}" for p, e in reversed(m.strength)) if m is not None else "—"
+        rows.append([s.label, policy, how, f"{findings.rounds.get((s.label, policy), 0):,}", strength])
+    page.add("## Good play", "",
+             "The strongest fair policy of each setting plays every \"good play\" number of this page. Strength: each "
+             "fair policy's mean payoff per round head to head against the other fair policies of the skill "
+             "tournament (strongest first).", "",
+             *_table(["setting", "strongest fair policy", "chosen", "rounds", "strength"], rows))
 
 
-def plot_skill(findings: Findings, settings_: list[str], beginner: str) -> bytes | None:
-    """The relative skill RS of every setting, with its bootstrap interval, as a PNG (None without RS)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    values = [(s, n) for s in settings_ if (n := findings.get(s, beginner, "RS")) is not None]
-    if not values:
-        return None
-    fig, ax = plt.subplots(figsize=(8, 0.6 + 0.32 * len(values)))
-    ys = range(len(values))
-    ax.errorbar([n.value for _, n in values], list(ys), fmt="o", capsize=3,
-                xerr=[[n.value - n.low for _, n in values], [n.high - n.value for _, n in values]])
-    ax.set_yticks(list(ys), [s for s, _ in values])
-    ax.invert_yaxis()
-    ax.set_xlabel(f"relative skill RS, {beginner} (95% bootstrap interval)")
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
-    return buffer.getvalue()
-
-
-def render(findings: Findings, plan: Plan, tensho: list[Setting], enshu: list[Setting], skill: bool,
-           command: str, fresh: Findings | None = None, fresh_plan: Plan | None = None) -> Page:
-    """The page of ``findings`` (and the agreement with ``fresh``, when given)."""
+def render(findings: Findings, plan: Plan, settings_: list[Setting], command: str, fresh: Findings | None = None,
+           fresh_plan: Plan | None = None) -> Page:
+    """The page of ``findings`` (and its calibration against ``fresh``, when given)."""
     page = Page()
     shown: list[Number] = []
-    policies = plan.policies
-    sizes = (f"{plan.rounds:,} rounds per run of {', '.join(p for p in policies if plan.size(p) == plan.rounds)}, "
-             f"{plan.search_rounds:,} per run of {', '.join(p for p in policies if plan.size(p) != plan.rounds)}"
-             + (f", {plan.deals:,} deals per pairing of the skill tournaments" if skill else ""))
     page.add("# Findings", "",
-             f"Generated by `{command}` at commit {_revision()} (seed {plan.seed}): {sizes}, every seat playing "
-             "the named policy. Every ± is a 95% interval" + ("; the last section reruns everything with another "
-                                                                 "seed and says how many numbers agree." if fresh else "."),
-             "",
-             "The policies are described, and their strength measured, in [policies.md](policies.md); the skill measures in [skill.md](skill.md), the card-value comparison in "
-             "[sweep.md](sweep.md).", "",
-             "![The dealer's edge by game and policy](findings-dealer-edge.png)", "")
-    quantities: dict[str, list[str]] = {}
-    intro = ("The dealer's edge is the dealer's mean result per round: +1 a win, −1/(players − 1) a loss, "
-             "0 a draw. Each setting's runs are the card-value sweep's run with the setting's own table.")
-    if any(setting.rules == "tensho-hanafuda" for setting in tensho):
-        intro += (" Tensho (hanafuda) is Tensho (Ise) with yaku set 1 and card-value table T3 in the hanafuda skin: "
-                  "its rounds are those of yaku set 1's run with T3 (the T3 − T1 columns there compare the two), "
-                  "so it is not a third, independent setting.")
-    page.add("## Tensho", "", intro, "")
-    for setting in tensho:
-        quantities[setting.label] = setting_tables(page, findings, setting, policies, True, shown)
-    page.add("## Enshu-bana", "")
-    for setting in enshu:
-        quantities[setting.label] = setting_tables(page, findings, setting, policies, False, shown)
-    misleading_section(page, findings, quantities, policies[0], policies[-1])
-    if skill:
-        skill_tables(page, findings, tensho + enshu, plan.chain, plan.deals, shown)
-    if fresh is not None and fresh_plan is not None:
-        fresh_sizes = (f"{fresh_plan.seed} ({fresh_plan.rounds:,} rounds per fast run, {fresh_plan.search_rounds:,} "
-                       f"per search run" + (f", {fresh_plan.deals:,} deals per skill pairing" if skill else "") + ")")
-        check_section(page, shown, fresh, command, fresh_sizes, findings.deals)
-    left_out = findings.missing + ([f"check: {m}" for m in fresh.missing] if fresh is not None else [])
-    if left_out:
-        page.parts[6:6] = [f"**Not computed yet, so left out of this page:** {'; '.join(left_out)}.", ""]
-    page.plots["findings-dealer-edge.png"] = plot_edges(findings, [s.label for s in tensho + enshu], policies)
-    if skill and (png := plot_skill(findings, [s.label for s in tensho + enshu], f"beginner {plan.chain[0]}")):
-        page.plots["findings-skill.png"] = png
+             f"Made by `{command}` at commit {_revision()} (seed {plan.seed}; `--no-run` re-renders it from the "
+             f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy, "
+             f"{plan.search_rounds:,} per run of a search policy, {plan.deals:,} deals per pairing of the skill "
+             f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds" if plan.matches else "")
+             + ". Every [low, high] is a 95% interval; every table names its policy and size.", "")
+    if findings.missing:
+        page.add(f"**Not computed yet, so left out of this page:** {'; '.join(findings.missing)}.", "")
+    page.add(*answers(findings, settings_, plan))
+    page.add("## Glossary", "", *[f"* **{term}**: {text}" for term, text in GLOSSARY], "")
+    strongest_section(page, findings, settings_, plan)
+    seat_section(page, findings, settings_, plan, shown)
+    ends_section(page, findings, settings_, plan, shown)
+    yaku_section(page, findings, settings_, plan, shown)
+    card_value_section(page, findings, settings_, plan, shown)
+    skill_section(page, findings, settings_, plan, shown)
+    misleading_section(page, findings, settings_, plan)
+    shown += [n for n in findings.numbers.values() if n.kind == "boot"]  # the skill measures
+    calibration_section(page, shown, fresh, fresh_plan, findings, settings_, command)
     return page
+
+
+# ---------------------------------------------------------------------------------------------
+# Plots
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure as MatplotlibFigure
+
+    return MatplotlibFigure(figsize=(width, height), layout="constrained")
+
+
+def _png(figure: Any) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100)
+    return buffer.getvalue()
+
+
+def plot_seats(findings: Findings, settings_: list[Setting]) -> bytes | None:
+    """Payoff per round by seat order, one panel per setting (each in its game's unit)."""
+    panels = [(s, findings.strong(s.label)) for s in settings_
+              if findings.get(s.label, findings.strong(s.label) or "", "order 0 payoff") is not None]
+    if not panels:
+        return None
+    columns = min(4, len(panels))
+    rows = -(-len(panels) // columns)
+    figure = _figure(3.2 * columns, 2.4 * rows)
+    for index, (s, policy) in enumerate(panels):
+        axes = figure.add_subplot(rows, columns, index + 1)
+        numbers = [findings.get(s.label, policy or "", f"order {k} payoff") for k in range(s.seats)]
+        values = [(k, n) for k, n in enumerate(numbers) if n is not None]
+        axes.errorbar([k for k, _ in values], [n.value for _, n in values],
+                      yerr=[[n.value - n.low for _, n in values], [n.high - n.value for _, n in values]],
+                      fmt="o", capsize=3)
+        axes.axhline(0, color="grey", lw=0.8)
+        axes.set_xticks(range(s.seats), ["D"] + [f"+{k}" for k in range(1, s.seats)])
+        axes.set_title(f"{s.label}\n({policy})", fontsize=8)
+        axes.tick_params(labelsize=7)
+    figure.supylabel("payoff per round (95% interval)", fontsize=8)
+    figure.supxlabel("seat order (D: dealer, +k: k places after)", fontsize=8)
+    return _png(figure)
+
+
+def plot_yaku(findings: Findings, settings_: list[Setting]) -> bytes | None:
+    """How often each yaku is made under the strongest policy, one panel per game (first setting of each)."""
+    chosen: dict[str, tuple[Setting, list[YakuRow]]] = {}
+    for s in settings_:
+        rows = findings.yaku.get((s.label, findings.strong(s.label) or ""))
+        if rows:
+            chosen.setdefault(s.rules, (s, rows))
+    if not chosen:
+        return None
+    heights = [0.5 + 0.18 * len(rows) for _, rows in chosen.values()]
+    figure = _figure(8, sum(heights) + 0.5)
+    grid = figure.add_gridspec(len(chosen), 1, height_ratios=heights)
+    for index, (s, rows) in enumerate(chosen.values()):
+        axes = figure.add_subplot(grid[index])
+        ordered = sorted(rows, key=lambda r: r.made.value)
+        ys = np.arange(len(ordered))
+        made = np.array([100 * r.made.value for r in ordered])
+        axes.barh(ys, made, xerr=[made - [100 * r.made.low for r in ordered],
+                                  [100 * r.made.high for r in ordered] - made], color="tab:blue", alpha=0.8,
+                  label="made")
+        axes.barh(ys, [100 * r.won.value for r in ordered], height=0.4, color="tab:orange", label="won with")
+        axes.set_yticks(ys, [r.name for r in ordered], fontsize=7)
+        axes.set_title(f"{s.label} ({findings.strong(s.label)})", fontsize=9)
+        axes.legend(fontsize=7, loc="lower right")
+    figure.supxlabel("% of rounds (95% interval)", fontsize=8)
+    return _png(figure)
+
+
+def plot_skill(findings: Findings, settings_: list[str]) -> bytes | None:
+    """RS of every setting with greedy and random as beginner, bootstrap intervals, on an axis that
+    starts at 0 (or below, where an interval does)."""
+    entries = []
+    for setting in settings_:
+        m = findings.skill[setting]
+        for j, beginner in enumerate(("greedy", "random")):
+            r = m.rs(beginner)
+            if r is not None and math.isfinite(r.rs.value):
+                entries.append((setting, j, beginner, r.rs))
+    if not entries:
+        return None
+    figure = _figure(8, 0.8 + 0.35 * len(settings_))
+    axes = figure.add_subplot(1, 1, 1)
+    for j, beginner in enumerate(("greedy", "random")):
+        points = [(settings_.index(s), e) for s, jj, _, e in entries if jj == j]
+        if not points:
+            continue
+        ys = [i + (0.15 if j else -0.15) for i, _ in points]
+        low = [max(0.0, e.value - e.low) if math.isfinite(e.low) else 0.0 for _, e in points]
+        high = [max(0.0, e.high - e.value) if math.isfinite(e.high) else 0.0 for _, e in points]
+        axes.errorbar([e.value for _, e in points], ys, xerr=[low, high], fmt="o", capsize=3,
+                      label=f"beginner {beginner}")
+    lows = [e.low for *_, e in entries if math.isfinite(e.low)] + [0.0]
+    highs = [e.high for *_, e in entries if math.isfinite(e.high)] + [1.0]
+    axes.set_xlim(min(lows) - 0.02, max(highs) + 0.02)
+    axes.axvline(0, color="grey", lw=0.8)
+    axes.set_yticks(range(len(settings_)), settings_, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel("relative skill RS (95% bootstrap interval)")
+    axes.legend(fontsize=8)
+    return _png(figure)
+
+
+def plot_qq(z: np.ndarray) -> bytes | None:
+    """The z-scores against the standard normal's quantiles."""
+    if len(z) < 3:
+        return None
+    ordered = np.sort(z)
+    expected = np.array([NormalDist().inv_cdf((i + 0.5) / len(z)) for i in range(len(z))])
+    figure = _figure(4.5, 4.5)
+    axes = figure.add_subplot(1, 1, 1)
+    axes.plot(expected, ordered, "o", ms=3)
+    edge = float(max(np.abs(ordered).max(), np.abs(expected).max())) + 0.3
+    axes.plot([-edge, edge], [-edge, edge], color="grey", lw=0.8)
+    axes.set_xlabel("standard normal quantile")
+    axes.set_ylabel("z, page against the fresh seed")
+    return _png(figure)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def save_numbers(findings: Findings, path: Path) -> None:
+    """Write the numbers as JSON (one object per number)."""
+    path.write_text(json.dumps([asdict(n) for n in findings.numbers.values()], indent=0), encoding="utf-8")
+
+
+def _pairs(values: list[str], flag: str) -> dict[str, str]:
+    out = {}
+    for value in values:
+        slug, sep, policy = value.partition("=")
+        if not sep or not slug or not policy:
+            raise SystemExit(f"{flag} {value!r}: give SLUG=POLICY (a setting's slug, e.g. enshu-c-4p)")
+        out[slug] = policy
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run everything and write the page (see the module docstring)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--policies", default="random,greedy,heuristic,pimc:worlds=64,rollout=heuristic",
-                        help="the players described (weakest first; the same policy in every seat)")
+    parser.add_argument("--policies", default="random,greedy",
+                        help="the reference policies, the weakest first (the same policy in every seat)")
     parser.add_argument("--chain", default="random,greedy,heuristic,pimc:worlds=64,rollout=heuristic,"
-                                           "omniscient:worlds=1,rollout=heuristic",
-                        help="the skill tournaments' policies, weakest first, omniscient last")
+                                           "omniscient:worlds=1,rollout=heuristic,omniscient:worlds=64,rollout=random",
+                        help="the skill tournaments' policies: the fair candidates for good play and the fictive "
+                             "players (omniscient configurations)")
+    parser.add_argument("--strongest", action="append", default=[], metavar="SLUG=POLICY",
+                        help="good play in a setting, instead of the measured strongest (repeatable)")
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run of a fast policy")
-    parser.add_argument("--search-rounds", type=int, default=5_000, help="rounds per run of a search policy")
+    parser.add_argument("--search-rounds", type=int, default=110_000, help="rounds per run of a search policy")
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
+    parser.add_argument("--matches", type=int, default=20_000, help="matches of the strongest policy (0: none)")
+    parser.add_argument("--match-rounds", type=int, default=12, help="rounds per match")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--check", type=int, metavar="SEED", help="rerun everything with this seed and compare")
+    parser.add_argument("--check", type=int, metavar="SEED", help="rerun everything with this seed: z-scores")
     parser.add_argument("--check-rounds", type=int, help="--rounds of the check (default: --rounds)")
     parser.add_argument("--check-search-rounds", type=int, help="--search-rounds of the check (default: the page's)")
     parser.add_argument("--check-deals", type=int, help="--deals of the check (default: --deals)")
+    parser.add_argument("--check-matches", type=int, help="--matches of the check (default: --matches)")
+    parser.add_argument("--seeds", type=int, default=0, help="seeds of the multi-seed check of the headline numbers")
+    parser.add_argument("--seed-rounds", type=int, default=200_000, help="rounds per run of the multi-seed check")
+    parser.add_argument("--seed-policy", default="greedy", help="the policy of the multi-seed check")
     parser.add_argument("--engine", default="kernel", choices=("kernel", "reference"))
     parser.add_argument("--threads", type=int, help="threads per run (default: every core)")
     parser.add_argument("--out", type=Path, default=Path("findings-runs"))
     parser.add_argument("--doc", type=Path, default=Path("docs/findings.md"))
     parser.add_argument("--log", type=Path, help="append progress lines to this file")
-    parser.add_argument("--quick", action="store_true", help="one setting per game (for a smoke test)")
+    parser.add_argument("--quick", action="store_true", help="two settings (for a smoke test)")
     parser.add_argument("--no-skill", action="store_true", help="leave out the skill tournaments")
     parser.add_argument("--no-run", action="store_true",
                         help="compute nothing: write the page from the complete folders under --out, naming the rest")
@@ -838,25 +1342,33 @@ def main(argv: list[str] | None = None) -> int:
     from simcore.run.tournament import split_policies
 
     plan = Plan(policies=split_policies(args.policies), chain=split_policies(args.chain), rounds=args.rounds,
-                search_rounds=args.search_rounds, deals=args.deals, seed=args.seed, out=args.out, engine=args.engine,
-                threads=args.threads, compute=not args.no_run)
-    tensho, enshu = settings(args.quick)
-    warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient player is named in the page itself
+                search_rounds=args.search_rounds, deals=args.deals, seed=args.seed, out=args.out,
+                matches=args.matches, match_rounds=args.match_rounds,
+                strongest=_pairs(args.strongest, "--strongest"), engine=args.engine, threads=args.threads,
+                compute=not args.no_run)
+    settings_ = settings(args.quick)
+    warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
     command = " ".join(["python -m benchmarks.findings", *(argv if argv is not None else sys.argv[1:])])
     log = args.log.open("a", encoding="utf-8") if args.log else None
     skill = not args.no_skill
-    findings = gather(plan, tensho, enshu, skill, log)
+    findings = gather(plan, settings_, skill, log)
+    if args.seeds:
+        multi_seed(plan, settings_, args.seeds, args.seed_rounds, args.seed_policy, findings)
     save_numbers(findings, args.out / f"numbers-seed{plan.seed}.json")
     fresh = fresh_plan = None
     if args.check is not None:
         fresh_plan = Plan(policies=plan.policies, chain=plan.chain, rounds=args.check_rounds or plan.rounds,
                           search_rounds=args.check_search_rounds or plan.search_rounds,
                           deals=args.check_deals or plan.deals, seed=args.check,
-                          out=args.out / f"check-seed{args.check}", engine=plan.engine, threads=plan.threads,
-                          compute=plan.compute)
-        fresh = gather(fresh_plan, tensho, enshu, skill, log)
+                          out=args.out / f"check-seed{args.check}",
+                          matches=plan.matches if args.check_matches is None else args.check_matches,
+                          match_rounds=plan.match_rounds, strongest={
+                              **plan.strongest, **{s.slug(): p for s in settings_
+                                                   if (p := findings.strong(s.label)) is not None}},
+                          engine=plan.engine, threads=plan.threads, compute=plan.compute)
+        fresh = gather(fresh_plan, settings_, skill, log)
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
-    page = render(findings, plan, tensho, enshu, skill, command, fresh, fresh_plan)
+    page = render(findings, plan, settings_, command, fresh, fresh_plan)
     args.doc.parent.mkdir(parents=True, exist_ok=True)
     args.doc.write_text("\n".join(page.parts) + "\n", encoding="utf-8")
     for name, png in page.plots.items():
