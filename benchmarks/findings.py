@@ -35,7 +35,6 @@ only and names the parts still missing.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import io
 import json
 import math
@@ -201,7 +200,6 @@ class Findings:
     card_values: list[tuple[Number, float]] = field(default_factory=list)  # difference, raw p-value
     misleading: list[tuple[Number, Number, Number, float]] = field(default_factory=list)  # weak, strong, diff, p
     matches: dict[tuple[str, str], tuple[Number, int, int]] = field(default_factory=dict)  # first dealer, rounds, n
-    deals: dict[str, str] = field(default_factory=dict)  # setting -> fingerprint of its first deals
     missing: list[str] = field(default_factory=list)  # parts left out (``--no-run`` and not computed yet)
     spread: list[dict[str, Any]] = field(default_factory=list)  # the multi-seed check's rows
     seconds: float = 0.0
@@ -389,10 +387,6 @@ def describe_run(path: Path, setting: Setting, policy: str, findings: Findings, 
             rows.append(YakuRow(row["key"], row["yaku"], row["english"], _family(source) if source else "",
                                 _points(source, dataset.options) if source else "", made, held))
         findings.yaku[(label, policy)] = rows
-        first = dataset.iter_batches(["field_dealt", "hand_dealt_0"])
-        head = next(first)
-        fingerprint = np.stack([head["field_dealt"][:1000], head["hand_dealt_0"][:1000]]).astype(np.uint64)
-        findings.deals.setdefault(label, hashlib.sha256(fingerprint.tobytes()).hexdigest()[:16])
 
 
 def describe_matches(path: Path, setting: Setting, policy: str, findings: Findings) -> None:
@@ -596,6 +590,70 @@ def _chi2_quantile(q: float, k: int) -> float:
         else:
             high = middle
     return (low + high) / 2
+
+
+# ---------------------------------------------------------------------------------------------
+# How long the page takes
+
+
+def _seconds_per_round(setting: Setting, policy: str, plan: Plan, cache: dict[tuple[str, str], float],
+                       scratch: Path) -> float:
+    """Wall seconds per round of ``policy`` in every seat of ``setting`` (threads as the plan runs them),
+    timed on a short run after an untimed one that compiles what it needs."""
+    from simcore.policies import POLICY_KINDS
+    from simcore.run.runner import RunConfig, run
+
+    key = (setting.slug(), policy)
+    if key not in cache:
+        fast = POLICY_KINDS[policy.partition(":")[0]].policy_id <= 2
+        rounds = 20_000 if fast else 40
+        seats = {s: policy for s in range(setting.seats)}
+        common = dict(rules=setting.rules, options=_options(setting), policies=seats, engine=plan.engine,
+                      threads=plan.threads, overwrite=True)
+        run(RunConfig(rounds=10, seed=1, out=str(scratch / "warm"), **common))  # type: ignore[arg-type]
+        started = time.perf_counter()
+        run(RunConfig(rounds=rounds, seed=2, out=str(scratch / "timed"), **common))  # type: ignore[arg-type]
+        cache[key] = (time.perf_counter() - started) / rounds
+    return cache[key]
+
+
+def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed_rounds: int, seed_policy: str,
+             scratch: Path, cache: dict[tuple[str, str], float] | None = None) -> list[tuple[str, int, float]]:
+    """``(part, rounds, seconds)`` of every part of the page, from each policy's measured speed: a
+    pairing's round costs each policy's share of the seats times its own cost per round. The strongest
+    policy of a setting is taken to be ``--strongest``'s or the last fair policy of ``--chain``."""
+    from analysis.skill_report import skill_chain
+    from simcore.run.tournament import seatings
+
+    cache = {} if cache is None else cache
+    fair, _ = skill_chain(plan.chain)
+    parts: list[tuple[str, int, float]] = []
+    for s in settings_:
+        def cost(policy: str, setting: Setting = s) -> float:
+            return _seconds_per_round(setting, policy, plan, cache, scratch)
+
+        if skill:
+            rounds, seconds = 0, 0.0
+            for i, a in enumerate(plan.chain):
+                for b in plan.chain[i + 1:]:
+                    for seating in seatings(s.seats):
+                        share = seating.count("A") / s.seats
+                        rounds += plan.deals
+                        seconds += plan.deals * (share * cost(a) + (1 - share) * cost(b))
+            parts.append((f"{s.label}: skill tournament", rounds, seconds))
+        strong = plan.strongest.get(s.slug(), plan.chain[fair[-1]] if fair else plan.policies[-1])
+        tables = len(CARD_VALUES) if s.tensho else 1
+        for policy in dict.fromkeys([*plan.policies, strong]):
+            rounds = plan.size(policy) * tables
+            parts.append((f"{s.label}: {policy}" + (" (T1, T2, T3)" if tables > 1 else ""), rounds,
+                          rounds * cost(policy)))
+        if plan.matches:
+            rounds = plan.matches * plan.match_rounds
+            parts.append((f"{s.label}: {strong}, matches", rounds, rounds * cost(strong)))
+        if seeds:
+            rounds = seeds * seed_rounds
+            parts.append((f"{s.label}: {seed_policy}, {seeds} more seeds", rounds, rounds * cost(seed_policy)))
+    return parts
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1017,12 +1075,12 @@ def skill_section(page: Page, findings: Findings, settings_: list[Setting], plan
                                                              if span and len(m.fictive_strength) > 1 else ""))
         r = m.rs(m.beginners[0]) if m.beginners else None
         if r is not None:
-            cells += [r.scale, _boot(r.le), _boot(r.re), _boot_rate(r.le_win), _boot_rate(r.re_win)]
+            cells += [r.beginner, r.scale, _boot(r.le), _boot(r.re), _boot_rate(r.le_win), _boot_rate(r.re_win)]
         else:
-            cells += ["—"] * 5
+            cells += ["—"] * 6
         rows.append(cells)
-    page.add(*_table(["setting", "best fair policy", "RS (greedy)", "RS (random)", "scale", "LE (greedy)", "RE",
-                      "best beats greedy", "fictive beats best"], rows))
+    page.add(*_table(["setting", "best fair policy", "RS (greedy)", "RS (random)", "beginner", "scale", "LE", "RE",
+                      "best beats the beginner", "fictive beats best"], rows))
     rows = []
     for s, m in measured:
         for odds in m.matches:
@@ -1062,7 +1120,8 @@ def misleading_section(page: Page, findings: Findings, settings_: list[Setting],
         if not mine:
             continue
         flagged = [r for r in mine if r[4] < 0.05]
-        page.add(f"* **{s.label}** ({mine[0][1].policy}): {len(flagged)} of the {len(mine)} shares differ.")
+        page.add(f"* **{s.label}** ({mine[0][1].policy}, on the {max(r[2].n for r in mine):,} rounds both played): "
+                 f"{len(flagged)} of the {len(mine)} shares differ.")
         for a, b, d, _, h in sorted(flagged, key=lambda r: r[4])[:12]:
             side = "too high" if a.value > b.value else "too low"
             page.add(f"  * {weak} play puts {a.quantity.replace('_', ' ')} {side}: {a.text(True)} against "
@@ -1337,6 +1396,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-skill", action="store_true", help="leave out the skill tournaments")
     parser.add_argument("--no-run", action="store_true",
                         help="compute nothing: write the page from the complete folders under --out, naming the rest")
+    parser.add_argument("--estimate", action="store_true",
+                        help="compute nothing: time each policy briefly and print how long every part would take")
     args = parser.parse_args(argv)
     from simcore.policies import HiddenCardsWarning
     from simcore.run.tournament import split_policies
@@ -1351,6 +1412,8 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["python -m benchmarks.findings", *(argv if argv is not None else sys.argv[1:])])
     log = args.log.open("a", encoding="utf-8") if args.log else None
     skill = not args.no_skill
+    if args.estimate:
+        return _print_estimate(plan, settings_, skill, args)
     findings = gather(plan, settings_, skill, log)
     if args.seeds:
         multi_seed(plan, settings_, args.seeds, args.seed_rounds, args.seed_policy, findings)
@@ -1374,6 +1437,31 @@ def main(argv: list[str] | None = None) -> int:
     for name, png in page.plots.items():
         (args.doc.parent / name).write_bytes(png)
     print(f"wrote {args.doc} and {len(page.plots)} plot(s)")
+    return 0
+
+
+def _print_estimate(plan: Plan, settings_: list[Setting], skill: bool, args: argparse.Namespace) -> int:
+    """``--estimate``: every part's rounds and estimated time, the check's, and the total."""
+    import tempfile
+
+    cache: dict[tuple[str, str], float] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        parts = estimate(plan, settings_, skill, args.seeds, args.seed_rounds, args.seed_policy, Path(scratch), cache)
+        if args.check is not None:
+            check = Plan(policies=plan.policies, chain=plan.chain, rounds=args.check_rounds or plan.rounds,
+                         search_rounds=args.check_search_rounds or plan.search_rounds,
+                         deals=args.check_deals or plan.deals, seed=args.check, out=plan.out,
+                         matches=plan.matches if args.check_matches is None else args.check_matches,
+                         match_rounds=plan.match_rounds, strongest=plan.strongest, engine=plan.engine,
+                         threads=plan.threads)
+            parts += [(f"check: {p}", r, t) for p, r, t in estimate(check, settings_, skill, 0, 0, args.seed_policy,
+                                                                    Path(scratch), cache)]
+    print("part,rounds,seconds")
+    for part, rounds, seconds in parts:
+        print(f"\"{part}\",{rounds},{seconds:.0f}")
+    total = sum(t for _, _, t in parts)
+    print(f"total: {sum(r for _, r, _ in parts):,} rounds, about {total / 3600:.1f} hours "
+          f"(threads: {plan.threads or 'every core'}; the page's own reading and rendering not counted)")
     return 0
 
 

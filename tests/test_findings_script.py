@@ -233,3 +233,26 @@ def test_the_hanafuda_setting_plays_the_rounds_of_ise_set_1_with_t3(tmp_path):
     fudasim.run("tensho-ise", out=tmp_path / "ise", options={"tensho.yaku_set_choice": "fixed_1",
                                                              "tensho.card_values": "T3_hanafuda"}, **common)
     pd.testing.assert_frame_equal(read_dataset(tmp_path / "hanafuda"), read_dataset(tmp_path / "ise"))
+
+
+def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
+    from benchmarks.findings import estimate
+
+    four = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
+    cost = {"random": 1e-5, "greedy": 1e-4, "omniscient:worlds=1,rollout=greedy": 1e-2}
+    cache = {(s.slug(), p): c for s in (SET_1, four) for p, c in cost.items()}
+    plan = Plan(policies=["random", "greedy"], chain=list(cost), rounds=1000, search_rounds=50, deals=30, seed=1,
+                out=tmp_path, matches=10, match_rounds=12)
+    parts = {part: (rounds, seconds) for part, rounds, seconds in
+             estimate(plan, [SET_1, four], True, 2, 500, "greedy", tmp_path, cache)}
+    # two players: 3 pairings x 2 seatings x 30 deals, each seat half the time each policy's
+    pairs = [("random", "greedy"), ("random", "omniscient:worlds=1,rollout=greedy"),
+             ("greedy", "omniscient:worlds=1,rollout=greedy")]
+    two = sum(2 * 30 * (cost[a] + cost[b]) / 2 for a, b in pairs)
+    assert parts[f"{SET_1.label}: skill tournament"] == (180, pytest.approx(two))
+    # four players: AABB, ABBA, BBAA, BAAB: still half the seats each, 4 seatings
+    assert parts[f"{four.label}: skill tournament"] == (360, pytest.approx(2 * two))
+    # the card-value sweep plays three tables; good play is the last fair policy of the chain
+    assert parts[f"{SET_1.label}: greedy (T1, T2, T3)"] == (3000, pytest.approx(3000 * 1e-4))
+    assert parts[f"{four.label}: greedy, matches"] == (120, pytest.approx(120 * 1e-4))
+    assert parts[f"{four.label}: greedy, 2 more seeds"] == (1000, pytest.approx(0.1))
