@@ -312,7 +312,7 @@ def measure_skill(tournament: TournamentData | str | os.PathLike, *, confidence:
         odds = {n: match_win_probability(rounds, n, draws=min(draws, 200), seed=20 + n, confidence=confidence)
                 for n in match_lengths}
         measures.matches.append(MatchOdds(beginner_name, policies[best], odds))
-        for h, _ in fictive_strength:
+        for h, _ in reversed(fictive_strength):  # the strongest fictive player (the one used) first
             measures.relative.append(_relative(data, beginner, best, h, zero_sum, draws, confidence))
     if len(chain) >= 2 and chain[-2] not in [policies.index(b) for b in measures.beginners]:
         pair, sign = _pair(data, best, chain[-2])
