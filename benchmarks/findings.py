@@ -1376,7 +1376,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run of a fast policy")
     parser.add_argument("--search-rounds", type=int, default=110_000, help="rounds per run of a search policy")
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
-    parser.add_argument("--matches", type=int, default=20_000, help="matches of the strongest policy (0: none)")
+    parser.add_argument("--matches", type=int, default=10_000, help="matches of the strongest policy (0: none)")
     parser.add_argument("--match-rounds", type=int, default=12, help="rounds per match")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--check", type=int, metavar="SEED", help="rerun everything with this seed: z-scores")
