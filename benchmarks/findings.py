@@ -29,7 +29,9 @@ tables behind the answers:
 
 Folders under ``--out`` are reused when complete, so an interrupted page resumes and a finished
 one re-renders without computing anything; ``--no-run`` writes the page from the complete folders
-only and names the parts still missing.
+only and names the parts still missing. ``--estimate`` computes nothing: it times each policy
+briefly in each setting and prints every part's rounds and expected time (the search players set
+it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
 """
 
 from __future__ import annotations
