@@ -14,7 +14,9 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
+from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.compile import CompiledRules, compile_rules
+from simcore.games.koikoi.reference import RoundSetup, RoundState
 from simcore.games.koikoi.rules import RuleSet, build_rules
 
 RULES_DIR = Path(__file__).parent / "data" / "koikoi-rules"  # until koi-koi is registered
@@ -85,3 +87,28 @@ def build_deck(dealer_hand: Sequence[int], other_hand: Sequence[int], field: Seq
     assert len(dealer_hand) == 8 and len(other_hand) == 8 and len(field) == 8
     assert len(set(given)) == len(given), "a card is given twice"
     return given + [x for x in range(48) if x not in given]
+
+
+# A deal without a dealt hand or a misdeal: each 8-card block holds eight different months.
+PLAIN_DECK = [4 * m + k for k in range(4) for m in range(12)]
+
+
+def position(c: CompiledRules, *, turn: int, hands: Sequence[Sequence[int]], field: Sequence[int],
+             piles: Sequence[Sequence[int]] = ((), ()), draw_top: Sequence[int] = (), dealer: int = 0,
+             calls: Sequence[int] = (0, 0), month: int = 1, trace: bool = True) -> RoundState:
+    """A round paused at the start of ``turn`` (the dealer plays the odd turns) with the cards as
+    given (seats 0 and 1); the draw pile is ``draw_top`` then every card not given, in id order."""
+    state = RoundState(c, RoundSetup(seed=1, round_index=0, dealer=dealer, month=month), deck=PLAIN_DECK,
+                       trace=trace)
+    given = [x for group in (*hands, field, *piles, draw_top) for x in group]
+    assert len(set(given)) == len(given), "a card is given twice"
+    state.hands = [mask(hands[0]), mask(hands[1])]
+    state.field = mask(field)
+    state.piles = [mask(piles[0]), mask(piles[1])]
+    state.draw = list(draw_top) + [x for x in range(48) if x not in given]
+    assert len(state.draw) >= E.TURNS - turn + 1, "too few cards left to draw"
+    state.calls = list(calls)
+    state.turn = turn - 1
+    state.events = []
+    state.next_turn()
+    return state
