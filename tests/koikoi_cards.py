@@ -10,16 +10,13 @@ the field, then the draw pile from the top.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
-from pathlib import Path
 
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.compile import CompiledRules, compile_rules
 from simcore.games.koikoi.reference import RoundSetup, RoundState
-from simcore.games.koikoi.rules import RuleSet, build_rules
-
-RULES_DIR = Path(__file__).parent / "data" / "koikoi-rules"  # until koi-koi is registered
+from simcore.games.koikoi.rules import RuleSet
+from simcore.rules import load_rules
 
 
 def card(month: int, k: int) -> int:
@@ -70,8 +67,8 @@ def month_cards(month: int) -> list[int]:
 
 def load(name: str = "koikoi", overrides: dict[str, str] | None = None) -> RuleSet:
     """A shipped koi-koi rule set with ``--option`` overrides."""
-    text = (RULES_DIR / f"{name}.toml").read_text(encoding="utf-8")
-    return build_rules(name, f"{name}.toml", text, tomllib.loads(text), dict(overrides or {}))
+    rules: RuleSet = load_rules(name, overrides)
+    return rules
 
 
 def compiled(name: str = "koikoi", **options: str | int) -> CompiledRules:

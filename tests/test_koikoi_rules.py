@@ -5,6 +5,7 @@ a bad file is refused in one line naming the key."""
 from __future__ import annotations
 
 import tomllib
+from importlib import resources
 
 import pytest
 from koikoi_cards import (
@@ -17,7 +18,6 @@ from koikoi_cards import (
     CHRYS_SAKE_CUP,
     RED_RIBBONS,
     RIBBONS,
-    RULES_DIR,
     SUSUKI_MOON,
     WILLOW_LIGHTNING,
     WILLOW_RAIN_MAN,
@@ -40,7 +40,7 @@ def _build(text: str, overrides: dict | None = None):
 
 
 def _edited(old: str, new: str, name: str = "koikoi") -> str:
-    text = (RULES_DIR / f"{name}.toml").read_text(encoding="utf-8")
+    text = (resources.files("simcore.rules") / f"{name}.toml").read_text(encoding="utf-8")
     assert old in text
     return text.replace(old, new, 1)
 
@@ -79,7 +79,7 @@ def test_the_nintendo_style_rules():
 
 @pytest.mark.parametrize("name", ["koikoi", "koikoi-kkj"])
 def test_every_option_is_written_in_each_shipped_file(name):
-    data = tomllib.loads((RULES_DIR / f"{name}.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(load(name).text)
     assert set(data["koikoi"]) == {option.split(".", 1)[1] for option in OPTIONS}
 
 
