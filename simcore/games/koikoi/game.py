@@ -73,6 +73,11 @@ class KoikoiGame:
     def stride(self, compiled: Any, rounds_per_match: int | None) -> int:
         return 1 if rounds_per_match is None else rounds_per_match
 
+    def match_may_end_early(self, compiled: Any) -> bool:
+        """Whether a match may stop before its last round (``koikoi.early_end = at_zero``): its
+        rows are then not all filled, and the runner does not count on them."""
+        return bool(compiled.param(E.P_EARLY_END) == 1)
+
     def run_metadata(self, rules: Any) -> dict[str, Any]:
         return {"yaku": [{"bit": y.index, "key": y.key, "name": y.name, "english": y.english, "value": y.value}
                          for y in rules.yaku]}
