@@ -95,8 +95,8 @@ def position(c: CompiledRules, *, turn: int, hands: Sequence[Sequence[int]], fie
              calls: Sequence[int] = (0, 0), month: int = 1, trace: bool = True) -> RoundState:
     """A round paused at the start of ``turn`` (the dealer plays the odd turns) with the cards as
     given (seats 0 and 1); the draw pile is ``draw_top`` then every card not given, in id order."""
-    state = RoundState(c, RoundSetup(seed=1, round_index=0, dealer=dealer, month=month), deck=PLAIN_DECK,
-                       trace=trace)
+    state = RoundState(c, RoundSetup(seed=1, round_index=0, round_in_match=month - 1, dealer=dealer),
+                       deck=PLAIN_DECK, trace=trace)
     given = [x for group in (*hands, field, *piles, draw_top) for x in group]
     assert len(set(given)) == len(given), "a card is given twice"
     state.hands = [mask(hands[0]), mask(hands[1])]

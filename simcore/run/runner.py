@@ -155,11 +155,8 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
             raise RunError(f"--rounds {units}: must be at least 1")
     stride = game.stride(compiled, rounds_per_match)
     check_units("--rounds" if rounds_per_match is None else "--matches", units, stride)
-    # Whether every unit fills its rows: not when a match may stop before its last round (an
-    # optional member of a game: ``match_may_end_early(compiled)``, false when absent).
-    end_early = getattr(game, "match_may_end_early", None)
-    fixed_rows = rounds_per_match is None or (stride == rounds_per_match
-                                              and not (end_early is not None and end_early(compiled)))
+    # Whether every unit fills its rows: not when a match may stop before its last round.
+    fixed_rows = rounds_per_match is None or (stride == rounds_per_match and not game.match_may_end_early(compiled))
     if config.paired_with is not None and not config.summary:
         raise RunError(f"--paired-with {config.paired_with}: only with --summary (a full run pairs in fudasim compare)")
     target = TARGET_ROWS_PER_SHARD

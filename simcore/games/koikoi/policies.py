@@ -44,7 +44,7 @@ from simcore.games.koikoi.compile import CompiledRules
 from simcore.games.koikoi.decisions import action_key, ask_policy
 from simcore.games.koikoi.scoring import pile_yaku, stop_score
 from simcore.hanafuda import month_mask, month_of
-from simcore.policies import PolicySpec
+from simcore.policies import PolicySpec, first_best
 from simcore.rng import Stream
 from simcore.search import PolicyMaker
 
@@ -155,11 +155,11 @@ class GreedyPolicy:
 
     def play(self, obs: Observation) -> int:
         """The hand card whose best resolution gains most (ties: the lowest id)."""
-        return _best(ids_of(obs.hand), lambda card: self.resolution_gain(obs, card))
+        return first_best(ids_of(obs.hand), lambda card: self.resolution_gain(obs, card), -1)[0]
 
     def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         """The field card whose capture gains most (ties: the lowest id)."""
-        return _best(options, lambda option: self.take_gain(obs, (1 << card) | option))
+        return first_best(options, lambda option: self.take_gain(obs, (1 << card) | option), -1)[0]
 
     def koikoi(self, obs: Observation) -> bool:
         """Always stop."""
@@ -201,16 +201,6 @@ class HeuristicPolicy(GreedyPolicy):
         outside = ((1 << self.c.rules.deck.size) - 1) & ~(obs.piles[0] | obs.piles[1])
         near = sum(1 for x in ids_of(outside) if self.threatens(obs, x))
         return near < self.danger
-
-
-def _best(options: list[int], gain: Callable[[int], int]) -> int:
-    """The first option of the largest gain."""
-    best, best_gain = options[0], gain(options[0])
-    for option in options[1:]:
-        value = gain(option)
-        if value > best_gain:
-            best, best_gain = option, value
-    return best
 
 
 def heuristic_tables(compiled: CompiledRules, spec: PolicySpec) -> np.ndarray:

@@ -4,16 +4,12 @@ output matrices (``enums``' C_* and M_* rows). docs/koikoi.md#dataset-columns do
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
 import pyarrow as pa
 
 from simcore.games.koikoi import enums as E
-from simcore.record import ColumnStore
 from simcore.record_layout import RecordLayout
 
-__all__ = ["LAYOUT", "N_SEATS", "columns_from_matrices", "schema", "shard_table"]
+__all__ = ["LAYOUT", "N_SEATS"]
 
 N_SEATS = 2
 
@@ -42,31 +38,6 @@ LAYOUT = RecordLayout(
     seat_mask=(("hand_dealt", E.M_HAND_DEALT), ("captured", E.M_CAPTURED), ("yaku", E.M_YAKU)),
     seat_bool=(),
     end_reason=E.C_END_REASON, end_reason_at=6, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
-    valid=E.C_VALID, max_seats=N_SEATS,
+    valid=E.C_VALID, max_seats=N_SEATS, n_int=E.N_INT_COLUMNS, n_mask=E.N_MASK_COLUMNS,
 )
 
-
-def schema() -> pa.Schema:
-    """The Arrow schema of a koi-koi dataset."""
-    return LAYOUT.schema(N_SEATS)
-
-
-def columns_from_matrices(ints: np.ndarray, masks: np.ndarray,
-                          store: ColumnStore | None = None) -> dict[str, np.ndarray]:
-    """Named per-round columns from the engines' output matrices (valid rows only, copied).
-
-    Parameters
-    ----------
-    ints : int64[N_INT_COLUMNS, rows]
-    masks : uint64[N_MASK_COLUMNS, rows]
-    store : optional ``ColumnStore`` whose arrays are reused for the copies
-    """
-    return LAYOUT.columns(ints, masks, N_SEATS, store)
-
-
-def shard_table(columns: dict[str, np.ndarray], run_info: dict[str, Any], rules_text: str) -> pa.Table:
-    """A koi-koi shard's Arrow table, with the run metadata and rules text attached.
-
-    ``columns`` are those of ``columns_from_matrices``: one array per column, in its schema dtype.
-    """
-    return LAYOUT.table(columns, run_info, rules_text, N_SEATS)

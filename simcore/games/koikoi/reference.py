@@ -26,7 +26,6 @@ two) and ``koikoi`` (False: stop; True: koi-koi), each of the seat that acts.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -82,16 +81,15 @@ class RoundResult(BaseRoundResult):
 
 @dataclass(kw_only=True)
 class RoundSetup(BaseRoundSetup):
-    """Who deals, the match state the round starts from and the round's month (Tsuki-fuda)."""
+    """Who deals, and the match state the round starts from."""
 
     match_points: tuple[int, ...] = (0, 0)
-    month: int = 1
 
 
-def round_month(round_index: int, round_in_match: int, independent: bool) -> int:
-    """The month of a round (1..12): its place in its match, January first; an independent
-    round's by its index."""
-    return 1 + (round_index if independent else round_in_match) % 12
+def round_month(round_in_match: int) -> int:
+    """The month of a round (1..12, Tsuki-fuda): its place in its match, January first (an
+    independent round is a match's first)."""
+    return 1 + round_in_match % 12
 
 
 def shuffled_deck(stream: Stream) -> list[int]:
@@ -106,6 +104,8 @@ class RoundState(PausedRound):
     the module docstring, paused at each ``play``, ``capture`` and ``koikoi`` decision. ``deck``
     (48 ids in dealing order) replaces the shuffled deal."""
 
+    cloned_lists = ("hands", "piles", "draw", "calls", "known_yaku", "hand_dealt", "dealt_yaku", "events")
+
     def __init__(self, compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | None = None,
                  trace: bool = False) -> None:
         self.c = compiled
@@ -114,7 +114,7 @@ class RoundState(PausedRound):
         self.trace = trace
         self.events: list[dict[str, Any]] = []
         self.dealer = setup.dealer
-        self.month = setup.month
+        self.month = round_month(setup.round_in_match)
         self.hands = [0, 0]
         self.piles = [0, 0]
         self.field = 0
@@ -136,19 +136,6 @@ class RoundState(PausedRound):
         self._deal(deck)
 
     # --- the forward model ------------------------------------------------------------------
-
-    def clone(self) -> RoundState:
-        """An independent copy: applying actions to it leaves this state unchanged."""
-        other = copy.copy(self)
-        other.hands = list(self.hands)
-        other.piles = list(self.piles)
-        other.draw = list(self.draw)
-        other.calls = list(self.calls)
-        other.known_yaku = list(self.known_yaku)
-        other.hand_dealt = list(self.hand_dealt)
-        other.dealt_yaku = list(self.dealt_yaku)
-        other.events = list(self.events)
-        return other
 
     def card_places(self) -> dict[str, int]:
         """Every place a card can be, as masks: disjoint and together the whole deck."""
@@ -459,7 +446,7 @@ def play_unit(compiled: CompiledRules, specs, seed: int, unit: int, rounds_per_m
     start = compiled.param(E.P_START_POINTS)
     if rounds_per_match is None:
         setup = RoundSetup(seed=seed, round_index=unit, match=unit, dealer=unit % N_SEATS,
-                           match_points=(start, start), month=round_month(unit, 0, True))
+                           match_points=(start, start))
         result = play_round(compiled, setup, seat_policies(compiled, specs, seed, unit), trace=trace)
         result.match_points = [start + p for p in result.payoff]
         return [result]
@@ -469,7 +456,7 @@ def play_unit(compiled: CompiledRules, specs, seed: int, unit: int, rounds_per_m
     for k in range(rounds_per_match):
         round_index = unit * rounds_per_match + k
         setup = RoundSetup(seed=seed, round_index=round_index, match=unit, round_in_match=k, dealer=dealer,
-                           match_points=(points[0], points[1]), month=round_month(round_index, k, False))
+                           match_points=(points[0], points[1]))
         result = play_round(compiled, setup, seat_policies(compiled, specs, seed, round_index), trace=trace)
         points = [points[s] + result.payoff[s] for s in range(N_SEATS)]
         result.match_points = list(points)

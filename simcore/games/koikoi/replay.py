@@ -27,14 +27,15 @@ from simcore.games.koikoi.reference import (
     next_dealer,
     play_round,
     play_unit,
-    round_month,
     seat_policies,
 )
 from simcore.hanafuda import month_of
 from simcore.policies import PolicySpec
 from simcore.reference.replay import ScriptedDecisions, check_deck
 
-__all__ = ["RecordReplay", "format_trace", "replay_deck", "replay_from_run", "replay_record", "trace_json"]
+__all__ = ["REDRAW", "RecordReplay", "format_trace", "replay_deck", "replay_from_run", "replay_record", "trace_json"]
+
+REDRAW = False  # a koi-koi deal never redraws its draw pile mid-round
 
 
 class _ScriptedSeat:
@@ -307,7 +308,7 @@ def _replay_round(compiled: CompiledRules, recorded: RecordRound, points: list[i
     dealer = recorded.dealer - 1
     deck = list(recorded.hands[dealer] + recorded.hands[1 - dealer] + recorded.field) + list(reversed(recorded.pile))
     setup = RoundSetup(seed=0, round_index=number - 1, round_in_match=number - 1, dealer=dealer,
-                       match_points=tuple(points), month=round_month(number - 1, number - 1, False))
+                       match_points=tuple(points))
     try:
         state = RoundState(compiled, setup, deck=deck, trace=True)
     except DealError as error:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from simcore.cards import HANAFUDA48, Deck, mask_of
-from simcore.errors import RulesError
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.options import OPTIONS
 from simcore.hanafuda import month_mask, month_of
@@ -178,22 +177,7 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
 
 
 def _options(check: Checker, data: dict, overrides: dict[str, Any]) -> dict[str, str | int]:
-    section = check.table(data, "koikoi", {spec.name.split(".", 1)[1] for spec in OPTIONS.values()})
-    values: dict[str, str | int] = {}
-    for key, raw in section.items():
-        spec = OPTIONS[f"koikoi.{key}"]
-        try:
-            values[spec.name] = spec.parse(raw)
-        except ValueError as error:
-            raise check.fail(f"koikoi.{key}", str(error)) from None
-    for option_name, raw in overrides.items():
-        override_spec = OPTIONS.get(option_name)
-        if override_spec is None:
-            raise RulesError(f"--option {option_name}: unknown option (known: {', '.join(sorted(OPTIONS))})")
-        try:
-            values[option_name] = override_spec.parse(raw)
-        except ValueError as error:
-            raise RulesError(f"--option {option_name}: {error}") from None
+    values = check.option_values(data, "koikoi", OPTIONS, overrides)
     return {spec.name: values.get(spec.name, spec.default) for spec in OPTIONS.values()}
 
 

@@ -706,7 +706,7 @@ def _n_seats(ctx):
 
 @implements(C.start_round_nb, KoikoiContext)
 def _start_round(ctx, state, unit, round_in_match, round_index, independent, dealer, points):
-    month = 1 + (round_index if independent else round_in_match) % 12  # reference.round_month
+    month = 1 + round_in_match % 12  # reference.round_month (an independent round: 0)
     new_round_nb(state, ctx.seed, round_index, dealer, month, ctx.rt, ctx.ids, ctx.dstates)
 
 
