@@ -299,6 +299,9 @@ def verify(dataset, deep):
 @click.option("--redraw", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="Enshu-bana C, 4-5 players: JSON list of the draw pile's card ids, top first, after the "
                    "dropped hands were shuffled into it (fudasim play saves it as PREFIX.redraw.json).")
+@click.option("--record", type=PathParam(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Replay a whole match from a game record, in the record format of the rules' game "
+                   "(docs/replay.md); exit status 1 at the first move or result that differs from the rules.")
 @policy_options
 @option_overrides
 @players_option
@@ -306,8 +309,8 @@ def verify(dataset, deep):
               help="text: the readable trace; json: the machine-readable trace.")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @reports_user_errors
-def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions, redraw, policies, options, players,
-           output_format, as_json):
+def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions, redraw, record, policies, options,
+           players, output_format, as_json):
     """Play one round again and print its trace.
 
     \b
@@ -316,13 +319,22 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
     fudasim replay RULES --seed S --round R   a round of a run of RULES (give its --policy,
                                               --option, --players, --rounds-per-match too)
     fudasim replay RULES --deck IDS [--decisions FILE]   an explicit deal (docs/replay.md)
+    fudasim replay RULES --record FILE        a match played by people, from its game record
     """
     as_json = as_json or output_format == "json"
     if _is_dataset_path(source):
         _replay_dataset(Path(source), round_index, as_json, seed=seed, rounds_per_match=rounds_per_match,
-                        deck=deck, dealer=dealer, decisions=decisions, redraw=redraw, policies=policies,
-                        options=options,
-                        players=players)
+                        deck=deck, dealer=dealer, decisions=decisions, redraw=redraw, record=record,
+                        policies=policies, options=options, players=players)
+        return
+    if record is not None:
+        given = {"--seed": seed, "--round": round_index, "--rounds-per-match": rounds_per_match, "--deck": deck,
+                 "--dealer": dealer, "--decisions": decisions, "--redraw": redraw, "--policy": policies or None}
+        unwanted = [flag for flag, value in given.items() if value is not None]
+        if unwanted:
+            raise UserError(f"{unwanted[0]}: --record replays the record's own deals and moves; give only RULES, "
+                            "--option and --format with it")
+        _replay_record(source, record, options, players, as_json)
         return
     compiled, game, specs = compiled_with_specs(source, options, players, policies)
     replay_module = game.replay()
@@ -367,6 +379,38 @@ def replay(source, seed, round_index, rounds_per_match, deck, dealer, decisions,
         click.echo(replay_module.format_trace(compiled, result))
 
 
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # far more than any game record; a stray huge file is refused unread
+
+
+def _replay_record(source: str, record: Path, options, players, as_json: bool) -> None:
+    """``fudasim replay RULES --record FILE``: the match of a game record, move by move, under the
+    rules; exit status 1 at the first divergence, 2 for a record that cannot be read."""
+    compiled, game, _ = compiled_with_specs(source, options, players, ())
+    # an optional member of a game's replay: a game without a record format has none
+    replay_record = getattr(game.replay(), "replay_record", None)
+    if replay_record is None:
+        raise UserError(f"--record: {game.title} has no game-record format to replay")
+    try:
+        with record.open("rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        raise UserError(f"--record {record}: no such file") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise UserError(f"--record {record}: larger than a game record may be ({MAX_RECORD_BYTES:,} bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UserError(f"--record {record}: not UTF-8 text: {error}") from None
+    outcome = replay_record(compiled, text, str(record))
+    if as_json:
+        click.echo(json.dumps(outcome.json(compiled), indent=2, ensure_ascii=False))
+    else:
+        click.echo(outcome.text(compiled))
+    if outcome.divergence is not None:
+        click.echo(f"fudasim: {record} differs from {compiled.rules.name}: {outcome.divergence}", err=True)
+        sys.exit(1)
+
+
 def _is_dataset_path(source: str) -> bool:
     """A directory, or a Parquet shard, or a URI (s3://...) is a dataset; anything else names rules."""
     from simcore.storage import is_uri
@@ -388,7 +432,8 @@ def _replay_dataset(path: Path, round_index, as_json: bool, **given) -> None:
     )
 
     flags = {"seed": "--seed", "rounds_per_match": "--rounds-per-match", "deck": "--deck", "dealer": "--dealer",
-             "decisions": "--decisions", "redraw": "--redraw", "policies": "--policy", "options": "--option", "players": "--players"}
+             "decisions": "--decisions", "redraw": "--redraw", "record": "--record", "policies": "--policy",
+             "options": "--option", "players": "--players"}
     for key, flag in flags.items():
         if given[key] not in (None, ()):
             raise UserError(f"{flag}: {path} is a dataset, which sets its own seed, rules, options, policies, "

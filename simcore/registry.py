@@ -19,6 +19,7 @@ __all__ = ["REGISTRY", "game_of", "get_game", "known_game_names", "known_games"]
 REGISTRY: dict[str, str] = {
     "tensho": "simcore.games.tensho",
     "enshu": "simcore.games.enshu",
+    "koikoi": "simcore.games.koikoi",
 }
 
 

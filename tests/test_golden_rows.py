@@ -43,17 +43,23 @@ def _base_runs() -> list[dict]:
             runs.append({"rules": rules, "options": {"enshu.players": str(players)}, "policies": greedy})
         runs.append({"rules": rules, "matches": 60, "rounds_per_match": 12, "policies": ["random", "greedy"]
                      + ["random"] * (max(counts) - 2), "options": {"enshu.players": str(max(counts))}})
+    for rules in ("koikoi", "koikoi-kkj"):
+        for policies in (("random", "random"), ("greedy", "random"), ("random", "heuristic")):
+            runs.append({"rules": rules, "policies": list(policies)})
+        runs.append({"rules": rules, "matches": 120, "rounds_per_match": 8, "policies": ["heuristic", "random"]})
     return runs
 
 
 # Options that act only between the rounds of a match: pinned in match play.
-MATCH_OPTIONS = ("tensho.match_tie", "tensho.match_scoring", "enshu.next_dealer", "enshu.s.match_scoring")
+MATCH_OPTIONS = ("tensho.match_tie", "tensho.match_scoring", "enshu.next_dealer", "enshu.s.match_scoring",
+                 "koikoi.exhausted_dealer", "koikoi.early_end")
 
 
 def _option_runs() -> list[dict]:
     """Every non-default value of every choice option, one run each, greedy against random."""
     from simcore.errors import RulesError
     from simcore.games.enshu.options import OPTIONS as ENSHU_OPTIONS
+    from simcore.games.koikoi.options import OPTIONS as KOIKOI_OPTIONS
     from simcore.games.tensho.options import OPTIONS as TENSHO_OPTIONS
     from simcore.rules import load_rules
 
@@ -85,6 +91,11 @@ def _option_runs() -> list[dict]:
                 run = {"rules": rules, "options": {name: value, "enshu.players": players},
                        "policies": ["greedy"] + ["random"] * (int(players) - 1)}
                 runs.append(_in_matches(run) if name in MATCH_OPTIONS else run)
+    for name, spec in KOIKOI_OPTIONS.items():
+        for value in spec.choices or ():
+            if value != spec.default:
+                run = {"rules": "koikoi", "options": {name: value}, "policies": ["greedy", "random"]}
+                runs.append(_in_matches(run) if name in MATCH_OPTIONS else run)
     return runs
 
 
@@ -101,14 +112,18 @@ def _machinery_runs() -> list[dict]:
          "threads": 1, "units_per_shard": 333},
         {"rules": "enshu-c", "options": {"enshu.players": "5"}, "policies": ["greedy"] + ["random"] * 4,
          "threads": 2, "units_per_shard": 1000},
+        {"rules": "koikoi-kkj", "matches": 120, "rounds_per_match": 8, "policies": ["heuristic", "random"],
+         "threads": 1, "units_per_shard": 37},
+        {"rules": "koikoi-kkj", "matches": 120, "rounds_per_match": 8, "policies": ["heuristic", "random"],
+         "threads": 2, "units_per_shard": 100},
     ]
 
 
 def _reference_runs() -> list[dict]:
     runs = []
     for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
-                           ("enshu-c", 5)):
-        options = {} if rules.startswith("tensho") else {"enshu.players": str(players)}
+                           ("enshu-c", 5), ("koikoi", 2), ("koikoi-kkj", 2)):
+        options = {"enshu.players": str(players)} if rules.startswith("enshu") else {}
         for engine in ("kernel", "reference"):
             runs.append({"rules": rules, "options": options, "policies": ["greedy"] + ["random"] * (players - 1),
                          "engine": engine, "rounds": REFERENCE_ROUNDS})
@@ -127,8 +142,8 @@ def _search_runs() -> list[dict]:
                 "ismcts:iterations=8,rollout=heuristic", "omniscient:worlds=2,rollout=greedy")
     runs = []
     for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
-                           ("enshu-c", 4)):
-        options = {} if rules.startswith("tensho") else {"enshu.players": str(players)}
+                           ("enshu-c", 4), ("koikoi", 2), ("koikoi-kkj", 2)):
+        options = {"enshu.players": str(players)} if rules.startswith("enshu") else {}
         others = ["greedy", "random", "heuristic", "random"][:players - 1]
         runs.append({"rules": rules, "options": options, "policies": ["heuristic"] + others,
                      "rounds": 10 * SEARCH_ROUNDS})

@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 from simcore.games import game_of
 from simcore.games.enshu import record as dataset_enshu
 from simcore.games.enshu.options import OPTIONS as ENSHU_OPTIONS
+from simcore.games.koikoi import record as dataset_koikoi
+from simcore.games.koikoi.options import OPTIONS as KOIKOI_OPTIONS
 from simcore.games.tensho import record as dataset
 from simcore.games.tensho.options import OPTIONS as TENSHO_OPTIONS
 from simcore.policies import parse_policy
@@ -202,7 +204,7 @@ def play_both(rules, units: int = 3) -> None:
 
 def assert_columns_hold_the_engines_numbers(game, ints, columns, players) -> None:
     """No int8/16/32 column wrapped a number the engines computed in int64."""
-    layout = (dataset if game.name == "tensho" else dataset_enshu).LAYOUT
+    layout = {"tensho": dataset, "enshu": dataset_enshu, "koikoi": dataset_koikoi}[game.name].LAYOUT
     valid = ints[layout.valid] == 1
     for name, index, _ in layout.scalar_int:
         assert np.array_equal(columns[name].astype(np.int64), ints[index, valid]), name
@@ -224,7 +226,7 @@ def test_mutated_rule_files_load_or_fail_with_one_line(tmp_path_factory, example
 # --- files that validate also play ----------------------------------------------------------
 
 
-OPTION_SPECS = {**TENSHO_OPTIONS, **ENSHU_OPTIONS}
+OPTION_SPECS = {**TENSHO_OPTIONS, **ENSHU_OPTIONS, **KOIKOI_OPTIONS}
 
 
 def _numbers(data):
@@ -256,8 +258,8 @@ def plausible_files(draw):
     """A shipped file with other option choices and numbers up to far beyond any real rule file."""
     name = draw(st.sampled_from(SHIPPED))
     data = copy.deepcopy(DATA[name])
-    section = data["tensho"] if "tensho" in data else data["enshu"]
-    prefix = "tensho" if "tensho" in data else "enshu"
+    prefix = data["game"]["name"]  # the game's options table: [tensho], [enshu], [koikoi]
+    section = data[prefix]
     for _ in range(draw(st.integers(0, 4))):
         tables = [(section, prefix)] + [(v, f"{prefix}.{k}") for k, v in section.items() if isinstance(v, dict)]
         table, where = draw(st.sampled_from(tables))
@@ -266,8 +268,8 @@ def plausible_files(draw):
         spec = OPTION_SPECS[f"{where}.{key}"]
         if spec.choices:
             table[key] = draw(st.sampled_from(spec.choices))
-    numbers = list(_numbers(data))
-    for path in draw(st.lists(st.sampled_from(numbers), max_size=4)):
+    numbers = list(_numbers(data))  # none in a koi-koi file: its points are bounded options
+    for path in draw(st.lists(st.sampled_from(numbers), max_size=4)) if numbers else ():
         _parent(data, path)[path[-1]] = draw(st.integers(1, 10**7) | st.sampled_from(HUGE_NUMBERS))
     return name, data
 

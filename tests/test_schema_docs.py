@@ -1,8 +1,8 @@
 """The dataset schemas are the ones the docs state: names, Arrow types, order and nullability.
 
-The expected schemas are read from the column tables of docs/dataset.md (Tensho) and
-docs/enshu.md (Enshu-bana, 2 to 5 players), and compared with the schemas the writer uses and
-with the schema of a shard the writer actually wrote. Renaming, retyping, reordering or dropping
+The expected schemas are read from the column tables of docs/dataset.md (Tensho),
+docs/enshu.md (Enshu-bana, 2 to 5 players) and docs/koikoi.md (koi-koi), and compared with the
+schemas the writer uses and with the schema of a shard the writer actually wrote. Renaming, retyping, reordering or dropping
 a column in the writer, or making it nullable, fails here until the docs say the same.
 """
 
@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from simcore.games.enshu import record as dataset_enshu
+from simcore.games.koikoi import record as koikoi_dataset
 from simcore.games.tensho import record as tensho_dataset
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -77,10 +78,17 @@ def test_enshu_schema_is_the_documented_one(players):
     assert_same_schema(dataset_enshu.LAYOUT.schema(players), expected)
 
 
+def test_koikoi_schema_is_the_documented_one():
+    expected = documented_schema("koikoi.md", "## Dataset columns", "_s", 2)
+    assert len(expected) == 13 + 8 * 2  # 13 per round, 8 per seat
+    assert_same_schema(koikoi_dataset.LAYOUT.schema(2), expected)
+
+
 @pytest.mark.parametrize(("rules", "players", "doc", "heading", "suffix"), [
     ("tensho-ise", None, "dataset.md", "## Columns (Tensho)", "_q"),
     ("enshu-c", 4, "enshu.md", "## The per-round record", "_s"),
     ("enshu-w", 2, "enshu.md", "## The per-round record", "_s"),
+    ("koikoi-kkj", None, "koikoi.md", "## Dataset columns", "_s"),
 ])
 def test_a_written_shard_has_the_documented_schema(tmp_path, rules, players, doc, heading, suffix):
     """What the writer puts on disk, read back by Parquet, not only what ``schema()`` returns."""

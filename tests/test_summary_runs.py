@@ -67,6 +67,10 @@ CASES = {
     "enshu-w-3p": dict(rules="enshu-w", rounds=3000, units_per_shard=700, options={"enshu.players": "3"}),
     "tensho-matches": dict(rules="tensho-ise", matches=500, units_per_shard=90),
     "enshu-s-matches": dict(rules="enshu-s", matches=200, units_per_shard=45, options={"enshu.players": "3"}),
+    "koikoi-heuristic": dict(rules="koikoi", rounds=4000, units_per_shard=900, policies=("heuristic", "random")),
+    # matches that end early (a seat at 0 points): their rows are not all filled
+    "koikoi-kkj-matches": dict(rules="koikoi-kkj", matches=300, units_per_shard=70,
+                               options={"koikoi.start_points": "10"}),
 }
 
 
@@ -83,15 +87,26 @@ def test_every_report_table_of_a_summary_run_equals_the_full_datasets(tmp_path, 
         assert getattr(summary, name) == getattr(full, name)
     assert (summary.wins == full.wins).all() and (summary.end_reasons == full.end_reasons).all()
     full_report, summary_report = build_report(tmp_path / "full"), build_report(tmp_path / "summary")
-    _frames_equal(full_report, summary_report)
+    # matches that may end early fill a varying number of rows: the summary's convergence table
+    # then shows the running estimates at shard ends (docs/summary-runs.md), its last the full's
+    varying = run_info_rounds(tmp_path / "summary") is None and "matches" in config
+    _frames_equal(full_report, summary_report, skip=("run", "convergence") if varying else ("run",))
     assert full_report.warnings == summary_report.warnings
-    # the convergence table at every checkpoint, not only the printed ones
-    pd.testing.assert_frame_equal(T.convergence(full_report.summary).frame, T.convergence(summary_report.summary).frame,
-                                  check_exact=True)
+    full_trace, summary_trace = T.convergence(full_report.summary).frame, T.convergence(summary_report.summary).frame
+    if varying:
+        pd.testing.assert_frame_equal(full_trace.tail(1).reset_index(drop=True),
+                                      summary_trace.tail(1).reset_index(drop=True), check_exact=True)
+    else:  # the convergence table at every checkpoint, not only the printed ones
+        pd.testing.assert_frame_equal(full_trace, summary_trace, check_exact=True)
     # every shard file is small and holds no rows
     for entry in read_manifest(tmp_path / "summary")["shard_files"]:
         assert entry["bytes"] < 24_000
         assert pq.read_schema(tmp_path / "summary" / entry["file"]).names == ["key", "index", "value"]
+
+
+def run_info_rounds(path: Path):
+    """The run's planned row count (None: its units fill a varying number of rows)."""
+    return read_manifest(path)["rounds"]
 
 
 def test_a_summary_run_on_one_thread_and_two_writes_the_same_bytes(tmp_path):

@@ -144,6 +144,10 @@ class Engines(Protocol):
         """Rows a unit reserves: 1 for a round; a match's rounds (and any extra-round room)."""
         ...
 
+    def match_may_end_early(self, compiled: CompiledRules) -> bool:
+        """Whether a match may stop before its last round, so that its rows are not all filled."""
+        ...
+
     def play_units(self, engine: str, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int,
                    first_unit: int, n_units: int, rounds_per_match: int | None,
                    out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -40,8 +40,8 @@ class GameBase:
 
     A subclass declares ``name``, ``title``, ``rounds_option``, ``players_option``,
     ``report_options``, ``layout`` and ``policies``, and implements ``run_metadata`` and
-    ``describe_rules``; it overrides ``players_problem``, ``stride``, ``yaku_sets`` or
-    ``tie_break_chain`` where its rules need it.
+    ``describe_rules``; it overrides ``players_problem``, ``stride``, ``match_may_end_early``,
+    ``yaku_sets`` or ``tie_break_chain`` where its rules need it.
     """
 
     name: str
@@ -144,6 +144,11 @@ class GameBase:
     def stride(self, compiled: CompiledRules, rounds_per_match: int | None) -> int:
         """A round per row; a match reserves a row per round."""
         return 1 if rounds_per_match is None else rounds_per_match
+
+    def match_may_end_early(self, compiled: CompiledRules) -> bool:
+        """False: a match plays every round it reserves rows for (a game whose matches may stop
+        sooner, leaving rows unused, overrides this)."""
+        return False
 
     def play_units(self, engine: str, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int,
                    first_unit: int, n_units: int, rounds_per_match: int | None,

@@ -35,7 +35,8 @@ reference policies do; ``sample_hidden_nb`` deals the cards ``seat`` cannot see,
 the stream at ``at``, exactly as the reference state's ``sample_hidden``.
 
 Every stub but ``context_nb`` and ``new_state_nb`` must run without numba's reference counting
-(``jit_options={"_nrt": False}`` on the overload; ``implements`` sets it).
+(``jit_options={"_nrt": False}`` on the overload; ``implements`` sets it). A stub with a default
+(``match_over_nb``: a match never ends early) needs implementing only by a game that differs.
 """
 
 from __future__ import annotations
@@ -55,9 +56,11 @@ __all__ = [
     "basic_choice_nb",
     "context_nb",
     "copy_state_nb",
+    "default",
     "done_nb",
     "end_match_nb",
     "implements",
+    "match_over_nb",
     "n_actions_nb",
     "n_seats_nb",
     "new_state_nb",
@@ -210,11 +213,21 @@ def unused_row_nb(ctx: Any, out_int: Any, row: Any) -> None:
     _stub("unused_row_nb")
 
 
+def match_over_nb(ctx: Any, points: Any) -> Any:
+    """Whether the match ends now, before its last round, at the seats' match points ``points``
+    (int64[>= seats], after the round just played). Default: never (``default``)."""
+    return _stub("match_over_nb")
+
+
 # --- implementing the contract ----------------------------------------------------------------
 
 def is_context(numba_type: Any, context_class: type) -> bool:
     """Whether ``numba_type`` is the numba type of an instance of the namedtuple ``context_class``."""
     return isinstance(numba_type, types.BaseNamedTuple) and numba_type.instance_class is context_class
+
+
+# stub -> the context classes that implement it (a default serves every other context)
+IMPLEMENTED: dict[Callable[..., Any], set[type]] = {}
 
 
 def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False) -> Callable[[Callable[..., Any]],
@@ -224,6 +237,8 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False)
     generic kernels; ``nrt`` lets it allocate (``context_nb``, ``new_state_nb``)."""
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        IMPLEMENTED.setdefault(stub, set()).add(context_class)
+
         # Inlined into the generic kernel at numba's IR level: a call would pass the context's
         # every array (seven words or more each) for a few instructions' work.
         @overload(stub, jit_options={"_nrt": nrt}, strict=False, inline="always")
@@ -235,3 +250,24 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False)
         return impl
 
     return register
+
+
+def default(stub: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: ``impl`` implements ``stub`` for every context whose game does not implement
+    it (``implements``), so that adding a stub with a default changes no game."""
+
+    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        @overload(stub, jit_options={"_nrt": False}, strict=False, inline="always")
+        def typer(first: Any, *rest: Any) -> Any:
+            if isinstance(first, types.BaseNamedTuple) and first.instance_class not in IMPLEMENTED.get(stub, set()):
+                return impl
+            return None
+
+        return impl
+
+    return register
+
+
+@default(match_over_nb)
+def _never_over(ctx: Any, points: Any) -> Any:
+    return False

@@ -14,8 +14,9 @@ log_table, out_int, out_mask)`` plays units ``first_unit + lo .. first_unit + hi
 * else unit ``u`` is a match of at least ``rounds_per_match`` rounds, ``stride`` rows apart:
   round ``k`` of it is the run's round ``u * stride + k``; the first dealer is ``u % seats`` and
   each round's winner decides the next (``next_dealer_nb``); after ``rounds_per_match`` rounds
-  the match goes on, up to ``stride`` rounds, only while several seats share the lead. Rows the
-  match does not reach are marked unused.
+  the match goes on, up to ``stride`` rounds, only while several seats share the lead; it ends
+  sooner where the game says so (``match_over_nb``). Rows the match does not reach are marked
+  unused.
 
 Seat ``s``'s decision stream is ``(seed, round, SEAT_STREAM_BASE + s)`` at ``4 * s`` of the
 streams array. The policy arrays are ``simcore.kernels.policy_rows``'; ``rules`` is the game's
@@ -94,6 +95,8 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
             winner = C.winner_nb(ctx, state)
             if winner >= 0:
                 dealer = C.next_dealer_nb(ctx, dealer, winner)
+            if not independent and C.match_over_nb(ctx, points):
+                break
         C.end_match_nb(ctx, out_int, last_row)
         for row in range(last_row + 1, (i + 1) * stride):
             C.unused_row_nb(ctx, out_int, row)

@@ -88,6 +88,28 @@ class Checker:
             in_force = option_name in options and str(options[option_name]) == option_value
             yield f"{where}.{key}.{condition}", alternative, in_force
 
+    def option_values(self, data: dict, section: str, specs: Mapping[str, Any],
+                      overrides: Mapping[str, Any]) -> dict[str, str | int]:
+        """The options a rule file's table ``section`` gives (``[koikoi]``: ``five_brights = 10`` is
+        ``koikoi.five_brights``), then the ``--option`` ``overrides``, each parsed by its spec of
+        ``specs`` (the game's ``OPTIONS``); an unknown option or a bad value is refused in one
+        line. Options given nowhere are left out (the caller supplies defaults)."""
+        table = self.table(data, section, {name.split(".", 1)[1] for name in specs})
+        values: dict[str, str | int] = {}
+        for key, raw in table.items():
+            try:
+                values[f"{section}.{key}"] = specs[f"{section}.{key}"].parse(raw)
+            except ValueError as error:
+                raise self.fail(f"{section}.{key}", str(error)) from None
+        for name, raw in overrides.items():
+            if name not in specs:
+                raise RulesError(f"--option {name}: unknown option (known: {', '.join(sorted(specs))})")
+            try:
+                values[name] = specs[name].parse(raw)
+            except ValueError as error:
+                raise RulesError(f"--option {name}: {error}") from None
+        return values
+
     def cards(self, deck: Deck, value: Any, key: str) -> tuple[int, ...]:
         """The card ids of a list of card references, each listed once."""
         if not isinstance(value, list):

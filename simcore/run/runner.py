@@ -155,6 +155,8 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
             raise RunError(f"--rounds {units}: must be at least 1")
     stride = game.stride(compiled, rounds_per_match)
     check_units("--rounds" if rounds_per_match is None else "--matches", units, stride)
+    # Whether every unit fills its rows: not when a match may stop before its last round.
+    fixed_rows = rounds_per_match is None or (stride == rounds_per_match and not game.match_may_end_early(compiled))
     if config.paired_with is not None and not config.summary:
         raise RunError(f"--paired-with {config.paired_with}: only with --summary (a full run pairs in fudasim compare)")
     target = TARGET_ROWS_PER_SHARD
@@ -178,7 +180,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
         "unit_kind": "round" if rounds_per_match is None else "match",
         "rounds_per_match": rounds_per_match,
         "round_stride": stride,
-        "rounds": units * stride if rounds_per_match is None or stride == rounds_per_match else None,
+        "rounds": units * stride if fixed_rows else None,
         "units_per_shard": units_per_shard,
         "shards": -(-units // units_per_shard),
         "end_reasons": list(game.end_reasons),

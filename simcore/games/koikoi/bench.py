@@ -1,0 +1,48 @@
+"""What ``fudasim bench`` measures of koi-koi (see ``simcore.bench``)."""
+
+from __future__ import annotations
+
+from simcore.bench import BenchCase, RunCase
+
+__all__ = ["cases", "run_case"]
+
+# The strong players against greedy, with the budgets of the other games' cases; each plays a
+# share of the rounds in proportion to its cost.
+SEARCH_CASES = (
+    (("heuristic", "heuristic"), 10, 10),
+    (("pimc:worlds=32,rollout=random", "greedy"), 500, 100),
+    (("ismcts:iterations=1000,rollout=random", "greedy"), 5000, 1000),
+)
+
+
+def cases() -> list[BenchCase]:
+    """Both shipped rule sets with random and greedy seats (greedy play a quarter of the rounds),
+    then heuristic against heuristic, pimc against greedy and ismcts against greedy under
+    ``koikoi``.
+
+    Returns
+    -------
+    list of BenchCase
+        ``koikoi`` and ``koikoi-kkj``, each with random and greedy seats; then ``koikoi`` with
+        each of ``SEARCH_CASES``.
+    """
+    return [
+        BenchCase(rules, rules, (policy, policy), {}, rounds_divisor=1 if policy == "random" else 4)
+        for rules in ("koikoi", "koikoi-kkj")
+        for policy in ("random", "greedy")
+    ] + [
+        BenchCase("koikoi", "koikoi", policies, {}, rounds_divisor=rounds_divisor,
+                  reference_divisor=reference_divisor)
+        for policies, rounds_divisor, reference_divisor in SEARCH_CASES
+    ]
+
+
+def run_case() -> RunCase:
+    """``fudasim run koikoi`` with random seats, at full sizes.
+
+    Returns
+    -------
+    RunCase
+        The run whose end-to-end rate, peak memory and start-up time are measured.
+    """
+    return RunCase("koikoi", "koikoi", "random-random")

@@ -1,0 +1,405 @@
+"""Replay koi-koi: one round of a run (seed, round), an explicit deck and decisions, or a whole
+match from a game record in KoiKoi-AI's format (``replay_record``, docs/koikoi.md#game-records).
+
+Decisions (``--decisions FILE``) are a JSON list consumed in order as decisions arise, whoever
+makes them: a play is the id of the hand card; a choice between two matching field cards is the
+id of the field card taken; koi-koi or stop is ``"koikoi"`` or ``"stop"``. A seat's last card
+is a forced play and consumes no decision (a list that writes it out is accepted too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcore.cards import ids_of
+from simcore.errors import DealError
+from simcore.games.koikoi import enums as E
+from simcore.games.koikoi.compile import CompiledRules
+from simcore.games.koikoi.policies import Observation
+from simcore.games.koikoi.records import Match, RecordRound, RecordTurn, card_text, parse_record
+from simcore.games.koikoi.reference import (
+    N_SEATS,
+    RoundResult,
+    RoundSetup,
+    RoundState,
+    match_over,
+    next_dealer,
+    play_round,
+    play_unit,
+    seat_policies,
+)
+from simcore.hanafuda import month_of
+from simcore.policies import PolicySpec
+from simcore.reference.replay import ScriptedDecisions, check_deck
+
+__all__ = ["REDRAW", "RecordReplay", "format_trace", "replay_deck", "replay_from_run", "replay_record", "trace_json"]
+
+REDRAW = False  # a koi-koi deal never redraws its draw pile mid-round
+
+
+class _ScriptedSeat:
+    name = "scripted"
+
+    def __init__(self, script: ScriptedDecisions, seat: int) -> None:
+        self.script = script
+        self.seat = seat
+
+    def play(self, obs: Observation) -> int:
+        if obs.hand.bit_count() == 1:
+            last = ids_of(obs.hand)[0]
+            self.script.skip_if_next_is(last)
+            return last
+        what = f"seat {self.seat} plays a card, turn {obs.turn}"
+        value = self.script.take(what)
+        if isinstance(value, bool) or not isinstance(value, int) or not (0 <= value < 64 and (obs.hand >> value) & 1):
+            raise self.script.fail(what, value, f"not a card of the hand {ids_of(obs.hand)}")
+        return value
+
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
+        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
+        value = self.script.take(what)
+        for option in options:
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64 and option == 1 << value:
+                return option
+        raise self.script.fail(what, value, f"not one of the matching field cards {[ids_of(o)[0] for o in options]}")
+
+    def koikoi(self, obs: Observation) -> bool:
+        what = f"seat {self.seat} calls koi-koi or stops, turn {obs.turn}"
+        value = self.script.take(what)
+        if value not in ("koikoi", "stop"):
+            raise self.script.fail(what, value, 'expected "koikoi" or "stop"')
+        return value == "koikoi"
+
+
+def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
+                    rounds_per_match: int | None = None) -> RoundResult:
+    """The round ``round_index`` of a run, traced (a match is replayed from its start)."""
+    if rounds_per_match is None:
+        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
+    unit, k = divmod(round_index, rounds_per_match)
+    results = play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)
+    if k >= len(results):
+        raise DealError(f"round {round_index} was not played: match {unit} ended after {len(results)} rounds")
+    return results[k]
+
+
+def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
+                specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> RoundResult:
+    """Play an explicit deal (48 ids: the dealer's hand, the other hand, the field, the draw pile
+    top first); decisions from the list, or from the seats' policies if None."""
+    check_deck([int(card) for card in deck], E.DECK_SIZE)
+    if dealer not in range(N_SEATS):
+        raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
+    setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
+    if decisions is None:
+        return play_round(compiled, setup, seat_policies(compiled, specs, seed, 0), deck=deck, trace=True)
+    script = ScriptedDecisions(decisions, compiled)
+    result = play_round(compiled, setup, [_ScriptedSeat(script, s) for s in range(N_SEATS)], deck=deck,
+                        trace=True)
+    script.check_all_used()
+    return result
+
+
+def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
+    """The machine-readable trace of ``fudasim replay --json``."""
+    rules = compiled.rules
+    seats = []
+    for s in range(N_SEATS):
+        seats.append({
+            "seat": s,
+            "hand_dealt": ids_of(result.hand_dealt[s]),
+            "captured": ids_of(result.captured[s]),
+            "yaku": [rules.yaku[i].english for i in ids_of(result.yaku[s])],
+            "yaku_keys": [rules.yaku[i].key for i in ids_of(result.yaku[s])],
+            "yaku_points": result.yaku_points[s],
+            "koikoi": result.koikoi[s],
+            "score": result.score[s],
+            "payoff": result.payoff[s],
+        })
+    return {
+        "game": "koikoi",
+        "rules": rules.name,
+        "round": result.round_index,
+        "match": result.match,
+        "dealer": result.dealer,
+        "winner": result.winner,
+        "end_reason": E.END_REASONS[result.end_reason],
+        "end_turn": result.end_turn,
+        "exhausted": result.exhausted,
+        "last_koikoi": result.last_koikoi,
+        "redeals": result.redeals,
+        "field_dealt": ids_of(result.field_dealt),
+        "seats": seats,
+        "events": result.events,
+    }
+
+
+def format_trace(compiled: CompiledRules, result: RoundResult, names: tuple[str, str] = ("seat 0", "seat 1"),
+                 heading: str | None = None) -> str:
+    """A readable account of a traced round: the deal, every play and draw, yaku, koi-koi calls,
+    the scoring; ``names`` are what the seats are called."""
+    rules = compiled.rules
+
+    def cards(ids) -> str:
+        return ", ".join(rules.card_label(x) for x in ids) or "-"
+
+    lines = [heading or (f"{rules.title}: round {result.round_index} (match {result.match}, round "
+                         f"{result.round_in_match} of the match), dealer {names[result.dealer]}")]
+    for event in result.events:
+        kind = event["type"]
+        if kind == "redeal":
+            lines.append(f"Redeal: {event['reason']}")
+        elif kind == "deal":
+            lines.append(f"Field:  {cards(event['field'])}")
+            for seat in range(N_SEATS):
+                role = "dealer" if seat == event["dealer"] else "non-dealer"
+                lines.append(f"{names[seat].capitalize()} hand ({role}): {cards(event['hands'][seat])}")
+            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+            lines.append("")
+        elif kind == "dealt_yaku":
+            lines.append(f"{names[event['seat']].capitalize()} was dealt {event['english']}")
+        elif kind in ("play", "draw"):
+            verb = "plays" if kind == "play" else "turns"
+            head = f"Turn {event['turn']:>2}  {names[event['seat']]} {verb} {cards([event['card']])}"
+            if event["to"] == "field":
+                lines.append(f"{head} -> field")
+            else:
+                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
+        elif kind == "yaku":
+            lines.append(f"         {names[event['seat']]} makes {event['english']} ({event['name']})")
+        elif kind == "koikoi":
+            lines.append(f"         {names[event['seat']]} calls koi-koi ({event['calls']})")
+        elif kind == "stop":
+            forced = " (the rules allow no koi-koi here)" if event["forced"] else ""
+            lines.append(f"         {names[event['seat']]} stops{forced}")
+    lines.append("")
+    for seat in range(N_SEATS):
+        names_of = ", ".join(rules.yaku[i].english for i in ids_of(result.yaku[seat])) or "none"
+        lines.append(f"{names[seat].capitalize()}: {len(ids_of(result.captured[seat]))} cards captured; yaku: "
+                     f"{names_of} ({result.yaku_points[seat]} points); koi-koi calls {result.koikoi[seat]}")
+    reason = E.END_REASONS[result.end_reason]
+    payoff = ", ".join(f"{names[s]} {result.payoff[s]:+d}" for s in range(N_SEATS))
+    if result.winner < 0:
+        lines.append(f"Result: nobody wins ({reason}, turn {result.end_turn}); {payoff}.")
+    else:
+        lines.append(f"Result: {names[result.winner]} wins ({reason}, turn {result.end_turn}); {payoff}.")
+    return "\n".join(lines)
+
+
+# --- game records ---------------------------------------------------------------------------------
+
+
+class _Divergence(Exception):
+    """The record and the rules part ways (``RecordReplay.divergence`` says where)."""
+
+    def __init__(self, round_number: int, turn: int, message: str) -> None:
+        super().__init__(f"round {round_number}, turn {turn}: {message}")
+
+
+@dataclass
+class RecordReplay:
+    """A game record replayed: each round's result (record numbering: player ``p`` is seat
+    ``p - 1``), the match points, and the first divergence from the rules (None: none)."""
+
+    rules: str
+    start_points: list[int]
+    rounds: list[tuple[RecordRound, RoundResult, list[int]]] = field(default_factory=list)
+    final_points: list[int] = field(default_factory=list)
+    divergence: str | None = None
+
+    @property
+    def winner(self) -> int:
+        """The match's winner by the points reached: 1, 2, or 0 for equal points."""
+        first, second = self.final_points
+        return 1 if first > second else (2 if second > first else 0)
+
+    def json(self, compiled: CompiledRules) -> dict[str, Any]:
+        """``{"rounds": [...], "final_points": [...], "winner": ...}`` (and ``divergence`` when
+        the record parts from the rules), in the record's player numbering."""
+        rules = compiled.rules
+        rounds = []
+        for recorded, result, _ in self.rounds:
+            rounds.append({
+                "round": recorded.number,
+                "dealer": recorded.dealer,
+                "winner": 0 if result.exhausted or result.winner < 0 else result.winner + 1,
+                "points": list(result.payoff),
+                "yaku": [[rules.yaku[i].english for i in ids_of(result.yaku[s])] for s in range(N_SEATS)],
+            })
+        out: dict[str, Any] = {"rounds": rounds, "final_points": list(self.final_points), "winner": self.winner}
+        if self.divergence is not None:
+            out["divergence"] = self.divergence
+        return out
+
+    def text(self, compiled: CompiledRules) -> str:
+        """Each round step by step, the match points after it, then the match's result."""
+        blocks = []
+        names = ("player 1", "player 2")
+        for recorded, result, points in self.rounds:
+            heading = (f"{compiled.rules.title}: round {recorded.number} of the record, dealer "
+                       f"player {recorded.dealer}")
+            blocks.append(format_trace(compiled, result, names, heading)
+                          + f"\nMatch points: player 1 {points[0]}, player 2 {points[1]}")
+        first, second = self.final_points
+        if self.divergence is None:
+            outcome = {0: "a draw", 1: "player 1 wins", 2: "player 2 wins"}[self.winner]
+            blocks.append(f"Match over after {len(self.rounds)} rounds: player 1 {first}, player 2 {second} "
+                          f"({outcome}). Every move and result of the record agrees with {self.rules}.")
+        else:
+            blocks.append(f"The record parts from {self.rules}: {self.divergence}")
+        return "\n\n".join(blocks)
+
+
+def replay_record(compiled: CompiledRules, text: str, source: str) -> RecordReplay:
+    """Replay a game record move by move under ``compiled``'s rules.
+
+    The match starts from the record's starting points and length (``info``), else the rules'.
+    Every card played must be in the hand, every capture must be the one the rules make (or, of
+    two field cards, one of them), every drawn card the stock's next, a koi-koi decision must be
+    recorded exactly where the rules ask one, and every recorded round result, dealer and match
+    result must be reproduced; the first that is not ends the replay, as ``divergence``.
+    ``RecordError`` if the record cannot be read.
+    """
+    match = parse_record(text, source)
+    start = match.start_points or (compiled.param(E.P_START_POINTS),) * 2
+    replay = RecordReplay(rules=compiled.rules.name, start_points=list(start), final_points=list(start))
+    try:
+        _replay_match(compiled, match, replay)
+    except _Divergence as divergence:
+        replay.divergence = str(divergence)
+    return replay
+
+
+def _replay_match(compiled: CompiledRules, match: Match, replay: RecordReplay) -> None:
+    planned = match.rounds_planned or compiled.param(E.P_ROUNDS)
+    points = list(replay.start_points)
+    dealer = -1
+    for recorded in match.rounds:
+        number = recorded.number
+        if number > planned:
+            raise _Divergence(number, 0, f"the match has {planned} rounds, but the record goes on")
+        if match_over(compiled, points):
+            raise _Divergence(number, 0, f"the match is over after round {number - 1} (player 1 {points[0]}, "
+                                         f"player 2 {points[1]}), but the record goes on")
+        if dealer >= 0 and recorded.dealer != dealer + 1:
+            raise _Divergence(number, 0, f"player {recorded.dealer} deals, but the rules give the deal to "
+                                         f"player {dealer + 1}")
+        result = _replay_round(compiled, recorded, points)
+        points = [points[s] + result.payoff[s] for s in range(N_SEATS)]
+        replay.rounds.append((recorded, result, list(points)))
+        replay.final_points = list(points)
+        dealer = next_dealer(compiled, recorded.dealer - 1, result.winner)
+    last = match.rounds[-1].number
+    if match.over and last < planned and not match_over(compiled, points):
+        raise _Divergence(last, match.rounds[-1].turns[-1].number if match.rounds[-1].turns else 0,
+                          f"the record ends the match after round {last}, but the rules play {planned} rounds "
+                          f"unless a seat has 0 points or fewer (player 1 {points[0]}, player 2 {points[1]})")
+    if match.end_points is not None and list(match.end_points) != points:
+        raise _Divergence(last, 0, f"the match ends with player 1 {points[0]} and player 2 {points[1]}, but the "
+                                   f"record says {match.end_points[0]} and {match.end_points[1]}")
+    if match.winner is not None and match.winner != replay.winner:
+        raise _Divergence(last, 0, f"the match's winner is {replay.winner} (0: a draw), but the record says "
+                                   f"{match.winner}")
+
+
+def _replay_round(compiled: CompiledRules, recorded: RecordRound, points: list[int]) -> RoundResult:
+    number = recorded.number
+    dealer = recorded.dealer - 1
+    deck = list(recorded.hands[dealer] + recorded.hands[1 - dealer] + recorded.field) + list(reversed(recorded.pile))
+    setup = RoundSetup(seed=0, round_index=number - 1, round_in_match=number - 1, dealer=dealer,
+                       match_points=tuple(points))
+    try:
+        state = RoundState(compiled, setup, deck=deck, trace=True)
+    except DealError as error:
+        raise _Divergence(number, 0, str(error)) from None
+    for turn in recorded.turns:
+        _replay_turn(compiled, state, number, turn)
+    result = state.result
+    if result is None:
+        at = recorded.turns[-1].number if recorded.turns else 0
+        raise _Divergence(number, at, f"the record's round ends here, but under the rules it goes on "
+                                      f"(nobody stopped, {E.TURNS} turns not played)")
+    winner = 0 if result.exhausted or result.winner < 0 else result.winner + 1
+    if recorded.winner is not None and recorded.winner != winner:
+        raise _Divergence(number, result.end_turn, f"the round's winner is {winner} (0: exhausted or nobody), "
+                                                   f"but the record says {recorded.winner}")
+    if recorded.points is not None and list(recorded.points) != list(result.payoff):
+        raise _Divergence(number, result.end_turn, f"the round scores player 1 {result.payoff[0]:+d} and player 2 "
+                                                   f"{result.payoff[1]:+d}, but the record says "
+                                                   f"{recorded.points[0]:+d} and {recorded.points[1]:+d}")
+    return result
+
+
+def _label(compiled: CompiledRules, card: int) -> str:
+    return f"{compiled.rules.card_label(card)} {card_text(card)}"
+
+
+def _replay_turn(compiled: CompiledRules, state: RoundState, number: int, turn: RecordTurn) -> None:
+    t = turn.number
+    player = turn.player
+    decision = state.decision()
+    if decision is None:
+        assert state.result is not None
+        raise _Divergence(number, t, f"the round is over ({E.END_REASONS[state.result.end_reason]} at turn "
+                                     f"{state.result.end_turn}), but the record goes on")
+    if decision.seat != player - 1 or state.turn != t:
+        raise _Divergence(number, t, f"player {player} plays, but the rules have player {decision.seat + 1} play "
+                                     f"turn {state.turn}")
+    if turn.played not in decision.actions:
+        raise _Divergence(number, t, f"player {player} plays {_label(compiled, turn.played)}, which is not in "
+                                     f"its hand")
+    stock_next = state.draw[0]
+    state.apply(turn.played)
+    _check_capture(compiled, state, number, turn, "play", turn.played, turn.collected)
+    if turn.drawn != stock_next:
+        raise _Divergence(number, t, f"player {player} draws {_label(compiled, turn.drawn)}, but the stock's next "
+                                     f"card is {_label(compiled, stock_next)}")
+    _check_capture(compiled, state, number, turn, "draw", turn.drawn, turn.collected_drawn)
+    pending = state.decision()
+    if pending is not None and pending.kind == "koikoi":
+        if turn.koikoi is None:
+            raise _Divergence(number, t, f"player {player}'s yaku rose to {pending.info['points']} points: a "
+                                         "koi-koi decision is due, but the record has none")
+        state.apply(turn.koikoi)
+        return
+    result = state.result
+    forced = result is not None and result.end_reason == E.END_FORCED_STOP and result.end_turn == t
+    if turn.koikoi is True or (turn.koikoi is False and not forced):
+        call = "koi-koi" if turn.koikoi else "stop"
+        why = "the rules stop the round here" if forced else "its yaku did not rise"
+        raise _Divergence(number, t, f"player {player} calls {call} where no koi-koi decision is due ({why})")
+    if turn.koikoi is None and forced:
+        raise _Divergence(number, t, f"player {player}'s yaku rose on its last turn, which stops the round, but "
+                                     "the record has no stop (isKoiKoi false)")
+
+
+def _check_capture(compiled: CompiledRules, state: RoundState, number: int, turn: RecordTurn, source: str,
+                   card: int, recorded: tuple[int, ...]) -> None:
+    """The capture of the played or drawn ``card``: the recorded choice of two field cards is
+    applied; otherwise the engine's capture must be the recorded one."""
+    what = "played" if source == "play" else "drawn"
+    where = f"player {turn.player}'s {what} card {_label(compiled, card)}"
+    stray = [x for x in recorded[1:] if month_of(x) != month_of(card)]
+    if stray or (recorded and recorded[0] != card):
+        if recorded and recorded[0] != card:
+            problem = f"the record's capture starts with {_label(compiled, recorded[0])}, not the card itself"
+        else:
+            problem = f"it takes {_label(compiled, stray[0])}, a card of another month"
+        raise _Divergence(number, turn.number, f"{where}: {problem}")
+    pending = state.decision()
+    if pending is not None and pending.kind == "capture" and pending.info["card"] == card:
+        chosen = recorded[1] if len(recorded) == 2 else -1
+        if chosen < 0 or (1 << chosen) not in pending.actions:
+            options = " or ".join(_label(compiled, ids_of(o)[0]) for o in pending.actions)
+            taken = ", ".join(_label(compiled, x) for x in recorded[1:]) or "nothing"
+            raise _Divergence(number, turn.number, f"{where} must take one of {options}, but the record has it "
+                                                   f"take {taken}")
+        state.apply(1 << chosen)
+        return
+    event = next(e for e in reversed(state.events) if e["type"] == source)
+    if sorted(event["captured"]) != sorted(recorded):
+        taken = ", ".join(_label(compiled, x) for x in recorded[1:]) or "nothing"
+        rules_take = ", ".join(_label(compiled, x) for x in event["captured"][1:]) or "nothing (it joins the field)"
+        raise _Divergence(number, turn.number, f"{where} takes {taken} in the record, but {rules_take} under the "
+                                               "rules")

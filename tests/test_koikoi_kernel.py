@@ -1,0 +1,61 @@
+"""The koi-koi kernel (the general kernel over ``state_nb``) against the reference engine, cell for
+cell, under option values the shipped rule sets do not use (every exhausted-round rule, dealt
+hands, rain, the other koi-koi bonuses and limits), with the built-in policies, in independent
+rounds and in matches that end early. The shipped rule sets are in ``tests/test_every_game.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.games import get_game
+from simcore.games.koikoi import enums as E
+from simcore.policies import parse_policy
+from simcore.rules import load_rules
+
+VARIANTS = [
+    ("koikoi-kkj", {"koikoi.start_points": "3"}),
+    ("koikoi", {"koikoi.exhausted": "highest_yaku", "koikoi.exhausted_dealer": "switch"}),
+    ("koikoi", {"koikoi.exhausted": "dealer_points", "koikoi.dealer_priority": "6", "koikoi.scoring": "zero_sum"}),
+    ("koikoi-kkj", {"koikoi.teshi": "score", "koikoi.kuttsuki": "score", "koikoi.field_four": "ignore"}),
+    ("koikoi", {"koikoi.rain_off": "rain_man", "koikoi.tsukifuda": "4", "koikoi.viewing_raise": "after_own_koikoi"}),
+    ("koikoi", {"koikoi.rain_off": "any_willow", "koikoi.koikoi_limit": "once_per_table",
+                "koikoi.koikoi_trigger": "new_yaku"}),
+    ("koikoi", {"koikoi.koikoi_limit": "once_per_seat", "koikoi.last_turn": "koikoi_allowed",
+                "koikoi.koikoi_bonus": "calls_plus_one"}),
+    ("koikoi-kkj", {"koikoi.koikoi_bonus": "own_double", "koikoi.bdb_extra": "per_animal"}),
+    ("koikoi", {"koikoi.koikoi_bonus": "any_double", "koikoi.sake_cup_chaff": "false",
+                "koikoi.ribbons_with_tan": "stacks", "koikoi.kuttsuki": "redeal", "koikoi.hanami": "0"}),
+]
+
+
+@pytest.mark.parametrize(("rules", "options"), VARIANTS, ids=[str(sorted(o.items())) for _, o in VARIANTS])
+@pytest.mark.slow
+def test_kernel_and_reference_write_the_same_rows(rules, options):
+    game = get_game("koikoi")
+    compiled = game.compile(load_rules(rules, options))
+    for policies in (("random", "random"), ("heuristic", "greedy")):
+        specs = [parse_policy(p, "koikoi") for p in policies]
+        for rounds_per_match, units in ((None, 200), (8, 25)):
+            kernel = game.play_units("kernel", compiled, specs, 9, 3, units, rounds_per_match)
+            reference = game.play_units("reference", compiled, specs, 9, 3, units, rounds_per_match)
+            for kernel_matrix, reference_matrix in zip(kernel, reference, strict=True):
+                np.testing.assert_array_equal(kernel_matrix, reference_matrix)
+
+
+def test_a_match_ends_when_a_seat_reaches_zero_in_the_kernel():
+    game = get_game("koikoi")
+    compiled = game.compile(load_rules("koikoi-kkj", {"koikoi.start_points": "2"}))
+    specs = [parse_policy("random", "koikoi")] * 2
+    ints, _ = game.play_units("kernel", compiled, specs, 5, 0, 40, 8)
+    valid = ints[E.C_VALID].reshape(40, 8) == 1
+    ends = ints[E.C_MATCH_END].reshape(40, 8) == 1
+    points = ints[E.C_MATCH_POINTS:E.C_MATCH_POINTS + 2].reshape(2, 40, 8)
+    assert (valid.sum(axis=1) < 8).any()  # some matches stopped early
+    for match in range(40):
+        played = int(valid[match].sum())
+        assert valid[match, :played].all() and not valid[match, played:].any()
+        assert ends[match, played - 1] and ends[match].sum() == 1
+        last = points[:, match, played - 1]
+        assert played == 8 or last.min() <= 0
+        assert (points[:, match, :played - 1].min(axis=0) > 0).all()
