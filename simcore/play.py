@@ -53,7 +53,9 @@ class RoundScreen:
     module (``Game.screen``), adds nothing.
 
     A game's module defines ``make_screen(compiled)`` returning an object with these methods
-    (``simcore.games.enshu.screen``: card points, the count as it forms, the settlement).
+    (``simcore.games.enshu.screen``: card points, the count as it forms, the settlement);
+    ``question_text``, ``option_label`` and ``decision_entry``, for decisions of a kind of the
+    game's own (``simcore.games.koikoi.screen``: koi-koi or stop), are optional.
     """
 
     def start_round(self) -> None:
@@ -82,6 +84,20 @@ class RoundScreen:
         """Lines at the end of a round that say why each seat scored and was paid what it was
         (empty: the driver lists the result's points, score and payoff per seat)."""
         return []
+
+    def question_text(self, decision: Decision) -> str | None:
+        """What the person is asked at a decision of the game's own kind (None: the driver's
+        wording)."""
+        return None
+
+    def option_label(self, decision: Decision, action: Any) -> str | None:
+        """The label of an option of a decision of the game's own kind (None: the driver's)."""
+        return None
+
+    def decision_entry(self, decision: Decision, action: Any) -> Any:
+        """The decision list's entry (docs/replay.md) that takes ``action``: ``decision_entry``'s,
+        unless the game words a kind of its own."""
+        return decision_entry(decision, action)
 
 
 class Quit(Exception):  # noqa: N818  (it is a request, not an error)
@@ -290,7 +306,8 @@ class PlaySession:
             if len(decision.actions) > 1 or decision.kind == "play":
                 # a seat's last card is written out too: the replay accepts it, and leaving it
                 # out is ambiguous when the next entry names that card as a field card to take
-                decisions.append(decision_entry(decision, action))
+                entry = getattr(self.hooks, "decision_entry", None)  # optional (``RoundScreen``)
+                decisions.append(decision_entry(decision, action) if entry is None else entry(decision, action))
             state.apply(action)
         result = state.result
         record = self._record(round_index, dealer, result, tracker, decisions, state)
@@ -391,6 +408,10 @@ class PlaySession:
 
     def question_text(self, state: State, decision: Decision) -> str:
         """What the person is asked."""
+        asks = getattr(self.hooks, "question_text", None)  # optional (``RoundScreen``)
+        own = None if asks is None else asks(decision)
+        if own is not None:
+            return own
         kind, info = decision.kind, decision.info
         obs = state.observation(decision.seat)
         if kind == "play":
@@ -421,6 +442,10 @@ class PlaySession:
         return plain(self._option_label(state, decision, action))
 
     def _option_label(self, state: State, decision: Decision, action: Any) -> str:
+        labels = getattr(self.hooks, "option_label", None)  # optional (``RoundScreen``)
+        own = None if labels is None else labels(decision, action)
+        if own is not None:
+            return own
         kind, info = decision.kind, decision.info
         if kind == "play":
             return self.label(action) + self._match_hint(state, int(action), decision.seat)

@@ -16,6 +16,7 @@ from koikoi_cards import (
     PAULOWNIA_CHAFF_1,
     PINE_CRANE,
     PLAIN_DECK,
+    PLAIN_RIBBONS,
     SUSUKI_CHAFF_1,
     SUSUKI_MOON,
     build_deck,
@@ -26,10 +27,12 @@ from koikoi_cards import (
 
 from simcore.errors import DealError
 from simcore.games.koikoi import enums as E
+from simcore.games.koikoi.policies import make_policy
 from simcore.games.koikoi.reference import RoundSetup, RoundState, next_dealer, play_unit
 from simcore.games.koikoi.scoring import dealt_hand
 from simcore.hanafuda import month_of
-from simcore.policies import PolicySpec
+from simcore.policies import PolicySpec, parse_policy
+from simcore.rng import Stream
 
 RANDOM = [PolicySpec("random"), PolicySpec("random")]
 
@@ -233,3 +236,37 @@ def test_match_play_the_winner_deals_and_a_seat_at_zero_ends_the_match():
             points = [points[s] + r.payoff[s] for s in range(2)]
             assert r.match_points == points
     assert any(len(play_unit(c, RANDOM, 7, unit, 8)) < 8 for unit in range(50))
+
+
+# the heuristic with the thresholds this test reads its rule with (the defaults are smaller)
+HEURISTIC = "heuristic:koikoi_below=10,min_cards=2,danger=6"
+
+
+def heuristic_answer(state, spec: str = HEURISTIC) -> bool:
+    """The heuristic's koi-koi answer at ``state``'s pending koi-koi decision."""
+    policy = make_policy(parse_policy(spec, "koikoi"), state.c, Stream(0, 0, 16))
+    return policy.koikoi(state.observe(state.decision().seat))
+
+
+def test_the_heuristic_calls_koikoi_only_when_cheap_early_and_safe():
+    # Three Brights (5 points) at turn 3 with six cards in hand, the opponent holding nothing: koi-koi
+    state, _ = sanko_turn(compiled("koikoi"), turn=3)
+    state.apply(SUSUKI_CHAFF_1)
+    assert heuristic_answer(state) is True
+    # the same at turn 13, one card left in hand: stop
+    state, _ = sanko_turn(compiled("koikoi", last_turn="koikoi_allowed"), turn=13)
+    state.apply(SUSUKI_CHAFF_1)
+    assert heuristic_answer(state) is False
+    # the opponent holds the four plain ribbons: each of the six red and blue ribbons, none in a
+    # pile, would give it Tan (danger 6): stop
+    state, _ = sanko_turn(compiled("koikoi"), turn=3, other_pile=PLAIN_RIBBONS)
+    state.apply(SUSUKI_CHAFF_1)
+    assert heuristic_answer(state) is False
+    # a stop worth 10 or more (Three Brights doubled by the opponent's call): stop
+    state, _ = sanko_turn(compiled("koikoi"), turn=3, calls=(0, 1))
+    state.apply(SUSUKI_CHAFF_1)
+    assert heuristic_answer(state) is False
+    # with the defaults (koikoi_below 4), Three Brights' 5 points already stop
+    state, _ = sanko_turn(compiled("koikoi"), turn=3)
+    state.apply(SUSUKI_CHAFF_1)
+    assert heuristic_answer(state, "heuristic") is False

@@ -284,7 +284,7 @@ def session(rules: str, options: dict[str, str], seat: int, seed: int, rounds: i
 
 @pytest.mark.parametrize("rules, options", [
     ("tensho-ise", {}), ("tensho-hanafuda", TENSHO_EVERY_DECISION), ("enshu-w", {}), ("enshu-s", {}),
-    ("enshu-c", {}), ("enshu-c", {"enshu.players": "2"}),
+    ("enshu-c", {}), ("enshu-c", {"enshu.players": "2"}), ("koikoi", {}), ("koikoi-kkj", {}),
 ])
 @pytest.mark.slow
 def test_every_round_played_replays_to_its_result(rules, options):

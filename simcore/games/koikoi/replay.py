@@ -33,7 +33,8 @@ from simcore.hanafuda import month_of
 from simcore.policies import PolicySpec
 from simcore.reference.replay import ScriptedDecisions, check_deck
 
-__all__ = ["REDRAW", "RecordReplay", "format_trace", "replay_deck", "replay_from_run", "replay_record", "trace_json"]
+__all__ = ["REDRAW", "RecordReplay", "dealing_order", "format_trace", "replay_deck", "replay_from_run", "replay_record",
+           "trace_json"]
 
 REDRAW = False  # a koi-koi deal never redraws its draw pile mid-round
 
@@ -72,6 +73,14 @@ class _ScriptedSeat:
         return value == "koikoi"
 
 
+def dealing_order(deck: list[int]) -> list[int]:
+    """A ``--deck`` (the field first) in the engine's dealing order: the dealer's hand, the other
+    hand, the field, then the draw pile (``reference``: the shuffle's places 0..47)."""
+    field = E.FIELD_SIZE
+    hands = field + 2 * E.HAND_SIZE
+    return list(deck[field:hands]) + list(deck[:field]) + list(deck[hands:])
+
+
 def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
                     rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (a match is replayed from its start)."""
@@ -86,9 +95,11 @@ def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int,
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
                 specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> RoundResult:
-    """Play an explicit deal (48 ids: the dealer's hand, the other hand, the field, the draw pile
-    top first); decisions from the list, or from the seats' policies if None."""
+    """Play an explicit deal (48 ids: the field, the dealer's hand, the other hand, the draw pile
+    top first, the order of every game's ``--deck`` and of ``fudasim play``'s saved decks);
+    decisions from the list, or from the seats' policies if None."""
     check_deck([int(card) for card in deck], E.DECK_SIZE)
+    deck = dealing_order(deck)
     if dealer not in range(N_SEATS):
         raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
     setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
