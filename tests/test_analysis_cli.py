@@ -108,8 +108,8 @@ def test_parquet_without_fudasim_metadata(runner, analysis_datasets, tmp_path): 
 @pytest.mark.slow
 def test_dataset_of_another_game(runner, analysis_datasets, tmp_path):  # noqa: F811
     source = analysis_datasets["hanafuda"]
-    unknown = _copy_with(source, tmp_path / "koikoi", game="koikoi")
-    _one_line_error(runner.invoke(report, [str(unknown)]), "unknown game 'koikoi'")
+    unknown = _copy_with(source, tmp_path / "hana-awase", game="hana-awase")
+    _one_line_error(runner.invoke(report, [str(unknown)]), "unknown game 'hana-awase'")
     enshu = tmp_path / "enshu"
     run(RunConfig(rules="enshu-s", options={"enshu.players": "2"}, rounds=200, out=str(enshu)))
     _one_line_error(runner.invoke(rescore, [str(enshu), "--card-values", "T1_ise"]), "rescore needs rounds decided by yaku points")
