@@ -60,6 +60,7 @@ __all__ = [
     "done_nb",
     "end_match_nb",
     "implements",
+    "implements_flat_state",
     "match_over_nb",
     "n_actions_nb",
     "n_seats_nb",
@@ -250,6 +251,28 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False)
         return impl
 
     return register
+
+
+def implements_flat_state(context_class: type, done: int, seat: int, n_actions: int, keys: int) -> None:
+    """Implement ``done_nb``, ``to_act_nb``, ``n_actions_nb`` and ``action_key_nb`` for a game
+    whose state is one int64 array holding, at these offsets: a nonzero flag once the round is
+    over, the deciding seat, the number of legal actions and their keys from ``keys`` on."""
+
+    @implements(done_nb, context_class)
+    def _done(ctx: Any, state: Any) -> Any:
+        return state[done] != 0
+
+    @implements(to_act_nb, context_class)
+    def _to_act(ctx: Any, state: Any) -> Any:
+        return state[seat]
+
+    @implements(n_actions_nb, context_class)
+    def _n_actions(ctx: Any, state: Any) -> Any:
+        return state[n_actions]
+
+    @implements(action_key_nb, context_class)
+    def _action_key(ctx: Any, state: Any, index: Any) -> Any:
+        return state[keys + index]
 
 
 def default(stub: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -710,24 +710,7 @@ def _start_round(ctx, state, unit, round_in_match, round_index, independent, dea
     new_round_nb(state, ctx.seed, round_index, dealer, month, ctx.rt, ctx.ids, ctx.dstates)
 
 
-@implements(C.done_nb, KoikoiContext)
-def _done(ctx, state):
-    return state[ST_DONE] != 0
-
-
-@implements(C.to_act_nb, KoikoiContext)
-def _to_act(ctx, state):
-    return state[ST_DSEAT]
-
-
-@implements(C.n_actions_nb, KoikoiContext)
-def _n_actions(ctx, state):
-    return state[ST_N]
-
-
-@implements(C.action_key_nb, KoikoiContext)
-def _action_key(ctx, state, index):
-    return state[ST_KEYS + index]
+C.implements_flat_state(KoikoiContext, ST_DONE, ST_DSEAT, ST_N, ST_KEYS)
 
 
 @implements(C.apply_nb, KoikoiContext)
