@@ -128,7 +128,7 @@ def broken(tmp_path, name: str, old: str, new: str) -> str:
     ("enshu-w", '[card_points]', '[cards]', "cards", "unknown key"),
     # a round-stopping teyaku's value goes into an int32 table (it once passed and broke compile)
     ("enshu-w", 'kind = "stop"\nvalue = 10', 'kind = "stop"\nvalue = 2147483648', "teyaku[shisou].value",
-     "must be at most 2,147,483,647"),
+     "2147483648 is out of range 1..2147483647"),
     ("enshu-w", 'variant = "W"', 'variant = "X"', "game.variant", "unknown variant 'X'"),
     ("enshu-w", 'variant = "W"\n', '', "game.variant", "expected a string"),
     ("enshu-w", 'deck = "hanafuda48"', 'deck = "ise45"', "game.deck", "hanafuda48 deck"),

@@ -357,7 +357,7 @@ def _teyaku(check: Checker, entries: Any, variant: str) -> tuple[Teyaku, ...]:
             raise check.fail(f"{where}.kind", f"only variant W has round-stopping teyaku (this file is variant {variant})")
         value = check.integer(entry.get("value"), f"{where}.value", minimum=1)
         if value > INT32_MAX:  # the engines hold it in an int32 table, whatever its kind
-            raise check.fail(f"{where}.value", f"must be at most {INT32_MAX:,}, got {value:,}")
+            raise check.fail(f"{where}.value", f"{value} is out of range 1..{INT32_MAX} (a teyaku value is held in int32)")
         for month_key in ("months", "three_months"):
             if month_key in entry and pattern not in MONTH_PATTERNS:
                 raise check.fail(f"{where}.{month_key}", f"pattern {pattern} has no months")
