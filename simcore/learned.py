@@ -6,17 +6,13 @@ holds (Tensho: one per yaku set), the auxiliary tables its numba features read, 
 class for its reference engine. Its ``state_nb`` implements the round contract's
 ``learned_features_nb`` with the same numbers.
 
-Model files
------------
-A model is one JSON file for one *case* of a game (``blocks``: e.g. Tensho's ``set1``,
-Enshu-bana's ``w2``): its format, game, case and version, the feature and kind names it was
-trained on, one row of integer weights per decision kind, the command that made it and its
-training log. The shipped ones live in ``simcore/models/`` as ``GAME-CASE.vVERSION.json`` and
-are never changed: a retrained model is a new version. A seat's policy records the version it
-plays (``learned:version=N``, always named in a dataset's policy text), and the version of a case
-is its newest shipped file at or below N, so a dataset replays and resumes with the models it
-was made with whatever is shipped later. ``learned:model=PATH`` plays a model file instead (its
-version must match the policy's).
+Models
+------
+``simcore.models`` reads and writes the model files (one per game and *case*, e.g. Tensho's
+``set1``). A seat's policy records the version it plays (``learned:version=N``, always named
+in a dataset's policy text); a case plays its newest shipped file at or below N, so a dataset
+replays and resumes with the models it was made with whatever is shipped later.
+``learned:model=PATH`` plays a model file instead (its version must match the policy's).
 
 The choice
 ----------
@@ -29,11 +25,7 @@ wins, ties to the lowest index (``choose``). No float is on the decision path, s
 from __future__ import annotations
 
 import importlib
-import json
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -51,17 +43,11 @@ from simcore.kernels.learned_nb import (
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_rows
+from simcore.models import MAX_FEATURE, MAX_WEIGHT, Model, load_model, shipped_models
 from simcore.registry import REGISTRY
 
-__all__ = ["FORMAT", "MAX_WEIGHT", "MODELS_DIR", "Learning", "Model", "ModelFile", "choose", "learned_rows",
-           "learned_table", "learning", "load_model", "model_path", "newest_version", "save_model",
-           "shipped_models", "table_weights"]
-
-FORMAT = 1
-MODELS_DIR = Path(__file__).parent / "models"
-MAX_WEIGHT = 1 << 20  # |weight| bound: with features below 2**31, no score of 64 terms overflows int64
-MAX_FEATURE = (1 << 31) - 1  # a game clamps every feature to -MAX_FEATURE .. MAX_FEATURE
-_NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.v(?P<version>[0-9]+)\.json$")
+__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "Learning", "choose", "learned_rows", "learned_table", "learning",
+           "table_weights"]
 
 
 class Learning(Protocol):
@@ -69,6 +55,7 @@ class Learning(Protocol):
 
     FEATURES: tuple[str, ...]  # the names of its integer features, in order
     KINDS: tuple[str, ...]  # its decision kinds, in the order of their weight rows
+    FIXED: dict[str, int]  # feature -> its weight in every kind, which training does not fit
 
     def blocks(self, compiled: Any) -> tuple[str | None, ...]:
         """The case of each block of weights a table of these rules holds (None: never used)."""
@@ -76,6 +63,10 @@ class Learning(Protocol):
 
     def aux_table(self, compiled: Any) -> np.ndarray:
         """int64[:]: the tables its numba features read."""
+        ...
+
+    def kernel_rules(self, compiled: Any) -> Any:
+        """The rules namedtuple its numba state machine takes (``contract.context_nb``)."""
         ...
 
 
@@ -89,89 +80,6 @@ def learning(game: str) -> Learning | None:
         return None
     found: Learning = module  # type: ignore[assignment]  # a module, checked by its attributes
     return found
-
-
-@dataclass
-class Model:
-    """One case's trained weights and how they were made."""
-
-    game: str
-    case: str
-    version: int
-    features: tuple[str, ...]
-    kinds: tuple[str, ...]
-    weights: list[list[int]]  # [kind][feature]
-    command: str = ""
-    log: list[str] = field(default_factory=list)
-    about: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The file's contents."""
-        return {"format": FORMAT, "game": self.game, "case": self.case, "version": self.version,
-                "features": list(self.features), "kinds": list(self.kinds), "weights": self.weights,
-                "command": self.command, "log": self.log, "about": self.about}
-
-
-@dataclass(frozen=True)
-class ModelFile:
-    """A shipped model file: its game, case and version."""
-
-    game: str
-    case: str
-    version: int
-    path: Path
-
-
-def model_path(game: str, case: str, version: int, folder: Path = MODELS_DIR) -> Path:
-    """Where the shipped model of ``game``'s ``case`` at ``version`` lives."""
-    return folder / f"{game}-{case}.v{version}.json"
-
-
-def shipped_models(game: str | None = None, folder: Path = MODELS_DIR) -> list[ModelFile]:
-    """The shipped model files (of ``game``, or all), by game, case and version."""
-    found = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        match = _NAME.match(path.name)
-        if match and (game is None or match["game"] == game):
-            found.append(ModelFile(match["game"], match["case"], int(match["version"]), path))
-    return sorted(found, key=lambda m: (m.game, m.case, m.version))
-
-
-def newest_version(game: str, folder: Path = MODELS_DIR) -> int:
-    """The newest version among ``game``'s shipped models (0: none)."""
-    return max((m.version for m in shipped_models(game, folder)), default=0)
-
-
-def load_model(path: str | Path) -> Model:
-    """The model in the file ``path``; ``PolicyError`` naming the file and what is wrong."""
-    where = str(path)
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise PolicyError(f"policy learned: no model file {where}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PolicyError(f"policy learned: {where} is not a model file ({error})") from None
-    try:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"format {data.get('format') if isinstance(data, dict) else None!r}, "
-                             f"expected {FORMAT}")
-        model = Model(str(data["game"]), str(data["case"]), int(data["version"]),
-                      tuple(str(f) for f in data["features"]), tuple(str(k) for k in data["kinds"]),
-                      [[int(w) for w in row] for row in data["weights"]], str(data.get("command", "")),
-                      [str(line) for line in data.get("log", [])], dict(data.get("about", {})))
-    except (KeyError, TypeError, ValueError) as error:
-        raise PolicyError(f"policy learned: {where} is not a model file ({error})") from None
-    if len(model.weights) != len(model.kinds) or any(len(row) != len(model.features) for row in model.weights):
-        raise PolicyError(f"policy learned: {where}: weights are not one row of {len(model.features)} per kind")
-    if any(abs(w) > MAX_WEIGHT for row in model.weights for w in row):
-        raise PolicyError(f"policy learned: {where}: a weight is outside -{MAX_WEIGHT}..{MAX_WEIGHT}")
-    return model
-
-
-def save_model(model: Model, path: str | Path) -> None:
-    """Write ``model`` to ``path`` (JSON, one weight row per line)."""
-    text = json.dumps(model.to_json(), indent=1)
-    Path(path).write_text(text + "\n")
 
 
 def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:

@@ -114,6 +114,50 @@ def _choose(ctx, state, policy_id, table, heuristic_table, streams):
     return C.basic_choice_nb(ctx, state, policy_id, np.int64(0), heuristic_table, streams, 0)
 
 
+@nb.njit(cache=True, _nrt=False)
+def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_index, row, end, behaviour_id,
+                    rollout_id, table, heuristic_table, worlds, objective, explore_permille, label_permille,
+                    out_features, out_q, out_slot, out_decision):
+    """One round of ``collect_nb``, its rows from ``row`` (below ``end``); returns the row after them."""
+    n_features = out_features.shape[1]
+    h = round_hash_nb(seed, round_index)
+    stream_init_hashed_nb(streams, h, EXPLORE_STREAM, 0)
+    stream_init_hashed_nb(streams, h, TEACHER_STREAM, 4)
+    C.start_round_nb(ctx, state, round_index, 0, round_index, True, round_index % C.n_seats_nb(ctx), points)
+    decision = 0
+    while not C.done_nb(ctx, state):
+        n = C.n_actions_nb(ctx, state)
+        if n >= 2 and row + n <= end and uniform_below_nb(streams, 1000, 0) < label_permille:
+            seat = C.to_act_nb(ctx, state)
+            features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+            for i in range(n):
+                for f in range(n_features):
+                    out_features[row + i, f] = features[i, f]
+                out_slot[row + i] = slot
+                out_decision[row + i] = decision
+                totals[i] = 0
+            for _ in range(worlds):
+                C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
+                for i in range(n):
+                    C.copy_state_nb(ctx, world, x)
+                    C.apply_nb(ctx, x, i)
+                    if rollout_id == POLICY_LEARNED:
+                        learned_rollout_nb(ctx, x, table)
+                    else:
+                        basic_rollout_nb(ctx, x, rollout_id, heuristic_table, streams, 4)
+                    totals[i] += _objective(ctx, x, seat, objective)
+            for i in range(n):
+                out_q[row + i] = totals[i]
+            row += n
+        decision += 1
+        if n >= 2 and uniform_below_nb(streams, 1000, 0) < explore_permille:
+            index = uniform_below_nb(streams, n, 0)
+        else:
+            index = _choose(ctx, state, behaviour_id, table, heuristic_table, streams)
+        C.apply_nb(ctx, state, index)
+    return row
+
+
 @nb.njit(cache=True, nogil=True)
 def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table, heuristic_table, worlds, objective,
                explore_permille, label_permille, cap, out_features, out_q, out_slot, out_decision, out_count):
@@ -127,58 +171,22 @@ def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table
     ``worlds`` worlds the seat cannot tell apart, the action played in each world and the round
     finished by ``rollout_id`` (learned or heuristic, as the behaviour) in every seat
     (common random numbers: every action meets the same worlds). Round ``r`` writes at most
-    ``cap`` rows from row ``(r - lo) * cap``: ``out_features`` int64[rows, F], ``out_q``
+    ``cap`` rows from row ``r * cap``: ``out_features`` int64[rows, F], ``out_q``
     int64[rows] the totals, ``out_slot`` int64[rows] and ``out_decision`` int64[rows] (the
-    decision's number in its round); ``out_count[r - lo]`` is how many it wrote. Every round is
+    decision's number in its round); ``out_count[r]`` is how many it wrote. Every round is
     dealt by seat ``round % seats`` with no match points; its draws come from streams of
     ``(seed, round)`` only, so a round's rows do not depend on threads.
     """
     ctx = C.context_nb(rules, seed)
-    seats = C.n_seats_nb(ctx)
     state = C.new_state_nb(ctx)
     world = C.new_state_nb(ctx)
     x = C.new_state_nb(ctx)
     streams = np.zeros(8, dtype=np.uint64)
-    points = np.zeros(seats + 1, dtype=np.int64)
+    points = np.zeros(C.MAX_ACTIONS, dtype=np.int64)
     totals = np.zeros(C.MAX_ACTIONS, dtype=np.int64)
-    n_features = out_features.shape[1]
     for r in range(lo, hi):
-        round_index = first_round + r
-        h = round_hash_nb(seed, round_index)
-        stream_init_hashed_nb(streams, h, EXPLORE_STREAM, 0)
-        stream_init_hashed_nb(streams, h, TEACHER_STREAM, 4)
-        C.start_round_nb(ctx, state, round_index, 0, round_index, True, round_index % seats, points)
-        row = (r - lo) * cap
-        end = row + cap
-        decision = 0
-        while not C.done_nb(ctx, state):
-            n = C.n_actions_nb(ctx, state)
-            if n >= 2 and row + n <= end and uniform_below_nb(streams, 1000, 0) < label_permille:
-                seat = C.to_act_nb(ctx, state)
-                features, slot = C.learned_features_nb(ctx, state, aux_of(table))
-                for i in range(n):
-                    for f in range(n_features):
-                        out_features[row + i, f] = features[i, f]
-                    out_slot[row + i] = slot
-                    out_decision[row + i] = decision
-                    totals[i] = 0
-                for _ in range(worlds):
-                    C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
-                    for i in range(n):
-                        C.copy_state_nb(ctx, world, x)
-                        C.apply_nb(ctx, x, i)
-                        if rollout_id == POLICY_LEARNED:
-                            learned_rollout_nb(ctx, x, table)
-                        else:
-                            basic_rollout_nb(ctx, x, rollout_id, heuristic_table, streams, 4)
-                        totals[i] += _objective(ctx, x, seat, objective)
-                for i in range(n):
-                    out_q[row + i] = totals[i]
-                row += n
-            decision += 1
-            if n >= 2 and uniform_below_nb(streams, 1000, 0) < explore_permille:
-                index = uniform_below_nb(streams, n, 0)
-            else:
-                index = _choose(ctx, state, behaviour_id, table, heuristic_table, streams)
-            C.apply_nb(ctx, state, index)
-        out_count[r - lo] = row - (r - lo) * cap
+        start = r * cap
+        row = _label_round_nb(ctx, state, world, x, streams, totals, points, seed, first_round + r, start,
+                              start + cap, behaviour_id, rollout_id, table, heuristic_table, worlds, objective,
+                              explore_permille, label_permille, out_features, out_q, out_slot, out_decision)
+        out_count[r] = row - start

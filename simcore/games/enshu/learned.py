@@ -45,11 +45,12 @@ from simcore.learned import MAX_FEATURE, choose, learned_table, table_weights
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
 
-__all__ = ["FEATURES", "KINDS", "LearnedPolicy", "aux_table", "blocks", "features"]
+__all__ = ["FEATURES", "FIXED", "KINDS", "LearnedPolicy", "aux_table", "blocks", "kernel_rules", "features"]
 
 FEATURES = ("heuristic", "yes", "strength", "pass", "kotsu_seen", "teyaku", "cards", "own", "deny", "offer", "leave",
             "safe", "safe_own", "own_late", "deny_late", "offer_late")
 KINDS = ("mizu_kotsu", "kotsu", "join", "fuke", "declare_teyaku", "play", "capture")
+FIXED: dict[str, int] = {}  # weights training does not fit
 N_FEATURES = len(FEATURES)
 (F_HEURISTIC, F_YES, F_STRENGTH, F_PASS, F_KOTSU_SEEN, F_TEYAKU, F_CARDS, F_OWN, F_DENY, F_OFFER, F_LEAVE, F_SAFE,
  F_SAFE_OWN, F_OWN_LATE, F_DENY_LATE, F_OFFER_LATE) = range(16)
@@ -61,6 +62,13 @@ def blocks(compiled: Any) -> tuple[str | None, ...]:
     variant = E.VARIANTS[int(compiled.params[E.P_VARIANT])].lower()
     return (f"{variant}{int(compiled.params[E.P_PLAYERS])}",)
 
+
+def kernel_rules(compiled: Any) -> Any:
+    """The rules namedtuple of the general kernel (``state_nb.EnshuRules``)."""
+    from simcore.games.enshu.kernel import rule_tables
+    from simcore.games.enshu.state_nb import EnshuRules
+
+    return EnshuRules(*rule_tables(compiled))
 
 def aux_table(compiled: Any) -> np.ndarray:
     """The heuristic's tables at its default weights (``heuristic_nb.heuristic_tables``)."""

@@ -68,6 +68,7 @@ F_OWN_LATE, F_THEIRS_LATE, F_OFFER_LATE, F_CHAFF_EVEN, F_VALUE_EVEN = range(9, 1
 LATE_FROM = 6
 LATE_SPAN = 12
 WIN_GAIN = np.int64(1) << np.int64(40)
+WIN = 1 << 20  # the ``win`` feature of a capture that completes an instant-win yaku
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -139,7 +140,7 @@ def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0
         instant &= instant - 1
         mask = t[T_YAKU_MASK + i]
         if mask & pile == mask:
-            out[row, F_WIN] = 1
+            out[row, F_WIN] = WIN
             return WIN_GAIN
     rank_of = t[T_RANK + card] if card >= 0 else t[T_RANK + lowest_id(taken)]
     same_rank = t[T_RANK_MASK + rank_of]

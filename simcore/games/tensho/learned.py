@@ -11,7 +11,9 @@ field, or a card played (its resolution: the one the heuristic's ``play_gain`` t
 of the best):
 
 ``heuristic``  1 for the action the heuristic takes, else 0
-``win``        1 if the capture completes an instant-win yaku (every other term is then 0)
+``win``        ``WIN`` (2**20) if the capture completes an instant-win yaku (every other term is
+               then 0); its weight is fixed at ``MAX_WEIGHT`` (``FIXED``), so such a capture always
+               outscores every other action
 ``own``        the change of the deciding seat's yaku outlook (tenths of a point)
 ``theirs``     the change of the opponent's yaku outlook
 ``chaff``      chaff cards of ``C``
@@ -38,15 +40,17 @@ import numpy as np
 
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.policies import HeuristicPolicy, Observation, _ids
-from simcore.learned import choose, learned_table, table_weights
+from simcore.learned import MAX_WEIGHT, choose, learned_table, table_weights
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
 
-__all__ = ["FEATURES", "KINDS", "LearnedPolicy", "aux_table", "blocks", "features", "slot"]
+__all__ = ["FEATURES", "FIXED", "KINDS", "LearnedPolicy", "aux_table", "blocks", "kernel_rules", "features", "slot"]
 
 FEATURES = ("heuristic", "win", "own", "theirs", "chaff", "value", "offer", "leave", "points", "own_late",
             "theirs_late", "offer_late", "chaff_even", "value_even")
 KINDS = ("yaku_set", "opening_claim", "bank_six", "play", "capture")
+FIXED = {"win": MAX_WEIGHT}  # weights training does not fit: the same in every kind
+WIN = 1 << 20
 N_FEATURES = len(FEATURES)
 F_HEURISTIC, F_WIN, F_OWN, F_THEIRS, F_CHAFF, F_VALUE, F_OFFER, F_LEAVE, F_POINTS = range(9)
 F_OWN_LATE, F_THEIRS_LATE, F_OFFER_LATE, F_CHAFF_EVEN, F_VALUE_EVEN = range(9, 14)
@@ -65,6 +69,12 @@ def blocks(compiled: Any) -> tuple[str | None, ...]:
         return (None, "set2")
     return ("set1", "set2")
 
+
+def kernel_rules(compiled: Any) -> Any:
+    """The rules namedtuple of the general kernel (``state_nb.TenshoRules``)."""
+    from simcore.games.tensho.state_nb import kernel_rules as rules
+
+    return rules(compiled)
 
 def aux_table(compiled: Any) -> np.ndarray:
     """The heuristic's tables at its default weights (``heuristic_nb.heuristic_tables``)."""
@@ -132,7 +142,7 @@ def _take(h: HeuristicPolicy, look: Any, obs: Observation, card: int, taken: int
     s = look.set_index
     for i in _ids(h.instant[s]):
         if h.yaku_masks[i] & pile == h.yaku_masks[i]:
-            row[F_WIN] = 1
+            row[F_WIN] = WIN
             return _Terms(row, WIN_GAIN)
     own1, theirs1 = _outlooks(h, look, hand, field, pile)
     own0, theirs0 = _outlooks(h, look, look.hand, look.field, look.pile)
