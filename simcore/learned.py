@@ -12,7 +12,8 @@ Models
 ``set1``). A seat's policy records the version it plays (``learned:version=N``, always named
 in a dataset's policy text); a case plays its newest shipped file at or below N, so a dataset
 replays and resumes with the models it was made with whatever is shipped later.
-``learned:model=PATH`` plays a model file instead (its version must match the policy's).
+``learned:model=PATH`` plays the model file PATH instead (its version must match the policy's),
+or the files of the folder PATH, named and chosen as the shipped ones.
 
 The choice
 ----------
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -43,7 +45,7 @@ from simcore.kernels.learned_nb import (
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_rows
-from simcore.models import MAX_FEATURE, MAX_WEIGHT, Model, load_model, shipped_models
+from simcore.models import MAX_FEATURE, MAX_WEIGHT, MODELS_DIR, Model, load_model, shipped_models
 from simcore.registry import REGISTRY
 
 __all__ = ["MAX_FEATURE", "MAX_WEIGHT", "Learning", "choose", "learned_rows", "learned_table", "learning",
@@ -83,16 +85,22 @@ def learning(game: str) -> Learning | None:
 
 
 def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
-    """The model a learned seat of ``spec`` plays for ``case``."""
+    """The model a learned seat of ``spec`` plays for ``case``: the newest at or below its version
+    among the shipped files, or those of the folder ``model`` names, or the file it names."""
     version = int(spec.params["version"])
     source = str(spec.params["model"])
-    if source == "shipped":
-        files = [m for m in shipped_models(game) if m.case == case and m.version <= version]
+    if source == "shipped" or Path(source).is_dir():
+        folder = MODELS_DIR if source == "shipped" else Path(source)
+        files = [m for m in shipped_models(game, folder) if m.case == case and m.version <= version]
         if not files:
-            cases = sorted({m.case for m in shipped_models(game)})
-            raise PolicyError(f"policy learned: no shipped {game} model for {case} at version {version} "
-                              f"(shipped: {', '.join(cases) or 'none'})")
+            where = "shipped" if source == "shipped" else f"in {source}"
+            cases = sorted({m.case for m in shipped_models(game, folder)})
+            raise PolicyError(f"policy learned: no {game} model for {case} at version {version} or below {where} "
+                              f"(cases: {', '.join(cases) or 'none'})")
         model = load_model(files[-1].path)
+        if (model.game, model.case, model.version) != (game, case, files[-1].version):
+            raise PolicyError(f"policy learned: {files[-1].path} holds {model.game} {model.case} version "
+                              f"{model.version}, not what its name says")
     else:
         model = load_model(source)
         if model.version != version:

@@ -175,8 +175,8 @@ register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
 register_policy(PolicyKind("learned", POLICY_LEARNED,
                            "a trained model: the option its features of the seat's observation score highest",
                            (ParamSpec("model", "shipped", kind=str,
-                                      help="shipped: the model fudasim ships for the rules and players; "
-                                           "or the path of a model file (fudasim train --out)"),)))
+                                      help="shipped: the models fudasim ships for the rules and players; or "
+                                           "a model file (fudasim train --out), or a folder of them"),)))
 
 
 @dataclass(frozen=True)

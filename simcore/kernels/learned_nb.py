@@ -26,10 +26,10 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
-from simcore.kernels.policy_ids import OBJECTIVE_WIN, POLICY_LEARNED
+from simcore.kernels.policy_ids import OBJECTIVE_WIN, POLICY_HEURISTIC, POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
-__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "collect_nb",
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "collect_nb", "hidden_check_nb",
            "learned_choose_nb", "learned_rollout_nb"]
 
 MAGIC = 0x4C524E31  # "LRN1"
@@ -190,3 +190,44 @@ def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table
                               start + cap, behaviour_id, rollout_id, table, heuristic_table, worlds, objective,
                               explore_permille, label_permille, out_features, out_q, out_slot, out_decision)
         out_count[r] = row - start
+
+
+@nb.njit(cache=True)
+def hidden_check_nb(rules, seed, round_index, table, heuristic_table, worlds, scratch):
+    """Guarantee 6 for the learned player in the kernel, over the contract: play round
+    ``round_index`` with the heuristic in every seat and, at every decision with two or more
+    actions, deal ``worlds`` worlds the deciding seat cannot tell apart (``sample_hidden_nb``)
+    and compare its features, weight row and choice there with the real position's.
+    ``scratch`` int64[>= MAX_ACTIONS, F]. Returns ``(decisions checked, differences found)``."""
+    ctx = C.context_nb(rules, seed)
+    state = C.new_state_nb(ctx)
+    world = C.new_state_nb(ctx)
+    streams = np.zeros(8, dtype=np.uint64)
+    points = np.zeros(C.MAX_ACTIONS, dtype=np.int64)
+    stream_init_hashed_nb(streams, round_hash_nb(seed, round_index), TEACHER_STREAM + 1, 4)
+    C.start_round_nb(ctx, state, round_index, 0, round_index, True, round_index % C.n_seats_nb(ctx), points)
+    checked = 0
+    differences = 0
+    while not C.done_nb(ctx, state):
+        n = C.n_actions_nb(ctx, state)
+        if n >= 2:
+            seat = C.to_act_nb(ctx, state)
+            features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+            for i in range(n):
+                for f in range(features.shape[1]):
+                    scratch[i, f] = features[i, f]
+            choice = learned_choose_nb(ctx, state, table)
+            for _ in range(worlds):
+                C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
+                other, other_slot = C.learned_features_nb(ctx, world, aux_of(table))
+                same = other_slot == slot and C.n_actions_nb(ctx, world) == n
+                for i in range(n):
+                    for f in range(features.shape[1]):
+                        if other[i, f] != scratch[i, f]:
+                            same = False
+                if not same or learned_choose_nb(ctx, world, table) != choice:
+                    differences += 1
+            checked += 1
+        C.apply_nb(ctx, state, C.basic_choice_nb(ctx, state, POLICY_HEURISTIC, np.int64(0), heuristic_table,
+                                                 streams, 0))
+    return checked, differences

@@ -291,11 +291,10 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
             gain, half = _evaluate(game, compiled, spec_text, config.deals, config.seed)
             line = (f"iteration {iteration + 1}/{config.iterations}: {len(np.unique(groups)):,} decisions "
                     f"({len(q):,} actions) labelled by {config.worlds} worlds each; gain over heuristic "
-                    f"{gain:+.4f} ± {half:.4f} a round ({config.deals:,} deals, every seat); "
-                    f"{time.perf_counter() - started:,.0f} s")
-            model.log.append(line)
+                    f"{gain:+.4f} ± {half:.4f} a round ({config.deals:,} deals, every seat)")
+            model.log.append(line)  # no times: the same command makes the same file
             model.log.extend(f"  {note}" for note in notes)
-            log(line)
+            log(f"{line}; {time.perf_counter() - started:,.0f} s")
     save_model(model, out)
     return model, out
 
