@@ -20,7 +20,7 @@ __all__ = ["train"]
 @players_option
 @option_overrides
 @click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=0, show_default=True)
-@click.option("--iterations", type=int, default=3, show_default=True,
+@click.option("--iterations", type=int, default=2, show_default=True,
               help="Rounds of expert iteration: self-play positions, search labels, a fit.")
 @click.option("--rounds", type=int, default=20_000, show_default=True,
               help="Self-play rounds per iteration.")

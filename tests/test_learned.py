@@ -183,12 +183,11 @@ PINNED_TENSHO = (
 
 def test_a_model_files_decisions_on_a_fixed_corpus_are_pinned():
     from simcore.games.tensho.decisions import ask_policy
-    from simcore.games.tensho.policies import make_policy
     from simcore.games.tensho.reference import RoundSetup, new_state
 
     compiled = compile_rules(load_rules("tensho-ise"))
     heuristic = HeuristicPolicy(parse_policy("heuristic", "tensho"), compiled)
-    learned = make_policy(parse_policy(f"learned:model={DATA}", "tensho"), compiled, None)
+    learned = TL.LearnedPolicy(parse_policy(f"learned:model={DATA}", "tensho"), compiled)
     picks = []
     for r in range(40):
         state = new_state(compiled, RoundSetup(seed=5, round_index=r, dealer=r % 2))

@@ -149,13 +149,20 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
 
 def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, table: np.ndarray,
            heuristic: np.ndarray, objective: int, *out: np.ndarray) -> None:
-    """``collect_nb`` over ``n`` rounds from ``start``, in threads."""
+    """``collect_nb`` over ``n`` rounds from ``start``: the first on this thread (the first call
+    compiles the kernel, which numba's typing of the round contract's overloads does not survive
+    in two threads at once), the others in threads."""
     from simcore.kernels.learned_nb import collect_nb
+    from simcore.kernels.stack import roomy
 
-    in_threads(lambda lo, hi: collect_nb(
-        rules, np.uint64(config.seed), np.int64(start), np.int64(lo), np.int64(hi), np.int64(behaviour),
-        np.int64(behaviour), table, heuristic, np.int64(config.worlds), np.int64(objective),
-        np.int64(config.explore), np.int64(config.label), np.int64(ROWS_PER_ROUND), *out), n, min_span=1)
+    def play(lo: int, hi: int) -> None:
+        collect_nb(rules, np.uint64(config.seed), np.int64(start), np.int64(lo), np.int64(hi), np.int64(behaviour),
+                   np.int64(behaviour), table, heuristic, np.int64(config.worlds), np.int64(objective),
+                   np.int64(config.explore), np.int64(config.label), np.int64(ROWS_PER_ROUND), *out)
+
+    roomy(play, 0, 1)
+    if n > 1:
+        in_threads(lambda lo, hi: play(lo + 1, hi + 1), n - 1, min_span=1)
 
 
 def _collect(game_name: str, module: Any, compiled: Any, config: TrainConfig, table: np.ndarray,

@@ -33,6 +33,7 @@ twin is ``simcore.games.enshu.features_nb``; ``state_nb`` implements the round c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,8 @@ import numpy as np
 from simcore.cards import ids_of
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import TeyakuOption
-from simcore.games.enshu.policies import HeuristicPolicy, Observation
+from simcore.games.enshu.policies import GamePolicy, HeuristicPolicy, Observation
+from simcore.kernels.prepared import prepared
 from simcore.learned import MAX_FEATURE, choose, learned_table, table_weights
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
@@ -221,6 +223,12 @@ def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any]
     return rows
 
 
+def _parts(compiled: Any, specs: Any) -> tuple[list[list[int]], HeuristicPolicy]:
+    """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
+    return (table_weights(learned_table("enshu", compiled, specs[0])),
+            HeuristicPolicy(parse_policy("heuristic", "enshu"), compiled))
+
+
 class LearnedPolicy:
     """The learned player in the reference engine: each decision from the seat's observation
     (the kernel's ``learned_features_nb`` computes the same features)."""
@@ -228,8 +236,7 @@ class LearnedPolicy:
     name = "learned"
 
     def __init__(self, spec: PolicySpec, compiled: Any, stream: Stream | None = None) -> None:
-        self.weights = table_weights(learned_table("enshu", compiled, spec))
-        self.heuristic = HeuristicPolicy(parse_policy("heuristic", "enshu"), compiled)
+        self.weights, self.heuristic = prepared(_parts, compiled, [spec])
 
     def _pick(self, obs: Observation, kind: str, actions: list[Any], card: int = -1, group: str = "") -> Any:
         rows = features(self.heuristic, obs, kind, actions, card, group)
@@ -256,3 +263,7 @@ class LearnedPolicy:
 
     def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
         return int(self._pick(obs, "capture", list(options), card))
+
+
+# Annotated so that the type checker verifies the class implements ``GamePolicy``.
+_MAKE: Callable[[PolicySpec, Any, Stream], GamePolicy] = LearnedPolicy

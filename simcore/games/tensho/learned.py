@@ -34,12 +34,14 @@ the round contract's ``learned_features_nb`` with it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.policies import HeuristicPolicy, Observation, _ids
+from simcore.games.tensho.policies import GamePolicy, HeuristicPolicy, Observation, _ids
+from simcore.kernels.prepared import prepared
 from simcore.learned import MAX_WEIGHT, choose, learned_table, table_weights
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
@@ -249,6 +251,12 @@ def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any]
     return rows
 
 
+def _parts(compiled: Any, specs: Any) -> tuple[list[list[int]], HeuristicPolicy]:
+    """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
+    return (table_weights(learned_table("tensho", compiled, specs[0])),
+            HeuristicPolicy(parse_policy("heuristic", "tensho"), compiled))
+
+
 class LearnedPolicy:
     """The learned player in the reference engine: each decision from the seat's observation
     (the kernel's ``learned_features_nb`` computes the same features)."""
@@ -256,8 +264,7 @@ class LearnedPolicy:
     name = "learned"
 
     def __init__(self, spec: PolicySpec, compiled: Any, stream: Stream | None = None) -> None:
-        self.weights = table_weights(learned_table("tensho", compiled, spec))
-        self.heuristic = HeuristicPolicy(parse_policy("heuristic", "tensho"), compiled)
+        self.weights, self.heuristic = prepared(_parts, compiled, [spec])
 
     def _pick(self, obs: Observation, kind: str, actions: list[Any], card: int = -1) -> Any:
         rows = features(self.heuristic, obs, kind, actions, card)
@@ -280,3 +287,7 @@ class LearnedPolicy:
         actions: list[int | None] = list(options) + ([None] if allow_decline else [])
         picked: int | None = self._pick(obs, "capture", actions, card)
         return picked
+
+
+# Annotated so that the type checker verifies the class implements ``GamePolicy``.
+_MAKE: Callable[[PolicySpec, Any, Stream], GamePolicy] = LearnedPolicy

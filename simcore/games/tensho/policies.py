@@ -544,13 +544,6 @@ def _highest_value(matches: int, card_value) -> int:
 # The reference engine's policy object for a spec, drawing from its seat's stream:
 # ``make_policy(spec, compiled, stream)`` (the search players come from ``simcore.search``).
 # Annotated so that the type checker verifies every class implements ``GamePolicy``.
-def _learned(spec: PolicySpec, compiled: Any, stream: Stream) -> GamePolicy:
-    """The learned player (``simcore.games.tensho.learned``, which builds on this module)."""
-    from simcore.games.tensho.learned import LearnedPolicy
-
-    return LearnedPolicy(spec, compiled, stream)
-
-
 BASIC_POLICIES: dict[str, Callable[[PolicySpec, Any, Stream], GamePolicy]] = {
-    "random": RandomPolicy, "greedy": GreedyPolicy, "heuristic": HeuristicPolicy, "learned": _learned}
+    "random": RandomPolicy, "greedy": GreedyPolicy, "heuristic": HeuristicPolicy}
 make_policy = PolicyMaker("tensho", BASIC_POLICIES, ask_policy, action_key)
