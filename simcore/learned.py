@@ -80,7 +80,7 @@ def learning(game: str) -> Learning | None:
         if error.name != f"{REGISTRY[game]}.learned":
             raise
         return None
-    found: Learning = module  # type: ignore[assignment]  # a module, checked by its attributes
+    found: Learning = module  # a module: the protocol names the attributes it must have
     return found
 
 

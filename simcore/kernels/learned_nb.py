@@ -116,7 +116,7 @@ def _choose(ctx, state, policy_id, table, heuristic_table, streams):
 
 @nb.njit(cache=True, _nrt=False)
 def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_index, row, end, behaviour_id,
-                    rollout_id, table, heuristic_table, worlds, objective, explore_permille, label_permille,
+                    rollout_id, table, heuristic_table, worlds, truth, objective, explore_permille, label_permille,
                     out_features, out_q, out_slot, out_decision):
     """One round of ``collect_nb``, its rows from ``row`` (below ``end``); returns the row after them."""
     n_features = out_features.shape[1]
@@ -137,7 +137,10 @@ def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_i
                 out_decision[row + i] = decision
                 totals[i] = 0
             for _ in range(worlds):
-                C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
+                if truth:
+                    C.copy_state_nb(ctx, state, world)
+                else:
+                    C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
                 for i in range(n):
                     C.copy_state_nb(ctx, world, x)
                     C.apply_nb(ctx, x, i)
@@ -159,8 +162,9 @@ def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_i
 
 
 @nb.njit(cache=True, nogil=True)
-def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table, heuristic_table, worlds, objective,
-               explore_permille, label_permille, cap, out_features, out_q, out_slot, out_decision, out_count):
+def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table, heuristic_table, worlds, truth,
+               objective, explore_permille, label_permille, cap, out_features, out_q, out_slot, out_decision,
+               out_count):
     """Self-play rounds ``first_round + lo .. first_round + hi - 1`` labelled by search.
 
     Every seat plays the behaviour policy (``behaviour_id``: ``POLICY_LEARNED``, the learned player
@@ -168,8 +172,9 @@ def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table
     instead with ``explore_permille`` per mille. A decision with two or more actions is labelled
     with ``label_permille`` per mille: its actions' features (``learned_features_nb``, the deciding
     seat's view, with the auxiliary tables of ``table``) and each action's total objective over
-    ``worlds`` worlds the seat cannot tell apart, the action played in each world and the round
-    finished by ``rollout_id`` (learned or heuristic, as the behaviour) in every seat
+    ``worlds`` worlds the seat cannot tell apart (``truth``: the real position, every time), the
+    action played in each world and the round finished by ``rollout_id`` (learned or heuristic,
+    as the behaviour) in every seat
     (common random numbers: every action meets the same worlds). Round ``r`` writes at most
     ``cap`` rows from row ``r * cap``: ``out_features`` int64[rows, F], ``out_q``
     int64[rows] the totals, ``out_slot`` int64[rows] and ``out_decision`` int64[rows] (the
@@ -187,7 +192,7 @@ def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table
     for r in range(lo, hi):
         start = r * cap
         row = _label_round_nb(ctx, state, world, x, streams, totals, points, seed, first_round + r, start,
-                              start + cap, behaviour_id, rollout_id, table, heuristic_table, worlds, objective,
+                              start + cap, behaviour_id, rollout_id, table, heuristic_table, worlds, truth, objective,
                               explore_permille, label_permille, out_features, out_q, out_slot, out_decision)
         out_count[r] = row - start
 

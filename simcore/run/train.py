@@ -42,7 +42,7 @@ from simcore.games import game_of
 from simcore.kernels.policy_ids import OBJECTIVE_IDS, POLICY_HEURISTIC, POLICY_LEARNED
 from simcore.kernels.threads import in_threads
 from simcore.learned import learned_table, learning
-from simcore.models import MAX_WEIGHT, Model, newest_version, save_model
+from simcore.models import MAX_WEIGHT, Model, save_model
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
@@ -52,6 +52,7 @@ MIN_DECISIONS = 200  # labelled decisions of a kind below which the kind keeps t
 ROWS_PER_ROUND = 512  # room for one round's labelled actions
 CHUNK_ROUNDS = 64
 Z95 = 1.959963984540054
+LABELS = ("sampled", "true")
 EVAL_ROUND = 0  # evaluation deals are rounds 0 .. deals - 1
 TRAIN_ROUND = 1 << 40  # an iteration's positions start at (iteration + 1) * TRAIN_ROUND
 
@@ -70,7 +71,8 @@ class TrainConfig:
     explore: int = 50  # per mille of random actions
     deals: int = 2000  # evaluation deals per iteration
     alpha: float = 1.0  # the ridge penalty, on standardised features
-    version: int | None = None  # the model's version (default: the newest shipped + 1)
+    labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
+    version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
     out: str | None = None
     threads: int | None = None
     command: str = ""
@@ -89,6 +91,8 @@ def _check(config: TrainConfig) -> None:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if not (config.alpha > 0 and math.isfinite(config.alpha)):
         raise RunError(f"--alpha {config.alpha}: must be a positive number")
+    if config.labels not in LABELS:
+        raise RunError(f"--labels {config.labels}: must be one of {', '.join(LABELS)}")
     if config.version is not None and config.version < 1:
         raise RunError(f"--version {config.version}: must be at least 1")
 
@@ -142,8 +146,8 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
         weights[slot] = np.rint(w * (MAX_WEIGHT / top)).astype(np.int64)
         r2 = model.score(xs[:, used] / scale[used], ys)
         notes.append(f"slot {slot}: {decisions:,} decisions, R2 {r2:.3f}")
-    for f, w in fixed.items():
-        weights[:, f] = w
+    for f, weight in fixed.items():
+        weights[:, f] = weight
     return weights, notes
 
 
@@ -157,7 +161,8 @@ def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, 
 
     def play(lo: int, hi: int) -> None:
         collect_nb(rules, np.uint64(config.seed), np.int64(start), np.int64(lo), np.int64(hi), np.int64(behaviour),
-                   np.int64(behaviour), table, heuristic, np.int64(config.worlds), np.int64(objective),
+                   np.int64(behaviour), table, heuristic, np.int64(config.worlds), config.labels == "true",
+                   np.int64(objective),
                    np.int64(config.explore), np.int64(config.label), np.int64(ROWS_PER_ROUND), *out)
 
     roomy(play, 0, 1)
@@ -251,9 +256,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
         raise RunError(f"{rules.name} plays the models of {' and '.join(cases)}; train one at a "
                        f"time (rules that play one model, e.g. a fixed yaku set)")
     case = cases[0]
-    version = config.version
-    if version is None:
-        version = newest_version(game.name) + 1
+    # by default the version ``--policy learned`` plays now; a model to ship as a new one names it
+    version = config.version if config.version is not None else int(parse_policy("learned", game.name).params["version"])
     out = Path(config.out) if config.out else Path(f"{game.name}-{case}.v{version}.json")
     if out.is_dir():
         raise RunError(f"--out {out}: is a folder; give the model file's path")
@@ -275,7 +279,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
     model.about = {"library": f"scikit-learn {sklearn.__version__}", "rules": rules.name,
                    "rules_sha256": rules.sha256, "options": dict(config.options), "seed": config.seed, "iterations": config.iterations,
                    "rounds": config.rounds, "worlds": config.worlds, "label": config.label,
-                   "explore": config.explore, "deals": config.deals, "alpha": config.alpha}
+                   "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
+                   "labels": config.labels}
     model.command = config.command
     bar = _Bar(config.iterations * config.rounds, progress)
     pooled: list[tuple[np.ndarray, ...]] = []

@@ -270,13 +270,13 @@ def features_nb(kind, obs, keys, n, t, out):
     unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
     risks = _risk_table(obs, t, unknown, n_active)
     pick = 0
-    best = np.int64(0)
+    top = np.int64(0)
     if kind == KIND_PLAY:
         for i in range(n):
             v = _play(out, i, scratch, keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
                       unseen_chance, risks)
-            if i == 0 or v > best:
-                pick, best = i, v
+            if i == 0 or v > top:
+                pick, top = i, v
     else:
         matches = np.int64(0)
         for i in range(n):
@@ -286,6 +286,6 @@ def features_nb(kind, obs, keys, n, t, out):
             option = keys[i] & PAYLOAD_MASK
             v = _capture(out, i, option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
                          all_piles, unknown, opp_exposed, unseen_chance, risks)
-            if i == 0 or v > best:
-                pick, best = i, v
+            if i == 0 or v > top:
+                pick, top = i, v
     out[pick, F_HEURISTIC] = 1

@@ -111,21 +111,30 @@ def _clear(out, row):
         out[row, f] = 0
 
 
+@nb.njit(inline="always", cache=True)
+def _evens(s, pile, opp_pile, t):
+    """Whether both piles' completed yaku are worth the same, and whether they also hold as many
+    chaff cards (the same for every action of a decision): 0, 1 or 2."""
+    if _done_worth(s, pile, t) != _done_worth(s, opp_pile, t):
+        return 0
+    return 2 if popcount(pile & t[T_CHAFF]) == popcount(opp_pile & t[T_CHAFF]) else 1
+
+
 @nb.njit(cache=True, _nrt=False)
-def _finish(out, row, s, pile, opp_pile, draw_size, t):
+def _finish(out, row, evens, draw_size):
     late = max(draw_size - LATE_FROM, 0)
     out[row, F_OWN_LATE] = out[row, F_OWN] * late // LATE_SPAN
     out[row, F_THEIRS_LATE] = out[row, F_THEIRS] * late // LATE_SPAN
     out[row, F_OFFER_LATE] = out[row, F_OFFER] * late // LATE_SPAN
-    if _done_worth(s, pile, t) == _done_worth(s, opp_pile, t):
+    if evens >= 1:
         out[row, F_CHAFF_EVEN] = out[row, F_CHAFF]
-        if popcount(pile & t[T_CHAFF]) == popcount(opp_pile & t[T_CHAFF]):
-            out[row, F_VALUE_EVEN] = out[row, F_VALUE]
+    if evens == 2:
+        out[row, F_VALUE_EVEN] = out[row, F_VALUE]
 
 
 @nb.njit(cache=True, _nrt=False)
 def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp_pile, unseen, n_unseen,
-          access, s, q0, q1, draw_size, t):
+          access, s, q0, q1, draw_size, done0, evens, t):
     """``learned._take`` into ``out[row]``; returns the heuristic's gain."""
     _clear(out, row)
     moved = taken
@@ -168,14 +177,14 @@ def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0
     out[row, F_CHAFF] = chaff
     out[row, F_VALUE] = value
     out[row, F_OFFER] = offer
-    out[row, F_POINTS] = _done_worth(s, pile, t) - _done_worth(s, pile0, t)
-    _finish(out, row, s, pile0, opp_pile, draw_size, t)
+    out[row, F_POINTS] = _done_worth(s, pile, t) - done0
+    _finish(out, row, evens, draw_size)
     return own - theirs + t[T_W_CHAFF] * chaff + t[T_W_VALUE] * value - offer
 
 
 @nb.njit(cache=True, _nrt=False)
 def _leave(out, row, card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, unseen, n_unseen, access, s,
-           q0, q1, draw_size, t):
+           q0, q1, draw_size, done0, evens, t):
     """``learned._leave`` into ``out[row]``; returns the heuristic's gain."""
     _clear(out, row)
     bit = np.int64(1) << card
@@ -191,7 +200,7 @@ def _leave(out, row, card, hand0, field0, pile, cover_hand0, cover_field0, opp_p
     out[row, F_THEIRS] = theirs
     out[row, F_OFFER] = offer
     out[row, F_LEAVE] = 1
-    _finish(out, row, s, pile, opp_pile, draw_size, t)
+    _finish(out, row, evens, draw_size)
     return own - theirs - offer
 
 
@@ -203,16 +212,16 @@ def _copy_row(out, src, dst):
 
 @nb.njit(cache=True, _nrt=False)
 def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
-          s, q0, q1, draw_size, t):
+          s, q0, q1, draw_size, done0, evens, t):
     """``learned._play`` into ``out[row]`` (``scratch``: a spare row); returns the gain."""
     if card == t[T_SIX]:
         return _take(out, row, card, np.int64(0), hand, field, pile, cover_hand, cover_field, opp_pile, unseen,
-                     n_unseen, access, s, q0, q1, draw_size, t)
+                     n_unseen, access, s, q0, q1, draw_size, done0, evens, t)
     matches = field & t[T_RANK_MASK + t[T_RANK + card]]
     n = popcount(matches)
     if n == 0:
         return _leave(out, row, card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
-                      access, s, q0, q1, draw_size, t)
+                      access, s, q0, q1, draw_size, done0, evens, t)
     if n == 2 and t[T_HIGHEST_VALUE_FIRST]:
         best_card, best_value = -1, -1
         rest = matches
@@ -222,10 +231,10 @@ def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, o
             if t[T_CARD_VALUE + x] > best_value:
                 best_card, best_value = x, t[T_CARD_VALUE + x]
         best = _take(out, row, card, np.int64(1) << best_card, hand, field, pile, cover_hand, cover_field, opp_pile,
-                     unseen, n_unseen, access, s, q0, q1, draw_size, t)
+                     unseen, n_unseen, access, s, q0, q1, draw_size, done0, evens, t)
     elif n >= 3 and t[T_TRIPLE_ALL]:
         best = _take(out, row, card, matches, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
-                     access, s, q0, q1, draw_size, t)
+                     access, s, q0, q1, draw_size, done0, evens, t)
     else:
         first = True
         best = np.int64(0)
@@ -234,14 +243,14 @@ def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, o
             x = lowest_id(rest)
             rest &= rest - 1
             g = _take(out, scratch, card, np.int64(1) << x, hand, field, pile, cover_hand, cover_field, opp_pile,
-                      unseen, n_unseen, access, s, q0, q1, draw_size, t)
+                      unseen, n_unseen, access, s, q0, q1, draw_size, done0, evens, t)
             if first or g > best:
                 best = g
                 first = False
                 _copy_row(out, scratch, row)
     if t[T_CAPTURE_OPTIONAL]:
         g = _leave(out, scratch, card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
-                   s, q0, q1, draw_size, t)
+                   s, q0, q1, draw_size, done0, evens, t)
         if g > best:
             best = g
             _copy_row(out, scratch, row)
@@ -282,12 +291,14 @@ def features_nb(kind, obs, keys, n, t, out):
     q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000
     cover_hand = _cover(hand, t)
     cover_field = _cover(field, t)
+    done0 = _done_worth(s, pile, t)
+    evens = _evens(s, pile, opp_pile, t)
     pick = -1
     if kind == KIND_PLAY:
         best = np.int64(0)
         for j in range(n):
             g = _play(out, j, scratch, keys[j] & PAYLOAD_MASK, hand, field, pile, cover_hand, cover_field, opp_pile,
-                      unseen, n_unseen, access, s, q0, q1, draw_size, t)
+                      unseen, n_unseen, access, s, q0, q1, draw_size, done0, evens, t)
             if j == 0 or g > best:
                 pick, best = j, g
     elif kind == KIND_CAPTURE:
@@ -299,10 +310,10 @@ def features_nb(kind, obs, keys, n, t, out):
             if payload == DECLINE_PAYLOAD:
                 decline = j
                 decline_gain = _leave(out, j, card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen,
-                                      n_unseen, access, s, q0, q1, draw_size, t)
+                                      n_unseen, access, s, q0, q1, draw_size, done0, evens, t)
                 continue
             g = _take(out, j, card, payload, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
-                      access, s, q0, q1, draw_size, t)
+                      access, s, q0, q1, draw_size, done0, evens, t)
             if pick < 0 or g > best:
                 pick, best = j, g
         if decline >= 0 and (pick < 0 or decline_gain > best):
@@ -316,7 +327,7 @@ def features_nb(kind, obs, keys, n, t, out):
                 decline = j
                 continue
             g = _take(out, j, np.int64(-1), payload, hand, field, pile, cover_hand, cover_field, opp_pile, unseen,
-                      n_unseen, access, s, q0, q1, draw_size, t)
+                      n_unseen, access, s, q0, q1, draw_size, done0, evens, t)
             if pick < 0 or g > best:
                 pick, best = j, g
         if pick < 0 or best < t[T_CLAIM]:
