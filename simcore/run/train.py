@@ -26,6 +26,7 @@ and the log. Everything is seeded: the same command makes the same file.
 
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 import tempfile
@@ -44,6 +45,7 @@ from simcore.kernels.threads import in_threads
 from simcore.learned import learned_table, learning
 from simcore.models import MAX_WEIGHT, Model, save_model
 from simcore.policies import parse_policy
+from simcore.registry import REGISTRY
 from simcore.rules import load_rules
 
 __all__ = ["MIN_DECISIONS", "TrainConfig", "fit_weights", "train"]
@@ -72,6 +74,7 @@ class TrainConfig:
     deals: int = 2000  # evaluation deals per iteration
     alpha: float = 1.0  # the ridge penalty, on standardised features
     labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
+    objective: str | None = None  # win or score (default: the game's pimc objective)
     version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
     out: str | None = None
     threads: int | None = None
@@ -151,6 +154,14 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
     return weights, notes
 
 
+def _import_state_machines() -> None:
+    """Import every registered game's numba state machine before ``collect_nb`` compiles: numba
+    reads the cached compilations of its callees for every game, and a game whose overloads of
+    the round contract arrive in the middle of typing breaks it ("Cannot unify Function(...)")."""
+    for package in REGISTRY.values():
+        importlib.import_module(f"{package}.state_nb")
+
+
 def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, table: np.ndarray,
            heuristic: np.ndarray, objective: int, *out: np.ndarray) -> None:
     """``collect_nb`` over ``n`` rounds from ``start``: the first on this thread (the first call
@@ -159,6 +170,7 @@ def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, 
     from simcore.kernels.learned_nb import collect_nb
     from simcore.kernels.stack import roomy
 
+    _import_state_machines()
     def play(lo: int, hi: int) -> None:
         collect_nb(rules, np.uint64(config.seed), np.int64(start), np.int64(lo), np.int64(hi), np.int64(behaviour),
                    np.int64(behaviour), table, heuristic, np.int64(config.worlds), config.labels == "true",
@@ -263,7 +275,10 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
         raise RunError(f"--out {out}: is a folder; give the model file's path")
     if not out.parent.exists():
         raise RunError(f"--out {out}: folder {out.parent} does not exist")
-    objective = OBJECTIVE_IDS[str(parse_policy("pimc", game.name).params["objective"])]
+    objective_name = config.objective or str(parse_policy("pimc", game.name).params["objective"])
+    if objective_name not in OBJECTIVE_IDS:
+        raise RunError(f"--objective {objective_name}: must be one of {', '.join(OBJECTIVE_IDS)}")
+    objective = OBJECTIVE_IDS[objective_name]
     if config.threads is not None:
         numba.set_num_threads(max(1, min(config.threads, numba.config.NUMBA_NUM_THREADS)))
     n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
@@ -280,7 +295,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                    "rules_sha256": rules.sha256, "options": dict(config.options), "seed": config.seed, "iterations": config.iterations,
                    "rounds": config.rounds, "worlds": config.worlds, "label": config.label,
                    "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
-                   "labels": config.labels}
+                   "labels": config.labels, "objective": objective_name}
     model.command = config.command
     bar = _Bar(config.iterations * config.rounds, progress)
     pooled: list[tuple[np.ndarray, ...]] = []
