@@ -36,6 +36,9 @@ __all__ = ["train"]
 @click.option("--labels", type=click.Choice(["sampled", "true"]), default="sampled", show_default=True,
               help="sampled: search the worlds the seat cannot tell apart (pimc); true: play each action "
                    "out in the real position (one world is enough: the players never draw).")
+@click.option("--fit", type=click.Choice(["ridge", "pairwise"]), default="ridge", show_default=True,
+              help="ridge: regress the actions' labels, centred within each decision; pairwise: a logistic "
+                   "regression that ranks each decision's best action above the others.")
 @click.option("--objective", type=click.Choice(["win", "score"]), default=None,
               help="What a finished round counts in the labels: the sign of the payoff, or the payoff "
                    "(default: the game's pimc objective).")
@@ -47,8 +50,8 @@ __all__ = ["train"]
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
 @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when stderr is a terminal).")
 @reports_user_errors
-def train(rules, players, options, seed, iterations, rounds, worlds, label, explore, deals, alpha, labels, objective,
-          version, out, threads, progress):
+def train(rules, players, options, seed, iterations, rounds, worlds, label, explore, deals, alpha, labels, fit,
+          objective, version, out, threads, progress):
     """Train the learned player's model for a rule set and player count (needs
     `pip install 'fudasim[learn]'`).
 
@@ -66,7 +69,7 @@ def train(rules, players, options, seed, iterations, rounds, worlds, label, expl
 
     config = TrainConfig(rules=rules, options=rule_overrides(rules, options, players), seed=seed,
                          iterations=iterations, rounds=rounds, worlds=worlds, label=label, explore=explore,
-                         deals=deals, alpha=alpha, labels=labels, objective=objective,
+                         deals=deals, alpha=alpha, labels=labels, fit=fit, objective=objective,
                          version=version, out=str(out) if out else None, threads=threads,
                          command=shlex.join(["fudasim", *sys.argv[1:]]))
     model, path = run_train(config, log=lambda line: click.echo(line, err=True),

@@ -220,3 +220,28 @@ def test_the_learned_player_sees_only_its_observation(tmp_path, game_name, rules
         assert differences == 0, (r, differences)
         total += decisions
     assert total > 50
+
+
+@pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
+def test_a_model_weighing_only_the_heuristics_choice_plays_the_heuristic(tmp_path, game_name, rules_name, players):
+    """Every game's first feature is 1 for the heuristic's own choice: weight on it alone, the
+    learned player is the heuristic, decision for decision (its rows, against greedy)."""
+    from simcore.learned import learning
+    from simcore.models import Model, save_model
+
+    game, compiled, _, _ = _setup(game_name, rules_name, players)
+    module = learning(game.name)
+    assert module is not None
+    row = [1] + [0] * (len(module.FEATURES) - 1)
+    for case in {c for c in module.blocks(compiled) if c is not None}:
+        save_model(Model(game.name, case, 1, tuple(module.FEATURES), tuple(module.KINDS),
+                         [list(row) for _ in module.KINDS]), tmp_path / f"{game.name}-{case}.v1.json")
+    greedy = parse_policy("greedy", game.name)
+    learned = [parse_policy(f"learned:model={tmp_path},version=1", game.name)] + [greedy] * (players - 1)
+    heuristic = [parse_policy("heuristic", game.name)] + [greedy] * (players - 1)
+    expected = game.play_units("kernel", compiled, heuristic, SEED, 0, 600, None)
+    for engine, units in (("kernel", 600), ("reference", 40)):
+        rows = game.play_units(engine, compiled, learned, SEED, 0, units, None)
+        for got, want in zip(rows, expected, strict=True):
+            np.testing.assert_array_equal(got, want[:, :units])

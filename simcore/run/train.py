@@ -55,6 +55,7 @@ ROWS_PER_ROUND = 512  # room for one round's labelled actions
 CHUNK_ROUNDS = 64
 Z95 = 1.959963984540054
 LABELS = ("sampled", "true")
+FITS = ("ridge", "pairwise")
 EVAL_ROUND = 0  # evaluation deals are rounds 0 .. deals - 1
 TRAIN_ROUND = 1 << 40  # an iteration's positions start at (iteration + 1) * TRAIN_ROUND
 
@@ -75,6 +76,7 @@ class TrainConfig:
     alpha: float = 1.0  # the ridge penalty, on standardised features
     labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
     objective: str | None = None  # win or score (default: the game's pimc objective)
+    fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first
     version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
     out: str | None = None
     threads: int | None = None
@@ -94,6 +96,8 @@ def _check(config: TrainConfig) -> None:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if not (config.alpha > 0 and math.isfinite(config.alpha)):
         raise RunError(f"--alpha {config.alpha}: must be a positive number")
+    if config.fit not in FITS:
+        raise RunError(f"--fit {config.fit}: must be one of {', '.join(FITS)}")
     if config.labels not in LABELS:
         raise RunError(f"--labels {config.labels}: must be one of {', '.join(LABELS)}")
     if config.version is not None and config.version < 1:
@@ -108,14 +112,40 @@ def _sklearn() -> Any:
     return linear_model
 
 
+def _pairwise(linear_model: Any, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
+              alpha: float) -> tuple[np.ndarray, str]:
+    """Weights that rank each decision's best-labelled action above its others: a logistic
+    regression without intercept on the feature differences (best minus other, and its mirror),
+    each pair weighted by the labels' difference; and the share of pairs ranked right."""
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    ends = np.r_[starts[1:], len(groups)]
+    diffs, gaps = [], []
+    for lo, hi in zip(starts, ends, strict=True):
+        best = lo + int(np.argmax(y[lo:hi]))
+        for i in range(lo, hi):
+            if y[best] > y[i]:
+                diffs.append(x[best] - x[i])
+                gaps.append(y[best] - y[i])
+    if not diffs:
+        return np.zeros(x.shape[1]), "no pairs"
+    d = np.asarray(diffs)
+    g = np.asarray(gaps)
+    model = linear_model.LogisticRegression(C=1.0 / alpha, fit_intercept=False, max_iter=1000)
+    model.fit(np.vstack([d, -d]), np.r_[np.ones(len(d)), np.zeros(len(d))], sample_weight=np.r_[g, g])
+    right = float(np.average(d @ model.coef_[0] > 0, weights=g))
+    return model.coef_[0], f"{len(d):,} pairs, {100 * right:.1f}% ranked right"
+
+
 def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
-                alpha: float, default: np.ndarray, fixed: dict[int, int]) -> tuple[np.ndarray, list[str]]:
+                alpha: float, default: np.ndarray, fixed: dict[int, int],
+                fit: str = "ridge") -> tuple[np.ndarray, list[str]]:
     """Integer weights int64[n_slots, F] and a note per slot (module docstring, step 3).
 
     ``features`` int64[rows, F], ``labels`` float64[rows] (an action's mean objective),
     ``groups`` int64[rows] (a decision's number: rows of one decision are adjacent), ``slots``
     int64[rows]; ``default`` int64[F] is the row of a slot with too few decisions; ``fixed``
-    maps a feature to its weight in every row (not fitted).
+    maps a feature to its weight in every row (not fitted); ``fit`` is ``ridge`` (regression of
+    the centred labels) or ``pairwise`` (``_pairwise``).
     """
     linear_model = _sklearn()
     n_features = features.shape[1]
@@ -139,16 +169,19 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
         used[list(fixed)] = False
         if not used.any():
             continue
-        model = linear_model.Ridge(alpha=alpha, fit_intercept=False)
-        model.fit(xs[:, used] / scale[used], ys)
+        if fit == "pairwise":
+            w_used, quality = _pairwise(linear_model, xs[:, used] / scale[used], ys, groups[rows], alpha)
+        else:
+            model = linear_model.Ridge(alpha=alpha, fit_intercept=False)
+            model.fit(xs[:, used] / scale[used], ys)
+            w_used, quality = model.coef_, f"R2 {model.score(xs[:, used] / scale[used], ys):.3f}"
         w = np.zeros(n_features)
-        w[used] = model.coef_ / scale[used]
+        w[used] = w_used / scale[used]
         top = np.abs(w).max()
         if top == 0:
             continue
         weights[slot] = np.rint(w * (MAX_WEIGHT / top)).astype(np.int64)
-        r2 = model.score(xs[:, used] / scale[used], ys)
-        notes.append(f"slot {slot}: {decisions:,} decisions, R2 {r2:.3f}")
+        notes.append(f"slot {slot}: {decisions:,} decisions, {quality}")
     for f, weight in fixed.items():
         weights[:, f] = weight
     return weights, notes
@@ -295,7 +328,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                    "rules_sha256": rules.sha256, "options": dict(config.options), "seed": config.seed, "iterations": config.iterations,
                    "rounds": config.rounds, "worlds": config.worlds, "label": config.label,
                    "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
-                   "labels": config.labels, "objective": objective_name}
+                   "labels": config.labels, "objective": objective_name,
+                   "fit": config.fit}
     model.command = config.command
     bar = _Bar(config.iterations * config.rounds, progress)
     pooled: list[tuple[np.ndarray, ...]] = []
@@ -311,7 +345,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                                    (iteration + 1) * TRAIN_ROUND, bar))
             feats, q, slots, groups = (np.concatenate([p[k] for p in pooled]) for k in range(4))
             weights, notes = fit_weights(feats, q / config.worlds, groups, slots, n_slots, config.alpha, default,
-                                         fixed)
+                                         fixed, config.fit)
             block = module.blocks(compiled).index(case)
             model.weights = [[int(w) for w in row] for row in weights[block * n_kinds:(block + 1) * n_kinds]]
             save_model(model, candidate)
