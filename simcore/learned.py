@@ -140,7 +140,7 @@ def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
 
 
 def table_weights(table: np.ndarray) -> list[list[int]]:
-    """The weight rows of a learned table as Python ints, by slot."""
+    """The weight rows of a learned table (int64[:]) as Python ints, by slot."""
     n_features, slots = int(table[L_FEATURES]), int(table[L_SLOTS])
     flat = [int(w) for w in table[L_WEIGHTS:L_WEIGHTS + slots * n_features]]
     return [flat[s * n_features:(s + 1) * n_features] for s in range(slots)]
@@ -161,7 +161,8 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
                  heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
                  game_title: str, table: Callable[[Any], np.ndarray]) -> PolicyArrays:
     """``policy_rows`` (``simcore.kernels.policy_rows``) with learned seats: each one's id and, in
-    its row of the tables (widened as needed), its learned table (``table(spec)``)."""
+    its row of the tables (int64[seats + 1, T], widened as needed), its learned table
+    (``table(spec)``, int64[:])."""
     learned = {seat: table(spec) for seat, spec in enumerate(specs) if spec.policy_id == POLICY_LEARNED}
     if not learned:
         return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title)

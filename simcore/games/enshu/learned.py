@@ -73,7 +73,7 @@ def kernel_rules(compiled: Any) -> Any:
     return EnshuRules(*rule_tables(compiled))
 
 def aux_table(compiled: Any) -> np.ndarray:
-    """The heuristic's tables at its default weights (``heuristic_nb.heuristic_tables``)."""
+    """int64[:]: the heuristic's tables at its default weights (``heuristic_nb.heuristic_tables``)."""
     from simcore.games.enshu.heuristic_nb import heuristic_tables
 
     return heuristic_tables(compiled, parse_policy("heuristic", "enshu"))

@@ -44,7 +44,7 @@ def kernel_rules(compiled: Any) -> Any:
 
 
 def aux_table(compiled: Any) -> np.ndarray:
-    """The heuristic's tables at its default weights (``policies.heuristic_tables``)."""
+    """int64[:]: the heuristic's tables at its default weights (``policies.heuristic_tables``)."""
     return heuristic_tables(compiled, parse_policy("heuristic", "koikoi"))
 
 
