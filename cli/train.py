@@ -45,8 +45,8 @@ __all__ = ["train"]
 @click.option("--version", "version", type=int, default=None,
               help="The model's version (default: the version --policy learned plays now; a retrained "
                    "model to ship names the next).")
-@click.option("-o", "--out", type=PathParam(dir_okay=False, path_type=Path), default=None,
-              help="The model file (default GAME-CASE.vVERSION.json here).")
+@click.option("-o", "--out", "--output", "out", type=PathParam(dir_okay=False, path_type=Path), default=None,
+              help="The model file (default GAME-CASE.vVERSION.json here). --output is accepted too.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Kernel threads (default: all cores).")
 @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when stderr is a terminal).")
 @reports_user_errors
