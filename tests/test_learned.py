@@ -222,7 +222,6 @@ def _train(args: list[str]):
 
 @pytest.mark.slow
 def test_train_makes_the_same_model_from_the_same_seed(tmp_path):
-    pytest.importorskip("sklearn")
     one, two, other = (tmp_path / name for name in ("one.json", "two.json", "other.json"))
     for path, seed in ((one, "7"), (two, "7"), (other, "8")):
         result = _train(["tensho-ise", "--seed", seed, "--out", str(path), *TINY])
