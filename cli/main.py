@@ -521,8 +521,29 @@ def _describe_rules(rule_set) -> str:
     for name, value in rule_set.options.items():
         mark = "  (overridden)" if name in rule_set.overrides else ""
         lines.append(f"  {name:<32} {value}{mark}")
-    lines.extend(game_of(rule_set).describe_rules(rule_set))
+    game = game_of(rule_set)
+    lines.extend(game.describe_rules(rule_set))
+    lines.extend(_learned_models(game, rule_set))
     return "\n".join(lines)
+
+
+def _learned_models(game, rule_set) -> list[str]:
+    """The shipped models of the learned player (``--policy learned``), those these rules play marked."""
+    from simcore.learned import learning
+    from simcore.models import shipped_models
+
+    module = learning(game.name)
+    if module is None:
+        return []
+    played = set(module.blocks(game.compile(rule_set)))
+    models = shipped_models(game.name)
+    lines = ["", "learned models (--policy learned; a case plays its newest version at or below the policy's):"]
+    if not models:
+        lines.append("  none shipped")
+    for m in models:
+        mark = "  (these rules play it)" if m.case in played else ""
+        lines.append(f"  {m.case:<8} version {m.version}{mark}")
+    return lines
 
 
 @rules.command("validate", context_settings=CONTEXT)
@@ -606,11 +627,13 @@ from cli.analysis_commands import compare, report, rescore  # noqa: E402  (regis
 from cli.skill import skill  # noqa: E402
 from cli.sweep import sweep  # noqa: E402
 from cli.tournament import tournament  # noqa: E402
+from cli.train import train  # noqa: E402
 
 main.add_command(report)
 main.add_command(compare)
 main.add_command(rescore)
 main.add_command(tournament)
+main.add_command(train)
 main.add_command(skill)
 main.add_command(sweep)
 

@@ -22,6 +22,7 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
+    POLICY_LEARNED,
     POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
@@ -55,6 +56,8 @@ class ParamSpec:
 
     ``kind`` is ``int``, ``float`` or ``str``; ``choices`` (if given) lists every allowed value,
     otherwise a number must lie in ``minimum .. maximum`` (either bound may be None).
+    A ``recorded`` parameter is named in the text a dataset records even at its default (the
+    learned player's model version: a newer default must not change what an old dataset replays).
     """
 
     name: str
@@ -64,6 +67,7 @@ class ParamSpec:
     minimum: float | None = None
     maximum: float | None = None
     help: str = ""
+    recorded: bool = False
 
     def parse(self, policy: str, text: str) -> int | float | str:
         """The value of ``text`` for this parameter; ``PolicyError`` naming it if not allowed."""
@@ -168,6 +172,11 @@ register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            (ParamSpec("worlds", 32, minimum=1, maximum=65536,
                                       help="rollouts of each option in the real position"), _ROLLOUT),
                            sees_hidden=True, searches=True))
+register_policy(PolicyKind("learned", POLICY_LEARNED,
+                           "a trained model: the option its features of the seat's observation score highest",
+                           (ParamSpec("model", "shipped", kind=str,
+                                      help="shipped: the models fudasim ships for the rules and players; or "
+                                           "a model file (fudasim train --out), or a folder of them"),)))
 
 
 @dataclass(frozen=True)
@@ -177,6 +186,7 @@ class PolicySpec:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    named: tuple[str, ...] = field(default=(), compare=False, repr=False)  # always in ``str`` (recorded)
 
     @property
     def policy_id(self) -> int:
@@ -184,8 +194,9 @@ class PolicySpec:
         return POLICY_KINDS[self.name].policy_id
 
     def __str__(self) -> str:
-        """``NAME`` or ``NAME:k=v,...`` naming only the parameters that differ from the defaults."""
-        changed = {k: v for k, v in sorted(self.params.items()) if self.defaults.get(k) != v}
+        """``NAME`` or ``NAME:k=v,...`` naming the parameters that differ from the defaults and
+        the ``recorded`` ones (``ParamSpec``)."""
+        changed = {k: v for k, v in sorted(self.params.items()) if self.defaults.get(k) != v or k in self.named}
         if not changed:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in changed.items())
@@ -235,7 +246,7 @@ def parse_policy(text: str, game: str | None = None) -> PolicySpec:
                 allowed = ", ".join(specs) or "none"
                 raise PolicyError(f"policy {name}: unknown parameter {item!r} (parameters: {allowed})")
             params[key] = specs[key].parse(name, value.strip())
-    return PolicySpec(name, params, defaults)
+    return PolicySpec(name, params, defaults, tuple(key for key, spec in specs.items() if spec.recorded))
 
 
 class HiddenCardsWarning(UserWarning):

@@ -7,6 +7,8 @@ it by being registered.
 - the forward model: replaying the recorded actions reproduces the round; a clone is
   independent; ``sample_hidden`` keeps what the deciding seat has seen and its observation;
 - information hiding: each policy decides alike when only the cards it cannot see change;
+- the learned player (small random models): both engines write the same rows, and its features
+  and choices are the same in every world its seat cannot tell apart, in both engines;
 - machinery: 1 or 2 threads, any shard size, and a resume after lost shards give the same rows.
 
 Game-specific checks (rules worked out by hand, closed-form probabilities, an independent
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from learned_models import write_models
 
 from simcore.dataset import read_dataset, read_run_info
 from simcore.games import Game, get_game, known_game_names
@@ -152,3 +155,93 @@ def test_threads_shards_and_resume_give_the_same_rows(tmp_path, game_name, rules
     assert list(one.columns) == game.schema(players).names
     pd.testing.assert_frame_equal(one, two)
     assert read_run_info(tmp_path / "two")["complete"] is True
+
+
+def _learned(tmp_path, game: Game, compiled, players: int, seed: int):
+    """The policy text of small random models for every case the rules play."""
+    from simcore.learned import learning
+
+    module = learning(game.name)
+    assert module is not None, f"{game.name} offers no learned player"
+    return write_models(tmp_path, game.name, [c for c in module.blocks(compiled) if c is not None], seed)
+
+
+@pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
+def test_the_learned_player_writes_the_same_rows_in_both_engines(tmp_path, game_name, rules_name, players):
+    game, compiled, _, _ = _setup(game_name, rules_name, players)
+    learned = parse_policy(_learned(tmp_path, game, compiled, players, seed=players), game.name)
+    heuristic = parse_policy("heuristic", game.name)
+    specs = [learned if seat % 2 == 0 else heuristic for seat in range(players)]
+    for rounds_per_match in (None, 3):
+        units = 60 if rounds_per_match is None else 8
+        kernel = game.play_units("kernel", compiled, specs, SEED, 5, units, rounds_per_match)
+        reference = game.play_units("reference", compiled, specs, SEED, 5, units, rounds_per_match)
+        for kernel_matrix, reference_matrix in zip(kernel, reference, strict=True):
+            np.testing.assert_array_equal(kernel_matrix, reference_matrix)
+
+
+@pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
+def test_the_learned_player_sees_only_its_observation(tmp_path, game_name, rules_name, players):
+    from simcore.kernels.learned_nb import hidden_check_nb
+    from simcore.learned import learned_table, learning
+
+    game, compiled, _, _ = _setup(game_name, rules_name, players)
+    learned = parse_policy(_learned(tmp_path, game, compiled, players, seed=11), game.name)
+    specs = [learned] * players
+    # the reference engine: the same decision in the real position and in sampled worlds
+    checked = 0
+    for r in range(12):
+        state = game.new_state(compiled, SEED, r, r % players)
+        policies = game.seat_policies(compiled, specs, SEED, r)
+        k = 0
+        while (decision := state.decision()) is not None:
+            real = game.ask_policy(policies[decision.seat], state, decision)
+            if len(decision.actions) >= 2:
+                for w in range(2):
+                    world = state.sample_hidden(decision.seat, Stream(SEED, r, 9000 + 2 * k + w))
+                    assert game.ask_policy(policies[decision.seat], world, decision) == real, (r, k, decision.kind)
+                checked += 1
+            state.apply(real)
+            k += 1
+    assert checked > 50
+    # the kernel: the same features, weight row and choice in sampled worlds
+    module = learning(game.name)
+    assert module is not None
+    table = learned_table(game.name, compiled, learned)
+    heuristic = np.asarray(module.aux_table(compiled), dtype=np.int64)
+    scratch = np.zeros((64, len(module.FEATURES)), dtype=np.int64)
+    rules = module.kernel_rules(compiled)
+    total = 0
+    for r in range(12):
+        decisions, differences = hidden_check_nb(rules, np.uint64(SEED), np.int64(r), table, heuristic,
+                                                 np.int64(3), scratch)
+        assert differences == 0, (r, differences)
+        total += decisions
+    assert total > 50
+
+
+@pytest.mark.parametrize(("game_name", "rules_name", "players"), CASES, ids=IDS)
+@pytest.mark.slow
+def test_a_model_weighing_only_the_heuristics_choice_plays_the_heuristic(tmp_path, game_name, rules_name, players):
+    """Every game's first feature is 1 for the heuristic's own choice: weight on it alone, the
+    learned player is the heuristic, decision for decision (its rows, against greedy)."""
+    from simcore.learned import learning
+    from simcore.models import Model, save_model
+
+    game, compiled, _, _ = _setup(game_name, rules_name, players)
+    module = learning(game.name)
+    assert module is not None
+    row = [1] + [0] * (len(module.FEATURES) - 1)
+    for case in {c for c in module.blocks(compiled) if c is not None}:
+        save_model(Model(game.name, case, 1, tuple(module.FEATURES), tuple(module.KINDS),
+                         [list(row) for _ in module.KINDS]), tmp_path / f"{game.name}-{case}.v1.json")
+    greedy = parse_policy("greedy", game.name)
+    learned = [parse_policy(f"learned:model={tmp_path},version=1", game.name)] + [greedy] * (players - 1)
+    heuristic = [parse_policy("heuristic", game.name)] + [greedy] * (players - 1)
+    expected = game.play_units("kernel", compiled, heuristic, SEED, 0, 600, None)
+    for engine, units in (("kernel", 600), ("reference", 40)):
+        rows = game.play_units(engine, compiled, learned, SEED, 0, units, None)
+        for got, want in zip(rows, expected, strict=True):
+            np.testing.assert_array_equal(got, want[:, :units])

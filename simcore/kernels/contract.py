@@ -61,6 +61,7 @@ __all__ = [
     "end_match_nb",
     "implements",
     "implements_flat_state",
+    "learned_features_nb",
     "match_over_nb",
     "n_actions_nb",
     "n_seats_nb",
@@ -173,6 +174,21 @@ def rollout_turns_nb(ctx: Any, state: Any, rollout_id: Any, streams: Any, at: An
     far as the game can do it faster; true if it moved the state, false to decide one action
     the ordinary way. A game with no shortcut returns false."""
     return _stub("rollout_turns_nb")
+
+
+# --- the learned player ----------------------------------------------------------------------
+
+def learned_features_nb(ctx: Any, state: Any, aux: Any) -> Any:
+    """The learned player's view of the pending decision: ``(features, slot)``.
+
+    ``features`` is int64[n_actions, F], a view of scratch the context holds: row ``i`` the
+    game's F integer features of taking action ``i`` (the decision's order), computed from the
+    deciding seat's observation alone and ``aux`` (int64[:], the tables the game's
+    ``learned.aux_table`` builds, carried in the learned player's table); ``slot`` (int64) is the
+    row of model weights the decision uses: ``block * len(KINDS) + kind``, ``block`` the index in
+    the game's ``learned.blocks``. The game's Python twin ``learned.features`` gives the same
+    numbers from its ``Observation`` (``simcore.learned``)."""
+    return _stub("learned_features_nb")
 
 
 # --- rows and matches -------------------------------------------------------------------------

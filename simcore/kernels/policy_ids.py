@@ -11,6 +11,7 @@ POLICY_HEURISTIC = 2
 POLICY_PIMC = 3
 POLICY_ISMCTS = 4
 POLICY_OMNISCIENT = 5  # for measurement only: sees the hidden cards
+POLICY_LEARNED = 6  # a trained model over features of the seat's observation (``simcore.learned``)
 
 # The rollout policy of a search player, as its kernel parameter: the id of the policy that
 # plays every seat after the searched move (``random``, ``greedy`` or ``heuristic``).

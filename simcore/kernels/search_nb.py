@@ -26,9 +26,11 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
+from simcore.kernels.learned_nb import learned_choose_nb
 from simcore.kernels.policy_ids import (
     OBJECTIVE_WIN,
     POLICY_ISMCTS,
+    POLICY_LEARNED,
     POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
@@ -228,6 +230,8 @@ def decide_nb(ctx, state, params, c, tables, log_table, streams, scratch):
         return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], c[seat], params[seat, P_ROLLOUT],
                          params[seat, P_OBJECTIVE], params[rollout, P_BASIC], tables[rollout], log_table, streams,
                          at, scratch)
+    if policy_id == POLICY_LEARNED:
+        return learned_choose_nb(ctx, state, tables[seat])
     return C.basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, at)
 
 

@@ -8,12 +8,16 @@ from simcore.games import Game, GameRuleSet
 from simcore.games.base import GameBase
 from simcore.games.enshu.heuristic_params import HEURISTIC_PARAMS
 from simcore.games.enshu.record import LAYOUT
-from simcore.policies import PolicySupport, objective_param
+from simcore.policies import ParamSpec, PolicySupport, objective_param
 
 if TYPE_CHECKING:
     from simcore.games.enshu import rules as enshu_rules
 
-__all__ = ["GAME", "EnshuGame"]
+__all__ = ["GAME", "LEARNED_VERSION", "EnshuGame"]
+
+# The newest version of the shipped learned models (``simcore/models/enshu-*.vN.json``): what
+# ``--policy learned`` plays and records; a retrained model ships as the next version.
+LEARNED_VERSION = 1
 
 
 class EnshuGame(GameBase):
@@ -31,6 +35,9 @@ class EnshuGame(GameBase):
         ("pimc", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
         ("ismcts", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
         ("omniscient", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
+        ("learned", PolicySupport(params=(
+            ParamSpec("version", LEARNED_VERSION, minimum=1, recorded=True,
+                      help="the models' version: each case plays its newest shipped model at or below it"),))),
     )
 
     @staticmethod

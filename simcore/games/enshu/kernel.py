@@ -22,11 +22,11 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
+    POLICY_LEARNED,
     POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
 )
-from simcore.kernels.policy_rows import policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
@@ -64,7 +64,8 @@ def kernel_rule_args(compiled) -> tuple:
                  for a, dtype in zip(args, _ARG_DTYPES, strict=True))
 
 
-SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)  # the general kernel's
+SEARCH_POLICIES = (POLICY_HEURISTIC, POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT,
+                   POLICY_LEARNED)  # the general kernel's
 
 
 def rule_tables(compiled) -> tuple:
@@ -78,12 +79,14 @@ def rule_tables(compiled) -> tuple:
 def _general_args(compiled, specs) -> tuple:
     """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
     from simcore.games.enshu.heuristic_nb import heuristic_tables
+    from simcore.learned import learned_rows, learned_table
     from simcore.policies import parse_policy
 
     if len(specs) != compiled.players:
         raise ValueError(f"{compiled.players} players need {compiled.players} policies, got {len(specs)}")
-    arrays = policy_rows(specs, E.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
-                         lambda name: parse_policy(name, "enshu"), "Enshu-bana")
+    arrays = learned_rows(specs, E.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
+                          lambda name: parse_policy(name, "enshu"), "Enshu-bana",
+                          lambda spec: learned_table("enshu", compiled, spec))
     return EnshuRules(*rule_tables(compiled)), arrays
 
 
@@ -133,7 +136,7 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
 
     Same parameters and rows as ``play_units``: returns (int64[N_INT_COLUMNS, rows],
     uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc``,
-    ``ismcts``, ``heuristic`` or ``omniscient``.
+    ``ismcts``, ``heuristic``, ``omniscient`` or ``learned``.
     """
     from simcore.games.enshu.state_nb import MAX_ACTIONS
 

@@ -57,8 +57,10 @@ from simcore.errors import DealError  # one error type for unplayable explicit d
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import CompiledRules, TeyakuOption, teyaku_options
 from simcore.games.enshu.decisions import action_key, ask_policy
+from simcore.games.enshu.learned import LearnedPolicy
 from simcore.games.enshu.policies import Observation, make_policy
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
+from simcore.policies import PolicySpec
 from simcore.record import output_matrices, played
 from simcore.reference.forward import (
     BaseRoundResult,
@@ -1156,12 +1158,18 @@ def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: li
     return state.result
 
 
+def _make(spec: PolicySpec) -> Any:
+    """The reference engine's maker of ``spec``'s policy object: ``policies.make_policy``, or the
+    learned player's class (``learned``, which builds on the policies module)."""
+    return LearnedPolicy if spec.name == "learned" else make_policy
+
+
 def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
     """One policy per seat, each bound to its own stream of round ``round_index``."""
     players = compiled.players
     if len(specs) != players:
         raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
-    return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
+    return [_make(specs[s])(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
 
 
 def _match_contribution(compiled: CompiledRules, result: RoundResult) -> list[int]:

@@ -35,6 +35,7 @@ import numba as nb
 import numpy as np
 
 from simcore.games.enshu import enums as E
+from simcore.games.enshu.features_nb import N_FEATURES, features_nb
 from simcore.games.enshu.heuristic_nb import (
     OBS_ACTING_DEALER,
     OBS_ACTIVE,
@@ -1382,15 +1383,17 @@ def heuristic_choose_state_nb(si, sm, rt, table, obs):
 # The rules as the general kernel takes them: the packed rule tables ``rt`` (``kernel.rule_tables``).
 EnshuRules = namedtuple("EnshuRules", ["params", "month", "month_mask", "card_points", "class_masks",
                                        "yaku_masks", "yaku_ints", "teyaku_masks", "teyaku_ints"])
-# One kernel thread's context: the seed, the rule tables, the teyaku workspace, an observation.
-EnshuContext = namedtuple("EnshuContext", ["seed", "rt", "ws", "obs"])
+# One kernel thread's context: the seed, the rule tables, the teyaku workspace, an observation,
+# the learned player's features (a row per action and a spare one).
+EnshuContext = namedtuple("EnshuContext", ["seed", "rt", "ws", "obs", "features"])
 
 
 @implements(C.context_nb, EnshuRules, nrt=True)
 def _context(rules, seed):
     rt = (rules.params, rules.month, rules.month_mask, rules.card_points, rules.class_masks, rules.yaku_masks,
           rules.yaku_ints, rules.teyaku_masks, rules.teyaku_ints)
-    return EnshuContext(seed, rt, new_workspace_nb(rules.teyaku_ints.shape[1]), np.zeros(OBS_SIZE, dtype=np.int64))
+    return EnshuContext(seed, rt, new_workspace_nb(rules.teyaku_ints.shape[1]), np.zeros(OBS_SIZE, dtype=np.int64),
+                        np.zeros((MAX_ACTIONS + 1, N_FEATURES), dtype=np.int64))
 
 
 @implements(C.new_state_nb, EnshuContext, nrt=True)
@@ -1464,6 +1467,16 @@ def _rollout_turns(ctx, state, rollout_id, streams, at):
         turns_fast_nb(state[0], state[1], ctx.rt, ctx.ws, rollout_id, streams, at)
         return True
     return False
+
+
+@implements(C.learned_features_nb, EnshuContext)
+def _learned_features(ctx, state, aux):
+    si = state[0]
+    observe_nb(si, state[1], ctx.rt, si[I_PEND_SEAT], ctx.obs)
+    n = si[I_PEND_N]
+    kind = si[I_PEND_KIND]
+    features_nb(kind, ctx.obs, si[I_KEYS:I_KEYS + n], n, aux, ctx.features)
+    return ctx.features[:n], kind
 
 
 @implements(C.write_row_nb, EnshuContext)

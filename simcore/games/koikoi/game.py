@@ -12,7 +12,11 @@ from simcore.policies import ParamSpec, PolicySupport, objective_param
 if TYPE_CHECKING:
     from simcore.games.koikoi import compile as koikoi_compile
 
-__all__ = ["GAME", "KoikoiGame"]
+__all__ = ["GAME", "LEARNED_VERSION", "KoikoiGame"]
+
+# The version of the learned models ``--policy learned`` plays (none ships yet: ``fudasim train``
+# makes one, ``learned:model=FILE`` plays it).
+LEARNED_VERSION = 1
 
 
 def _heuristic_params() -> tuple[ParamSpec, ...]:
@@ -40,6 +44,9 @@ class KoikoiGame(GameBase):
         ("pimc", PolicySupport(params=(objective_param("score"),))),
         ("ismcts", PolicySupport(params=(objective_param("score"),))),
         ("omniscient", PolicySupport(params=(objective_param("score"),))),
+        ("learned", PolicySupport(params=(
+            ParamSpec("version", LEARNED_VERSION, minimum=1, recorded=True,
+                      help="the models' version: each case plays its newest shipped model at or below it"),))),
     )
 
     def match_may_end_early(self, compiled: CompiledRules) -> bool:

@@ -1,6 +1,6 @@
 """The wrapper around the koi-koi kernel: the general kernel (``simcore.kernels.general`` over the
 state machine of ``state_nb``) for every policy; the seats' policies cross as
-``simcore.kernels.policy_rows`` packs them. Koi-koi has no fast kernel of its own
+``simcore.kernels.policy_rows`` packs them (``simcore.learned.learned_rows``: the learned player's too). Koi-koi has no fast kernel of its own
 (docs/architecture.md: it is optional).
 """
 
@@ -11,7 +11,6 @@ import numpy as np
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.state_nb import kernel_rules
 from simcore.kernels.general import play_general
-from simcore.kernels.policy_rows import policy_rows
 
 __all__ = ["BASIC_PARAMS", "play_units", "play_units_general"]
 
@@ -22,10 +21,12 @@ BASIC_PARAMS: dict[str, str] = {}
 def _general_args(compiled, specs) -> tuple:
     """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
     from simcore.games.koikoi.policies import heuristic_tables
+    from simcore.learned import learned_rows, learned_table
     from simcore.policies import parse_policy
 
-    arrays = policy_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
-                         lambda name: parse_policy(name, "koikoi"), "koi-koi")
+    arrays = learned_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
+                          lambda name: parse_policy(name, "koikoi"), "koi-koi",
+                          lambda spec: learned_table("koikoi", compiled, spec))
     return kernel_rules(compiled), arrays
 
 

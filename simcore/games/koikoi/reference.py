@@ -34,9 +34,11 @@ from simcore.errors import DealError
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.compile import CompiledRules
 from simcore.games.koikoi.decisions import ask_policy
+from simcore.games.koikoi.learned import LearnedPolicy
 from simcore.games.koikoi.policies import Observation, make_policy
 from simcore.games.koikoi.scoring import dealt_hand, field_misdeal, pile_yaku, stop_score
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
+from simcore.policies import PolicySpec
 from simcore.reference.forward import (
     BaseRoundResult,
     BaseRoundSetup,
@@ -417,9 +419,15 @@ def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: li
     return state.result
 
 
+def _make(spec: PolicySpec) -> Any:
+    """The reference engine's maker of ``spec``'s policy object: ``policies.make_policy``, or the
+    learned player's class (``learned``, which builds on the policies module)."""
+    return LearnedPolicy if spec.name == "learned" else make_policy
+
+
 def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
     """Each seat's policy for round ``round_index``, drawing from its own stream of the round."""
-    return [make_policy(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
+    return [_make(specs[s])(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
 
 
 def next_dealer(compiled: CompiledRules, dealer: int, winner: int) -> int:

@@ -674,8 +674,10 @@ def write_row_nb(st, out_int, out_mask, row):
 
 # The rules as the general kernel takes them: the rule table.
 KoikoiRules = namedtuple("KoikoiRules", ["rt"])
-# One kernel thread's context: the seed, the rule table, shuffle and deal-stream scratch.
-KoikoiContext = namedtuple("KoikoiContext", ["seed", "rt", "ids", "dstates"])
+# One kernel thread's context: the seed, the rule table, shuffle and deal-stream scratch, the
+# learned player's features (a row per action).
+KoikoiContext = namedtuple("KoikoiContext", ["seed", "rt", "ids", "dstates", "features"])
+N_FEATURES = 2  # learned.FEATURES: the heuristic's choice, calling koi-koi
 
 
 def kernel_rules(compiled) -> KoikoiRules:
@@ -685,7 +687,8 @@ def kernel_rules(compiled) -> KoikoiRules:
 
 @implements(C.context_nb, KoikoiRules, nrt=True)
 def _context(rules, seed):
-    return KoikoiContext(seed, rules.rt, np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.uint64))
+    return KoikoiContext(seed, rules.rt, np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+                         np.zeros((MAX_ACTIONS, N_FEATURES), dtype=np.int64))
 
 
 @implements(C.new_state_nb, KoikoiContext, nrt=True)
@@ -733,6 +736,26 @@ def _basic_choice(ctx, state, policy_id, param, table, streams, at):
     if policy_id == POLICY_RANDOM:
         return random_choose_nb(state, streams, at)
     return policy_choose_nb(state, policy_id != POLICY_GREEDY, table, ctx.rt)
+
+
+@nb.njit(cache=True, _nrt=False)
+def learned_features_state_nb(st, aux, rt, out):
+    """``learned.features`` of the pending decision into ``out[:n]``: 1 for the heuristic's choice
+    (its numba twin, ``aux`` its tables), and 1 for calling koi-koi."""
+    pick = policy_choose_nb(st, True, aux, rt)
+    for i in range(st[ST_N]):
+        out[i, 0] = 0
+        out[i, 1] = 0
+        if i == pick:
+            out[i, 0] = 1
+        if st[ST_KIND] == E.D_KOIKOI and st[ST_KEYS + i] & PAYLOAD_MASK == 1:
+            out[i, 1] = 1
+
+
+@implements(C.learned_features_nb, KoikoiContext)
+def _learned_features(ctx, state, aux):
+    learned_features_state_nb(state, aux, ctx.rt, ctx.features)
+    return ctx.features[:state[ST_N]], state[ST_KIND]
 
 
 @implements(C.rollout_turns_nb, KoikoiContext)

@@ -14,12 +14,14 @@ SEARCH_CASES = (
     (("heuristic", "heuristic"), 10, 10),
     (("pimc:worlds=32,rollout=random", "greedy"), 500, 100),
     (("ismcts:iterations=1000,rollout=random", "greedy"), 5000, 1000),
+    (("learned", "learned"), 10, 10),  # issue 31's target: 50,000 rounds/s on one thread
 )
 
 
 def cases() -> list[BenchCase]:
     """Both fixed yaku sets, random and greedy seats (greedy play plays a quarter of the rounds),
-    then heuristic against heuristic, pimc against greedy and ismcts against greedy on yaku set 1.
+    then heuristic against heuristic, pimc against greedy, ismcts against greedy and the learned
+    player in both seats on yaku set 1.
 
     Returns
     -------

@@ -13,7 +13,11 @@ if TYPE_CHECKING:
     from simcore.games.tensho import compile as tensho_compile
     from simcore.games.tensho import rules as tensho_rules
 
-__all__ = ["GAME", "TenshoGame"]
+__all__ = ["GAME", "LEARNED_VERSION", "TenshoGame"]
+
+# The newest version of the shipped learned models (``simcore/models/tensho-*.vN.json``): what
+# ``--policy learned`` plays and records; a retrained model ships as the next version.
+LEARNED_VERSION = 1
 
 
 def _heuristic_params() -> tuple[ParamSpec, ...]:
@@ -52,6 +56,9 @@ class TenshoGame(GameBase):
         ("pimc", PolicySupport(params=(objective_param("win"),))),
         ("ismcts", PolicySupport(params=(objective_param("win"),))),
         ("omniscient", PolicySupport(params=(objective_param("win"),))),
+        ("learned", PolicySupport(params=(
+            ParamSpec("version", LEARNED_VERSION, minimum=1, recorded=True,
+                      help="the models' version: each case plays its newest shipped model at or below it"),))),
     )
 
     def stride(self, compiled: CompiledRules, rounds_per_match: int | None) -> int:

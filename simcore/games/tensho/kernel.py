@@ -18,7 +18,6 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_RANDOM,
 )
-from simcore.kernels.policy_rows import policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
@@ -96,10 +95,12 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
 def _general_args(compiled, specs) -> tuple:
     """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
     from simcore.games.tensho.heuristic_nb import heuristic_tables
+    from simcore.learned import learned_rows, learned_table
     from simcore.policies import parse_policy
 
-    arrays = policy_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
-                         lambda name: parse_policy(name, "tensho"), "Tensho")
+    arrays = learned_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
+                          lambda name: parse_policy(name, "tensho"), "Tensho",
+                          lambda spec: learned_table("tensho", compiled, spec))
     return kernel_rules(compiled), arrays
 
 

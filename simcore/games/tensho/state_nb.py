@@ -31,6 +31,7 @@ import numpy as np
 
 from simcore.games.tensho import enums as E
 from simcore.games.tensho import heuristic_nb as H
+from simcore.games.tensho.features_nb import N_FEATURES, features_nb
 from simcore.games.tensho.kernel_nb import greedy_gain_nb, greedy_placement_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import lowest_id, popcount
@@ -794,8 +795,9 @@ def write_row_nb(st, out_int, out_mask, row, rt):
 TenshoRules = namedtuple("TenshoRules", ["rt", "params", "rank", "rank_mask", "deal_order", "yaku_mask",
                                          "yaku_points", "yaku_in_set", "yaku_instant", "supersedes",
                                          "greedy_weight", "card_value", "chaff_mask"])
-# One kernel thread's context: the seed, the rules, shuffle and deal-stream scratch, an observation.
-TenshoContext = namedtuple("TenshoContext", ["seed", "rt", "rules", "ids", "dstates", "obs"])
+# One kernel thread's context: the seed, the rules, shuffle and deal-stream scratch, an observation,
+# the learned player's features (a row per action and a spare one).
+TenshoContext = namedtuple("TenshoContext", ["seed", "rt", "rules", "ids", "dstates", "obs", "features"])
 OBS_BUFFER = 64  # the heuristic's packed observation, with room to spare
 
 
@@ -850,7 +852,7 @@ def _context(rules, seed):
               rules.yaku_in_set, rules.yaku_instant, rules.supersedes, rules.greedy_weight, rules.card_value,
               rules.chaff_mask)
     return TenshoContext(seed, rules.rt, greedy, np.zeros(IDS_SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-                         np.zeros(OBS_BUFFER, dtype=np.int64))
+                         np.zeros(OBS_BUFFER, dtype=np.int64), np.zeros((MAX_ACTIONS + 1, N_FEATURES), dtype=np.int64))
 
 
 @implements(C.new_state_nb, TenshoContext, nrt=True)
@@ -906,6 +908,15 @@ def _basic_choice(ctx, state, policy_id, param, table, streams, at):
 @implements(C.rollout_turns_nb, TenshoContext)
 def _rollout_turns(ctx, state, rollout_id, streams, at):
     return False
+
+
+@implements(C.learned_features_nb, TenshoContext)
+def _learned_features(ctx, state, aux):
+    observe_nb(state, state[ST_DSEAT], ctx.obs)
+    n = state[ST_N]
+    kind = state[ST_KIND]
+    features_nb(kind, ctx.obs, state[ST_KEYS:ST_KEYS + MAX_ACTIONS], n, aux, ctx.features)
+    return ctx.features[:n], (max(ctx.obs[H.OBS_YAKU_SET], 1) - 1) * 5 + kind
 
 
 @implements(C.write_row_nb, TenshoContext)

@@ -1,0 +1,291 @@
+"""Numba twin of Enshu-bana's learned-player features (``simcore.games.enshu.learned``).
+
+``features_nb(kind, obs, keys, n, t, out)`` writes into ``out[i]`` (int64[>= n, N_FEATURES]) the
+features of action ``i`` of ``keys[:n]`` at a decision of ``kind``, from the deciding seat's
+packed observation ``obs`` (``heuristic_nb``'s layout) and the heuristic's tables ``t`` at its
+default weights (``heuristic_nb.heuristic_tables``). It uses the heuristic's own functions and
+the same integer operations as the Python twin, so both give the same rows; it draws nothing
+and allocates nothing.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.games.enshu import enums as E
+from simcore.games.enshu.heuristic_nb import (
+    KIND_CAPTURE,
+    KIND_DECLARE_TEYAKU,
+    KIND_FUKE,
+    KIND_JOIN,
+    KIND_KOTSU,
+    KIND_MIZU_KOTSU,
+    KIND_PLAY,
+    OBS_ACTIVE,
+    OBS_CARD,
+    OBS_DRAW_SIZE,
+    OBS_DROPOUT_PASS,
+    OBS_EXPOSED,
+    OBS_FIELD,
+    OBS_HAND,
+    OBS_KOTSU,
+    OBS_PILES,
+    OBS_PLAYERS,
+    OBS_SCORES,
+    OBS_SEAT,
+    OBS_SEEN,
+    OBS_WINNER,
+    PAYLOAD_MASK,
+    T_CAPTURE_ALL,
+    T_CARD_POINTS,
+    T_CARD_WEIGHT,
+    T_CHANCE_UNSEEN,
+    T_DECK,
+    T_DENY_WEIGHT,
+    T_JOIN_STEP,
+    T_JOIN_STRENGTH,
+    T_KOTSU_STRENGTH,
+    T_MONTH,
+    T_MONTH_MASK,
+    T_SAFE_DELAY,
+    T_TEYAKU_B_MIN,
+    T_TEYAKU_GROUP,
+    T_TEYAKU_VALUE,
+    T_VARIANT,
+    T_YAKU_MASK,
+    T_YAKU_WEIGHT,
+    T_YAKU_WORTH,
+    _offer,
+    _pile,
+    _prob,
+    _risk_table,
+    _safe,
+    _strength,
+    _yaku_of,
+)
+from simcore.kernels.bits import lowest_id, popcount
+
+__all__ = ["N_FEATURES", "features_nb"]
+
+N_FEATURES = 16
+(F_HEURISTIC, F_YES, F_STRENGTH, F_PASS, F_KOTSU_SEEN, F_TEYAKU, F_CARDS, F_OWN, F_DENY, F_OFFER, F_LEAVE, F_SAFE,
+ F_SAFE_OWN, F_OWN_LATE, F_DENY_LATE, F_OFFER_LATE) = range(16)
+LATE_SPAN = 24
+MAX_FEATURE = (1 << 31) - 1
+
+
+@nb.njit(inline="always", cache=True)
+def _clamp(x):
+    return max(-MAX_FEATURE, min(MAX_FEATURE, x))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _clear(out, row):
+    for f in range(N_FEATURES):
+        out[row, f] = 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def _copy_row(out, src, dst):
+    for f in range(N_FEATURES):
+        out[dst, f] = out[src, f]
+
+
+@nb.njit(cache=True, _nrt=False)
+def _finish(out, row, draw_size):
+    stage = min(draw_size, LATE_SPAN)
+    out[row, F_OWN_LATE] = out[row, F_OWN] * stage // LATE_SPAN
+    out[row, F_DENY_LATE] = out[row, F_DENY] * stage // LATE_SPAN
+    out[row, F_OFFER_LATE] = out[row, F_OFFER] * stage // LATE_SPAN
+    for f in range(N_FEATURES):
+        out[row, f] = _clamp(out[row, f])
+
+
+@nb.njit(cache=True, _nrt=False)
+def _capture(out, row, captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+             unseen_chance, risks):
+    """``learned._capture`` into ``out[row]``; returns the heuristic's value."""
+    _clear(out, row)
+    pile = pile_me
+    cards = np.int64(0)
+    g = np.int64(0)
+    rest = captured
+    while rest:
+        card = lowest_id(rest)
+        rest &= rest - 1
+        cards += t[T_CARD_POINTS + card]
+        g += t[T_CARD_POINTS + card] * 10 * t[T_CARD_WEIGHT]
+    own = np.int64(0)
+    deny = np.int64(0)
+    ys = _yaku_of(captured, t)
+    while ys:
+        y = lowest_id(ys)
+        ys &= ys - 1
+        mask = t[T_YAKU_MASK + y]
+        if mask & pile == mask:
+            continue
+        worth = t[T_YAKU_WORTH + y]
+        before = _prob(me, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        after = _prob(me, mask, pile | captured, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+        own += worth * (after - before)
+        g += worth * (after - before) * t[T_YAKU_WEIGHT] // 100
+        for o in range(obs[OBS_PLAYERS]):
+            if o == me or not obs[OBS_ACTIVE + o]:
+                continue
+            opile = obs[OBS_PILES + o]
+            if mask & opile == mask:
+                continue
+            p = _prob(o, mask, opile, field, hand, obs, t, me, all_piles, unknown, unseen_chance)
+            deny += worth * p
+            g += worth * p * t[T_DENY_WEIGHT] // 100
+    if safe:
+        g = g * t[T_SAFE_DELAY] // 1000
+    after_field = field & ~captured
+    offer = np.int64(0)
+    while left:
+        x = lowest_id(left)
+        left &= left - 1
+        offer += _offer(x, after_field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance,
+                        risks)
+    out[row, F_CARDS] = cards
+    out[row, F_OWN] = own
+    out[row, F_DENY] = deny
+    out[row, F_OFFER] = offer
+    if safe:
+        out[row, F_SAFE] = 1
+        out[row, F_SAFE_OWN] = own
+    _finish(out, row, obs[OBS_DRAW_SIZE])
+    return g - offer
+
+
+@nb.njit(cache=True, _nrt=False)
+def _play(out, row, scratch, card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
+    """``learned._play`` into ``out[row]`` (``scratch``: a spare row); returns the value."""
+    field = obs[OBS_FIELD]
+    hand = obs[OBS_HAND]
+    b = np.int64(1) << card
+    month = t[T_MONTH + card]
+    matches = field & t[T_MONTH_MASK + month]
+    k = popcount(matches)
+    if k == 0:
+        _clear(out, row)
+        offer = _offer(card, field | b, hand & ~b, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                       unseen_chance, risks)
+        out[row, F_OFFER] = offer
+        out[row, F_LEAVE] = 1
+        _finish(out, row, obs[OBS_DRAW_SIZE])
+        return -offer
+    safe = _safe(month, t, unknown, opp_exposed)
+    if k == 1 or (k == 3 and t[T_CAPTURE_ALL]):
+        return _capture(out, row, b | matches, np.int64(0), field, hand, safe, obs, t, me, pile_me, all_piles,
+                        unknown, opp_exposed, unseen_chance, risks)
+    best = np.int64(0)
+    first = True
+    rest = matches
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        xb = np.int64(1) << x
+        v = _capture(out, scratch, b | xb, matches & ~xb, field, hand & ~b, safe, obs, t, me, pile_me, all_piles,
+                     unknown, opp_exposed, unseen_chance, risks)
+        if first or v > best:
+            best = v
+            first = False
+            _copy_row(out, scratch, row)
+    return best
+
+
+@nb.njit(cache=True, _nrt=False)
+def _yes_row(out, row, obs, t):
+    out[row, F_YES] = 1
+    out[row, F_STRENGTH] = _clamp(_strength(obs, t))
+    out[row, F_PASS] = obs[OBS_DROPOUT_PASS]
+    seen = np.int64(0)
+    for s in range(obs[OBS_PLAYERS]):
+        if s != obs[OBS_SEAT] and obs[OBS_KOTSU + s]:
+            seen += 1
+    out[row, F_KOTSU_SEEN] = seen
+
+
+@nb.njit(cache=True, _nrt=False)
+def features_nb(kind, obs, keys, n, t, out):
+    """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
+    (module docstring)."""
+    scratch = n
+    for i in range(n):
+        _clear(out, i)
+    if kind == KIND_MIZU_KOTSU or kind == KIND_KOTSU or kind == KIND_JOIN or kind == KIND_FUKE:
+        _yes_row(out, 1, obs, t)
+        if kind == KIND_MIZU_KOTSU:
+            yes = False
+        elif kind == KIND_KOTSU:
+            yes = _strength(obs, t) >= t[T_KOTSU_STRENGTH]
+        elif kind == KIND_JOIN:
+            yes = _strength(obs, t) >= t[T_JOIN_STRENGTH] + t[T_JOIN_STEP] * (max(obs[OBS_DROPOUT_PASS], 1) - 1)
+        else:
+            winner = obs[OBS_WINNER]
+            yes = winner != obs[OBS_SEAT] and winner >= 0 and obs[OBS_SCORES + winner] > 0
+        out[1 if yes else 0, F_HEURISTIC] = 1
+        return
+    if kind == KIND_DECLARE_TEYAKU:
+        best = -1
+        best_value = np.int64(0)
+        decline = n - 1
+        for i in range(n):
+            payload = keys[i] & PAYLOAD_MASK
+            if payload == 0:
+                decline = i
+                continue
+            value = t[T_TEYAKU_VALUE + (payload & 0xFF) - 1]
+            out[i, F_TEYAKU] = _clamp(value)
+            if best < 0 or value > best_value:
+                best = i
+                best_value = value
+        pick = best
+        if best < 0:
+            pick = decline
+        elif (t[T_TEYAKU_GROUP + (keys[best] & 0xFF) - 1] == 1 and t[T_VARIANT] == E.VARIANT_C
+              and best_value < t[T_TEYAKU_B_MIN]):
+            pick = decline
+        out[pick, F_HEURISTIC] = 1
+        return
+    me = obs[OBS_SEAT]
+    pile_me = obs[OBS_PILES + me]
+    card = obs[OBS_CARD]
+    if kind == KIND_CAPTURE and card >= 0:
+        pile_me |= np.int64(1) << card
+    known = obs[OBS_SEEN] | obs[OBS_HAND] | obs[OBS_FIELD]
+    opp_exposed = np.int64(0)
+    all_piles = np.int64(0)
+    n_active = np.int64(0)
+    for s in range(obs[OBS_PLAYERS]):
+        all_piles |= _pile(obs, s, me, pile_me)
+        known |= _pile(obs, s, me, pile_me) | obs[OBS_EXPOSED + s]
+        if s != me:
+            opp_exposed |= obs[OBS_EXPOSED + s]
+        if obs[OBS_ACTIVE + s]:
+            n_active += 1
+    unknown = t[T_DECK] & ~known
+    unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
+    risks = _risk_table(obs, t, unknown, n_active)
+    pick = 0
+    top = np.int64(0)
+    if kind == KIND_PLAY:
+        for i in range(n):
+            v = _play(out, i, scratch, keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
+                      unseen_chance, risks)
+            if i == 0 or v > top:
+                pick, top = i, v
+    else:
+        matches = np.int64(0)
+        for i in range(n):
+            matches |= keys[i] & PAYLOAD_MASK
+        safe = _safe(t[T_MONTH + card], t, unknown, opp_exposed)
+        for i in range(n):
+            option = keys[i] & PAYLOAD_MASK
+            v = _capture(out, i, option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
+                         all_piles, unknown, opp_exposed, unseen_chance, risks)
+            if i == 0 or v > top:
+                pick, top = i, v
+    out[pick, F_HEURISTIC] = 1

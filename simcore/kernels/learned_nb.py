@@ -1,0 +1,238 @@
+"""The learned player in numba, written once over the round contract (``simcore.kernels.contract``)
+for every game: its choice (``learned_choose_nb``), its rollouts, and the self-play that labels
+positions with search for ``fudasim train`` (``collect_nb``).
+
+Contract
+--------
+A learned player's **table** is one int64 array (``simcore.learned.learned_table`` builds it;
+the general kernel carries it in the seat's row of the policy tables):
+
+* ``table[L_MAGIC]`` is ``MAGIC``; ``table[L_FEATURES]`` the game's feature count F;
+  ``table[L_SLOTS]`` the rows of weights; ``table[L_AUX]`` and ``table[L_AUX_SIZE]`` where the
+  game's auxiliary tables start and how long they are;
+* ``table[L_WEIGHTS + slot * F + f]``: the integer weight of feature ``f`` in row ``slot``.
+
+At a decision the game's ``learned_features_nb`` gives every legal action's integer features
+from the deciding seat's observation and the row ``slot`` of weights; each action scores
+``sum_f weight[slot, f] * feature[action, f]`` (int64; the model files bound weights and the
+games bound features so that no sum overflows), and the player takes the highest score, ties
+to the lowest index. It draws nothing. The reference engine computes the same integers in
+Python (``simcore.learned.choose``), so both engines decide identically.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.kernels import contract as C
+from simcore.kernels.policy_ids import OBJECTIVE_WIN, POLICY_HEURISTIC, POLICY_LEARNED
+from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
+
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "collect_nb", "hidden_check_nb",
+           "learned_choose_nb", "learned_rollout_nb"]
+
+MAGIC = 0x4C524E31  # "LRN1"
+L_MAGIC = 0
+L_FEATURES = 1
+L_SLOTS = 2
+L_AUX = 3
+L_AUX_SIZE = 4
+L_WEIGHTS = 8
+
+# the streams of a labelled round (``collect_nb``): the behaviour's exploration and the teacher's worlds
+EXPLORE_STREAM = 900
+TEACHER_STREAM = 901
+
+
+@nb.njit(inline="always", cache=True)
+def aux_of(table):
+    """The game's auxiliary tables inside a learned table."""
+    return table[table[L_AUX]:table[L_AUX] + table[L_AUX_SIZE]]
+
+
+@nb.njit(inline="always", cache=True)
+def score_nb(table, slot, features, i):
+    """Action ``i``'s score: row ``slot`` of the weights times its features."""
+    n_features = table[L_FEATURES]
+    base = L_WEIGHTS + slot * n_features
+    total = np.int64(0)
+    for f in range(n_features):
+        total += table[base + f] * features[i, f]
+    return total
+
+
+@nb.njit(cache=True, _nrt=False)
+def learned_choose_nb(ctx, state, table):
+    """The index of the action the learned player of ``table`` takes at ``state``'s pending
+    decision (module docstring); no draw."""
+    n = C.n_actions_nb(ctx, state)
+    if n == 1:
+        return 0
+    features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+    best = 0
+    best_score = score_nb(table, slot, features, 0)
+    for i in range(1, n):
+        s = score_nb(table, slot, features, i)
+        if s > best_score:
+            best = i
+            best_score = s
+    return best
+
+
+@nb.njit(cache=True, _nrt=False)
+def learned_rollout_nb(ctx, x, table):
+    """Play ``x`` to its end with the learned player of ``table`` in every seat."""
+    while not C.done_nb(ctx, x):
+        C.apply_nb(ctx, x, learned_choose_nb(ctx, x, table))
+
+
+@nb.njit(cache=True, _nrt=False)
+def basic_rollout_nb(ctx, x, policy_id, table, streams, at):
+    """Play ``x`` to its end with the game's ``basic_choice_nb`` of ``policy_id`` (tables
+    ``table``) in every seat, as ``search_nb.rollout_nb`` does."""
+    while not C.done_nb(ctx, x):
+        if C.rollout_turns_nb(ctx, x, policy_id, streams, at):
+            continue
+        C.apply_nb(ctx, x, C.basic_choice_nb(ctx, x, policy_id, np.int64(0), table, streams, at))
+
+
+@nb.njit(inline="always", cache=True)
+def _objective(ctx, x, seat, objective):
+    payoff = C.payoff_nb(ctx, x, seat)
+    if objective == OBJECTIVE_WIN:
+        return np.int64(1) if payoff > 0 else (np.int64(-1) if payoff < 0 else np.int64(0))
+    return np.int64(payoff)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _choose(ctx, state, policy_id, table, heuristic_table, streams):
+    """The behaviour's choice: the learned player of ``table``, or the game's ``basic_choice_nb``
+    of ``policy_id`` with the heuristic's tables."""
+    if policy_id == POLICY_LEARNED:
+        return learned_choose_nb(ctx, state, table)
+    return C.basic_choice_nb(ctx, state, policy_id, np.int64(0), heuristic_table, streams, 0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_index, row, end, behaviour_id,
+                    rollout_id, table, heuristic_table, worlds, truth, objective, explore_permille, label_permille,
+                    out_features, out_q, out_slot, out_decision):
+    """One round of ``collect_nb``, its rows from ``row`` (below ``end``); returns the row after them."""
+    n_features = out_features.shape[1]
+    h = round_hash_nb(seed, round_index)
+    stream_init_hashed_nb(streams, h, EXPLORE_STREAM, 0)
+    stream_init_hashed_nb(streams, h, TEACHER_STREAM, 4)
+    C.start_round_nb(ctx, state, round_index, 0, round_index, True, round_index % C.n_seats_nb(ctx), points)
+    decision = 0
+    while not C.done_nb(ctx, state):
+        n = C.n_actions_nb(ctx, state)
+        if n >= 2 and row + n <= end and uniform_below_nb(streams, 1000, 0) < label_permille:
+            seat = C.to_act_nb(ctx, state)
+            features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+            for i in range(n):
+                for f in range(n_features):
+                    out_features[row + i, f] = features[i, f]
+                out_slot[row + i] = slot
+                out_decision[row + i] = decision
+                totals[i] = 0
+            for _ in range(worlds):
+                if truth:
+                    C.copy_state_nb(ctx, state, world)
+                else:
+                    C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
+                for i in range(n):
+                    C.copy_state_nb(ctx, world, x)
+                    C.apply_nb(ctx, x, i)
+                    if rollout_id == POLICY_LEARNED:
+                        learned_rollout_nb(ctx, x, table)
+                    else:
+                        basic_rollout_nb(ctx, x, rollout_id, heuristic_table, streams, 4)
+                    totals[i] += _objective(ctx, x, seat, objective)
+            for i in range(n):
+                out_q[row + i] = totals[i]
+            row += n
+        decision += 1
+        if n >= 2 and uniform_below_nb(streams, 1000, 0) < explore_permille:
+            index = uniform_below_nb(streams, n, 0)
+        else:
+            index = _choose(ctx, state, behaviour_id, table, heuristic_table, streams)
+        C.apply_nb(ctx, state, index)
+    return row
+
+
+@nb.njit(cache=True, nogil=True)
+def collect_nb(rules, seed, first_round, lo, hi, behaviour_id, rollout_id, table, heuristic_table, worlds, truth,
+               objective, explore_permille, label_permille, cap, out_features, out_q, out_slot, out_decision,
+               out_count):
+    """Self-play rounds ``first_round + lo .. first_round + hi - 1`` labelled by search.
+
+    Every seat plays the behaviour policy (``behaviour_id``: ``POLICY_LEARNED``, the learned player
+    of ``table``, or ``POLICY_HEURISTIC`` with ``heuristic_table``), taking a uniformly random action
+    instead with ``explore_permille`` per mille. A decision with two or more actions is labelled
+    with ``label_permille`` per mille: its actions' features (``learned_features_nb``, the deciding
+    seat's view, with the auxiliary tables of ``table``) and each action's total objective over
+    ``worlds`` worlds the seat cannot tell apart (``truth``: the real position, every time), the
+    action played in each world and the round finished by ``rollout_id`` (learned or heuristic,
+    as the behaviour) in every seat
+    (common random numbers: every action meets the same worlds). Round ``r`` writes at most
+    ``cap`` rows from row ``r * cap``: ``out_features`` int64[rows, F], ``out_q``
+    int64[rows] the totals, ``out_slot`` int64[rows] and ``out_decision`` int64[rows] (the
+    decision's number in its round); ``out_count[r]`` is how many it wrote. Every round is
+    dealt by seat ``round % seats`` with no match points; its draws come from streams of
+    ``(seed, round)`` only, so a round's rows do not depend on threads.
+    """
+    ctx = C.context_nb(rules, seed)
+    state = C.new_state_nb(ctx)
+    world = C.new_state_nb(ctx)
+    x = C.new_state_nb(ctx)
+    streams = np.zeros(8, dtype=np.uint64)
+    points = np.zeros(C.MAX_ACTIONS, dtype=np.int64)
+    totals = np.zeros(C.MAX_ACTIONS, dtype=np.int64)
+    for r in range(lo, hi):
+        start = r * cap
+        row = _label_round_nb(ctx, state, world, x, streams, totals, points, seed, first_round + r, start,
+                              start + cap, behaviour_id, rollout_id, table, heuristic_table, worlds, truth, objective,
+                              explore_permille, label_permille, out_features, out_q, out_slot, out_decision)
+        out_count[r] = row - start
+
+
+@nb.njit(cache=True)
+def hidden_check_nb(rules, seed, round_index, table, heuristic_table, worlds, scratch):
+    """Guarantee 6 for the learned player in the kernel, over the contract: play round
+    ``round_index`` with the heuristic in every seat and, at every decision with two or more
+    actions, deal ``worlds`` worlds the deciding seat cannot tell apart (``sample_hidden_nb``)
+    and compare its features, weight row and choice there with the real position's.
+    ``scratch`` int64[>= MAX_ACTIONS, F]. Returns ``(decisions checked, differences found)``."""
+    ctx = C.context_nb(rules, seed)
+    state = C.new_state_nb(ctx)
+    world = C.new_state_nb(ctx)
+    streams = np.zeros(8, dtype=np.uint64)
+    points = np.zeros(C.MAX_ACTIONS, dtype=np.int64)
+    stream_init_hashed_nb(streams, round_hash_nb(seed, round_index), TEACHER_STREAM + 1, 4)
+    C.start_round_nb(ctx, state, round_index, 0, round_index, True, round_index % C.n_seats_nb(ctx), points)
+    checked = 0
+    differences = 0
+    while not C.done_nb(ctx, state):
+        n = C.n_actions_nb(ctx, state)
+        if n >= 2:
+            seat = C.to_act_nb(ctx, state)
+            features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+            for i in range(n):
+                for f in range(features.shape[1]):
+                    scratch[i, f] = features[i, f]
+            choice = learned_choose_nb(ctx, state, table)
+            for _ in range(worlds):
+                C.sample_hidden_nb(ctx, state, seat, streams, 4, world)
+                other, other_slot = C.learned_features_nb(ctx, world, aux_of(table))
+                same = other_slot == slot and C.n_actions_nb(ctx, world) == n
+                for i in range(n):
+                    for f in range(features.shape[1]):
+                        if other[i, f] != scratch[i, f]:
+                            same = False
+                if not same or learned_choose_nb(ctx, world, table) != choice:
+                    differences += 1
+            checked += 1
+        C.apply_nb(ctx, state, C.basic_choice_nb(ctx, state, POLICY_HEURISTIC, np.int64(0), heuristic_table,
+                                                 streams, 0))
+    return checked, differences

@@ -1,0 +1,179 @@
+"""The learned player (``--policy learned``): its model files, its table, and its choice in Python.
+
+A game that offers the learned player has a module ``learned`` in its package (``Learning``
+below): the names of its integer features and decision kinds, the *blocks* of weights a table
+holds (Tensho: one per yaku set), the auxiliary tables its numba features read, and a policy
+class for its reference engine. Its ``state_nb`` implements the round contract's
+``learned_features_nb`` with the same numbers.
+
+Models
+------
+``simcore.models`` reads and writes the model files (one per game and *case*, e.g. Tensho's
+``set1``). A seat's policy records the version it plays (``learned:version=N``, always named
+in a dataset's policy text); a case plays its newest shipped file at or below N, so a dataset
+replays and resumes with the models it was made with whatever is shipped later.
+``learned:model=PATH`` plays the model file PATH instead (its version must match the policy's),
+or the files of the folder PATH, named and chosen as the shipped ones.
+
+The choice
+----------
+For every legal action the game computes F integer features from the deciding seat's
+observation; action ``i`` scores ``sum_f weights[slot][f] * features[i][f]``; the highest score
+wins, ties to the lowest index (``choose``). No float is on the decision path, so the kernel
+(``simcore.kernels.learned_nb``) and the reference engine decide identically.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+import numpy as np
+
+from simcore.errors import PolicyError
+from simcore.kernels.learned_nb import (
+    L_AUX,
+    L_AUX_SIZE,
+    L_FEATURES,
+    L_MAGIC,
+    L_SLOTS,
+    L_WEIGHTS,
+    MAGIC,
+)
+from simcore.kernels.policy_ids import POLICY_LEARNED
+from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_rows
+from simcore.models import MAX_FEATURE, MAX_WEIGHT, MODELS_DIR, Model, load_model, shipped_models
+from simcore.registry import REGISTRY
+
+__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "Learning", "choose", "learned_rows", "learned_table", "learning",
+           "table_weights"]
+
+
+class Learning(Protocol):
+    """What a game's ``learned`` module gives (the module docstring)."""
+
+    FEATURES: tuple[str, ...]  # the names of its integer features, in order
+    KINDS: tuple[str, ...]  # its decision kinds, in the order of their weight rows
+    FIXED: dict[str, int]  # feature -> its weight in every kind, which training does not fit
+
+    def blocks(self, compiled: Any) -> tuple[str | None, ...]:
+        """The case of each block of weights a table of these rules holds (None: never used)."""
+        ...
+
+    def aux_table(self, compiled: Any) -> np.ndarray:
+        """int64[:]: the tables its numba features read."""
+        ...
+
+    def kernel_rules(self, compiled: Any) -> Any:
+        """The rules namedtuple its numba state machine takes (``contract.context_nb``)."""
+        ...
+
+
+def learning(game: str) -> Learning | None:
+    """The game's ``learned`` module, or None when the game offers no learned player."""
+    try:
+        module: ModuleType = importlib.import_module(f"{REGISTRY[game]}.learned")
+    except ModuleNotFoundError as error:
+        if error.name != f"{REGISTRY[game]}.learned":
+            raise
+        return None
+    found: Learning = module  # a module: the protocol names the attributes it must have
+    return found
+
+
+def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
+    """The model a learned seat of ``spec`` plays for ``case``: the newest at or below its version
+    among the shipped files, or those of the folder ``model`` names, or the file it names."""
+    version = int(spec.params["version"])
+    source = str(spec.params["model"])
+    if source == "shipped" or Path(source).is_dir():
+        folder = MODELS_DIR if source == "shipped" else Path(source)
+        files = [m for m in shipped_models(game, folder) if m.case == case and m.version <= version]
+        if not files:
+            where = "shipped" if source == "shipped" else f"in {source}"
+            cases = sorted({m.case for m in shipped_models(game, folder)})
+            raise PolicyError(f"policy learned: no {game} model for {case} at version {version} or below {where} "
+                              f"(cases: {', '.join(cases) or 'none'})")
+        model = load_model(files[-1].path)
+        if (model.game, model.case, model.version) != (game, case, files[-1].version):
+            raise PolicyError(f"policy learned: {files[-1].path} holds {model.game} {model.case} version "
+                              f"{model.version}, not what its name says")
+    else:
+        model = load_model(source)
+        if model.version != version:
+            raise PolicyError(f"policy learned: {source} is version {model.version}; name it: "
+                              f"learned:model={source},version={model.version}")
+        if model.game != game or model.case != case:
+            raise PolicyError(f"policy learned: {source} is a model of {model.game} {model.case}, "
+                              f"these rules need {game} {case}")
+    if model.features != tuple(module.FEATURES) or model.kinds != tuple(module.KINDS):
+        raise PolicyError(f"policy learned: the {game} {case} model was trained on other features or "
+                          f"decisions than this fudasim computes")
+    return model
+
+
+def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
+    """int64[:]: the learned player's table (``simcore.kernels.learned_nb``) of a seat whose
+    policy is ``spec`` (``learned:model=...,version=...``) in a game of ``compiled`` rules."""
+    module = learning(game)
+    if module is None:
+        raise PolicyError(f"policy learned: not offered for {game}")
+    n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
+    blocks = module.blocks(compiled)
+    weights = np.zeros((len(blocks), n_kinds, n_features), dtype=np.int64)
+    for b, case in enumerate(blocks):
+        if case is not None:
+            weights[b] = np.asarray(_model_for(game, case, spec, module).weights, dtype=np.int64)
+    aux = np.asarray(module.aux_table(compiled), dtype=np.int64)
+    table = np.zeros(L_WEIGHTS + weights.size + aux.size, dtype=np.int64)
+    table[L_MAGIC] = MAGIC
+    table[L_FEATURES] = n_features
+    table[L_SLOTS] = len(blocks) * n_kinds
+    table[L_AUX] = L_WEIGHTS + weights.size
+    table[L_AUX_SIZE] = aux.size
+    table[L_WEIGHTS:L_WEIGHTS + weights.size] = weights.ravel()
+    table[L_WEIGHTS + weights.size:] = aux
+    return table
+
+
+def table_weights(table: np.ndarray) -> list[list[int]]:
+    """The weight rows of a learned table (int64[:]) as Python ints, by slot."""
+    n_features, slots = int(table[L_FEATURES]), int(table[L_SLOTS])
+    flat = [int(w) for w in table[L_WEIGHTS:L_WEIGHTS + slots * n_features]]
+    return [flat[s * n_features:(s + 1) * n_features] for s in range(slots)]
+
+
+def choose(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int) -> int:
+    """The index of the action the learned player takes: the highest score (ties: the lowest index)."""
+    row = weights[slot]
+    best, best_score = 0, None
+    for i, values in enumerate(features):
+        score = sum(w * x for w, x in zip(row, values, strict=True))
+        if best_score is None or score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
+                 heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
+                 game_title: str, table: Callable[[Any], np.ndarray]) -> PolicyArrays:
+    """``policy_rows`` (``simcore.kernels.policy_rows``) with learned seats: each one's id and, in
+    its row of the tables (int64[seats + 1, T], widened as needed), its learned table
+    (``table(spec)``, int64[:])."""
+    learned = {seat: table(spec) for seat, spec in enumerate(specs) if spec.policy_id == POLICY_LEARNED}
+    if not learned:
+        return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title)
+    stand_in = [rollout_spec("random") if seat in learned else spec for seat, spec in enumerate(specs)]
+    params, floats, tables, logs = policy_rows(stand_in, seats, basic_params, heuristic_tables, rollout_spec,
+                                               game_title)
+    width = max(tables.shape[1], *(t.size for t in learned.values()))
+    wide = np.zeros((tables.shape[0], width), dtype=np.int64)
+    wide[:, :tables.shape[1]] = tables
+    for seat, t in learned.items():
+        params[seat, P_POLICY] = POLICY_LEARNED
+        wide[seat, :] = 0
+        wide[seat, :t.size] = t
+    return params, floats, wide, logs

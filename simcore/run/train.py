@@ -1,0 +1,361 @@
+"""``fudasim train``: a learned player's model from self-play positions labelled by search.
+
+Each iteration (expert iteration: Anthony, Tian & Barber 2017; the search is the expert, the
+model its apprentice):
+
+1. **Positions.** Every seat plays the current player (the ``heuristic`` first, then the model of
+   the iteration before), taking a random action with ``explore`` per mille; a share
+   (``label`` per mille) of the decisions with two or more actions are kept, each action with its
+   features from the deciding seat's view (``simcore.kernels.learned_nb.collect_nb``).
+2. **Labels.** Each kept decision is searched as ``pimc`` does: ``worlds`` worlds the seat
+   cannot tell apart, every action played in each and the round finished by the current player
+   in every seat; an action's label is its mean objective (the game's ``pimc`` default: the
+   sign of the payoff in Tensho, the payoff in Enshu-bana).
+3. **Fit.** For each decision kind, a ridge regression (scikit-learn) of the labels on the
+   features, both centred within each decision, so that only the differences between a
+   decision's actions count; the positions of every iteration so far are pooled. The weights
+   are scaled so the largest is ``MAX_WEIGHT`` and rounded: the shipped, integer model. A kind
+   with fewer than ``MIN_DECISIONS`` labelled decisions keeps the heuristic's choice.
+4. **Strength.** The new model plays ``deals`` deals in every seat in turn against the
+   heuristic in the others; the log gives its gain per round over the heuristic in the same
+   seat on the same deals, with a 95% interval paired by deal.
+
+The model of the last iteration is written (``--out``), with the command, the library versions
+and the log. Everything is seeded: the same command makes the same file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcore.errors import RunError
+from simcore.games import game_of
+from simcore.kernels.policy_ids import OBJECTIVE_IDS, POLICY_HEURISTIC, POLICY_LEARNED
+from simcore.kernels.threads import in_threads
+from simcore.learned import learned_table, learning
+from simcore.models import MAX_WEIGHT, Model, save_model
+from simcore.policies import parse_policy
+from simcore.registry import REGISTRY
+from simcore.rules import load_rules
+
+__all__ = ["MIN_DECISIONS", "TrainConfig", "fit_weights", "train"]
+
+MIN_DECISIONS = 200  # labelled decisions of a kind below which the kind keeps the heuristic's choice
+ROWS_PER_ROUND = 512  # room for one round's labelled actions
+CHUNK_ROUNDS = 64
+Z95 = 1.959963984540054
+LABELS = ("sampled", "true")
+FITS = ("ridge", "pairwise")
+EVAL_ROUND = 0  # evaluation deals are rounds 0 .. deals - 1
+TRAIN_ROUND = 1 << 40  # an iteration's positions start at (iteration + 1) * TRAIN_ROUND
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """What ``fudasim train`` is asked for (the module docstring)."""
+
+    rules: str
+    options: dict[str, str] = field(default_factory=dict)
+    seed: int = 0
+    iterations: int = 2
+    rounds: int = 2000  # self-play rounds per iteration
+    worlds: int = 16
+    label: int = 250  # per mille of decisions labelled
+    explore: int = 50  # per mille of random actions
+    deals: int = 2000  # evaluation deals per iteration
+    alpha: float = 1.0  # the ridge penalty, on standardised features
+    labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
+    objective: str | None = None  # win or score (default: the game's pimc objective)
+    fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first
+    version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
+    out: str | None = None
+    threads: int | None = None
+    command: str = ""
+
+
+def _check(config: TrainConfig) -> None:
+    for name, value, low, high in (("--iterations", config.iterations, 1, 100),
+                                   ("--rounds", config.rounds, 1, 10**8),
+                                   ("--worlds", config.worlds, 1, 4096),
+                                   ("--label", config.label, 1, 1000),
+                                   ("--explore", config.explore, 0, 1000),
+                                   ("--deals", config.deals, 1, 10**8)):
+        if not low <= value <= high:
+            raise RunError(f"{name} {value}: must be {low}..{high}")
+    if not 0 <= config.seed < 2**64:
+        raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
+    if not (config.alpha > 0 and math.isfinite(config.alpha)):
+        raise RunError(f"--alpha {config.alpha}: must be a positive number")
+    if config.fit not in FITS:
+        raise RunError(f"--fit {config.fit}: must be one of {', '.join(FITS)}")
+    if config.labels not in LABELS:
+        raise RunError(f"--labels {config.labels}: must be one of {', '.join(LABELS)}")
+    if config.version is not None and config.version < 1:
+        raise RunError(f"--version {config.version}: must be at least 1")
+
+
+def _sklearn() -> Any:
+    try:
+        from sklearn import linear_model
+    except ImportError:
+        raise RunError("fudasim train needs scikit-learn: pip install 'fudasim[learn]'") from None
+    return linear_model
+
+
+def _pairwise(linear_model: Any, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
+              alpha: float) -> tuple[np.ndarray, str]:
+    """Weights that rank each decision's best-labelled action above its others: a logistic
+    regression without intercept on the feature differences (best minus other, and its mirror),
+    each pair weighted by the labels' difference; and the share of pairs ranked right."""
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    ends = np.r_[starts[1:], len(groups)]
+    diffs, gaps = [], []
+    for lo, hi in zip(starts, ends, strict=True):
+        best = lo + int(np.argmax(y[lo:hi]))
+        for i in range(lo, hi):
+            if y[best] > y[i]:
+                diffs.append(x[best] - x[i])
+                gaps.append(y[best] - y[i])
+    if not diffs:
+        return np.zeros(x.shape[1]), "no pairs"
+    d = np.asarray(diffs)
+    g = np.asarray(gaps)
+    model = linear_model.LogisticRegression(C=1.0 / alpha, fit_intercept=False, max_iter=1000)
+    model.fit(np.vstack([d, -d]), np.r_[np.ones(len(d)), np.zeros(len(d))], sample_weight=np.r_[g, g])
+    right = float(np.average(d @ model.coef_[0] > 0, weights=g))
+    return model.coef_[0], f"{len(d):,} pairs, {100 * right:.1f}% ranked right"
+
+
+def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
+                alpha: float, default: np.ndarray, fixed: dict[int, int],
+                fit: str = "ridge") -> tuple[np.ndarray, list[str]]:
+    """Integer weights int64[n_slots, F] and a note per slot (module docstring, step 3).
+
+    ``features`` int64[rows, F], ``labels`` float64[rows] (an action's mean objective),
+    ``groups`` int64[rows] (a decision's number: rows of one decision are adjacent), ``slots``
+    int64[rows]; ``default`` int64[F] is the row of a slot with too few decisions; ``fixed``
+    maps a feature to its weight in every row (not fitted); ``fit`` is ``ridge`` (regression of
+    the centred labels) or ``pairwise`` (``_pairwise``).
+    """
+    linear_model = _sklearn()
+    n_features = features.shape[1]
+    weights = np.tile(default, (n_slots, 1)).astype(np.int64)
+    notes = []
+    x = features.astype(np.float64)
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    sizes = np.diff(np.r_[starts, len(groups)])
+    mean_x = np.add.reduceat(x, starts, axis=0) / sizes[:, None] if len(starts) else x
+    mean_y = np.add.reduceat(labels, starts) / sizes if len(starts) else labels
+    xc = x - np.repeat(mean_x, sizes, axis=0)
+    yc = labels - np.repeat(mean_y, sizes)
+    for slot in range(n_slots):
+        rows = slots == slot
+        decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
+        if decisions < MIN_DECISIONS:
+            continue
+        xs, ys = xc[rows], yc[rows]
+        scale = xs.std(axis=0)
+        used = scale > 0
+        used[list(fixed)] = False
+        if not used.any():
+            continue
+        if fit == "pairwise":
+            w_used, quality = _pairwise(linear_model, xs[:, used] / scale[used], ys, groups[rows], alpha)
+        else:
+            model = linear_model.Ridge(alpha=alpha, fit_intercept=False)
+            model.fit(xs[:, used] / scale[used], ys)
+            w_used, quality = model.coef_, f"R2 {model.score(xs[:, used] / scale[used], ys):.3f}"
+        w = np.zeros(n_features)
+        w[used] = w_used / scale[used]
+        top = np.abs(w).max()
+        if top == 0:
+            continue
+        weights[slot] = np.rint(w * (MAX_WEIGHT / top)).astype(np.int64)
+        notes.append(f"slot {slot}: {decisions:,} decisions, {quality}")
+    for f, weight in fixed.items():
+        weights[:, f] = weight
+    return weights, notes
+
+
+def _import_state_machines() -> None:
+    """Import every registered game's numba state machine before ``collect_nb`` compiles: numba
+    reads the cached compilations of its callees for every game, and a game whose overloads of
+    the round contract arrive in the middle of typing breaks it ("Cannot unify Function(...)")."""
+    for package in REGISTRY.values():
+        importlib.import_module(f"{package}.state_nb")
+
+
+def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, table: np.ndarray,
+           heuristic: np.ndarray, objective: int, *out: np.ndarray) -> None:
+    """``collect_nb`` over ``n`` rounds from ``start``: the first on this thread (the first call
+    compiles the kernel, which numba's typing of the round contract's overloads does not survive
+    in two threads at once), the others in threads."""
+    from simcore.kernels.learned_nb import collect_nb
+    from simcore.kernels.stack import roomy
+
+    _import_state_machines()
+    def play(lo: int, hi: int) -> None:
+        collect_nb(rules, np.uint64(config.seed), np.int64(start), np.int64(lo), np.int64(hi), np.int64(behaviour),
+                   np.int64(behaviour), table, heuristic, np.int64(config.worlds), config.labels == "true",
+                   np.int64(objective),
+                   np.int64(config.explore), np.int64(config.label), np.int64(ROWS_PER_ROUND), *out)
+
+    roomy(play, 0, 1)
+    if n > 1:
+        in_threads(lambda lo, hi: play(lo + 1, hi + 1), n - 1, min_span=1)
+
+
+def _collect(game_name: str, module: Any, compiled: Any, config: TrainConfig, table: np.ndarray,
+             heuristic: np.ndarray, behaviour: int, objective: int, first_round: int,
+             progress: Callable[[int], None]) -> tuple[np.ndarray, ...]:
+    """Labelled positions of ``config.rounds`` self-play rounds from ``first_round``."""
+    rules = module.kernel_rules(compiled)
+    n_features = len(module.FEATURES)
+    parts: list[tuple[np.ndarray, ...]] = []
+    done = 0
+    while done < config.rounds:
+        n = min(CHUNK_ROUNDS, config.rounds - done)
+        feats = np.zeros((n * ROWS_PER_ROUND, n_features), dtype=np.int64)
+        q = np.zeros(n * ROWS_PER_ROUND, dtype=np.int64)
+        slot = np.zeros(n * ROWS_PER_ROUND, dtype=np.int64)
+        decision = np.zeros(n * ROWS_PER_ROUND, dtype=np.int64)
+        count = np.zeros(n, dtype=np.int64)
+        start = first_round + done
+        _chunk(rules, config, start, n, behaviour, table, heuristic, objective, feats, q, slot, decision, count)
+        keep = np.concatenate([np.arange(r * ROWS_PER_ROUND, r * ROWS_PER_ROUND + count[r]) for r in range(n)])
+        rounds = np.repeat(np.arange(start, start + n, dtype=np.int64), count)
+        parts.append((feats[keep], q[keep], slot[keep], rounds * 4096 + decision[keep]))
+        done += n
+        progress(n)
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
+
+
+def _evaluate(game: Any, compiled: Any, spec_text: str, deals: int, seed: int) -> tuple[float, float]:
+    """The learned player's mean gain per round over the heuristic in the same seat on the same
+    deals (every seat in turn), and the half-width of its 95% interval paired by deal."""
+    players = game.players(compiled)
+    heuristic = parse_policy("heuristic", game.name)
+    learned = parse_policy(spec_text, game.name)
+
+    def payoffs(specs: list[Any]) -> np.ndarray:
+        ints, masks = game.play_units("kernel", compiled, specs, seed, EVAL_ROUND, deals, None)
+        columns = game.columns(ints, masks, players)
+        return np.stack([columns[f"payoff_{s}"].astype(np.float64) for s in range(players)])
+
+    base = payoffs([heuristic] * players)
+    gain = np.zeros(deals)
+    for seat in range(players):
+        specs = [learned if s == seat else heuristic for s in range(players)]
+        gain += payoffs(specs)[seat] - base[seat]
+    gain /= players
+    half = Z95 * float(gain.std(ddof=1)) / math.sqrt(deals) if deals > 1 else math.nan
+    return float(gain.mean()), half
+
+
+class _Bar:
+    """A progress bar on stderr over the self-play rounds of every iteration."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.start = time.perf_counter()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        sys.stderr.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {self.done:,}/{self.total:,} rounds "
+                         f"labelled  {left:,.0f} s left ")
+        if self.done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def train(config: TrainConfig, log: Callable[[str], None] = print, progress: bool = False) -> tuple[Model, Path]:
+    """Train a model as ``config`` asks (module docstring); returns it and where it was written."""
+    import numba
+
+    _check(config)
+    _sklearn()
+    rules = load_rules(config.rules, config.options)
+    game = game_of(rules)
+    module = learning(game.name)
+    if module is None:
+        raise RunError(f"{rules.name}: {game.title} has no learned player")
+    compiled = game.compile(rules)
+    cases = [c for c in module.blocks(compiled) if c is not None]
+    if len(cases) != 1:
+        raise RunError(f"{rules.name} plays the models of {' and '.join(cases)}; train one at a "
+                       f"time (rules that play one model, e.g. a fixed yaku set)")
+    case = cases[0]
+    # by default the version ``--policy learned`` plays now; a model to ship as a new one names it
+    version = config.version if config.version is not None else int(parse_policy("learned", game.name).params["version"])
+    out = Path(config.out) if config.out else Path(f"{game.name}-{case}.v{version}.json")
+    if out.is_dir():
+        raise RunError(f"--out {out}: is a folder; give the model file's path")
+    if not out.parent.exists():
+        raise RunError(f"--out {out}: folder {out.parent} does not exist")
+    objective_name = config.objective or str(parse_policy("pimc", game.name).params["objective"])
+    if objective_name not in OBJECTIVE_IDS:
+        raise RunError(f"--objective {objective_name}: must be one of {', '.join(OBJECTIVE_IDS)}")
+    objective = OBJECTIVE_IDS[objective_name]
+    if config.threads is not None:
+        numba.set_num_threads(max(1, min(config.threads, numba.config.NUMBA_NUM_THREADS)))
+    n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
+    n_slots = len(module.blocks(compiled)) * n_kinds
+    default = np.zeros(n_features, dtype=np.int64)
+    default[0] = 1  # follow the heuristic (every game's first feature is its choice)
+    fixed = {module.FEATURES.index(name): int(w) for name, w in module.FIXED.items()}
+    heuristic = np.asarray(module.aux_table(compiled), dtype=np.int64)
+    model = Model(game.name, case, version, tuple(module.FEATURES), tuple(module.KINDS),
+                  [[0] * n_features for _ in range(n_kinds)])
+    import sklearn
+
+    model.about = {"library": f"scikit-learn {sklearn.__version__}", "rules": rules.name,
+                   "rules_sha256": rules.sha256, "options": dict(config.options), "seed": config.seed, "iterations": config.iterations,
+                   "rounds": config.rounds, "worlds": config.worlds, "label": config.label,
+                   "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
+                   "labels": config.labels, "objective": objective_name,
+                   "fit": config.fit}
+    model.command = config.command
+    bar = _Bar(config.iterations * config.rounds, progress)
+    pooled: list[tuple[np.ndarray, ...]] = []
+    with tempfile.TemporaryDirectory(prefix="fudasim-train-") as scratch:
+        candidate = Path(scratch) / "model.json"
+        spec_text = f"learned:model={candidate},version={version}"
+        for iteration in range(config.iterations):
+            started = time.perf_counter()
+            save_model(model, candidate)
+            table = learned_table(game.name, compiled, parse_policy(spec_text, game.name))
+            behaviour = POLICY_HEURISTIC if iteration == 0 else POLICY_LEARNED
+            pooled.append(_collect(game.name, module, compiled, config, table, heuristic, behaviour, objective,
+                                   (iteration + 1) * TRAIN_ROUND, bar))
+            feats, q, slots, groups = (np.concatenate([p[k] for p in pooled]) for k in range(4))
+            weights, notes = fit_weights(feats, q / config.worlds, groups, slots, n_slots, config.alpha, default,
+                                         fixed, config.fit)
+            block = module.blocks(compiled).index(case)
+            model.weights = [[int(w) for w in row] for row in weights[block * n_kinds:(block + 1) * n_kinds]]
+            save_model(model, candidate)
+            gain, half = _evaluate(game, compiled, spec_text, config.deals, config.seed)
+            line = (f"iteration {iteration + 1}/{config.iterations}: {len(np.unique(groups)):,} decisions "
+                    f"({len(q):,} actions) labelled by {config.worlds} worlds each; gain over heuristic "
+                    f"{gain:+.4f} ± {half:.4f} a round ({config.deals:,} deals, every seat)")
+            model.log.append(line)  # no times: the same command makes the same file
+            model.log.extend(f"  {note}" for note in notes)
+            log(f"{line}; {time.perf_counter() - started:,.0f} s")
+    save_model(model, out)
+    return model, out
+

@@ -1,0 +1,267 @@
+"""The learned player (``--policy learned``, ``simcore.learned``) and ``fudasim train``.
+
+- its policy text records the model version it plays; model files are read strictly;
+- hand-made positions whose answer follows from the weights (a weight on one feature alone);
+- a model file's decisions on a fixed corpus of positions, pinned: a change to the features or
+  the choice made alike in both engines still fails here;
+- kernel and reference engine write the same rows, and neither decides from hidden cards
+  (every game: ``tests/test_every_game.py``);
+- ``fudasim train`` at a tiny size runs, is reproducible from its seed, and refuses bad input
+  with one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from learned_models import write_models
+from tensho_cards import COIN, CUP, ONE_OF_CLUBS, SIX_OF_CLUBS
+from test_tensho_heuristic import observation
+
+from simcore.errors import PolicyError
+from simcore.games import get_game
+from simcore.games.tensho import learned as TL
+from simcore.games.tensho.compile import compile_rules
+from simcore.games.tensho.policies import HeuristicPolicy
+from simcore.games.tensho.reference import play_units as tensho_reference
+from simcore.learned import learned_table, learning
+from simcore.models import MAX_WEIGHT, Model, load_model, newest_version, save_model, shipped_models
+from simcore.policies import parse_policy
+from simcore.rules import load_rules
+
+DATA = Path(__file__).parent / "data" / "learned"
+
+
+# --- the policy and its model files ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["tensho", "enshu"])
+def test_the_policy_text_names_the_model_version_it_plays(game):
+    spec = parse_policy("learned", game)
+    version = spec.params["version"]
+    assert str(spec) == f"learned:version={version}"
+    assert parse_policy(str(spec), game) == spec
+    assert str(parse_policy("learned:model=/m", game)) == f"learned:model=/m,version={version}"
+
+
+@pytest.mark.parametrize("game", ["tensho", "enshu"])
+def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads(game):
+    module = learning(game)
+    assert module is not None
+    newest = newest_version(game)  # 0: none shipped (the learned player plays model files only)
+    assert newest in (0, parse_policy("learned", game).params["version"])
+    for found in shipped_models(game):
+        model = load_model(found.path)
+        assert (model.game, model.case, model.version) == (found.game, found.case, found.version)
+        assert model.features == module.FEATURES and model.kinds == module.KINDS
+        assert model.command.startswith("fudasim train ")
+
+
+def test_a_version_plays_the_newest_model_at_or_below_it(tmp_path):
+    compiled = compile_rules(load_rules("tensho-ise"))
+    write_models(tmp_path, "tensho", ["set1"], seed=1, version=1)
+    write_models(tmp_path, "tensho", ["set1"], seed=2, version=3)
+    one = learned_table("tensho", compiled, parse_policy(f"learned:model={tmp_path},version=1", "tensho"))
+    two = learned_table("tensho", compiled, parse_policy(f"learned:model={tmp_path},version=2", "tensho"))
+    three = learned_table("tensho", compiled, parse_policy(f"learned:model={tmp_path},version=3", "tensho"))
+    assert np.array_equal(one, two) and not np.array_equal(two, three)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("{", "is not a model file"),
+    ('{"format": 9}', "format 9"),
+    ('{"format": 1, "game": "tensho", "case": "set1", "version": 1, "features": ["a"], "kinds": ["k"], '
+     '"weights": [[1, 2]]}', "weights are not one row"),
+    ('{"format": 1, "game": "tensho", "case": "set1", "version": 1, "features": ["a"], "kinds": ["k"], '
+     f'"weights": [[{MAX_WEIGHT + 1}]]}}', "outside"),
+])
+def test_a_bad_model_file_is_refused_with_its_name(tmp_path, text, problem):
+    path = tmp_path / "model.json"
+    path.write_text(text)
+    with pytest.raises(PolicyError, match=problem) as error:
+        load_model(path)
+    assert str(path) in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_model_file_must_be_of_the_case_and_version_played(tmp_path):
+    compiled = compile_rules(load_rules("tensho-ise", {"tensho.yaku_set_choice": "fixed_2"}))
+    write_models(tmp_path, "tensho", ["set1"], seed=1, version=2)
+    path = tmp_path / "tensho-set1.v2.json"
+    with pytest.raises(PolicyError, match="is version 2; name it"):
+        learned_table("tensho", compiled, parse_policy(f"learned:model={path}", "tensho"))
+    with pytest.raises(PolicyError, match="these rules need tensho set2"):
+        learned_table("tensho", compiled, parse_policy(f"learned:model={path},version=2", "tensho"))
+    with pytest.raises(PolicyError, match="no tensho model for set2"):
+        learned_table("tensho", compiled, parse_policy(f"learned:model={tmp_path},version=2", "tensho"))
+
+
+# --- hand-made positions -------------------------------------------------------------------------
+
+
+def _only(**weights: int) -> list[list[int]]:
+    """One weight row per kind: the named features' weights, the win weight fixed, the rest 0."""
+    row = [0] * len(TL.FEATURES)
+    for name, w in {**weights, **TL.FIXED}.items():
+        row[TL.FEATURES.index(name)] = w
+    return [list(row) for _ in TL.KINDS]
+
+
+def _learned_play(tmp_path: Path, obs, weights) -> int:
+    save_model(Model("tensho", "set1", 1, TL.FEATURES, TL.KINDS, weights), tmp_path / "tensho-set1.v1.json")
+    compiled = compile_rules(load_rules("tensho-ise"))
+    return TL.LearnedPolicy(parse_policy(f"learned:model={tmp_path}", "tensho"), compiled).play(obs)
+
+
+def test_a_weight_on_one_feature_picks_by_that_feature(tmp_path):
+    """Seat 0's pile holds the 7 and 8 of swords: the 9 of coins takes the 9 of swords on the field
+    and completes Front Nakazo (100 points); the 1 of cups takes the 1 of clubs, the most valuable
+    card; the 4 of coins captures nothing."""
+    from tensho_cards import EIGHT_OF_SWORDS, NINE_OF_SWORDS, SEVEN_OF_SWORDS
+
+    obs = observation(hand=[COIN[9], CUP[1], COIN[4]], field=[NINE_OF_SWORDS, ONE_OF_CLUBS, CUP[12]],
+                      mine=[SEVEN_OF_SWORDS, EIGHT_OF_SWORDS], theirs=[])
+    # the yaku outlook: completing a 100-point yaku gains most
+    assert _learned_play(tmp_path, obs, _only(own=1)) == COIN[9]
+    assert _learned_play(tmp_path, obs, _only(points=1)) == COIN[9]
+    # card value alone: the 1 of clubs (15) and the 1 of cups beat the two 9s
+    assert _learned_play(tmp_path, obs, _only(value=1)) == CUP[1]
+    # leaving a card on the field: the 4 of coins is the only card that captures nothing
+    assert _learned_play(tmp_path, obs, _only(leave=1)) == COIN[4]
+
+
+def test_an_instant_win_outscores_any_other_weight(tmp_path):
+    """Set 1: the 5 and 10 of swords in seat 0's pile and the 6 of clubs in its hand make Front
+    Elder, an instant win, the moment the 6 is played. A model that weighs against the
+    heuristic's choice (here the 6) and for card value (the 1 of clubs waits on the field)
+    still plays the 6: the win feature's fixed weight outscores every other term."""
+    from tensho_cards import FIVE_OF_SWORDS, TEN_OF_SWORDS
+
+    obs = observation(hand=[SIX_OF_CLUBS, CUP[1]], field=[ONE_OF_CLUBS, COIN[3], COIN[11]],
+                      mine=[FIVE_OF_SWORDS, TEN_OF_SWORDS], theirs=[])
+    assert _learned_play(tmp_path, obs, _only(heuristic=-MAX_WEIGHT, value=MAX_WEIGHT)) == SIX_OF_CLUBS
+    without_win = _only(heuristic=-MAX_WEIGHT, value=MAX_WEIGHT)
+    for row in without_win:
+        row[TL.FEATURES.index("win")] = 0
+    assert _learned_play(tmp_path, obs, without_win) == CUP[1]
+
+
+def test_the_heuristic_feature_alone_plays_the_heuristic(tmp_path):
+    """Weight on the first feature only: the learned player is the heuristic, decision for
+    decision, in both engines (the same rows as heuristic against greedy)."""
+    for case in ("set1", "set2"):
+        save_model(Model("tensho", case, 1, TL.FEATURES, TL.KINDS, _only(heuristic=1)),
+                   tmp_path / f"tensho-{case}.v1.json")
+    game = get_game("tensho")
+    compiled = game.compile(load_rules("tensho-ise", {"tensho.yaku_set_choice": "alternate"}))
+    learned = [parse_policy(f"learned:model={tmp_path}", "tensho"), parse_policy("greedy", "tensho")]
+    heuristic = [parse_policy("heuristic", "tensho"), parse_policy("greedy", "tensho")]
+    expected = game.play_units("kernel", compiled, heuristic, 3, 0, 400, None)
+    for engine, units in (("kernel", 400), ("reference", 60)):
+        rows = game.play_units(engine, compiled, learned, 3, 0, units, None)
+        for a, b in zip(rows, expected, strict=True):
+            np.testing.assert_array_equal(a, b[:, :units])
+
+
+# --- a pinned corpus -----------------------------------------------------------------------------
+
+# The decisions (index of the action taken) of tests/data/learned/tensho-set1.v1.json at every
+# decision with two or more actions of rounds 0..39 of seed 5, heuristic against heuristic,
+# worked out once and pinned (472 decisions; it differs from the heuristic at 6). The features or the choice changed alike in both engines (the
+# kernel's rows equal the reference's) still change this string.
+PINNED_TENSHO = (
+    "414113031111500413110210125001110110501130201011103303001001351111010200001000010320015031"
+    "230210010013101101015000423000130412330121113004423111002042321011312312212013123320000014"
+    "340110210200100313200003441210000111140201220101211032220101210001002015240231120102502001"
+    "203100030000100033213110103233301100121111433121033230323001110031230011100150322310003212"
+    "041121003520103110105412231100131322100101110104221200001454321200151414112201345143202003"
+    "1032232010034112011111"
+)
+
+
+def test_a_model_files_decisions_on_a_fixed_corpus_are_pinned():
+    from simcore.games.tensho.decisions import ask_policy
+    from simcore.games.tensho.reference import RoundSetup, new_state
+
+    compiled = compile_rules(load_rules("tensho-ise"))
+    heuristic = HeuristicPolicy(parse_policy("heuristic", "tensho"), compiled)
+    learned = TL.LearnedPolicy(parse_policy(f"learned:model={DATA}", "tensho"), compiled)
+    picks = []
+    for r in range(40):
+        state = new_state(compiled, RoundSetup(seed=5, round_index=r, dealer=r % 2))
+        while (decision := state.decision()) is not None:
+            if len(decision.actions) >= 2:
+                picks.append(str(list(decision.actions).index(ask_policy(learned, state, decision))))
+            state.apply(ask_policy(heuristic, state, decision))
+    assert "".join(picks) == PINNED_TENSHO
+
+
+def test_the_pinned_model_plays_the_same_rows_in_both_engines():
+    compiled = compile_rules(load_rules("tensho-ise"))
+    specs = [parse_policy(f"learned:model={DATA}", "tensho"), parse_policy("heuristic", "tensho")]
+    kernel = get_game("tensho").play_units("kernel", compiled, specs, 5, 0, 120, None)
+    reference = tensho_reference(compiled, specs, 5, 0, 120, None)
+    for a, b in zip(kernel, reference, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+# --- fudasim train ------------------------------------------------------------------------------
+
+TINY = ["--rounds", "150", "--worlds", "2", "--label", "1000", "--deals", "40", "--iterations", "2",
+        "--threads", "1", "--no-progress"]
+
+
+def _train(args: list[str]):
+    from cli.main import main
+
+    return CliRunner().invoke(main, ["train", *args], catch_exceptions=False)
+
+
+@pytest.mark.slow
+def test_train_makes_the_same_model_from_the_same_seed(tmp_path):
+    one, two, other = (tmp_path / name for name in ("one.json", "two.json", "other.json"))
+    for path, seed in ((one, "7"), (two, "7"), (other, "8")):
+        result = _train(["tensho-ise", "--seed", seed, "--out", str(path), *TINY])
+        assert result.exit_code == 0, result.output
+    assert "iteration 2/2" in result.output and "gain over heuristic" in result.output
+    a, b, c = (json.loads(p.read_text()) for p in (one, two, other))
+    a.pop("command"), b.pop("command"), c.pop("command")
+    assert a == b
+    assert a["weights"] != c["weights"]
+    model = load_model(one)
+    assert (model.game, model.case) == ("tensho", "set1") and len(model.log) >= 2
+    # the file plays: both engines, the same rows
+    compiled = compile_rules(load_rules("tensho-ise"))
+    specs = [parse_policy(f"learned:model={one},version={model.version}", "tensho"),
+             parse_policy("heuristic", "tensho")]
+    game = get_game("tensho")
+    for x, y in zip(game.play_units("kernel", compiled, specs, 1, 0, 30, None),
+                    game.play_units("reference", compiled, specs, 1, 0, 30, None), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["tensho-ise", "--rounds", "0"], "--rounds 0: must be"),
+    (["tensho-ise", "--worlds", "-1"], "--worlds -1: must be"),
+    (["tensho-ise", "--label", "1001"], "--label 1001: must be"),
+    (["tensho-ise", "--alpha", "0"], "--alpha 0.0: must be"),
+    (["tensho-ise", "--option", "tensho.yaku_set_choice=random"], "plays the models of set1 and set2"),
+    (["no-such-rules"], "no-such-rules"),
+    (["enshu-c", "--players", "9"], "9"),
+])
+def test_train_refuses_bad_input_with_one_line(tmp_path, args, problem):
+    from cli.main import main
+
+    result = CliRunner().invoke(main, ["train", *args, "--out", str(tmp_path / "m.json")])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line]
+    assert len(lines) == 1 and lines[0].startswith("fudasim: error:") and problem in lines[0], result.output
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_train_refuses_an_out_path_in_a_missing_folder(tmp_path):
+    result = _train(["tensho-ise", "--out", str(tmp_path / "nowhere" / "m.json")])
+    assert result.exit_code == 2 and "does not exist" in result.output
