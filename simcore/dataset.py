@@ -973,7 +973,7 @@ def check_dataset(directory: str | os.PathLike | StorePath, *, checksums: bool =
             continue
         if TEMPORARY_NAME.fullmatch(name):
             check.problems.append(("temporary", f"{name}: a temporary file left by an interrupted write "
-                                                f"(`fudasim run ... --resume` removes it)"))
+                                                f"(--resume of the command that wrote it removes it)"))
             continue
         match = SHARD_NAME.fullmatch(name)
         if match and path.is_file() and int(match.group(1)) < n_shards:
