@@ -29,7 +29,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -45,10 +45,12 @@ from simcore.kernels.learned_nb import (
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_rows
+from simcore.kernels.prepared import prepared
 from simcore.models import MAX_FEATURE, MAX_WEIGHT, MODELS_DIR, Model, load_model, shipped_models
+from simcore.policies import PolicySpec, parse_policy
 from simcore.registry import REGISTRY
 
-__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "Learning", "choose", "learned_rows", "learned_table", "learning",
+__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "choose", "learned_rows", "learned_table", "learning",
            "table_weights"]
 
 
@@ -177,3 +179,40 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
         wide[seat, :] = 0
         wide[seat, :t.size] = t
     return params, floats, wide, logs
+
+
+class LearnedPlayer:
+    """The learned player in a game's reference engine, each decision from the seat's observation
+    (the kernel's ``learned_features_nb`` computes the same features).
+
+    A game subclasses it with ``GAME``, ``KINDS`` (its ``learned.KINDS``), ``HEURISTIC`` (its
+    heuristic policy class, whose terms the features read) and ``FEATURES_OF`` (its features
+    function: ``(heuristic, obs, kind, actions, *context) -> rows``), and writes its policy's
+    decision methods with ``pick``; ``slot`` gives the weight row of a decision (by default its
+    kind's).
+    """
+
+    name = "learned"
+    GAME: ClassVar[str]
+    KINDS: ClassVar[tuple[str, ...]]
+    HEURISTIC: ClassVar[type[Any]]
+    FEATURES_OF: ClassVar[Callable[..., list[list[int]]]]
+
+    def __init__(self, spec: PolicySpec, compiled: Any, stream: Any = None) -> None:
+        self.weights, self.heuristic = prepared(type(self)._parts, compiled, [spec])
+
+    @classmethod
+    def _parts(cls, compiled: Any, specs: Sequence[PolicySpec]) -> tuple[list[list[int]], Any]:
+        """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
+        return (table_weights(learned_table(cls.GAME, compiled, specs[0])),
+                cls.HEURISTIC(parse_policy("heuristic", cls.GAME), compiled))
+
+    def slot(self, obs: Any, kind: str) -> int:
+        """The weight row of a decision of ``kind``."""
+        return self.KINDS.index(kind)
+
+    def pick(self, obs: Any, kind: str, actions: list[Any], *context: Any) -> Any:
+        """The action of ``actions`` the model takes (``context``: what the features function takes
+        after the actions, e.g. the card played)."""
+        rows = type(self).FEATURES_OF(self.heuristic, obs, kind, actions, *context)
+        return actions[choose(self.weights, rows, self.slot(obs, kind))]

@@ -42,8 +42,7 @@ from simcore.cards import ids_of
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import TeyakuOption
 from simcore.games.enshu.policies import GamePolicy, HeuristicPolicy, Observation
-from simcore.kernels.prepared import prepared
-from simcore.learned import MAX_FEATURE, choose, learned_table, table_weights
+from simcore.learned import MAX_FEATURE, LearnedPlayer
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
 
@@ -223,47 +222,32 @@ def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any]
     return rows
 
 
-def _parts(compiled: Any, specs: Any) -> tuple[list[list[int]], HeuristicPolicy]:
-    """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
-    return (table_weights(learned_table("enshu", compiled, specs[0])),
-            HeuristicPolicy(parse_policy("heuristic", "enshu"), compiled))
+class LearnedPolicy(LearnedPlayer):
+    """The learned player in the reference engine (``simcore.learned.LearnedPlayer``)."""
 
-
-class LearnedPolicy:
-    """The learned player in the reference engine: each decision from the seat's observation
-    (the kernel's ``learned_features_nb`` computes the same features)."""
-
-    name = "learned"
-
-    def __init__(self, spec: PolicySpec, compiled: Any, stream: Stream | None = None) -> None:
-        self.weights, self.heuristic = prepared(_parts, compiled, [spec])
-
-    def _pick(self, obs: Observation, kind: str, actions: list[Any], card: int = -1, group: str = "") -> Any:
-        rows = features(self.heuristic, obs, kind, actions, card, group)
-        return actions[choose(self.weights, rows, KINDS.index(kind))]
+    GAME, KINDS, HEURISTIC, FEATURES_OF = "enshu", KINDS, HeuristicPolicy, staticmethod(features)
 
     def mizu_kotsu(self, obs: Observation) -> bool:
-        return bool(self._pick(obs, "mizu_kotsu", [False, True]))
+        return bool(self.pick(obs, "mizu_kotsu", [False, True]))
 
     def kotsu(self, obs: Observation) -> bool:
-        return bool(self._pick(obs, "kotsu", [False, True]))
+        return bool(self.pick(obs, "kotsu", [False, True]))
 
     def join(self, obs: Observation) -> bool:
-        return bool(self._pick(obs, "join", [False, True]))
+        return bool(self.pick(obs, "join", [False, True]))
 
     def fuke(self, obs: Observation) -> bool:
-        return bool(self._pick(obs, "fuke", [False, True]))
+        return bool(self.pick(obs, "fuke", [False, True]))
 
     def declare_teyaku(self, obs: Observation, group: str, options: list[TeyakuOption]) -> TeyakuOption | None:
-        picked: TeyakuOption | None = self._pick(obs, "declare_teyaku", [*options, None], group=group)
+        picked: TeyakuOption | None = self.pick(obs, "declare_teyaku", [*options, None], -1, group)
         return picked
 
     def play(self, obs: Observation) -> int:
-        return int(self._pick(obs, "play", ids_of(obs.hand)))
+        return int(self.pick(obs, "play", ids_of(obs.hand)))
 
     def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
-        return int(self._pick(obs, "capture", list(options), card))
-
+        return int(self.pick(obs, "capture", list(options), card))
 
 # Annotated so that the type checker verifies the class implements ``GamePolicy``.
 _MAKE: Callable[[PolicySpec, Any, Stream], GamePolicy] = LearnedPolicy

@@ -19,8 +19,7 @@ import numpy as np
 
 from simcore.cards import ids_of
 from simcore.games.koikoi.policies import GamePolicy, HeuristicPolicy, Observation, heuristic_tables
-from simcore.kernels.prepared import prepared
-from simcore.learned import choose, learned_table, table_weights
+from simcore.learned import LearnedPlayer
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
 
@@ -63,34 +62,19 @@ def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any]
     return rows
 
 
-def _parts(compiled: Any, specs: Any) -> tuple[list[list[int]], HeuristicPolicy]:
-    """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
-    return (table_weights(learned_table("koikoi", compiled, specs[0])),
-            HeuristicPolicy(parse_policy("heuristic", "koikoi"), compiled))
+class LearnedPolicy(LearnedPlayer):
+    """The learned player in the reference engine (``simcore.learned.LearnedPlayer``)."""
 
-
-class LearnedPolicy:
-    """The learned player in the reference engine: each decision from the seat's observation
-    (the kernel's ``learned_features_nb`` computes the same features)."""
-
-    name = "learned"
-
-    def __init__(self, spec: PolicySpec, compiled: Any, stream: Stream | None = None) -> None:
-        self.weights, self.heuristic = prepared(_parts, compiled, [spec])
-
-    def _pick(self, obs: Observation, kind: str, actions: list[Any], card: int = -1) -> Any:
-        rows = features(self.heuristic, obs, kind, actions, card)
-        return actions[choose(self.weights, rows, KINDS.index(kind))]
+    GAME, KINDS, HEURISTIC, FEATURES_OF = "koikoi", KINDS, HeuristicPolicy, staticmethod(features)
 
     def play(self, obs: Observation) -> int:
-        return int(self._pick(obs, "play", ids_of(obs.hand)))
+        return int(self.pick(obs, "play", ids_of(obs.hand)))
 
     def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
-        return int(self._pick(obs, "capture", list(options), card))
+        return int(self.pick(obs, "capture", list(options), card))
 
     def koikoi(self, obs: Observation) -> bool:
-        return bool(self._pick(obs, "koikoi", [False, True]))
-
+        return bool(self.pick(obs, "koikoi", [False, True]))
 
 # Annotated so that the type checker verifies the class implements ``GamePolicy``.
 _MAKE: Callable[[PolicySpec, Any, Stream], GamePolicy] = LearnedPolicy

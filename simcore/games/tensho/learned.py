@@ -41,8 +41,7 @@ import numpy as np
 
 from simcore.games.tensho import enums as E
 from simcore.games.tensho.policies import GamePolicy, HeuristicPolicy, Observation, _ids
-from simcore.kernels.prepared import prepared
-from simcore.learned import MAX_WEIGHT, choose, learned_table, table_weights
+from simcore.learned import MAX_WEIGHT, LearnedPlayer
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
 
@@ -251,43 +250,32 @@ def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any]
     return rows
 
 
-def _parts(compiled: Any, specs: Any) -> tuple[list[list[int]], HeuristicPolicy]:
-    """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
-    return (table_weights(learned_table("tensho", compiled, specs[0])),
-            HeuristicPolicy(parse_policy("heuristic", "tensho"), compiled))
+class LearnedPolicy(LearnedPlayer):
+    """The learned player in the reference engine (``simcore.learned.LearnedPlayer``); its weight
+    row is its yaku set's (``slot``)."""
 
+    GAME, KINDS, HEURISTIC, FEATURES_OF = "tensho", KINDS, HeuristicPolicy, staticmethod(features)
 
-class LearnedPolicy:
-    """The learned player in the reference engine: each decision from the seat's observation
-    (the kernel's ``learned_features_nb`` computes the same features)."""
-
-    name = "learned"
-
-    def __init__(self, spec: PolicySpec, compiled: Any, stream: Stream | None = None) -> None:
-        self.weights, self.heuristic = prepared(_parts, compiled, [spec])
-
-    def _pick(self, obs: Observation, kind: str, actions: list[Any], card: int = -1) -> Any:
-        rows = features(self.heuristic, obs, kind, actions, card)
-        return actions[choose(self.weights, rows, slot(obs, KINDS.index(kind)))]
+    def slot(self, obs: Observation, kind: str) -> int:
+        return slot(obs, KINDS.index(kind))
 
     def choose_yaku_set(self, obs: Observation) -> int:
-        return int(self._pick(obs, "yaku_set", [1, 2]))
+        return int(self.pick(obs, "yaku_set", [1, 2]))
 
     def opening_claim(self, obs: Observation, rank: int, pairs: list[tuple[int, int]]) -> tuple[int, int] | None:
-        picked: tuple[int, int] | None = self._pick(obs, "opening_claim", [None, *pairs])
+        picked: tuple[int, int] | None = self.pick(obs, "opening_claim", [None, *pairs])
         return picked
 
     def bank_six(self, obs: Observation) -> bool:
-        return bool(self._pick(obs, "bank_six", [False, True]))
+        return bool(self.pick(obs, "bank_six", [False, True]))
 
     def play(self, obs: Observation) -> int:
-        return int(self._pick(obs, "play", _ids(obs.hand)))
+        return int(self.pick(obs, "play", _ids(obs.hand)))
 
     def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool) -> int | None:
         actions: list[int | None] = list(options) + ([None] if allow_decline else [])
-        picked: int | None = self._pick(obs, "capture", actions, card)
+        picked: int | None = self.pick(obs, "capture", actions, card)
         return picked
-
 
 # Annotated so that the type checker verifies the class implements ``GamePolicy``.
 _MAKE: Callable[[PolicySpec, Any, Stream], GamePolicy] = LearnedPolicy
