@@ -257,6 +257,7 @@ class LearnedPolicy(LearnedPlayer):
     GAME, KINDS, HEURISTIC, FEATURES_OF = "tensho", KINDS, HeuristicPolicy, staticmethod(features)
 
     def slot(self, obs: Observation, kind: str) -> int:
+        """The weight row of a decision of ``kind`` in the round's yaku set."""
         return slot(obs, KINDS.index(kind))
 
     def choose_yaku_set(self, obs: Observation) -> int:
