@@ -42,6 +42,7 @@ __all__ = [
     "QUANTILES",
     "add_rate",
     "add_mean",
+    "warn_small",
     "run_overview",
     "outcomes_by_seat",
     "outcomes_by_role",
@@ -138,6 +139,12 @@ def _warn(table: Table) -> Table:
             f"on 1 to {SMALL_SAMPLE_EVENTS - 1} events; their intervals are rough"
         )
     return table
+
+
+def warn_small(table: Table) -> Table:
+    """``table`` with a warning when some of its estimates rest on too little data (those whose
+    ``X_small`` flag is set); a game's own tables (``simcore.games.ReportSection``) use it."""
+    return _warn(table)
 
 
 # --- tables -----------------------------------------------------------------------------------
