@@ -63,7 +63,9 @@ class KoikoiCounts:
         return self.end_reasons.index(name) if name in self.end_reasons else -1
 
     def add(self, batch: dict[str, np.ndarray]) -> None:
-        """Count one batch of rows."""
+        """Count one batch of rows: each column as the reader yields it (``end_reason`` as int16
+        codes into ``end_reasons``; the others in their Arrow types, int8 to int32, ``exhausted``
+        bool)."""
         dealer = batch["dealer"].astype(np.int64)
         winner = batch["winner"].astype(np.int64)
         reason = batch["end_reason"].astype(np.int64)
