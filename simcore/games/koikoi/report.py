@@ -96,8 +96,8 @@ class KoikoiCounts:
         at = np.clip(turn[stopped], 0, TURNS - 1)
         self.turn_stops += np.bincount(at, minlength=TURNS)
         points = score[rows[stopped], winner[stopped]]
-        self.turn_points[:, 0] += np.bincount(at, weights=points, minlength=TURNS).astype(np.int64)
-        self.turn_points[:, 1] += np.bincount(at, weights=points * points, minlength=TURNS).astype(np.int64)
+        self.turn_points[:, 0] += np.rint(np.bincount(at, weights=points, minlength=TURNS)).astype(np.int64)
+        self.turn_points[:, 1] += np.rint(np.bincount(at, weights=points * points, minlength=TURNS)).astype(np.int64)
         any_call = calls.sum(axis=1) > 0
         self.turn_after_call += np.bincount(at[any_call[stopped]], minlength=TURNS)
         self.exhausted_rounds += int(exhausted.sum())
