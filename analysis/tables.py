@@ -189,7 +189,8 @@ def run_overview(summary: RunSummary) -> Table:
     ]
     game = get_game(dataset.game) if dataset.game in known_game_names() else None
     if info.get("summary") is True:  # fudasim run --summary: counts kept, no rows
-        kept = "counts per shard, not rows (a summary run: docs/summary-runs.md); no counts by seat order"
+        kept = ("counts per shard, not rows (a summary run: docs/summary-runs.md); no counts by "
+                "seat order")
         if game is not None and game.report_section() is not None:
             kept += f" and none of {game.title}'s own tables"
         rows.append(("kept", kept))

@@ -61,7 +61,8 @@ def tables() -> dict[str, pd.DataFrame]:
 
 def _rate(row, name: str, successes: int, trials: int) -> None:
     rate, low, high = wilson_by_hand(successes, trials)
-    assert (row[f"{name}_rate"], row[f"{name}_low"], row[f"{name}_high"]) == pytest.approx((rate, low, high))
+    shown = (row[f"{name}_rate"], row[f"{name}_low"], row[f"{name}_high"])
+    assert shown == pytest.approx((rate, low, high))
 
 
 def _mean(row, name: str, values: list[int]) -> None:
@@ -70,7 +71,8 @@ def _mean(row, name: str, values: list[int]) -> None:
     assert row[f"{name}_mean"] == pytest.approx(mean)
     if n > 1:
         half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-        assert (row[f"{name}_low"], row[f"{name}_high"]) == pytest.approx((mean - half, mean + half))
+        shown = (row[f"{name}_low"], row[f"{name}_high"])
+        assert shown == pytest.approx((mean - half, mean + half))
 
 
 def test_the_section_reads_only_columns_every_koikoi_run_has():
@@ -82,10 +84,12 @@ def test_calls_per_round_and_per_decision(tables):
     frame = tables["koikoi_calls"]
     assert list(frame.index) == ["dealer", "non-dealer", "seat 0", "seat 1"]
     assert (frame["rounds"] == 6).all()
-    # calls per round (A..F): the dealer 0 1 2 1 0 0, the non-dealer 0 0 0 1 1 0, seat 0 0 0 2 1 0 0,
-    # seat 1 0 1 0 1 1 0; stops chosen: the dealer A and B, the non-dealer C, seat 0 A, seat 1 B and C.
-    for who, calls, stops in (("dealer", [0, 1, 2, 1, 0, 0], 2), ("non-dealer", [0, 0, 0, 1, 1, 0], 1),
-                              ("seat 0", [0, 0, 2, 1, 0, 0], 1), ("seat 1", [0, 1, 0, 1, 1, 0], 2)):
+    # calls per round (A..F) and the stops each chose: the dealer A and B, the non-dealer C,
+    # seat 0 A, seat 1 B and C.
+    for who, calls, stops in (("dealer", [0, 1, 2, 1, 0, 0], 2),
+                              ("non-dealer", [0, 0, 0, 1, 1, 0], 1),
+                              ("seat 0", [0, 0, 2, 1, 0, 0], 1),
+                              ("seat 1", [0, 1, 0, 1, 1, 0], 2)):
         row = frame.loc[who]
         _rate(row, "called", sum(c > 0 for c in calls), 6)
         _mean(row, "calls", calls)
@@ -137,6 +141,10 @@ def test_the_note_counts_the_rounds_left_out():
     assert "1 exhausted rounds and 1 ended by a dealt hand" in note
 
 
+def _report(path, *args: str):
+    return CliRunner().invoke(report, [str(path), *args], catch_exceptions=False)
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("koikoi-report") / "run"
@@ -146,7 +154,7 @@ def small_run(tmp_path_factory):
 
 def test_fudasim_report_prints_the_section(small_run):
     path, rounds = small_run
-    result = CliRunner().invoke(report, [str(path)], catch_exceptions=False)
+    result = _report(path)
     assert result.exit_code == 0, result.output
     text = result.output
     for title in ("Koi-koi calls", "After a koi-koi call", "Points by the turn of the stop"):
@@ -158,7 +166,7 @@ def test_fudasim_report_prints_the_section(small_run):
     line = next(line for line in section if line.startswith("dealer "))
     assert f"{100 * called / len(rounds):.1f}" in line.split()[1]
 
-    result = CliRunner().invoke(report, [str(path), "--format", "json", "-o", "-"], catch_exceptions=False)
+    result = _report(path, "--format", "json", "-o", "-")
     out = json.loads(result.output)
     tables = {t["name"]: t for t in out["tables"]}
     calls = pd.DataFrame(tables["koikoi_calls"]["rows"]).set_index("who")
@@ -172,7 +180,7 @@ def test_fudasim_report_prints_the_section(small_run):
     assert turns["points_mean"].to_dict() == pytest.approx({int(k): v for k, v in means.items()})
 
     for fmt in ("md", "html"):
-        result = CliRunner().invoke(report, [str(path), "--format", fmt, "-o", "-"], catch_exceptions=False)
+        result = _report(path, "--format", fmt, "-o", "-")
         assert result.exit_code == 0
         assert "After a koi-koi call" in result.output and "caller wins" in result.output
 
@@ -180,6 +188,6 @@ def test_fudasim_report_prints_the_section(small_run):
 def test_a_tensho_report_has_no_koikoi_tables(tmp_path):
     out = tmp_path / "tensho"
     run(RunConfig(rules="tensho-ise", rounds=50, engine="reference", out=str(out)))
-    result = CliRunner().invoke(report, [str(out), "--format", "json", "-o", "-"], catch_exceptions=False)
+    result = _report(out, "--format", "json", "-o", "-")
     names = {t["name"] for t in json.loads(result.output)["tables"]}
     assert "outcomes_by_seat" in names and not any(n.startswith("koikoi") for n in names)

@@ -31,8 +31,8 @@ from simcore.registry import REGISTRY, game_of, get_game, known_game_names, know
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["REGISTRY", "Bench", "CompiledRules", "Engines", "ForwardModel", "Game", "GameRuleSet", "Records",
-           "Replay", "ReportSection", "Reports", "Rules", "TieBreakChain", "game_of", "get_game", "known_game_names",
-           "known_games"]
+           "Replay", "ReportSection", "Reports", "Rules", "TieBreakChain", "game_of", "get_game",
+           "known_game_names", "known_games"]
 
 # The registry lives in ``simcore.registry`` (below the policy registry and the rules loader,
 # which ask it); its names are re-exported here.
@@ -219,7 +219,7 @@ class Reports(Protocol):
         ...
 
     def report_section(self) -> ReportSection | None:
-        """Its own tables in ``fudasim report`` (koi-koi: the calls and what they bring), or None."""
+        """Its own tables in ``fudasim report`` (koi-koi: its calls), or None."""
         ...
 
 

@@ -30,6 +30,10 @@ def columns(seats: int) -> tuple[str, ...]:
     return COLUMNS + tuple(f"{name}_{s}" for name in SEAT_COLUMNS for s in range(seats))
 
 
+def _zeros() -> np.ndarray:
+    return np.zeros(len(WHO), dtype=np.int64)  # one count per row of WHO
+
+
 def _sums() -> np.ndarray:
     return np.zeros((len(WHO), 3), dtype=np.int64)  # n, sum, sum of squares per row of WHO
 
@@ -40,14 +44,14 @@ class KoikoiCounts:
     0, seat 1) and per ``end_turn``; they add up batch by batch in fixed memory."""
 
     end_reasons: Sequence[str]
-    rounds: np.ndarray = field(default_factory=lambda: np.zeros(len(WHO), dtype=np.int64))
-    called_rounds: np.ndarray = field(default_factory=lambda: np.zeros(len(WHO), dtype=np.int64))
+    rounds: np.ndarray = field(default_factory=_zeros)
+    called_rounds: np.ndarray = field(default_factory=_zeros)
     calls: np.ndarray = field(default_factory=_sums)  # koikoi_s over every round
-    stops: np.ndarray = field(default_factory=lambda: np.zeros(len(WHO), dtype=np.int64))  # chosen stops
+    stops: np.ndarray = field(default_factory=_zeros)  # the stops the seat chose
     # Over the rounds in which the seat called at least once:
-    caller_wins: np.ndarray = field(default_factory=lambda: np.zeros(len(WHO), dtype=np.int64))
-    opponent_wins: np.ndarray = field(default_factory=lambda: np.zeros(len(WHO), dtype=np.int64))
-    exhausted: np.ndarray = field(default_factory=lambda: np.zeros(len(WHO), dtype=np.int64))
+    caller_wins: np.ndarray = field(default_factory=_zeros)
+    opponent_wins: np.ndarray = field(default_factory=_zeros)
+    exhausted: np.ndarray = field(default_factory=_zeros)
     points: np.ndarray = field(default_factory=_sums)  # payoff_s
     won_points: np.ndarray = field(default_factory=_sums)  # score_s when the caller won
     # Stops the seat chose at its first decision (no call of its own in the round): score_s.
@@ -73,12 +77,15 @@ class KoikoiCounts:
         exhausted = batch["exhausted"].astype(bool)
         n = len(winner)
         rows = np.arange(n)
-        calls = np.stack([batch["koikoi_0"], batch["koikoi_1"]], axis=1).astype(np.int64)
-        score = np.stack([batch["score_0"], batch["score_1"]], axis=1).astype(np.int64)
-        payoff = np.stack([batch["payoff_0"], batch["payoff_1"]], axis=1).astype(np.int64)
+
+        def both(name: str) -> np.ndarray:
+            return np.stack([batch[f"{name}_0"], batch[f"{name}_1"]], axis=1).astype(np.int64)
+
+        calls, score, payoff = both("koikoi"), both("score"), both("payoff")
         chosen = reason == self._code("stop")
         stopped = chosen | (reason == self._code("forced_stop"))
-        for row, seat in enumerate((dealer, 1 - dealer, np.zeros(n, np.int64), np.ones(n, np.int64))):
+        seat_of_row = (dealer, 1 - dealer, np.zeros(n, np.int64), np.ones(n, np.int64))
+        for row, seat in enumerate(seat_of_row):
             mine = calls[rows, seat]
             won = (winner == seat) & ~exhausted
             lost = (winner == 1 - seat) & ~exhausted
@@ -96,8 +103,9 @@ class KoikoiCounts:
         at = np.clip(turn[stopped], 0, TURNS - 1)
         self.turn_stops += np.bincount(at, minlength=TURNS)
         points = score[rows[stopped], winner[stopped]]
-        self.turn_points[:, 0] += np.rint(np.bincount(at, weights=points, minlength=TURNS)).astype(np.int64)
-        self.turn_points[:, 1] += np.rint(np.bincount(at, weights=points * points, minlength=TURNS)).astype(np.int64)
+        for column, values in enumerate((points, points * points)):
+            sums = np.bincount(at, weights=values, minlength=TURNS)  # exact below 2**53
+            self.turn_points[:, column] += np.rint(sums).astype(np.int64)
         any_call = calls.sum(axis=1) > 0
         self.turn_after_call += np.bincount(at[any_call[stopped]], minlength=TURNS)
         self.exhausted_rounds += int(exhausted.sum())
@@ -115,52 +123,59 @@ def new_counts(seats: int, end_reasons: Sequence[str]) -> KoikoiCounts:
 
 def tables(counts: KoikoiCounts, confidence: float) -> list[Any]:
     """The calls, what they bring, and stops by turn."""
-    return [_calls(counts, confidence), _after_call(counts, confidence), _stop_turns(counts, confidence)]
+    return [_calls(counts, confidence), _after_call(counts, confidence),
+            _stop_turns(counts, confidence)]
+
+
+def _mean(frame: Any, name: str, sums: np.ndarray, confidence: float) -> None:
+    from analysis.tables import add_mean
+
+    add_mean(frame, name, sums[:, 0], sums[:, 1], sums[:, 2], confidence)
 
 
 def _calls(counts: KoikoiCounts, confidence: float) -> Any:
     import pandas as pd
 
-    from analysis.tables import Table, add_mean, add_rate, warn_small
+    from analysis.tables import Table, add_rate, warn_small
 
     decisions = counts.calls[:, 1] + counts.stops
     frame = pd.DataFrame({"who": WHO, "rounds": counts.rounds})
     add_rate(frame, "called", counts.called_rounds, counts.rounds, confidence)
-    add_mean(frame, "calls", counts.calls[:, 0], counts.calls[:, 1], counts.calls[:, 2], confidence)
+    _mean(frame, "calls", counts.calls, confidence)
     frame["decisions"] = decisions
     add_rate(frame, "call_per_decision", counts.calls[:, 1], decisions, confidence)
-    note = ("called: rounds in which the seat called koi-koi at least once; calls: its calls per round; "
-            "decisions: the times it chose between koi-koi and stop (its calls, and the stop it chose to "
-            "end the round with; a stop the rules impose is no choice), and how many of them were calls. "
-            "A seat may decide several times in a round; the interval treats decisions as independent.")
-    return warn_small(Table("koikoi_calls", "Koi-koi calls", frame, note, hidden=_sd(frame), keys=["who"]))
+    note = ("called: rounds in which the seat called koi-koi at least once; calls: its calls per "
+            "round; decisions: the times it chose between koi-koi and stop (its calls, and the "
+            "stop it chose to end the round with; a stop the rules impose is no choice), and how "
+            "many of them were calls. A seat may decide several times in a round; the interval "
+            "treats decisions as independent.")
+    return warn_small(Table("koikoi_calls", "Koi-koi calls", frame, note, hidden=_sd(frame),
+                            keys=["who"]))
 
 
 def _after_call(counts: KoikoiCounts, confidence: float) -> Any:
     import pandas as pd
 
-    from analysis.tables import Table, add_mean, add_rate, warn_small
+    from analysis.tables import Table, add_rate, warn_small
 
     n = counts.called_rounds
     frame = pd.DataFrame({"who": WHO, "rounds": n})
     add_rate(frame, "caller_wins", counts.caller_wins, n, confidence)
     add_rate(frame, "opponent_wins", counts.opponent_wins, n, confidence)
     add_rate(frame, "exhausted", counts.exhausted, n, confidence)
-    add_mean(frame, "points", counts.points[:, 0], counts.points[:, 1], counts.points[:, 2], confidence)
-    add_mean(frame, "points_when_won", counts.won_points[:, 0], counts.won_points[:, 1],
-             counts.won_points[:, 2], confidence)
+    _mean(frame, "points", counts.points, confidence)
+    _mean(frame, "points_when_won", counts.won_points, confidence)
     frame["first_stops"] = counts.first_stop[:, 0]
-    add_mean(frame, "first_stop_points", counts.first_stop[:, 0], counts.first_stop[:, 1],
-             counts.first_stop[:, 2], confidence)
-    note = ("Over the rounds in which the seat called koi-koi at least once (rounds): how the round ended "
-            "(the caller stopped or scored, the opponent stopped first, nobody stopped), the caller's "
-            "points from the round (its payoff: a loss where the other seat's win costs it), and its "
-            "points in the rounds it won. first stop points: the seat's points when it stopped at its "
-            "first decision without calling (first stops: those rounds), for comparison; they are other "
-            "rounds, not what stopping would have scored at the call: the rows do not record the points "
-            "held when a seat called.")
-    return warn_small(Table("koikoi_after_call", "After a koi-koi call", frame, note, hidden=_sd(frame),
-                            keys=["who"]))
+    _mean(frame, "first_stop_points", counts.first_stop, confidence)
+    note = ("Over the rounds in which the seat called koi-koi at least once (rounds): how the "
+            "round ended (the caller stopped or scored, the opponent stopped first, nobody "
+            "stopped), the caller's points from the round (its payoff: a loss where the other "
+            "seat's win costs it), and its points in the rounds it won. first stop points: the "
+            "seat's points when it stopped at its first decision without calling (first stops: "
+            "those rounds), for comparison; they are other rounds, not what stopping would have "
+            "scored at the call: the rows do not record the points held when a seat called.")
+    return warn_small(Table("koikoi_after_call", "After a koi-koi call", frame, note,
+                            hidden=_sd(frame), keys=["who"]))
 
 
 def _stop_turns(counts: KoikoiCounts, confidence: float) -> Any:
@@ -173,12 +188,14 @@ def _stop_turns(counts: KoikoiCounts, confidence: float) -> Any:
     total = int(counts.turn_stops.sum())
     frame = pd.DataFrame({"end_turn": turns, "stops": stops})
     add_rate(frame, "share", stops, np.full(len(turns), total), confidence)
-    add_mean(frame, "points", stops, counts.turn_points[turns, 0], counts.turn_points[turns, 1], confidence)
+    add_mean(frame, "points", stops, counts.turn_points[turns, 0], counts.turn_points[turns, 1],
+             confidence)
     add_rate(frame, "after_call", counts.turn_after_call[turns], stops, confidence)
-    note = (f"Rounds a seat ended by stopping (chosen or imposed), by the turn it stopped in (1-16; the "
-            f"dealer plays the odd turns): their share of the {total:,} stops, the winner's points, and "
-            f"how many came after a koi-koi call by either seat. Left out: "
-            f"{counts.exhausted_rounds:,} exhausted rounds and {counts.other_rounds:,} ended by a dealt hand.")
+    note = (f"Rounds a seat ended by stopping (chosen or imposed), by the turn it stopped in "
+            f"(1-16; the dealer plays the odd turns): their share of the {total:,} stops, the "
+            f"winner's points, and how many came after a koi-koi call by either seat. Left out: "
+            f"{counts.exhausted_rounds:,} exhausted rounds and {counts.other_rounds:,} ended by a "
+            f"dealt hand.")
     return warn_small(Table("koikoi_stop_turn", "Points by the turn of the stop", frame, note,
                             hidden=_sd(frame), keys=["end_turn"]))
 
