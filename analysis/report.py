@@ -38,8 +38,10 @@ def report_tables(summary: RunSummary, confidence: float = 0.95) -> list[T.Table
         T.score_distribution(summary, confidence),
         T.round_length(summary, confidence),
         T.round_length_distribution(summary, confidence),
-        T.convergence(summary, confidence, rows=CONVERGENCE_TEXT_ROWS),
     ]
+    if summary.section is not None:  # the game's own tables (koi-koi: its calls)
+        builders += summary.section.tables(summary.section_counts, confidence)
+    builders.append(T.convergence(summary, confidence, rows=CONVERGENCE_TEXT_ROWS))
     return [table for table in builders if table is not None]
 
 

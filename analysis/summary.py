@@ -136,6 +136,9 @@ class RunSummary:
     convergence : pandas.DataFrame
         ``CONVERGENCE_COLUMNS`` at checkpoints as rounds accumulate: rows read, seat 0's wins and
         rounds played, the dealer's wins and rounds played, drawn rounds.
+    section, section_counts : ReportSection and its counts, or None
+        The game's own report tables (``simcore.games.ReportSection``) and what they were counted
+        from; None when the game has none, the run lacks its columns, or it is a summary run.
     """
 
     dataset: RunDataset
@@ -159,6 +162,8 @@ class RunSummary:
     seat_order: list[SeatOrderCounts] | None = None
     convergence: Any = None
     draws: int = 0
+    section: Any = None
+    section_counts: Any = None
 
 
 def convergence_checkpoints(total_rows: int, points: int = CONVERGENCE_POINTS) -> np.ndarray:
@@ -296,8 +301,14 @@ def summarise_rows(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, in
         columns.append("stopping_yaku")
     if wants["matches"]:
         columns += ["match", "round_in_match", "match_end"] + [f"match_points_{s}" for s in range(seats)]
+    section = _report_section(dataset)
+    if section is not None:
+        columns += [c for c in section.columns(seats) if c not in columns]
 
     summary = RunSummary(dataset=dataset, seats=[SeatCounts() for _ in range(seats)])
+    if section is not None:
+        summary.section = section
+        summary.section_counts = section.new_counts(seats, dataset.end_reason_names)
     declared = dataset.declared_end_reasons() if wants["end_reason"] else []
     for reason in declared:
         dataset._reason_code(reason)
@@ -388,6 +399,8 @@ def summarise_rows(dataset: RunDataset | str, *, instant_yaku_bits: dict[int, in
             round_length.add(batch["end_turn"])
         if matches is not None:
             matches.add(batch)
+        if summary.section_counts is not None:
+            summary.section_counts.add(batch)
         flag_columns = {"seat0_wins": winner == 0, "seat0_rounds": active[:, 0], "dealer_wins": dealer_won,
                         "dealer_rounds": dealer_played, "draws": drawn}
         inside = checkpoints[(checkpoints > offset) & (checkpoints <= offset + n)]
@@ -465,6 +478,17 @@ def _stopping_yaku(batch, winner, stopped, seats, instant_yaku_bits, has_yaku_se
             union |= int(bits)
         held &= np.uint64(union)
     return held
+
+
+def _report_section(dataset: RunDataset) -> Any:
+    """The game's own report section (``simcore.games.ReportSection``), when the run has every
+    column it reads; else None."""
+    if dataset.game not in known_game_names():
+        return None
+    section = get_game(dataset.game).report_section()
+    if section is None or not dataset.has_columns(*section.columns(dataset.seats)):
+        return None
+    return section
 
 
 def _yaku_sets(dataset: RunDataset) -> dict[int, tuple[int, int]] | None:

@@ -42,6 +42,7 @@ __all__ = [
     "QUANTILES",
     "add_rate",
     "add_mean",
+    "warn_small",
     "run_overview",
     "outcomes_by_seat",
     "outcomes_by_role",
@@ -140,6 +141,12 @@ def _warn(table: Table) -> Table:
     return table
 
 
+def warn_small(table: Table) -> Table:
+    """``table`` with a warning when some of its estimates rest on too little data (those whose
+    ``X_small`` flag is set); a game's own tables (``simcore.games.ReportSection``) use it."""
+    return _warn(table)
+
+
 # --- tables -----------------------------------------------------------------------------------
 
 ENGINE_NAMES = {"kernel": "numba kernel", "reference": "pure-Python reference engine"}
@@ -180,10 +187,14 @@ def run_overview(summary: RunSummary) -> Table:
          else f"matches of {dataset.rounds_per_match} rounds"),
         ("engine", engine_text(info.get("engine") or _shard_engine(dataset), info.get("engine_version"))),
     ]
+    game = get_game(dataset.game) if dataset.game in known_game_names() else None
     if info.get("summary") is True:  # fudasim run --summary: counts kept, no rows
-        rows.append(("kept", "counts per shard, not rows (a summary run: docs/summary-runs.md); no counts by "
-                             "seat order"))
-    headline = get_game(dataset.game).report_options if dataset.game in known_game_names() else ()
+        kept = ("counts per shard, not rows (a summary run: docs/summary-runs.md); no counts by "
+                "seat order")
+        if game is not None and game.report_section() is not None:
+            kept += f" and none of {game.title}'s own tables"
+        rows.append(("kept", kept))
+    headline = game.report_options if game is not None else ()
     for key in headline:
         if key in options:
             rows.append((key, str(options[key])))

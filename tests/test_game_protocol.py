@@ -15,7 +15,8 @@ from simcore.registry import REGISTRY, get_game
 OWN_ATTRIBUTES = {"name", "title", "rounds_option", "players_option", "report_options", "layout", "policies"}
 OWN_METHODS = {"run_metadata", "describe_rules", "players_problem", "stride", "match_may_end_early", "yaku_sets",
                "tie_break_chain"}
-# Optional modules the base also finds: bench (what `fudasim bench` measures), screen (the play screen).
+# Optional modules the base also finds: bench (what `fudasim bench` measures), screen (the play
+# screen), report (the game's own report tables).
 CONVENTION_MODULES = ("options", "rules", "compile", "record", "reference", "kernel", "decisions", "replay")
 
 

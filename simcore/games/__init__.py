@@ -16,7 +16,14 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import pyarrow as pa
 
-from simcore.games.parts import Bench, CompiledRules, GameRuleSet, Replay, TieBreakChain
+from simcore.games.parts import (
+    Bench,
+    CompiledRules,
+    GameRuleSet,
+    Replay,
+    ReportSection,
+    TieBreakChain,
+)
 from simcore.policies import PolicySpec, PolicySupport
 from simcore.record import ColumnStore
 from simcore.reference.forward import Decision, State
@@ -24,8 +31,8 @@ from simcore.registry import REGISTRY, game_of, get_game, known_game_names, know
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["REGISTRY", "Bench", "CompiledRules", "Engines", "ForwardModel", "Game", "GameRuleSet", "Records",
-           "Replay", "Reports", "Rules", "TieBreakChain", "game_of", "get_game", "known_game_names",
-           "known_games"]
+           "Replay", "ReportSection", "Reports", "Rules", "TieBreakChain", "game_of", "get_game",
+           "known_game_names", "known_games"]
 
 # The registry lives in ``simcore.registry`` (below the policy registry and the rules loader,
 # which ask it); its names are re-exported here.
@@ -209,6 +216,10 @@ class Reports(Protocol):
     def tie_break_chain(self, rules: GameRuleSet) -> TieBreakChain | None:
         """The chain that decides its rounds from the captured cards (None: its rounds are not
         decided that way, and cannot be rescored)."""
+        ...
+
+    def report_section(self) -> ReportSection | None:
+        """Its own tables in ``fudasim report`` (koi-koi: its calls), or None."""
         ...
 
 

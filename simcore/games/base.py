@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from simcore.games.parts import Bench, CompiledRules, GameRuleSet, Replay, TieBreakChain
+from simcore.games.parts import (
+    Bench,
+    CompiledRules,
+    GameRuleSet,
+    Replay,
+    ReportSection,
+    TieBreakChain,
+)
 from simcore.policies import PolicySpec, PolicySupport
 from simcore.record import ColumnStore, output_buffers
 from simcore.record_layout import RecordLayout
@@ -206,6 +213,11 @@ class GameBase:
         """Its ``bench`` module, or None when its package has none."""
         bench: Bench | None = self.optional_module("bench")
         return bench
+
+    def report_section(self) -> ReportSection | None:
+        """Its ``report`` module, or None when its package has none."""
+        section: ReportSection | None = self.optional_module("report")
+        return section
 
     def screen(self, compiled: CompiledRules) -> Any:
         """What it adds to the play screen (its ``screen.make_screen(compiled)``; see

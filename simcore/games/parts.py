@@ -1,5 +1,6 @@
 """The typed parts a game is made of, as the core sees them: its rule set, its compiled rules,
-its replay and its bench cases, and the tie-break chain of games decided from captured cards.
+its replay, its bench cases and its report section, and the tie-break chain of games decided
+from captured cards.
 
 Each game's own classes have more than these (its yaku table, card values, variant ...); the
 core reads only what is declared here, so that it never needs to know which game it holds.
@@ -7,7 +8,7 @@ core reads only what is declared here, so that it never needs to know which game
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,7 +18,7 @@ from simcore.policies import PolicySpec
 if TYPE_CHECKING:  # the bench driver imports the registry, which imports this module's package
     from simcore.bench import BenchCase, RunCase
 
-__all__ = ["Bench", "CompiledRules", "GameRuleSet", "Replay", "TieBreakChain"]
+__all__ = ["Bench", "CompiledRules", "GameRuleSet", "Replay", "ReportSection", "TieBreakChain"]
 
 
 class GameRuleSet(Protocol):
@@ -134,6 +135,26 @@ class Bench(Protocol):
 
     def run_case(self) -> RunCase:
         """The end-to-end run measured for the game."""
+        ...
+
+
+class ReportSection(Protocol):
+    """A game's own tables in ``fudasim report`` (its optional ``report`` module), counted in the
+    report's one pass over the rows. A summary run keeps no rows, so its report has none of them."""
+
+    def columns(self, seats: int) -> tuple[str, ...]:
+        """The columns its counts read; a run without every one of them gets none of its tables."""
+        ...
+
+    def new_counts(self, seats: int, end_reasons: Sequence[str]) -> Any:
+        """Empty counts: an object whose ``add(batch)`` counts one batch of rows (column name to
+        NumPy array). ``end_reasons`` names the ``end_reason`` codes of the batches; the reader
+        may append to it as new names appear."""
+        ...
+
+    def tables(self, counts: Any, confidence: float) -> list[Any]:
+        """Its tables (``analysis.tables.Table``) from the counts, in reading order; none where
+        the counts hold nothing to show."""
         ...
 
 
