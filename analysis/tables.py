@@ -38,7 +38,6 @@ from simcore.games import get_game, known_game_names
 
 __all__ = [
     "Table",
-    "END_REASON_DESCRIPTIONS",
     "QUANTILES",
     "add_rate",
     "add_mean",
@@ -63,18 +62,6 @@ __all__ = [
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 QUANTILE_NAMES = ("p05", "p25", "median", "p75", "p95")
-
-END_REASON_DESCRIPTIONS = {
-    "yaku": "more yaku points",
-    "chaff": "equal yaku points; more chaff cards",
-    "card_value": "equal chaff; higher card-value sum",
-    "draw": "tied after every tie-break; drawn",
-    "final_tie_rule": "tied after every tie-break; the final-tie option decided",
-    "instant_win": "an instant-win yaku ended the round",
-    "uchikiri": "a round-stopping yaku (uchikiri) ended the round",
-    "teyaku_stop": "a dealt hand (teyaku) stopped the round",
-    "fuke": "a player declared Fuke; round voided",
-}
 
 # Tensho's tie-break ladder (docs/tensho.md#a-round, step 6): how far down it a round had to go.
 TIEBREAK_DEPTH = {
@@ -344,9 +331,11 @@ def end_reasons(summary: RunSummary, confidence: float = 0.95) -> Table | None:
     if not summary.end_reasons:
         return None
     names = list(summary.end_reasons)
+    game = summary.dataset.game
+    meanings = get_game(game).end_reason_meanings if game in known_game_names() else {}
     frame = pd.DataFrame({
         "end_reason": names,
-        "meaning": [END_REASON_DESCRIPTIONS.get(n, "") for n in names],
+        "meaning": [meanings.get(n, "") for n in names],
         "rounds": [summary.end_reasons[n] for n in names],
     })
     add_rate(frame, "share", frame["rounds"], np.full(len(frame), summary.rounds), confidence)

@@ -44,6 +44,7 @@ class RecordLayout:
     max_seats: int
     n_int: int  # rows of the int64 output matrix
     n_mask: int  # rows of the uint64 output matrix
+    end_reason_meanings: tuple[str, ...] = ()  # each code's meaning, for the report's table
 
     def _check_players(self, players: int) -> None:
         if not 1 <= players <= self.max_seats:

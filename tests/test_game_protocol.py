@@ -42,6 +42,14 @@ def test_the_base_finds_the_package_by_convention(name):
     assert (game.n_int, game.n_mask) == (game.layout.n_int, game.layout.n_mask)
 
 
+@pytest.mark.parametrize("name", known_game_names())
+def test_every_end_reason_has_a_meaning(name):
+    meanings = get_game(name).end_reason_meanings
+    assert list(meanings) == list(get_game(name).end_reasons)
+    assert all(meanings.values()), meanings
+    assert len(set(meanings.values())) == len(meanings)
+
+
 def test_an_unknown_engine_is_refused():
     game = get_game(known_game_names()[0])
     with pytest.raises(ValueError, match="engine must be one of kernel, reference"):

@@ -178,6 +178,8 @@ def test_fudasim_report_prints_the_section(small_run):
     winner_points = np.where(stops.winner == 0, stops.score_0, stops.score_1)
     means = pd.Series(winner_points, index=stops.end_turn.to_numpy()).groupby(level=0).mean()
     assert turns["points_mean"].to_dict() == pytest.approx({int(k): v for k, v in means.items()})
+    ends = pd.DataFrame(tables["end_reasons"]["rows"]).set_index("end_reason")
+    assert ends.loc["exhausted", "meaning"] == "both hands played out with nobody stopping"
 
     for fmt in ("md", "html"):
         result = _report(path, "--format", fmt, "-o", "-")

@@ -106,6 +106,11 @@ class Records(Protocol):
         ...
 
     @property
+    def end_reason_meanings(self) -> dict[str, str]:
+        """What each end reason means, for people (the report's "How rounds end")."""
+        ...
+
+    @property
     def n_int(self) -> int:
         """Rows of the engines' int64 output matrix."""
         ...

@@ -117,6 +117,11 @@ class GameBase:
         return self.layout.end_reasons
 
     @property
+    def end_reason_meanings(self) -> dict[str, str]:
+        """What each end reason means (from the layout)."""
+        return dict(zip(self.layout.end_reasons, self.layout.end_reason_meanings, strict=False))
+
+    @property
     def n_int(self) -> int:
         """Rows of the engines' int64 output matrix (from the layout)."""
         return self.layout.n_int

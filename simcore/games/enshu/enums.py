@@ -97,6 +97,12 @@ TEYAKU_STOP = 1  # variant W: stops the round, value = k (stakes)
 
 # --- end reasons (dictionary strings in the dataset; codes in kernels) ----------------------
 END_REASONS = ("score", "uchikiri", "teyaku_stop", "fuke")
+END_REASON_MEANINGS = (  # for the report, in the order of END_REASONS
+    "played out; the scores decided",
+    "a round-stopping yaku (uchikiri) ended the round",
+    "a dealt hand (teyaku) stopped the round",
+    "a player declared Fuke; round voided",
+)
 END_SCORE = 0  # played out; the highest score won
 END_UCHIKIRI = 1  # a round-stopping dekiyaku
 END_TEYAKU_STOP = 2  # a round-stopping teyaku (variant W)

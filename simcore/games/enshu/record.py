@@ -57,6 +57,7 @@ LAYOUT = RecordLayout(
     ),
     seat_bool=(("active", E.C_ACTIVE), ("mizu_kotsu", E.C_MIZU_KOTSU), ("kotsu", E.C_KOTSU)),
     end_reason=E.C_END_REASON, end_reason_at=7, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
+    end_reason_meanings=E.END_REASON_MEANINGS,
     valid=E.C_VALID, max_seats=E.MAX_SEATS, n_int=E.N_INT_COLUMNS, n_mask=E.N_MASK_COLUMNS,
 )
 

@@ -111,6 +111,13 @@ END_REASONS = (
     "teyaku",
     "teyaku_draw",
 )
+END_REASON_MEANINGS = (  # for the report, in the order of END_REASONS
+    "a seat whose yaku rose chose to stop",
+    "a seat's yaku rose where the rules allow no koi-koi",
+    "both hands played out with nobody stopping",
+    "a dealt hand (teshi, kuttsuki) scored",
+    "both seats were dealt a scoring hand; nobody scores",
+)
 END_STOP = 0  # a seat whose yaku rose chose to stop
 END_FORCED_STOP = 1  # a seat's yaku rose where the rules allow no koi-koi (its last turn, the limit)
 END_EXHAUSTED = 2  # both hands played out with nobody stopping

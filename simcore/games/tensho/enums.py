@@ -49,6 +49,14 @@ END_REASONS = (
     "instant_win",
     "final_tie_rule",
 )
+END_REASON_MEANINGS = (  # for the report, in the order of END_REASONS
+    "more yaku points",
+    "equal yaku points; more chaff cards",
+    "equal chaff; higher card-value sum",
+    "tied after every tie-break; drawn",
+    "an instant-win yaku ended the round",
+    "tied after every tie-break; the final-tie option decided",
+)
 END_YAKU = 0
 END_CHAFF = 1
 END_CARD_VALUE = 2

@@ -39,5 +39,6 @@ LAYOUT = RecordLayout(
     seat_mask=(("hand_dealt", E.M_HAND_DEALT), ("captured", E.M_CAPTURED), ("yaku", E.M_YAKU)),
     seat_bool=(),
     end_reason=E.C_END_REASON, end_reason_at=7, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
+    end_reason_meanings=E.END_REASON_MEANINGS,
     valid=E.C_VALID, max_seats=N_SEATS, n_int=E.N_INT_COLUMNS, n_mask=E.N_MASK_COLUMNS,
 )
