@@ -184,41 +184,60 @@ class Stream:
 
 # --- numba twins ---------------------------------------------------------------------------
 
-_U_GOLDEN = np.uint64(GOLDEN)
-_U_MIX1 = np.uint64(MIX1)
-_U_MIX2 = np.uint64(MIX2)
-_U30 = np.uint64(30)
-_U27 = np.uint64(27)
-_U31 = np.uint64(31)
 _U32 = np.uint64(32)
-_U17 = np.uint64(17)
-_U5 = np.uint64(5)
-_U9 = np.uint64(9)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
 
-@nb.njit(inline="always", cache=True)
-def _mix_nb(value):
-    z = value + _U_GOLDEN
-    z = (z ^ (z >> _U30)) * _U_MIX1
-    z = (z ^ (z >> _U27)) * _U_MIX2
-    return z ^ (z >> _U31)
+def _signed64(value: int) -> int:
+    return value - (1 << 64) if value >= 1 << 63 else value
 
 
-@nb.njit(inline="always", cache=True)
-def _rotl_nb(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+def _words(context, builder, signature, args):
+    """An intrinsic's integer arguments converted to uint64 as ``np.uint64(x)`` converts them."""
+    return [context.cast(builder, value, numba_type, types.uint64)
+            for value, numba_type in zip(args, signature.args, strict=True)]
+
+
+def _const(value: int) -> ir.Constant:
+    """A uint64 constant as LLVM IR."""
+    return ir.Constant(ir.IntType(64), _signed64(value & MASK64))
+
+
+def _rotl_ir(builder, x, k: int):
+    return builder.or_(builder.shl(x, _const(k)), builder.lshr(x, _const(64 - k)))
+
+
+def _finalise_ir(builder, z):
+    """SplitMix64's finaliser on an LLVM i64."""
+    z = builder.mul(builder.xor(z, builder.lshr(z, _const(30))), _const(MIX1))
+    z = builder.mul(builder.xor(z, builder.lshr(z, _const(27))), _const(MIX2))
+    return builder.xor(z, builder.lshr(z, _const(31)))
+
+
+# The generators' steps are intrinsics, numba's way of writing a function's LLVM code directly:
+# a call is typed in one step and emits the same instructions the numba code did, where an
+# ``inline="always"`` function is translated from bytecode again at each of its call sites (the
+# kernels have hundreds: a good part of a first compile's time).
+
+
+@intrinsic
+def _mix_nb(typingctx, value):
+    """SplitMix64 on a uint64: ``value`` plus the golden gamma, then its finaliser."""
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        (z,) = _words(context, builder, signature, args)
+        return _finalise_ir(builder, builder.add(z, _const(GOLDEN)))
+
+    return types.uint64(types.unliteral(value)), codegen
 
 
 @nb.njit(inline="always", cache=True)
 def round_hash_nb(seed, round_index):
     """The part of a stream's derivation shared by all streams of one round."""
     return _mix_nb(_mix_nb(np.uint64(seed)) ^ np.uint64(round_index))
-
-
-def _signed64(value: int) -> int:
-    return value - (1 << 64) if value >= 1 << 63 else value
 
 
 @intrinsic
@@ -273,18 +292,26 @@ def stream_init_nb(state, seed, round_index, stream_id, at=0):
     stream_init_hashed_nb(state, round_hash_nb(seed, round_index), stream_id, at)
 
 
-@nb.njit(inline="always", cache=True)
-def _xoshiro_nb(s0, s1, s2, s3):
+@intrinsic
+def _xoshiro_nb(typingctx, s0, s1, s2, s3):
     """One xoshiro256** step: ``(word, s0, s1, s2, s3)`` with the state advanced."""
-    result = _rotl_nb(s1 * _U5, 7) * _U9
-    t = s1 << _U17
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl_nb(s3, 45)
-    return result, s0, s1, s2, s3
+    if not all(isinstance(word, types.Integer) for word in (s0, s1, s2, s3)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        s0, s1, s2, s3 = _words(context, builder, signature, args)
+        result = builder.mul(_rotl_ir(builder, builder.mul(s1, _const(5)), 7), _const(9))
+        t = builder.shl(s1, _const(17))
+        s2 = builder.xor(s2, s0)
+        s3 = builder.xor(s3, s1)
+        s1 = builder.xor(s1, s2)
+        s0 = builder.xor(s0, s3)
+        s2 = builder.xor(s2, t)
+        s3 = _rotl_ir(builder, s3, 45)
+        return context.make_tuple(builder, signature.return_type, (result, s0, s1, s2, s3))
+
+    words = tuple(types.unliteral(word) for word in (s0, s1, s2, s3))
+    return types.UniTuple(types.uint64, 5)(*words), codegen
 
 
 @nb.njit(inline="always", cache=True)
@@ -369,11 +396,21 @@ def batch_steps_nb(s0, s1, s2, s3, ids, n, first, end, product):
     return s0, s1, s2, s3, low < (np.uint64(0) - uproduct) % uproduct
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop, base=0):
     """``Stream.shuffle_places`` on the ``n`` ids at ``ids[base:]`` from the state ``s0 .. s3``:
-    returns the advanced state.  Compiled apart: the Tensho kernel inlines ``batch_steps_nb``
-    for its usual shuffles and calls this for the rare ones."""
+    returns the advanced state.  A call of ``_shuffle_places_nb``, compiled apart (the Tensho
+    kernel inlines ``batch_steps_nb`` for its usual shuffles and calls this for the rare ones),
+    with every count an int64: numba compiles a called function again for each new combination
+    of constant arguments (``shuffle_places_nb(..., 45, 0, 39)`` and ``(..., 45, 39, 44)`` would
+    be two compilations), and these casts make it one."""
+    return _shuffle_places_nb(s0, s1, s2, s3, ids, np.int64(n), np.int64(start), np.int64(stop),
+                              np.int64(base))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop, base):
+    """``shuffle_places_nb``'s work (one compilation per type of ``ids``)."""
     stop = min(stop, n - 1)
     first = start
     while first < stop:

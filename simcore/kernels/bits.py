@@ -2,7 +2,11 @@
 BMI2 ``pdep``/``pext`` where the target has a fast one, and the value of a set of cards.
 
 Cards are bits (guarantee 5 of docs/guarantees.md): a set of cards is a uint64 mask, bit ``i`` card id ``i``.
-Every helper is ``inline="always"``, so it compiles into its caller as if written there.
+Every helper compiles into its caller as if written there.  The one-instruction ones
+(``popcount``, ``lowest_id``, ``bit``, ``slot``) are ``@intrinsic``: numba types a call by one
+function call and emits the instruction, where an ``inline="always"`` function is translated
+from bytecode again at each of its thousands of call sites (a good part of a first compile);
+the others are ``inline="always"``.
 
 numba's cache keys a kernel on its own file only: after editing this module, clear the kernels'
 cache (``simcore/kernels/__pycache__`` and the games' ``__pycache__``, or ``NUMBA_CACHE_DIR``)
@@ -38,27 +42,58 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
-@intrinsic
-def _ctpop64(typingctx, x):
-    """LLVM ``ctpop`` on a uint64 (one POPCNT instruction where the CPU has it)."""
-    sig = types.int64(types.uint64)
+def _integer(numba_type) -> bool:
+    return isinstance(numba_type, (types.Integer, types.Boolean))
 
-    def codegen(context, builder, signature, args):
-        value = builder.ctpop(args[0])
-        return builder.zext(value, ir.IntType(64)) if value.type.width < 64 else value
 
-    return sig, codegen
+def _as_uint64(context, builder, signature, args):
+    """The intrinsic's one argument converted to uint64 as ``np.uint64(x)`` converts it."""
+    return context.cast(builder, args[0], signature.args[0], types.uint64)
 
 
 @intrinsic
-def _cttz64(typingctx, x):
-    """LLVM ``cttz`` on a uint64: the index of the lowest set bit (64 for zero)."""
-    sig = types.int64(types.uint64)
+def popcount(typingctx, x):
+    """The number of set bits of an integer taken as uint64 (one POPCNT where the CPU has it)."""
+    if not _integer(x):
+        return None
 
     def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+        return builder.ctpop(_as_uint64(context, builder, signature, args))
 
-    return sig, codegen
+    return types.int64(types.unliteral(x)), codegen
+
+
+@intrinsic
+def lowest_id(typingctx, x):
+    """Index of the lowest set bit of a mask (64 for zero): LLVM ``cttz``."""
+    if not _integer(x):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(_as_uint64(context, builder, signature, args), ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.unliteral(x)), codegen
+
+
+@intrinsic
+def slot(typingctx, index):
+    """A non-negative array index as unsigned: numba then omits its negative-index fix-up
+    (three or four instructions per access with a signed index it cannot prove non-negative)."""
+    if not _integer(index):
+        return None
+    return types.uint64(types.unliteral(index)), _as_uint64
+
+
+@intrinsic
+def bit(typingctx, card):
+    """The mask of card ``card``: ``1 << card`` as uint64."""
+    if not _integer(card):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.shl(ir.Constant(ir.IntType(64), 1), _as_uint64(context, builder, signature, args))
+
+    return types.uint64(types.unliteral(card)), codegen
 
 
 def _target_has_fast_pdep() -> bool:
@@ -106,29 +141,6 @@ def _pext64(typingctx, source, mask):
     """BMI2 ``pext``: the bits of ``source`` at the set bits of ``mask``, packed, in order, into
     the low bits."""
     return _bmi2("pext")
-
-
-@nb.njit(inline="always", cache=True)
-def popcount(x):
-    return _ctpop64(np.uint64(x))
-
-
-@nb.njit(inline="always", cache=True)
-def lowest_id(x):
-    """Index of the lowest set bit of a mask (64 for zero)."""
-    return _cttz64(np.uint64(x))
-
-
-@nb.njit(inline="always", cache=True)
-def slot(index):
-    """A non-negative array index as unsigned: numba then omits its negative-index fix-up
-    (three or four instructions per access with a signed index it cannot prove non-negative)."""
-    return np.uint64(index)
-
-
-@nb.njit(inline="always", cache=True)
-def bit(card):
-    return U1 << np.uint64(card)
 
 
 @nb.njit(inline="always", cache=True)
