@@ -507,7 +507,7 @@ def _strength(obs, t):
     return s
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def _yes_no(keys, n, yes):
     want = np.int64(1) if yes else np.int64(0)
     for i in range(n):

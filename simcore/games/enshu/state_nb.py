@@ -253,7 +253,7 @@ def draw_uniform_nb(states, at, n):
     return uniform_below_nb(states, n, at)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def action_key_nb(kind, payload):
     """The int64 action key ``kind << 56 | payload``."""
     return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
@@ -313,7 +313,7 @@ def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_matc
     advance_nb(si, sm, rt, ws)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def ask_yes_no_nb(si, kind, seat):
     si[I_PEND_KIND] = kind
     si[I_PEND_SEAT] = seat
@@ -1164,12 +1164,12 @@ def random_choose_nb(si, sm, streams, at):
     kind = si[I_PEND_KIND]
     count = si[I_PEND_N]
     if kind == KIND_DECLARE_TEYAKU:
-        if draw_uniform_nb(streams, at, 2) != 1:
+        if draw_uniform_nb(streams, at, np.int64(2)) != 1:  # int64: one compilation of it
             return count - 1
         return draw_uniform_nb(streams, at, count - 1)
     if kind == KIND_PLAY or kind == KIND_CAPTURE:
         return draw_uniform_nb(streams, at, count)
-    return draw_uniform_nb(streams, at, 2)
+    return draw_uniform_nb(streams, at, np.int64(2))
 
 
 @nb.njit(cache=True, _nrt=False)

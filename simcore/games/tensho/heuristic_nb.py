@@ -291,12 +291,15 @@ def yaku_worth(compiled: Any, instant_points: int) -> list[list[int]]:
 # A position is (hand, field, piles) with the covers of hand and field: the union of the rank
 # masks of the ranks each holds, from which every card's class follows in a few bit operations.
 # A move changes cards of one rank only, so its covers are updated for that rank alone.
+# The helpers compiled apart are called with int64 values, never with bare constants: numba
+# compiles a called function again for every new combination of constant arguments (and for a
+# local still typed as its first constant while type inference runs), each a second or more.
 
 
 @nb.njit(inline="always", cache=True)
 def _cover(mask, t):
     """The cards of every rank ``mask`` holds a card of."""
-    cover = 0
+    cover = np.int64(0)
     for r in range(1, 13):
         same_rank = t[T_RANK_MASK + r]
         if mask & same_rank:
@@ -459,7 +462,7 @@ def _play_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unsee
                t):
     """``HeuristicPolicy.play_gain``: the best resolution of playing ``card``."""
     if card == t[T_SIX]:
-        return _take_gain(card, 0, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
+        return _take_gain(card, np.int64(0), hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen,
                           access, s, q0, q1, t)
     matches = field & t[T_RANK_MASK + t[T_RANK + card]]
     n = popcount(matches)
@@ -569,7 +572,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
         if payload == 0:
             decline = j
             continue
-        g = _take_gain(-1, payload, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
+        g = _take_gain(np.int64(-1), payload, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
                        s, q0, q1, t)
         if not found or g > best:
             best_index, best, found = j, g, True

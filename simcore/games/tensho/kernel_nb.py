@@ -893,7 +893,7 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             staged = params[E.P_STAGED_DEAL] == 1
             direct = params[E.P_DIRECT_DEAL] == 1
             stream_init_hashed_nb(states, round_hash, DEAL_STREAM, 4 * (DEAL_STATE))
-            redeals = 0
+            redeals = np.int64(0)  # int64 from the start: a literal 0 would compile finish_round_nb twice
             while True:
                 shuffle_seen_nb(states, ids)
                 if not staged:
