@@ -44,7 +44,7 @@ from simcore.kernels.learned_nb import (
     MAGIC,
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
-from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_rows
+from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_kinds, policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.models import MAX_FEATURE, MAX_WEIGHT, MODELS_DIR, Model, load_model, shipped_models
 from simcore.policies import PolicySpec, parse_policy
@@ -169,8 +169,8 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
     if not learned:
         return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title)
     stand_in = [rollout_spec("random") if seat in learned else spec for seat, spec in enumerate(specs)]
-    params, floats, tables, logs = policy_rows(stand_in, seats, basic_params, heuristic_tables, rollout_spec,
-                                               game_title)
+    params, floats, tables, logs, _ = policy_rows(stand_in, seats, basic_params, heuristic_tables, rollout_spec,
+                                                  game_title)
     width = max(tables.shape[1], *(t.size for t in learned.values()))
     wide = np.zeros((tables.shape[0], width), dtype=np.int64)
     wide[:, :tables.shape[1]] = tables
@@ -178,7 +178,7 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
         params[seat, P_POLICY] = POLICY_LEARNED
         wide[seat, :] = 0
         wide[seat, :t.size] = t
-    return params, floats, wide, logs
+    return params, floats, wide, logs, policy_kinds(params)
 
 
 class LearnedPlayer:

@@ -326,17 +326,28 @@ def test_search_rows_do_not_depend_on_how_units_are_split():
         np.testing.assert_array_equal(whole[k], np.concatenate([parts[0][k], parts[1][k]], axis=1))
 
 
-def test_the_general_kernel_compiles_one_signature():
+def test_the_general_kernel_compiles_one_signature_per_set_of_policy_kinds():
+    import numba
+
     from simcore.games.enshu.state_nb import EnshuRules
+    from simcore.kernels.policy_rows import PolicyKinds
     from simcore.kernels.units_nb import play_units_nb
 
     play_units_general(compiled_for("enshu-w", 2), [parse_policy("random"), parse_policy("heuristic", "enshu")],
                        1, 0, 4, None)
+    play_units_general(compiled_for("enshu-c", 4), [parse_policy(p, "enshu") for p in ("heuristic", "random") * 2],
+                       3, 0, 2, None)
     play_units_general(compiled_for("enshu-c", 5, {"enshu.c.dropped_hands": "set_aside"}),
                        [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
                                                            "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
-    # one compiled kernel for the game, whatever the policies (every game's rules type has its own)
-    assert sum(sig[0].instance_class is EnshuRules for sig in play_units_nb.signatures) == 1
+    # one compiled kernel for the game and each set of policy kinds (argument 11), whatever the
+    # rules and the seats: the first two runs share the heuristic-only one
+    kinds = [sig[11] for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
+    assert len(kinds) == len(set(kinds))
+    assert numba.typeof(PolicyKinds(greedy=None, heuristic=True, pimc=None, ismcts=None,
+                                    learned=None)) in kinds
+    assert numba.typeof(PolicyKinds(greedy=True, heuristic=None, pimc=True, ismcts=True,
+                                    learned=None)) in kinds
 
 
 def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
@@ -373,7 +384,14 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
         POLICY_PIMC,
         POLICY_RANDOM,
     )
-    from simcore.kernels.policy_rows import N_PARAMS, P_BUDGET, P_OBJECTIVE, P_POLICY, P_ROLLOUT
+    from simcore.kernels.policy_rows import (
+        N_PARAMS,
+        P_BUDGET,
+        P_OBJECTIVE,
+        P_POLICY,
+        P_ROLLOUT,
+        PolicyKinds,
+    )
     from simcore.kernels.search_nb import decide_once_nb
     from simcore.search import log_table
 
@@ -384,11 +402,14 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
     tables = np.zeros((E.MAX_SEATS + 1, 1), dtype=np.int64)
     c = np.full(E.MAX_SEATS, 0.7)
     logs = log_table(64)
+    # every policy search() asks
+    kinds = PolicyKinds(greedy=True, heuristic=None, pimc=True, ismcts=True, learned=None)
 
     def search(state: Machine, seat: int, policy: int, budget: int, rollout: int, words: np.ndarray) -> int:
         params = np.zeros((E.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)
         params[seat, [P_POLICY, P_BUDGET, P_ROLLOUT, P_OBJECTIVE]] = policy, budget, rollout, OBJECTIVE_SCORE
-        return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, c, tables, logs, words)
+        return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, c, tables, logs, words,
+                              kinds)
 
     decided = 0
     changed = 0

@@ -29,8 +29,9 @@ number of legal actions (at most ``MAX_ACTIONS``), ``action_key_nb`` each action
 at an index and steps on to the next decision or to the end (``done_nb``).
 
 Streams are 4-word xoshiro states at an offset of a flat uint64 array (``simcore.rng``): seat
-``s``'s decision stream is at ``4 * s``. The policies that do not search (random, greedy,
-heuristic: ``basic_choice_nb``) draw only from the deciding seat's stream, exactly as the game's
+``s``'s decision stream is at ``4 * s``. The policies that do not search (``random_choice_nb``,
+``greedy_choice_nb``, ``heuristic_choice_nb``: one stub each, so that a kernel compiles only the
+ones its seats play) draw only from the deciding seat's stream, exactly as the game's
 reference policies do; ``sample_hidden_nb`` deals the cards ``seat`` cannot see, drawing from
 the stream at ``at``, exactly as the reference state's ``sample_hidden``.
 
@@ -53,12 +54,13 @@ __all__ = [
     "action_key_nb",
     "add_match_points_nb",
     "apply_nb",
-    "basic_choice_nb",
     "context_nb",
     "copy_state_nb",
     "default",
     "done_nb",
     "end_match_nb",
+    "greedy_choice_nb",
+    "heuristic_choice_nb",
     "implements",
     "implements_flat_state",
     "learned_features_nb",
@@ -68,6 +70,7 @@ __all__ = [
     "new_state_nb",
     "next_dealer_nb",
     "payoff_nb",
+    "random_choice_nb",
     "rollout_turns_nb",
     "sample_hidden_nb",
     "start_round_nb",
@@ -159,18 +162,27 @@ def sample_hidden_nb(ctx: Any, state: Any, seat: Any, streams: Any, at: Any, out
     _stub("sample_hidden_nb")
 
 
-def basic_choice_nb(ctx: Any, state: Any, policy_id: Any, param: Any, table: Any, streams: Any,
-                    at: Any) -> Any:
-    """The action index a policy that does not search (``POLICY_RANDOM``, ``POLICY_GREEDY`` or
-    ``POLICY_HEURISTIC``) takes at the pending decision, drawing (random) from the stream at
-    ``streams[at:at + 4]``; ``param`` is the policy's packed game parameter
-    (``simcore.kernels.policy_rows.P_BASIC``) and ``table`` int64[:] the heuristic's tables."""
-    return _stub("basic_choice_nb")
+def random_choice_nb(ctx: Any, state: Any, streams: Any, at: Any) -> Any:
+    """The action index the random policy takes at the pending decision, drawing from the stream
+    at ``streams[at:at + 4]``."""
+    return _stub("random_choice_nb")
+
+
+def greedy_choice_nb(ctx: Any, state: Any, param: Any) -> Any:
+    """The action index the greedy policy takes at the pending decision; ``param`` is its packed
+    game parameter (``simcore.kernels.policy_rows.P_BASIC``)."""
+    return _stub("greedy_choice_nb")
+
+
+def heuristic_choice_nb(ctx: Any, state: Any, table: Any) -> Any:
+    """The action index the heuristic takes at the pending decision; ``table`` int64[:] is its
+    tables."""
+    return _stub("heuristic_choice_nb")
 
 
 def rollout_turns_nb(ctx: Any, state: Any, rollout_id: Any, streams: Any, at: Any) -> Any:
     """A rollout's shortcut: play on from the pending decision with ``rollout_id`` in every seat,
-    drawing from the stream at ``at``, exactly as ``basic_choice_nb`` and ``apply_nb`` would, as
+    drawing from the stream at ``at``, exactly as the choice stubs and ``apply_nb`` would, as
     far as the game can do it faster; true if it moved the state, false to decide one action
     the ordinary way. A game with no shortcut returns false."""
     return _stub("rollout_turns_nb")

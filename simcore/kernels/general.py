@@ -32,7 +32,7 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
 
     Parameters
     ----------
-    general_args : the game's ``(compiled, specs) -> (rules, (params, c, tables, logs))``,
+    general_args : the game's ``(compiled, specs) -> (rules, (params, c, tables, logs, kinds))``,
         computed once per pair of objects (``simcore.kernels.prepared``)
     rounds_per_match : None for independent rounds, else the match length
     stride : rows a unit reserves (1 for a round; a match's rounds and any extra-round room)
@@ -41,10 +41,10 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     """
     if stride < 1:
         raise ValueError(f"a unit reserves at least one row, got a stride of {stride}")
-    rules, (params, c, tables, logs) = prepared(general_args, compiled, specs)
+    rules, (params, c, tables, logs, kinds) = prepared(general_args, compiled, specs)
     out_int, out_mask = output_matrices(n_units * stride, out, n_int, n_mask)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
     in_threads(lambda lo, hi: play_units_nb(
         rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi), matches,
-        np.int64(stride), params, c, tables, logs, out_int, out_mask), n_units, min_span=1)
+        np.int64(stride), params, c, tables, logs, kinds, out_int, out_mask), n_units, min_span=1)
     return played(out_int, out_mask, n_units * stride)

@@ -26,7 +26,8 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
-from simcore.kernels.policy_ids import OBJECTIVE_WIN, POLICY_HEURISTIC, POLICY_LEARNED
+from simcore.kernels.choice_nb import basic_choice_nb
+from simcore.kernels.policy_ids import OBJECTIVE_WIN, POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
 __all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "collect_nb", "hidden_check_nb",
@@ -89,12 +90,12 @@ def learned_rollout_nb(ctx, x, table):
 
 @nb.njit(cache=True, _nrt=False)
 def basic_rollout_nb(ctx, x, policy_id, table, streams, at):
-    """Play ``x`` to its end with the game's ``basic_choice_nb`` of ``policy_id`` (tables
+    """Play ``x`` to its end with the ``choice_nb.basic_choice_nb`` of ``policy_id`` (tables
     ``table``) in every seat, as ``search_nb.rollout_nb`` does."""
     while not C.done_nb(ctx, x):
         if C.rollout_turns_nb(ctx, x, policy_id, streams, at):
             continue
-        C.apply_nb(ctx, x, C.basic_choice_nb(ctx, x, policy_id, np.int64(0), table, streams, at))
+        C.apply_nb(ctx, x, basic_choice_nb(ctx, x, policy_id, np.int64(0), table, streams, at, True, True))
 
 
 @nb.njit(inline="always", cache=True)
@@ -107,11 +108,11 @@ def _objective(ctx, x, seat, objective):
 
 @nb.njit(cache=True, _nrt=False)
 def _choose(ctx, state, policy_id, table, heuristic_table, streams):
-    """The behaviour's choice: the learned player of ``table``, or the game's ``basic_choice_nb``
+    """The behaviour's choice: the learned player of ``table``, or the ``choice_nb.basic_choice_nb``
     of ``policy_id`` with the heuristic's tables."""
     if policy_id == POLICY_LEARNED:
         return learned_choose_nb(ctx, state, table)
-    return C.basic_choice_nb(ctx, state, policy_id, np.int64(0), heuristic_table, streams, 0)
+    return basic_choice_nb(ctx, state, policy_id, np.int64(0), heuristic_table, streams, 0, True, True)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -233,6 +234,5 @@ def hidden_check_nb(rules, seed, round_index, table, heuristic_table, worlds, sc
                 if not same or learned_choose_nb(ctx, world, table) != choice:
                     differences += 1
             checked += 1
-        C.apply_nb(ctx, state, C.basic_choice_nb(ctx, state, POLICY_HEURISTIC, np.int64(0), heuristic_table,
-                                                 streams, 0))
+        C.apply_nb(ctx, state, C.heuristic_choice_nb(ctx, state, heuristic_table))
     return checked, differences

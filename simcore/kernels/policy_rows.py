@@ -11,7 +11,13 @@ Contract
 * ``tables`` int64[seats + 1, T]: the heuristic's tables (the game's ``heuristic_tables``) of
   each heuristic seat, 0 elsewhere, and in the last row those of the rollouts' heuristic;
 * ``log_table`` float64[most iterations + 1]: ``simcore.search.log_table``, the reference's
-  own numbers.
+  own numbers;
+* ``kinds`` a ``PolicyKinds``: for greedy, heuristic, pimc (with omniscient), ismcts and learned, True
+  when a seat or a search seat's rollouts play it, None when none does.  The general kernel
+  compiles only the policies that are not None (numba leaves out a branch on an argument that
+  is None), so that a first run of heuristic seats compiles no search player, and a first run
+  of pimc against random no heuristic and no ISMCTS; each set of kinds is a kernel of its own
+  in the numba cache.
 
 A game declares as data which parameter of which policy it packs in ``P_BASIC`` (Tensho's
 greedy: the yaku set it prefers); a search player's objective default is its game's, filled in by
@@ -21,7 +27,7 @@ greedy: the yaku set it prefers); a search player's objective default is its gam
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,6 +37,7 @@ from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
     POLICY_ISMCTS,
+    POLICY_LEARNED,
     POLICY_OMNISCIENT,
     POLICY_PIMC,
     POLICY_RANDOM,
@@ -39,7 +46,7 @@ from simcore.kernels.policy_ids import (
 from simcore.search import log_table
 
 __all__ = ["GENERAL_POLICIES", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_OBJECTIVE", "P_POLICY", "P_ROLLOUT",
-           "SEARCHING", "PolicyArrays", "policy_rows"]
+           "SEARCHING", "PolicyArrays", "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
 P_BUDGET = 1  # pimc and omniscient: worlds; ismcts: iterations
@@ -51,13 +58,39 @@ N_PARAMS = 5
 SEARCHING = (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
 GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, *SEARCHING)
 
-PolicyArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+class PolicyKinds(NamedTuple):
+    """Which policies the general kernel compiles: True for each a seat or a rollout plays, None
+    for the others (random is always compiled)."""
+
+    greedy: bool | None
+    heuristic: bool | None
+    pimc: bool | None  # pimc and omniscient
+    ismcts: bool | None
+    learned: bool | None
+
+
+PolicyArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, PolicyKinds]
+
+
+def policy_kinds(params: np.ndarray) -> PolicyKinds:
+    """The ``PolicyKinds`` of packed policy rows ``params`` (``policy_rows``): the seats'
+    policies and, for each search seat, its rollout policy."""
+    seats = params[:-1]
+    played = {int(pid) for pid in seats[:, P_POLICY]}
+    played |= {int(row[P_ROLLOUT]) for row in seats if int(row[P_POLICY]) in SEARCHING}
+
+    def kind(*ids: int) -> bool | None:
+        return True if played.intersection(ids) else None
+
+    return PolicyKinds(kind(POLICY_GREEDY), kind(POLICY_HEURISTIC), kind(POLICY_PIMC, POLICY_OMNISCIENT),
+                       kind(POLICY_ISMCTS), kind(POLICY_LEARNED))
 
 
 def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
                 heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
                 game_title: str) -> PolicyArrays:
-    """``(params, c, tables, log_table)`` of the seats' policy specs (module docstring).
+    """``(params, c, tables, log_table, kinds)`` of the seats' policy specs (module docstring).
 
     Parameters
     ----------
@@ -108,4 +141,4 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
         raise ValueError(f"rollout policies {packed} each pack a parameter; the kernel keeps one")
     for name in packed:
         params[seats, P_BASIC] = int(rollout_spec(name).params[basic_params[name]])
-    return params, c, tables, log_table(iterations)
+    return params, c, tables, log_table(iterations), policy_kinds(params)

@@ -15,6 +15,12 @@ defaults; ``c`` float64[seats], ISMCTS's exploration constant; ``tables`` int64[
 the heuristic's tables of each heuristic seat and, in the last row, of the rollouts' heuristic;
 ``log_table`` float64[>= iterations + 1], ``simcore.search.log_table`` (the reference's own
 numbers). ``Scratch`` is one kernel thread's: ``new_scratch_nb``.
+
+``greedy``, ``heuristic``, ``pimc``, ``ismcts`` and ``learned`` are the fields of ``policy_rows``'
+``PolicyKinds``, passed as arguments of their own: True when some seat (or rollout) plays that
+policy, None when none does. numba drops a branch on ``x is not None`` when ``x`` is a None
+argument before it types it, so a kernel compiles only the policies its seats play (see
+``choice_nb.basic_choice_nb``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
+from simcore.kernels.choice_nb import basic_choice_nb
 from simcore.kernels.learned_nb import learned_choose_nb
 from simcore.kernels.policy_ids import (
     OBJECTIVE_WIN,
@@ -37,7 +44,8 @@ from simcore.kernels.policy_ids import (
 )
 from simcore.kernels.policy_rows import P_BASIC, P_BUDGET, P_OBJECTIVE, P_POLICY, P_ROLLOUT
 
-__all__ = ["Scratch", "decide_nb", "decide_once_nb", "ismcts_nb", "new_scratch_nb", "pimc_nb", "rollout_nb"]
+__all__ = ["Scratch", "basic_choice_nb", "decide_nb", "decide_once_nb", "ismcts_nb", "new_scratch_nb", "pimc_nb",
+           "rollout_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
 T_KEY = 0  # the action key that leads to the node
@@ -67,13 +75,13 @@ def new_scratch_nb(ctx, params):
 
 
 @nb.njit(cache=True, _nrt=False)
-def rollout_nb(ctx, x, rollout_id, param, table, streams, at):
+def rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic):
     """Play ``x`` to its end with ``rollout_id`` in every seat (its game parameter ``param``, its
     heuristic tables ``table``), drawing from the stream at ``at``."""
     while not C.done_nb(ctx, x):
         if C.rollout_turns_nb(ctx, x, rollout_id, streams, at):
             continue
-        index = C.basic_choice_nb(ctx, x, rollout_id, param, table, streams, at)
+        index = basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
         C.apply_nb(ctx, x, index)
 
 
@@ -88,7 +96,8 @@ def objective_nb(ctx, x, seat, objective):
 
 
 @nb.njit(cache=True, _nrt=False)
-def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, param, table, streams, at, scratch):
+def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, param, table, streams, at, scratch, greedy,
+            heuristic):
     """PIMC at ``state``'s pending decision: each action played out in ``worlds`` sampled worlds
     (``omniscient``: the real position, no world dealt); the action of the largest total (ties: the
     rollout policy's own choice when it is not random, which draws nothing, else the lowest index)."""
@@ -106,11 +115,11 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, param, 
         for i in range(n):
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
-            rollout_nb(ctx, x, rollout_id, param, table, streams, at)
+            rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
             totals[i] += objective_nb(ctx, x, seat, objective)
     best = 0
     if rollout_id != POLICY_RANDOM:
-        best = C.basic_choice_nb(ctx, state, rollout_id, param, table, streams, at)
+        best = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
     for i in range(n):
         if totals[i] > totals[best]:
             best = i
@@ -139,7 +148,7 @@ def key_index(ctx, state, key):
 
 @nb.njit(cache=True, _nrt=False)
 def ismcts_nb(ctx, state, seat, iterations, c, rollout_id, objective, param, table, log_table, streams, at,
-              scratch):
+              scratch, greedy, heuristic):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
     availability-corrected UCB with constant ``c``; the root action whose child has the most
     visits (ties: the earliest created)."""
@@ -200,7 +209,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, rollout_id, objective, param, tab
             C.apply_nb(ctx, world, missing)
             path[depth] = new
             depth += 1
-        rollout_nb(ctx, world, rollout_id, param, table, streams, at)
+        rollout_nb(ctx, world, rollout_id, param, table, streams, at, greedy, heuristic)
         for d in range(depth):
             p = path[d]
             tree[T_VISITS, p] += 1
@@ -216,29 +225,35 @@ def ismcts_nb(ctx, state, seat, iterations, c, rollout_id, objective, param, tab
 
 
 @nb.njit(cache=True, _nrt=False)
-def decide_nb(ctx, state, params, c, tables, log_table, streams, scratch):
-    """The index of the action the pending decision's seat takes, by its policy (``params[seat]``)."""
+def decide_nb(ctx, state, params, c, tables, log_table, streams, scratch, greedy, heuristic, pimc, ismcts,
+              learned):
+    """The index of the action the pending decision's seat takes, by its policy (``params[seat]``);
+    a policy whose kind argument is None is not compiled (module docstring)."""
     seat = C.to_act_nb(ctx, state)
     policy_id = params[seat, P_POLICY]
     at = 4 * seat
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
-    if policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT:
+    if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
         return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
                        policy_id == POLICY_OMNISCIENT, params[rollout, P_BASIC], tables[rollout], streams, at,
-                       scratch)
-    if policy_id == POLICY_ISMCTS:
+                       scratch, greedy, heuristic)
+    if ismcts is not None and policy_id == POLICY_ISMCTS:
         return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], c[seat], params[seat, P_ROLLOUT],
                          params[seat, P_OBJECTIVE], params[rollout, P_BASIC], tables[rollout], log_table, streams,
-                         at, scratch)
-    if policy_id == POLICY_LEARNED:
+                         at, scratch, greedy, heuristic)
+    if learned is not None and policy_id == POLICY_LEARNED:
         return learned_choose_nb(ctx, state, tables[seat])
-    return C.basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, at)
+    return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, at, greedy,
+                           heuristic)
 
 
 @nb.njit(cache=True)
-def decide_once_nb(rules, seed, state, params, c, tables, log_table, streams):
+def decide_once_nb(rules, seed, state, params, c, tables, log_table, streams, kinds):
     """``decide_nb`` at ``state``'s pending decision from outside a kernel (tests, one decision
     asked from Python): a context of ``rules`` and ``seed`` and search scratch made for the call;
-    ``streams`` uint64[4 * (seats + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced."""
+    ``streams`` uint64[4 * (seats + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced;
+    ``kinds`` a ``simcore.kernels.policy_rows.PolicyKinds`` naming every policy the call may meet."""
     ctx = C.context_nb(rules, seed)
-    return decide_nb(ctx, state, params, c, tables, log_table, streams, new_scratch_nb(ctx, params))
+    greedy, heuristic, pimc, ismcts, learned = kinds
+    return decide_nb(ctx, state, params, c, tables, log_table, streams, new_scratch_nb(ctx, params), greedy,
+                     heuristic, pimc, ismcts, learned)

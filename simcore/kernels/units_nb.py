@@ -5,7 +5,7 @@ machine, every decision asked of the seat's policy (``simcore.kernels.search_nb.
 Contract
 --------
 ``play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables,
-log_table, out_int, out_mask)`` plays units ``first_unit + lo .. first_unit + hi - 1`` into rows
+log_table, kinds, out_int, out_mask)`` plays units ``first_unit + lo .. first_unit + hi - 1`` into rows
 ``lo * stride ..`` of the output matrices (int64[n_int, rows], uint64[n_mask, rows]); it is
 ``nogil``, so the thread pool (``simcore.kernels.threads``) plays spans of a run side by side.
 
@@ -19,8 +19,9 @@ log_table, out_int, out_mask)`` plays units ``first_unit + lo .. first_unit + hi
   unused.
 
 Seat ``s``'s decision stream is ``(seed, round, SEAT_STREAM_BASE + s)`` at ``4 * s`` of the
-streams array. The policy arrays are ``simcore.kernels.policy_rows``'; ``rules`` is the game's
-rules namedtuple (``contract.context_nb``).
+streams array. The policy arrays and ``kinds`` are ``simcore.kernels.policy_rows``' (numba
+compiles the kernel once for each game's rules type and set of policy kinds: only the policies
+the seats play); ``rules`` is the game's rules namedtuple (``contract.context_nb``).
 """
 
 from __future__ import annotations
@@ -51,22 +52,24 @@ def shared_lead(points, seats):
 
 @nb.njit(cache=True, _nrt=False)
 def play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, c, tables, log_table,
-                  streams, scratch):
+                  streams, scratch, greedy, heuristic, pimc, ismcts, learned):
     """Play one round to its end in ``state``."""
     h = round_hash_nb(ctx.seed, round_index)
     for s in range(C.n_seats_nb(ctx)):
         stream_init_hashed_nb(streams, h, SEAT_STREAM_BASE + s, 4 * s)
     C.start_round_nb(ctx, state, unit, k, round_index, independent, dealer, points)
     while not C.done_nb(ctx, state):
-        index = decide_nb(ctx, state, params, c, tables, log_table, streams, scratch)
+        index = decide_nb(ctx, state, params, c, tables, log_table, streams, scratch, greedy, heuristic, pimc,
+                          ismcts, learned)
         C.apply_nb(ctx, state, index)
 
 
 @nb.njit(cache=True, nogil=True)
-def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables, log_table,
+def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables, log_table, kinds,
                   out_int, out_mask):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring)."""
+    greedy, heuristic, pimc, ismcts, learned = kinds
     ctx = C.context_nb(rules, seed)
     seats = C.n_seats_nb(ctx)
     scratch = new_scratch_nb(ctx, params)
@@ -87,7 +90,7 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
             play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, c, tables,
-                          log_table, streams, scratch)
+                          log_table, streams, scratch, greedy, heuristic, pimc, ismcts, learned)
             C.write_row_nb(ctx, state, out_int, out_mask, row)
             C.add_match_points_nb(ctx, state, points)
             C.write_match_nb(ctx, out_int, row, unit, k, points)

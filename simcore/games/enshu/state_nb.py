@@ -91,7 +91,7 @@ from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
 from simcore.kernels.contract import implements
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_HEURISTIC, POLICY_RANDOM
+from simcore.kernels.policy_ids import POLICY_HEURISTIC, POLICY_RANDOM
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -1452,12 +1452,18 @@ def _sample_hidden(ctx, state, seat, streams, at, out):
     sample_hidden_nb(state[0], state[1], ctx.rt, ctx.ws, seat, streams, at, out[0], out[1])
 
 
-@implements(C.basic_choice_nb, EnshuContext)
-def _basic_choice(ctx, state, policy_id, param, table, streams, at):
-    if policy_id == POLICY_RANDOM:
-        return random_choose_nb(state[0], state[1], streams, at)
-    if policy_id == POLICY_GREEDY:
-        return greedy_choose_nb(state[0], state[1], ctx.rt, ctx.ws)
+@implements(C.random_choice_nb, EnshuContext)
+def _random_choice(ctx, state, streams, at):
+    return random_choose_nb(state[0], state[1], streams, at)
+
+
+@implements(C.greedy_choice_nb, EnshuContext)
+def _greedy_choice(ctx, state, param):
+    return greedy_choose_nb(state[0], state[1], ctx.rt, ctx.ws)
+
+
+@implements(C.heuristic_choice_nb, EnshuContext)
+def _heuristic_choice(ctx, state, table):
     return heuristic_choose_state_nb(state[0], state[1], ctx.rt, table, ctx.obs)
 
 

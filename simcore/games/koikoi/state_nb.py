@@ -32,7 +32,6 @@ from simcore.games.koikoi import enums as E
 from simcore.kernels import contract as C
 from simcore.kernels.bits import lowest_id, popcount
 from simcore.kernels.contract import implements
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.rng import (
     DEAL_STREAM,
     round_hash_nb,
@@ -547,9 +546,12 @@ def sample_hidden_nb(src, dst, seat, states, at, ids):
 # --- the reference's policies, decision by decision ---------------------------------------------
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True, _nrt=False)
 def random_choose_nb(st, states, at):
-    """The uniform random policy's choice (``policies.RandomPolicy``)."""
+    """The uniform random policy's choice (``policies.RandomPolicy``).  A called function, not
+    ``inline="always"``: inlined through the random choice stub into
+    ``choice_nb.basic_choice_nb``'s inlined body, numba drew from the wrong array (the golden rows
+    of koi-koi random play changed)."""
     return uniform_below_nb(states, st[ST_N], at)
 
 
@@ -626,11 +628,27 @@ def heuristic_koikoi_nb(st, seat, table, rt):
 @nb.njit(cache=True, _nrt=False)
 def policy_choose_nb(st, heuristic, table, rt):
     """The greedy (``heuristic`` false) or heuristic policy's choice, an action index."""
+    seat = st[ST_DSEAT]
+    if st[ST_KIND] == E.D_KOIKOI:
+        return heuristic_koikoi_nb(st, seat, table, rt) if heuristic else 0
+    return best_gain_nb(st, table[H_DENY] if heuristic else 0, rt)
+
+
+@nb.njit(cache=True, _nrt=False)
+def greedy_choose_nb(st, rt):
+    """The greedy policy's choice, an action index (``policy_choose_nb`` with ``heuristic``
+    false, without the heuristic's tables)."""
+    if st[ST_KIND] == E.D_KOIKOI:
+        return 0
+    return best_gain_nb(st, np.int64(0), rt)
+
+
+@nb.njit(cache=True, _nrt=False)
+def best_gain_nb(st, deny, rt):
+    """The action of the largest gain (ties: the earliest) at a play or take decision, the
+    opponent's yaku denied at weight ``deny`` (0: greedy)."""
     kind = st[ST_KIND]
     seat = st[ST_DSEAT]
-    if kind == E.D_KOIKOI:
-        return heuristic_koikoi_nb(st, seat, table, rt) if heuristic else 0
-    deny = table[H_DENY] if heuristic else 0
     best = 0
     best_gain = 0
     for i in range(st[ST_N]):
@@ -731,11 +749,19 @@ def _sample_hidden(ctx, state, seat, streams, at, out):
     sample_hidden_nb(state, out, seat, streams, at, ctx.ids)
 
 
-@implements(C.basic_choice_nb, KoikoiContext)
-def _basic_choice(ctx, state, policy_id, param, table, streams, at):
-    if policy_id == POLICY_RANDOM:
-        return random_choose_nb(state, streams, at)
-    return policy_choose_nb(state, policy_id != POLICY_GREEDY, table, ctx.rt)
+@implements(C.random_choice_nb, KoikoiContext)
+def _random_choice(ctx, state, streams, at):
+    return random_choose_nb(state, streams, at)
+
+
+@implements(C.greedy_choice_nb, KoikoiContext)
+def _greedy_choice(ctx, state, param):
+    return greedy_choose_nb(state, ctx.rt)
+
+
+@implements(C.heuristic_choice_nb, KoikoiContext)
+def _heuristic_choice(ctx, state, table):
+    return policy_choose_nb(state, True, table, ctx.rt)
 
 
 @nb.njit(cache=True, _nrt=False)

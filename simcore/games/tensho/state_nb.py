@@ -36,7 +36,6 @@ from simcore.games.tensho.kernel_nb import greedy_gain_nb, greedy_placement_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import lowest_id, popcount
 from simcore.kernels.contract import implements
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -647,7 +646,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
 # --- the reference's random and greedy policies, decision by decision ------------------------
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True, _nrt=False)
 def random_choose_nb(st, states, at):
     """The uniform random policy's choice (``policies.RandomPolicy``), drawn from the stream at
     ``states[at:at + 4]``: an opening claim declines when the first draw is 0, else picks a pair;
@@ -896,12 +895,18 @@ def _sample_hidden(ctx, state, seat, streams, at, out):
     sample_hidden_nb(state, out, seat, streams, at, ctx.rt, ctx.ids)
 
 
-@implements(C.basic_choice_nb, TenshoContext)
-def _basic_choice(ctx, state, policy_id, param, table, streams, at):
-    if policy_id == POLICY_RANDOM:
-        return random_choose_nb(state, streams, at)
-    if policy_id == POLICY_GREEDY:
-        return greedy_choose_nb(state, param, ctx.rules)
+@implements(C.random_choice_nb, TenshoContext)
+def _random_choice(ctx, state, streams, at):
+    return random_choose_nb(state, streams, at)
+
+
+@implements(C.greedy_choice_nb, TenshoContext)
+def _greedy_choice(ctx, state, param):
+    return greedy_choose_nb(state, param, ctx.rules)
+
+
+@implements(C.heuristic_choice_nb, TenshoContext)
+def _heuristic_choice(ctx, state, table):
     return heuristic_choose_state_nb(state, table, ctx.obs)
 
 
