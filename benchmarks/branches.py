@@ -1,7 +1,7 @@
 """Which branches of the Tensho kernel mispredict, under callgrind's branch simulator.
 
 ``benchmarks.instructions`` gives totals; this lists the conditional branches of the compiled
-round (``play_block_nb``, with the round inlined, and ``random_turns``) by simulated
+round (``play_units_nb``, with the round inlined, and ``random_turns``) by simulated
 mispredictions per round, each with the instructions before it, so that a branch can be traced
 to its source.  The kernel is compiled natively into a cache of its own (as in
 ``benchmarks.instructions``), the child under valgrind dumps the pages of that code and their
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from benchmarks.instructions import host_cpu, play
 
-FUNCTIONS = ("play_block_nb", "random_turns")
+FUNCTIONS = ("play_units_nb", "random_turns")
 
 
 def dump_code(into: Path) -> None:

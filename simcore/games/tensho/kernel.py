@@ -1,17 +1,25 @@
 """The wrapper around the Tensho kernels: it owns allocation, the kernels own the loop.
 
 ``play_units`` normalises the inputs to the exact dtypes of a kernel's single signature,
-allocates the output matrices and calls ``kernel_nb.play_units_nb`` (the fast kernel) when every
-seat plays random or greedy, else ``simcore.kernels.units_nb.play_units_nb`` (the general kernel,
-which plays every policy through the state machine of ``state_nb``).
+allocates the output matrices (and each thread's scratch) and calls ``kernel_nb.play_units_nb``
+(the fast kernel) when every seat plays random or greedy, else
+``simcore.kernels.units_nb.play_units_nb`` (the general kernel, which plays every policy through
+the state machine of ``state_nb``).
 """
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from simcore.games.tensho import enums as E
-from simcore.games.tensho.kernel_nb import play_units_nb
+from simcore.games.tensho.kernel_nb import (
+    fill_card_tables_nb,
+    new_scratch,
+    play_units_nb,
+    table_views,
+)
 from simcore.games.tensho.state_nb import kernel_rules
 from simcore.kernels.general import play_general
 from simcore.kernels.policy_ids import (
@@ -67,6 +75,27 @@ def _fast_kernel_args(compiled, specs) -> tuple:
     )
 
 
+_thread = threading.local()  # each thread's scratch for the fast kernel (``kernel_nb.new_scratch``)
+
+
+def _with_scratch(args: tuple) -> tuple:
+    """The fast kernel's arguments from ``policy_ids`` to ``n_planes`` for ``_fast_kernel_args``'
+    ``args``: this thread's scratch, its tables filled for these rules (the kernel writes into
+    its scratch, so each thread has its own; a thread plays one span at a time)."""
+    (policy_ids, policy_params, params, rank, rank_mask, deal_order, yaku_mask, yaku_points,
+     yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask) = args
+    scratch = getattr(_thread, "scratch", None)
+    if scratch is None:
+        scratch = _thread.scratch = new_scratch()
+    states, ids, hand, pile, tables = scratch
+    n_planes = fill_card_tables_nb(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask,
+                                   yaku_instant, tables)
+    padded, same_rank, opts = table_views(tables, yaku_mask.size)
+    return (policy_ids, policy_params, params, rank, rank_mask, deal_order, padded, yaku_points,
+            yaku_in_set, yaku_instant, supersedes, greedy_weight, card_value, chaff_mask,
+            states, ids, opts, hand, pile, same_rank, tables, np.int64(n_planes))
+
+
 def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
@@ -85,10 +114,11 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
         return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    arrays = (*prepared(_fast_kernel_args, compiled, specs), out_int, out_mask)
+    args = prepared(_fast_kernel_args, compiled, specs)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
-    in_threads(lambda lo, hi: play_units_nb(np.uint64(seed), np.int64(first_unit), np.int64(lo), np.int64(hi),
-                                            matches, np.int64(stride), *arrays), n_units)
+    in_threads(lambda lo, hi: play_units_nb(np.uint64(seed), np.int64(first_unit), np.int64(lo),
+                                            np.int64(hi), matches, np.int64(stride),
+                                            *_with_scratch(args), out_int, out_mask), n_units)
     return played(out_int, out_mask, n_units * stride)
 
 

@@ -9,11 +9,12 @@ int64[N_INT_COLUMNS, n_units * stride] and ``out_mask`` uint64[N_MASK_COLUMNS, n
 (column indices in ``enums``).  Unit ``first_unit + i`` writes rows ``i * stride ..``: every
 cell of a played row, and ``C_VALID = 0`` in rows a match leaves unused, so the caller may pass
 uninitialised (reused) buffers.
-Nothing is allocated per round: each parallel block allocates its scratch once.  The round and
-the greedy gain are compiled without numba's reference-counting runtime (``_nrt=False``): they
-allocate nothing and take no slices, and otherwise every call would increment and decrement the
-reference counts of its two dozen array arguments with atomic operations (an eighth of the
-round's time).
+Nothing is allocated in the kernel: the caller passes each thread's scratch (``new_scratch``
+allocates it, ``fill_card_tables_nb`` fills its tables for the rules; the ``*_AT`` offsets
+below).  The round and the greedy gain are compiled without numba's reference-counting runtime
+(``_nrt=False``): they allocate nothing and take no slices, and otherwise every call would
+increment and decrement the reference counts of its two dozen array arguments with atomic
+operations (an eighth of the round's time).
 
 The kernel mirrors ``simcore.games.tensho.reference`` step by step and consumes the random streams
 (``simcore.rng``) in exactly the same order, so both engines produce identical rows.
@@ -98,6 +99,24 @@ _B0, _B1, _B2, _B3, _B4, _B5 = batch_layout(DECK_SIZE, 0, E.SEEN_SLOTS)
 SETTLE_STEPS = 4  # completed yaku per scoring step taken without a branch
 
 _ = next_u64_nb  # re-exported for benchmarks that time the raw generator
+
+
+def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One thread's scratch for ``play_units_nb``: ``(states, ids, hand, pile, tables)``,
+    uninitialised (the kernel writes each word before it reads it; ``fill_card_tables_nb``
+    fills ``tables`` for the rules)."""
+    return (np.empty(16, dtype=np.uint64), np.empty(IDS_SCRATCH, dtype=np.int64),
+            np.empty(2, dtype=np.uint64), np.empty(2, dtype=np.uint64),
+            np.empty(TABLES_SIZE, dtype=np.uint64))
+
+
+def table_views(tables: np.ndarray, n_yaku: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The views of filled ``tables`` that ``play_units_nb`` takes: ``(yaku_mask, same_rank,
+    opts)``.  The yaku masks are padded with empty ones to a multiple of eight, so that the
+    vectorised test of which yaku a pile holds (``completed_yaku_raw_nb``) has no scalar
+    remainder; every use masks the yaku by ``yaku_in_set``, which holds none of the padding."""
+    return (tables[YAKU_MASK_AT:YAKU_MASK_AT + (n_yaku + 7) // 8 * 8],
+            tables[SAME_RANK_AT:SAME_RANK_AT + 64], tables[OPTS_AT:OPTS_AT + 4])
 
 
 @nb.njit(inline="always", cache=True)
@@ -818,18 +837,22 @@ def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, 
 # --- units -----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
-def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
                   params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
                   supersedes, greedy_weight, card_value, chaff_mask,
                   states, ids, opts, hand, pile, same_rank, tables, n_planes, out_int, out_mask):
-    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``.
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
+    (``rounds_per_match == 0``: independent rounds); threads call it on disjoint spans
+    (``simcore.kernels.threads``), each with scratch of its own (module docstring).
 
     The round is written out here, in the loop over rounds, rather than called: one call per
     block instead of one per round spares passing two dozen arrays (seven words each) on the
     stack every round, and writing it here rather than inlining a round function spares numba
     copying the round's whole intermediate representation into this function (most of the
-    first compile's time and memory).
+    first compile's time and memory).  It is called from Python, not from a jitted wrapper
+    that allocates: numba compiles a caller with a copy of everything it calls, and the
+    wrapper's copy of this function was a tenth of the first compile.
     """
     by_wins = params[E.P_MATCH_SCORING] == 0
     independent = rounds_per_match == 0
@@ -1096,29 +1119,3 @@ def play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
         out_int[E.C_MATCH_END, last_row] = 1
         for row in range(last_row + 1, (i + 1) * stride):
             out_int[E.C_VALID, row] = 0  # room for extra rounds left unused
-
-
-@nb.njit(cache=True, nogil=True)
-def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                  params, rank, rank_mask, deal_order, yaku_mask, yaku_points, yaku_in_set, yaku_instant,
-                  supersedes, greedy_weight, card_value, chaff_mask, out_int, out_mask):
-    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
-    (``rounds_per_match == 0``: independent rounds); threads call it on disjoint spans
-    (``simcore.kernels.threads``)."""
-    if hi > lo:
-        states = np.empty(16, dtype=np.uint64)
-        ids = np.empty(IDS_SCRATCH, dtype=np.int64)
-        hand = np.empty(2, dtype=np.uint64)
-        pile = np.empty(2, dtype=np.uint64)
-        tables = np.empty(TABLES_SIZE, dtype=np.uint64)
-        n_planes = fill_card_tables_nb(rank, rank_mask, card_value, supersedes, yaku_points, yaku_mask,
-                                    yaku_instant, tables)
-        same_rank, opts, _, _, _ = turn_tables_nb(tables)
-        # the yaku masks padded with empty ones to a multiple of eight, so that the vectorised
-        # test of which yaku a pile holds (completed_yaku_raw_nb) has no scalar remainder; every
-        # use masks the yaku by ``yaku_in_set``, which holds none of the padding
-        padded = tables[YAKU_MASK_AT:YAKU_MASK_AT + (yaku_mask.size + 7) // 8 * 8]
-        play_block_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids, policy_params,
-                      params, rank, rank_mask, deal_order, padded, yaku_points, yaku_in_set, yaku_instant,
-                      supersedes, greedy_weight, card_value, chaff_mask,
-                      states, ids, opts, hand, pile, same_rank, tables, n_planes, out_int, out_mask)
