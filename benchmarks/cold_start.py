@@ -2,19 +2,24 @@
 
 The first run on a new machine compiles the kernels (an empty numba cache).  Its time depends on
 the machine's load, which drifts from minute to minute, so this alternates cold runs of the two
-versions (A B, B A, ...) and reports each side's CPU time (user + system, which load inflates
-less than wall time), wall time and peak memory (``ru_maxrss``), and their ratios.
+versions (A B, B A, ...) and reports each side's wall time (what a user waits, from the command
+to its summary), the seconds the run itself says it spent compiling, CPU time (user + system,
+which load inflates less than wall time) and peak memory (``ru_maxrss``), and their ratios.
 
-The revision is checked out with ``git worktree`` into a temporary folder; every run gets a fresh
-empty ``NUMBA_CACHE_DIR``.  Run with::
+``--case`` (repeatable) picks runs a user makes first (``CASES``; ``--case all`` for every one),
+else ``--rules``, ``--rounds`` and ``--policy`` describe one run.  The revision is checked out
+with ``git worktree`` into a temporary folder; every run gets a fresh empty ``NUMBA_CACHE_DIR``.
+Run with::
 
-    python -m benchmarks.cold_start --against HEAD [--rules tensho-ise] [--pairs 3] [--policy 0=pimc]
+    nice -n 10 python -m benchmarks.cold_start --against main --case all [--pairs 2]
+    python -m benchmarks.cold_start --against HEAD [--rules tensho-ise] [--policy 0=pimc]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -24,55 +29,88 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# a user's first runs: name -> fudasim run arguments
+CASES: dict[str, list[str]] = {
+    "tensho": ["tensho-ise", "--rounds", "1000000"],
+    "tensho-heuristic": ["tensho-ise", "--rounds", "100000", "--policy", "0=heuristic"],
+    "tensho-pimc": ["tensho-ise", "--rounds", "100", "--policy", "0=pimc"],
+    "enshu": ["enshu-c", "--rounds", "100000"],
+    "enshu-heuristic": ["enshu-c", "--rounds", "10000", "--policy", "0=heuristic"],
+    "enshu-pimc": ["enshu-c", "--rounds", "10", "--policy", "0=pimc"],
+    "koikoi": ["koikoi", "--rounds", "100000"],
+    "koikoi-heuristic": ["koikoi", "--rounds", "100000", "--policy", "0=heuristic"],
+}
 
-def cold_run(tree: Path, rules: str, rounds: int, scratch: Path, policies: list[str]) -> dict[str, float]:
-    """One ``fudasim run`` from source tree ``tree`` with an empty numba cache: CPU, wall, peak."""
+COMPILED = re.compile(r"after ([0-9.]+) s compiling")
+
+
+def cold_run(tree: Path, arguments: list[str], scratch: Path) -> dict[str, float]:
+    """One ``fudasim run`` from source tree ``tree`` with an empty numba cache: wall, the
+    compile the run reports, CPU, peak."""
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=scratch))
     out = scratch / f"out-{time.monotonic_ns()}"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)}
-    command = [sys.executable, "-m", "cli.main", "run", rules, "--rounds", str(rounds), "-o", str(out),
-               *[part for policy in policies for part in ("--policy", policy)]]
+    command = [sys.executable, "-m", "cli.main", "run", *arguments, "-o", str(out)]
+    logs = scratch / f"log-{time.monotonic_ns()}"
     began = time.perf_counter()
-    child = subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
+    with open(f"{logs}.out", "wb") as stdout, open(f"{logs}.err", "wb") as stderr:
+        child = subprocess.Popen(command, cwd=tree, env=env, stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - began
-    error = child.stderr.read().decode() if child.stderr else ""
     if status != 0:
-        raise SystemExit(f"cold run in {tree} failed: {error.strip().splitlines()[-1:]}")
-    return {"cpu": usage.ru_utime + usage.ru_stime, "sys": usage.ru_stime, "wall": wall,
-            "peak_mb": usage.ru_maxrss / 1024}
+        error = Path(f"{logs}.err").read_text().strip().splitlines()[-1:]
+        raise SystemExit(f"cold run in {tree} failed: {error}")
+    said = COMPILED.search(Path(f"{logs}.out").read_text())
+    return {"wall": wall, "compile": float(said.group(1)) if said else 0.0,
+            "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD", help="the revision to compare with (default HEAD)")
+    parser.add_argument("--case", action="append", default=[], choices=[*CASES, "all"],
+                        help="a user's first run (repeatable; all: every one)")
     parser.add_argument("--rules", default="tensho-ise")
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--pairs", type=int, default=3, help="cold runs of each side")
     parser.add_argument("--policy", action="append", default=[], help="as run's --policy (repeatable)")
     args = parser.parse_args(argv)
+    if "all" in args.case:
+        cases = dict(CASES)
+    elif args.case:
+        cases = {name: CASES[name] for name in args.case}
+    else:
+        one = [args.rules, "--rounds", str(args.rounds), *[p for policy in args.policy for p in ("--policy", policy)]]
+        cases = {" ".join(one): one}
     with tempfile.TemporaryDirectory(prefix="fudasim-cold-") as name:
         scratch = Path(name)
         base = scratch / "base"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.against], cwd=ROOT, check=True)
+        revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=base, check=True, text=True,
+                                  capture_output=True).stdout.strip()
         try:
-            sides = {"A (" + args.against + ")": base, "B (working tree)": ROOT}
-            results: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+            sides = {f"A {args.against} ({revision})": base, "B working tree": ROOT}
             order = list(sides)
+            results = {(case, side): [] for case in cases for side in sides}
             for k in range(args.pairs):
-                for name in order if k % 2 == 0 else order[::-1]:
-                    result = cold_run(sides[name], args.rules, args.rounds, scratch, args.policy)
-                    results[name].append(result)
-                    print(f"{name}: cpu {result['cpu']:.1f} s (sys {result['sys']:.1f}), wall "
-                          f"{result['wall']:.1f} s, peak {result['peak_mb']:.0f} MB", flush=True)
+                for case, arguments in cases.items():
+                    for side in order if k % 2 == 0 else order[::-1]:
+                        result = cold_run(sides[side], arguments, scratch)
+                        results[case, side].append(result)
+                        print(f"{case:18} {side}: wall {result['wall']:.1f} s (compiling {result['compile']:.1f} s), "
+                              f"cpu {result['cpu']:.1f} s, peak {result['peak_mb']:.0f} MB", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
-    a, b = (results[name] for name in order)
-    print(f"\n{args.rules} {' '.join(args.policy)}, {args.rounds} rounds, {args.pairs} cold runs a side (medians)")
-    for key, label in (("cpu", "CPU s"), ("wall", "wall s"), ("peak_mb", "peak MB")):
-        ma = statistics.median(r[key] for r in a)
-        mb = statistics.median(r[key] for r in b)
-        print(f"  {label:8} A {ma:8.1f}   B {mb:8.1f}   B/A {mb / ma:.3f}")
+    print(f"\nmedians of {args.pairs} cold runs a side, alternated; A = {order[0][2:]}, B = the working tree")
+    print(f"{'case':18} {'wall A':>7} {'wall B':>7} {'B/A':>6}   {'compile A':>9} {'compile B':>9}   "
+          f"{'cpu A':>6} {'cpu B':>6} {'B/A':>6}   {'peak MB A':>9} {'B':>5}")
+    for case in cases:
+        a, b = (results[case, side] for side in order)
+        m = {key: (statistics.median(r[key] for r in a), statistics.median(r[key] for r in b))
+             for key in ("wall", "compile", "cpu", "peak_mb")}
+        print(f"{case:18} {m['wall'][0]:7.1f} {m['wall'][1]:7.1f} {m['wall'][1] / m['wall'][0]:6.3f}   "
+              f"{m['compile'][0]:9.1f} {m['compile'][1]:9.1f}   {m['cpu'][0]:6.1f} {m['cpu'][1]:6.1f} "
+              f"{m['cpu'][1] / m['cpu'][0]:6.3f}   {m['peak_mb'][0]:9.0f} {m['peak_mb'][1]:5.0f}")
     return 0
 
 
