@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             sides = {f"A {args.against} ({revision})": base, "B working tree": ROOT}
             order = list(sides)
-            results = {(case, side): [] for case in cases for side in sides}
+            results: dict[tuple[str, str], list[dict[str, float]]] = {(case, side): [] for case in cases
+                                                                     for side in sides}
             for k in range(args.pairs):
                 for case, arguments in cases.items():
                     for side in order if k % 2 == 0 else order[::-1]:

@@ -316,7 +316,7 @@ def start_nb(st, rt):
     """The dealt hands that score (``RoundState._deal``'s end), else the first turn."""
     dealer = st[ST_DEALER]
     holders = 0
-    holder = -1
+    holder = np.int64(-1)  # int64 from the start (see exhausted_nb)
     for i in range(2):
         seat = dealer if i == 0 else 1 - dealer
         kind = dealt_hand_nb(st[ST_HAND + seat], rt)
@@ -329,7 +329,7 @@ def start_nb(st, rt):
             if holder < 0:
                 holder = seat
     if holders == 2:
-        finish_nb(st, -1, E.END_TEYAKU_DRAW, 0, 0, rt)
+        finish_nb(st, np.int64(-1), E.END_TEYAKU_DRAW, np.int64(0), np.int64(0), rt)
     elif holders == 1:
         worth = rt[R_YAKU_VALUE + lowest_id(st[ST_DEALT_YAKU + holder])]
         finish_nb(st, holder, E.END_TEYAKU, worth if holder == 0 else 0, worth if holder == 1 else 0, rt)
@@ -391,7 +391,7 @@ def after_play_nb(st, rt):
     top = st[ST_DRAW_TOP]
     drawn = st[ST_DRAW + top]
     st[ST_DRAW_TOP] = top + 1
-    if resolve_nb(st, st[ST_SEAT], drawn, SOURCE_DRAW, rt):
+    if resolve_nb(st, st[ST_SEAT], drawn, np.int64(SOURCE_DRAW), rt):
         after_draw_nb(st, rt)
 
 
@@ -438,9 +438,9 @@ def finish_stop_nb(st, seat, reason, rt):
 @nb.njit(cache=True, _nrt=False)
 def exhausted_nb(st, rt):
     rule = param_nb(rt, E.P_EXHAUSTED)
-    score0 = 0
-    score1 = 0
-    winner = -1
+    score0 = np.int64(0)  # int64 from the start: a local first typed as a constant would
+    score1 = np.int64(0)  # compile finish_nb once more for that constant
+    winner = np.int64(-1)
     if rule == E.EXHAUSTED_DEALER_POINTS:
         winner = st[ST_DEALER]
         if winner == 0:
@@ -488,7 +488,7 @@ def apply_nb(st, index, rt):
     st[ST_KIND] = -1
     if kind == E.D_PLAY:
         st[ST_HAND + seat] &= ~ubit_nb(payload)
-        if resolve_nb(st, seat, payload, SOURCE_PLAY, rt):
+        if resolve_nb(st, seat, payload, np.int64(SOURCE_PLAY), rt):
             after_play_nb(st, rt)
     elif kind == E.D_CAPTURE:
         cb = ubit_nb(st[ST_CARD])
