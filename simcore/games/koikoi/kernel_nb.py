@@ -1,0 +1,377 @@
+"""The fast koi-koi kernel: whole units (rounds or matches) of random and greedy seats, each round
+a hand-written loop over local card masks.
+
+Contract
+--------
+``play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, rt, out_int,
+out_mask)`` has the contract of the general kernel (``simcore.kernels.units_nb.play_units_nb``:
+units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..`` of the output
+matrices, ``nogil``) for seats that play random (``greedy[seat] == 0``) or greedy (``1``);
+``rt`` is the state machine's rule table (``state_nb.rule_table``). It writes the rows the
+general kernel writes over ``state_nb`` and the reference engine writes, and consumes the random
+streams (``simcore.rng``) in the same order: the deal stream for the shuffle and every redeal,
+seat ``s``'s stream for each of its random choices (none for a forced one).
+
+What makes it fast: the round lives in local variables (the seat to move and the other, their
+streams' state words swapped with them) instead of a state array; a choice costs one draw and
+no list of legal actions; the yaku of a pile are computed only when the pile has grown (a turn
+that captures nothing cannot make a yaku); nothing is allocated per round, and the round is
+compiled without numba's reference counting (``_nrt=False``).
+
+This module imports only numpy, numba and the kernels' helpers.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.games.koikoi import enums as E
+from simcore.games.koikoi.state_nb import (
+    CAPTURE_WEIGHT,
+    R_MONTH,
+    R_MONTH_MASK,
+    R_WEIGHT,
+    R_YAKU_VALUE,
+    dealt_hand_nb,
+    misdeal_nb,
+    param_nb,
+    pile_yaku_nb,
+    stop_score_nb,
+)
+from simcore.kernels.bits import kth_id, lowest_id, popcount
+from simcore.rng import (
+    DEAL_STREAM,
+    SEAT_STREAM_BASE,
+    draw_below_nb,
+    round_hash_nb,
+    shuffle_places_nb,
+    stream_init_hashed_nb,
+)
+
+__all__ = ["play_units_nb"]
+
+ONE = np.int64(1)
+
+
+@nb.njit(inline="always", cache=True)
+def ubit(card):
+    return ONE << np.int64(card)
+
+
+@nb.njit(cache=True, _nrt=False)
+def take_gain_nb(pile, base, calls, month, taken, rt):
+    """``GreedyPolicy.take_gain`` of ``taken`` for a pile whose yaku points are ``base``."""
+    _, points = pile_yaku_nb(pile | taken, calls, month, rt)
+    gain = CAPTURE_WEIGHT * (points - base)
+    while taken:
+        gain += rt[R_WEIGHT + lowest_id(taken)]
+        taken &= taken - 1
+    return gain
+
+
+@nb.njit(cache=True, _nrt=False)
+def greedy_play_nb(hand, pile, calls, month, field, rt):
+    """The greedy policy's card to play (``state_nb.policy_choose_nb`` on a play decision)."""
+    _, base = pile_yaku_nb(pile, calls, month, rt)
+    best = -1
+    best_gain = 0
+    while hand:
+        card = lowest_id(hand)
+        hand &= hand - 1
+        cb = ubit(card)
+        matches = field & rt[R_MONTH_MASK + rt[R_MONTH + card]]
+        count = popcount(matches)
+        if count == 0:
+            gain = -rt[R_WEIGHT + card]
+        elif count == 2:
+            first = matches & -matches
+            a = take_gain_nb(pile, base, calls, month, cb | first, rt)
+            b = take_gain_nb(pile, base, calls, month, cb | (matches & ~first), rt)
+            gain = a if a >= b else b
+        else:
+            gain = take_gain_nb(pile, base, calls, month, cb | matches, rt)
+        if best < 0 or gain > best_gain:
+            best = card
+            best_gain = gain
+    return best
+
+
+@nb.njit(cache=True, _nrt=False)
+def greedy_capture_nb(pile, calls, month, cb, matches, rt):
+    """The greedy policy's choice of two field cards: the lower card's index 0, else 1."""
+    _, base = pile_yaku_nb(pile, calls, month, rt)
+    first = matches & -matches
+    a = take_gain_nb(pile, base, calls, month, cb | first, rt)
+    b = take_gain_nb(pile, base, calls, month, cb | (matches & ~first), rt)
+    return 1 if b > a else 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u, out_int, out_mask, row):
+    """Deal and play one round and write its row (all but the match columns); returns
+    ``(winner, payoff of seat 0, payoff of seat 1)``."""
+    # --- the deal (state_nb.new_round_nb) ---
+    h = round_hash_nb(seed, round_index)
+    stream_init_hashed_nb(u, h, DEAL_STREAM, 8)
+    s0, s1, s2, s3 = u[8], u[9], u[10], u[11]
+    redeals = 0
+    while True:
+        for i in range(E.DECK_SIZE):
+            ids[i] = i
+        s0, s1, s2, s3 = shuffle_places_nb(s0, s1, s2, s3, ids, E.DECK_SIZE, 0, E.DECK_SIZE, 0)
+        hand_d = np.int64(0)
+        hand_o = np.int64(0)
+        field = np.int64(0)
+        for i in range(8):
+            hand_d |= ubit(ids[i])
+            hand_o |= ubit(ids[8 + i])
+            field |= ubit(ids[16 + i])
+        if not misdeal_nb(hand_d, hand_o, field, rt) or redeals >= E.MAX_REDEALS:
+            break
+        redeals += 1
+    field_dealt = field
+
+    # --- dealt hands that score (state_nb.start_nb) ---
+    dealt_d = np.int64(0)
+    dealt_o = np.int64(0)
+    holders = 0
+    holder = -1
+    for i in range(2):
+        kind = dealt_hand_nb(hand_d if i == 0 else hand_o, rt)
+        if kind < 0:
+            continue
+        option = E.P_TESHI if kind == E.Y_TESHI else E.P_KUTTSUKI
+        if param_nb(rt, option) == E.DEALT_SCORE and rt[R_YAKU_VALUE + kind] > 0:
+            if i == 0:
+                dealt_d = ubit(kind)
+            else:
+                dealt_o = ubit(kind)
+            holders += 1
+            if holder < 0:
+                holder = dealer if i == 0 else 1 - dealer
+
+    # the seat to move (c) and the other (o): hands, piles, calls, streams; swapped every turn
+    hc = hand_d
+    ho = hand_o
+    pc = np.int64(0)
+    po = np.int64(0)
+    cc = np.int64(0)
+    co = np.int64(0)
+    seat = dealer
+    greedy_c = greedy[dealer]
+    greedy_o = greedy[1 - dealer]
+    stream_init_hashed_nb(u, h, SEAT_STREAM_BASE + dealer, 0)
+    stream_init_hashed_nb(u, h, SEAT_STREAM_BASE + 1 - dealer, 4)
+    c0, c1, c2, c3 = u[0], u[1], u[2], u[3]
+    o0, o1, o2, o3 = u[4], u[5], u[6], u[7]
+    # the yaku of each pile with its seat's calls, kept while the pile and the calls stay
+    bits_c, points_c = pile_yaku_nb(np.int64(0), np.int64(0), month, rt)
+    bits_o = bits_c
+    points_o = points_c
+    trigger_points = param_nb(rt, E.P_KOIKOI_TRIGGER) == E.TRIGGER_POINTS_RISE
+    last_turn_call = param_nb(rt, E.P_LAST_TURN) != 0
+    limit = param_nb(rt, E.P_KOIKOI_LIMIT)
+    top = 24
+    turn = 0
+    last_caller = -1
+    winner = -1
+    reason = E.END_EXHAUSTED
+    score_c = np.int64(0)  # the points of the round to the seat that ended it (c)
+    if holders == 2:
+        reason = E.END_TEYAKU_DRAW
+    elif holders == 1:
+        winner = holder
+        reason = E.END_TEYAKU
+        score_c = rt[R_YAKU_VALUE + lowest_id(dealt_d if holder == dealer else dealt_o)]
+        if holder != seat:
+            seat = 1 - seat
+            hc, ho = ho, hc
+    else:
+        while turn < E.TURNS:
+            turn += 1
+            turn_bits = bits_c
+            turn_points = points_c
+            grew = False
+            # the card played
+            if greedy_c:
+                card = greedy_play_nb(hc, pc, cc, month, field, rt)
+            else:
+                n = popcount(hc)
+                k = 0
+                if n > 1:
+                    k, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, n)
+                card = kth_id(np.uint64(hc), k)
+            hc &= ~ubit(card)
+            # the card played, then the card turned, against the field (state_nb.resolve_nb)
+            for step in range(2):
+                if step == 1:
+                    card = ids[top]
+                    top += 1
+                cb = ubit(card)
+                matches = field & rt[R_MONTH_MASK + rt[R_MONTH + card]]
+                count = popcount(matches)
+                if count == 0:
+                    field |= cb
+                    continue
+                if count == 2:
+                    first = matches & -matches
+                    if greedy_c:
+                        pick = greedy_capture_nb(pc, cc, month, cb, matches, rt)
+                    else:
+                        pick, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, 2)
+                    matches = first if pick == 0 else matches & ~first
+                field &= ~matches
+                pc |= cb | matches
+                grew = True
+            # a yaku made or grown (state_nb.after_draw_nb)
+            if grew:
+                bits_c, points_c = pile_yaku_nb(pc, cc, month, rt)
+                if trigger_points:
+                    rose = points_c > turn_points
+                else:
+                    rose = (bits_c & ~turn_bits) != 0
+                if rose:
+                    allowed = hc != 0 or last_turn_call
+                    if allowed and limit == E.LIMIT_ONCE_PER_SEAT:
+                        allowed = cc == 0
+                    elif allowed and limit == E.LIMIT_ONCE_PER_TABLE:
+                        allowed = cc + co == 0
+                    if not allowed:
+                        winner = seat
+                        reason = E.END_FORCED_STOP
+                        break
+                    call = 0
+                    if not greedy_c:
+                        call, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, 2)
+                    if call == 0:
+                        winner = seat
+                        reason = E.END_STOP
+                        break
+                    cc += 1
+                    last_caller = seat
+                    bits_c, points_c = pile_yaku_nb(pc, cc, month, rt)
+            # the other seat moves
+            seat = 1 - seat
+            hc, ho = ho, hc
+            pc, po = po, pc
+            cc, co = co, cc
+            bits_c, bits_o = bits_o, bits_c
+            points_c, points_o = points_o, points_c
+            greedy_c, greedy_o = greedy_o, greedy_c
+            c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
+        if winner >= 0:
+            _, stop_points = pile_yaku_nb(pc, cc, month, rt)
+            score_c = stop_score_nb(stop_points, cc, co, rt)
+    if seat != 0:  # seat 0's values in the c variables
+        hc, ho = ho, hc
+        pc, po = po, pc
+        cc, co = co, cc
+    score0 = np.int64(0)
+    score1 = np.int64(0)
+    if reason == E.END_EXHAUSTED:  # state_nb.exhausted_nb
+        rule = param_nb(rt, E.P_EXHAUSTED)
+        if rule == E.EXHAUSTED_DEALER_POINTS:
+            winner = dealer
+            if winner == 0:
+                score0 = param_nb(rt, E.P_DEALER_PRIORITY)
+            else:
+                score1 = param_nb(rt, E.P_DEALER_PRIORITY)
+        elif rule == E.EXHAUSTED_HIGHEST_YAKU:
+            _, points0 = pile_yaku_nb(pc, cc, month, rt)
+            _, points1 = pile_yaku_nb(po, co, month, rt)
+            if points0 > points1:
+                winner = 0
+                score0 = stop_score_nb(points0, cc, co, rt)
+            elif points1 > points0:
+                winner = 1
+                score1 = stop_score_nb(points1, co, cc, rt)
+    elif winner == 0:
+        score0 = score_c
+    elif winner == 1:
+        score1 = score_c
+
+    # --- the row (state_nb.finish_nb, write_row_nb) ---
+    payoff0 = score0
+    payoff1 = score1
+    if winner >= 0 and param_nb(rt, E.P_SCORING) == E.SCORING_ZERO_SUM:
+        if winner == 0:
+            payoff1 = -score0
+        else:
+            payoff0 = -score1
+    bits0, yaku_points0 = pile_yaku_nb(pc, cc, month, rt)
+    bits1, yaku_points1 = pile_yaku_nb(po, co, month, rt)
+    if dealer == 0:
+        dealt0, dealt1, hand0, hand1 = dealt_d, dealt_o, hand_d, hand_o
+    else:
+        dealt0, dealt1, hand0, hand1 = dealt_o, dealt_d, hand_o, hand_d
+    out_int[E.C_ROUND, row] = round_index
+    out_int[E.C_DEALER, row] = dealer
+    out_int[E.C_FIRST_PLAYER, row] = dealer
+    out_int[E.C_WINNER, row] = winner
+    out_int[E.C_END_REASON, row] = reason
+    out_int[E.C_END_TURN, row] = turn
+    out_int[E.C_REDEALS, row] = redeals
+    out_int[E.C_EXHAUSTED, row] = 1 if reason == E.END_EXHAUSTED else 0
+    out_int[E.C_LAST_KOIKOI, row] = last_caller
+    out_int[E.C_VALID, row] = 1
+    out_mask[E.M_FIELD_DEALT, row] = np.uint64(field_dealt)
+    out_int[E.C_YAKU_POINTS, row] = yaku_points0
+    out_int[E.C_YAKU_POINTS + 1, row] = yaku_points1
+    out_int[E.C_SCORE, row] = score0
+    out_int[E.C_SCORE + 1, row] = score1
+    out_int[E.C_PAYOFF, row] = payoff0
+    out_int[E.C_PAYOFF + 1, row] = payoff1
+    out_int[E.C_KOIKOI, row] = cc
+    out_int[E.C_KOIKOI + 1, row] = co
+    out_mask[E.M_HAND_DEALT, row] = np.uint64(hand0)
+    out_mask[E.M_HAND_DEALT + 1, row] = np.uint64(hand1)
+    out_mask[E.M_CAPTURED, row] = np.uint64(pc)
+    out_mask[E.M_CAPTURED + 1, row] = np.uint64(po)
+    out_mask[E.M_YAKU, row] = np.uint64(bits0 | dealt0)
+    out_mask[E.M_YAKU + 1, row] = np.uint64(bits1 | dealt1)
+    return winner, payoff0, payoff1
+
+
+@nb.njit(cache=True, nogil=True)
+def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, rt, out_int, out_mask):
+    """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
+    (module docstring; the unit and match loop of ``simcore.kernels.units_nb``)."""
+    ids = np.zeros(64, dtype=np.int64)  # the deck
+    u = np.zeros(12, dtype=np.uint64)  # the seats' streams at 0 and 4, the deal stream at 8
+    independent = rounds_per_match == 0
+    n_rounds = 1 if independent else stride
+    start = param_nb(rt, E.P_START_POINTS)
+    early_end = param_nb(rt, E.P_EARLY_END) == 1
+    switch_on_draw = param_nb(rt, E.P_EXHAUSTED_DEALER) == 1
+    for i in range(lo, hi):
+        unit = first_unit + i
+        points0 = np.int64(0)
+        points1 = np.int64(0)
+        dealer = unit % 2
+        last_row = i * stride
+        for k in range(n_rounds):
+            if k >= rounds_per_match and not independent and points0 != points1:
+                break
+            row = i * stride + k
+            round_index = unit if independent else unit * stride + k
+            month = 1 + k % 12  # reference.round_month
+            winner, payoff0, payoff1 = play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u,
+                                                     out_int, out_mask, row)
+            points0 += payoff0
+            points1 += payoff1
+            out_int[E.C_MATCH, row] = unit
+            out_int[E.C_ROUND_IN_MATCH, row] = k
+            out_int[E.C_MATCH_END, row] = 0
+            out_int[E.C_MATCH_POINTS, row] = start + points0
+            out_int[E.C_MATCH_POINTS + 1, row] = start + points1
+            last_row = row
+            if winner < 0 and switch_on_draw:
+                winner = 1 - dealer
+            if winner >= 0:
+                dealer = winner
+            if not independent and early_end and (start + points0 <= 0 or start + points1 <= 0):
+                break
+        out_int[E.C_MATCH_END, last_row] = 1
+        for row in range(last_row + 1, (i + 1) * stride):
+            out_int[E.C_VALID, row] = 0
