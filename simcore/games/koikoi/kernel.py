@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.koikoi import enums as E
-from simcore.games.koikoi.kernel_nb import play_units_nb
+from simcore.games.koikoi.kernel_nb import months_in_nibbles, play_units_nb
 from simcore.games.koikoi.state_nb import kernel_rules, rule_table
 from simcore.kernels.general import play_general
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
@@ -27,9 +27,10 @@ KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY)  # the fast kernel's
 
 
 def _fast_args(compiled, specs) -> tuple:
-    """The fast kernel's seats (``int64[2]``: 1 for greedy, 0 for random) and rule table."""
+    """The fast kernel's seats (``int64[2]``: 1 for greedy, 0 for random), whether the deck's
+    months are nibbles (``kernel_nb.months_in_nibbles``) and the rule table."""
     greedy = np.ascontiguousarray([int(spec.policy_id == POLICY_GREEDY) for spec in specs], dtype=np.int64)
-    return greedy, rule_table(compiled)
+    return greedy, np.bool_(months_in_nibbles(compiled.month_mask)), rule_table(compiled)
 
 
 def _general_args(compiled, specs) -> tuple:
@@ -54,11 +55,11 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
         return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
     stride = 1 if rounds_per_match is None else rounds_per_match
     out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    greedy, rt = prepared(_fast_args, compiled, specs)
+    greedy, nibbles, rt = prepared(_fast_args, compiled, specs)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
     in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
-                                            np.int64(hi), matches, np.int64(stride), greedy, rt, out_int,
-                                            out_mask), n_units)
+                                            np.int64(hi), matches, np.int64(stride), greedy, nibbles, rt,
+                                            out_int, out_mask), n_units)
     return played(out_int, out_mask, n_units * stride)
 
 

@@ -34,7 +34,6 @@ from simcore.games.koikoi.state_nb import (
     R_WEIGHT,
     R_YAKU_VALUE,
     dealt_hand_nb,
-    misdeal_nb,
     param_nb,
     pile_yaku_nb,
     stop_score_nb,
@@ -43,6 +42,8 @@ from simcore.kernels.bits import kth_id, lowest_id, popcount
 from simcore.rng import (
     DEAL_STREAM,
     SEAT_STREAM_BASE,
+    batch_layout,
+    batch_steps_nb,
     draw_below_nb,
     round_hash_nb,
     shuffle_places_nb,
@@ -52,6 +53,19 @@ from simcore.rng import (
 __all__ = ["play_units_nb"]
 
 ONE = np.int64(1)
+# the batches of a deal's shuffle (every place of the deck)
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = batch_layout(E.DECK_SIZE, 0, E.DECK_SIZE)
+# A deck in month order (card ``4 * (m - 1) + k`` of month ``m``, as every shipped rule set has
+# it) holds each month in a nibble of a card mask.
+NIBBLE_ONES = np.int64(0x111111111111)
+NIBBLE_5 = np.int64(0x555555555555)
+NIBBLE_3 = np.int64(0x333333333333)
+NIBBLE_4 = np.int64(0x444444444444)
+
+
+def months_in_nibbles(month_mask: np.ndarray) -> bool:
+    """Whether a deck's months (``CompiledRules.month_mask``) are the nibbles of a card mask."""
+    return all(int(month_mask[m]) == 0xF << (4 * (m - 1)) for m in range(1, 13))
 
 
 @nb.njit(inline="always", cache=True)
@@ -107,8 +121,66 @@ def greedy_capture_nb(pile, calls, month, cb, matches, rt):
     return 1 if b > a else 0
 
 
+@nb.njit(inline="always", cache=True)
+def dealt_hand_fast_nb(cards, nibbles, rt):
+    """``state_nb.dealt_hand_nb``: with ``nibbles`` (``months_in_nibbles``) from the cards per
+    month counted in the nibbles of one word, without a loop over the months."""
+    if not nibbles:
+        return dealt_hand_nb(cards, rt)
+    x = cards - ((cards >> 1) & NIBBLE_5)
+    x = (x & NIBBLE_3) + ((x >> 2) & NIBBLE_3)  # each nibble: its month's count, 0..4
+    if x & NIBBLE_4:
+        return E.Y_TESHI
+    pairs = popcount((x >> 1) & ~x & ~(x >> 2) & NIBBLE_ONES)  # nibbles of 2 (binary 010)
+    return E.Y_KUTTSUKI if pairs == 4 else -1
+
+
+@nb.njit(inline="always", cache=True)
+def misdeal_fast_nb(hand0, hand1, field, nibbles, rt):
+    """``state_nb.misdeal_nb`` through ``dealt_hand_fast_nb``."""
+    for i in range(2):
+        kind = dealt_hand_fast_nb(hand0 if i == 0 else hand1, nibbles, rt)
+        if kind == E.Y_TESHI and param_nb(rt, E.P_TESHI) == E.DEALT_REDEAL:
+            return True
+        if kind == E.Y_KUTTSUKI and param_nb(rt, E.P_KUTTSUKI) == E.DEALT_REDEAL:
+            return True
+    kind = dealt_hand_fast_nb(field, nibbles, rt)
+    if kind == E.Y_TESHI and param_nb(rt, E.P_FIELD_FOUR) == E.FIELD_REDEAL:
+        return True
+    return kind == E.Y_KUTTSUKI and param_nb(rt, E.P_FIELD_PAIRS) == E.FIELD_REDEAL
+
+
 @nb.njit(cache=True, _nrt=False)
-def play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u, out_int, out_mask, row):
+def reshuffle_nb(s0, s1, s2, s3, ids):
+    """``shuffle_deck_nb``'s rare path: the deck filled again and shuffled by ``shuffle_places_nb``
+    from the state before the shuffle; returns the state after it."""
+    for i in range(E.DECK_SIZE):
+        ids[i] = i
+    return shuffle_places_nb(s0, s1, s2, s3, ids, E.DECK_SIZE, 0, E.DECK_SIZE, 0)
+
+
+@nb.njit(inline="always", cache=True)
+def shuffle_deck_nb(s0, s1, s2, s3, ids):
+    """Fill ``ids[:DECK_SIZE]`` with the card ids and shuffle them as ``Stream.shuffle_places``
+    does: one ``batch_steps_nb`` a batch, unrolled, and only if a batch's word was rejected
+    (probability below 2**-32 each) the whole shuffle again (``reshuffle_nb``); returns the
+    state after it."""
+    for i in range(E.DECK_SIZE):
+        ids[i] = i
+    x0, x1, x2, x3, r0 = batch_steps_nb(s0, s1, s2, s3, ids, E.DECK_SIZE, _B0[0], _B0[1], _B0[2])
+    x0, x1, x2, x3, r1 = batch_steps_nb(x0, x1, x2, x3, ids, E.DECK_SIZE, _B1[0], _B1[1], _B1[2])
+    x0, x1, x2, x3, r2 = batch_steps_nb(x0, x1, x2, x3, ids, E.DECK_SIZE, _B2[0], _B2[1], _B2[2])
+    x0, x1, x2, x3, r3 = batch_steps_nb(x0, x1, x2, x3, ids, E.DECK_SIZE, _B3[0], _B3[1], _B3[2])
+    x0, x1, x2, x3, r4 = batch_steps_nb(x0, x1, x2, x3, ids, E.DECK_SIZE, _B4[0], _B4[1], _B4[2])
+    x0, x1, x2, x3, r5 = batch_steps_nb(x0, x1, x2, x3, ids, E.DECK_SIZE, _B5[0], _B5[1], _B5[2])
+    x0, x1, x2, x3, r6 = batch_steps_nb(x0, x1, x2, x3, ids, E.DECK_SIZE, _B6[0], _B6[1], _B6[2])
+    if r0 | r1 | r2 | r3 | r4 | r5 | r6:
+        return reshuffle_nb(s0, s1, s2, s3, ids)
+    return x0, x1, x2, x3
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u, out_int, out_mask, row):
     """Deal and play one round and write its row (all but the match columns); returns
     ``(winner, payoff of seat 0, payoff of seat 1)``."""
     # --- the deal (state_nb.new_round_nb) ---
@@ -117,9 +189,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u, out_int,
     s0, s1, s2, s3 = u[8], u[9], u[10], u[11]
     redeals = 0
     while True:
-        for i in range(E.DECK_SIZE):
-            ids[i] = i
-        s0, s1, s2, s3 = shuffle_places_nb(s0, s1, s2, s3, ids, E.DECK_SIZE, 0, E.DECK_SIZE, 0)
+        s0, s1, s2, s3 = shuffle_deck_nb(s0, s1, s2, s3, ids)
         hand_d = np.int64(0)
         hand_o = np.int64(0)
         field = np.int64(0)
@@ -127,7 +197,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u, out_int,
             hand_d |= ubit(ids[i])
             hand_o |= ubit(ids[8 + i])
             field |= ubit(ids[16 + i])
-        if not misdeal_nb(hand_d, hand_o, field, rt) or redeals >= E.MAX_REDEALS:
+        if not misdeal_fast_nb(hand_d, hand_o, field, nibbles, rt) or redeals >= E.MAX_REDEALS:
             break
         redeals += 1
     field_dealt = field
@@ -138,7 +208,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u, out_int,
     holders = 0
     holder = -1
     for i in range(2):
-        kind = dealt_hand_nb(hand_d if i == 0 else hand_o, rt)
+        kind = dealt_hand_fast_nb(hand_d if i == 0 else hand_o, nibbles, rt)
         if kind < 0:
             continue
         option = E.P_TESHI if kind == E.Y_TESHI else E.P_KUTTSUKI
@@ -334,7 +404,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u, out_int,
 
 
 @nb.njit(cache=True, nogil=True)
-def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, rt, out_int, out_mask):
+def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, nibbles, rt, out_int, out_mask):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring; the unit and match loop of ``simcore.kernels.units_nb``)."""
     ids = np.zeros(64, dtype=np.int64)  # the deck
@@ -356,7 +426,7 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, rt
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
             month = 1 + k % 12  # reference.round_month
-            winner, payoff0, payoff1 = play_round_nb(seed, round_index, dealer, month, greedy, rt, ids, u,
+            winner, payoff0, payoff1 = play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                                                      out_int, out_mask, row)
             points0 += payoff0
             points1 += payoff1
