@@ -279,7 +279,10 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                     card = ids[top]
                     top += 1
                 cb = ubit(card)
-                matches = field & rt[R_MONTH_MASK + rt[R_MONTH + card]]
+                if nibbles:  # the card's month: its nibble
+                    matches = field & (np.int64(0xF) << (card & ~np.int64(3)))
+                else:
+                    matches = field & rt[R_MONTH_MASK + rt[R_MONTH + card]]
                 count = popcount(matches)
                 if count == 0:
                     field |= cb
