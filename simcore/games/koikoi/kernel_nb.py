@@ -254,9 +254,6 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
         winner = holder
         reason = E.END_TEYAKU
         score_c = rt[R_YAKU_VALUE + lowest_id(dealt_d if holder == dealer else dealt_o)]
-        if holder != seat:
-            seat = 1 - seat
-            hc, ho = ho, hc
     else:
         while turn < E.TURNS:
             turn += 1
@@ -334,12 +331,12 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
             greedy_c, greedy_o = greedy_o, greedy_c
             c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
         if winner >= 0:
-            _, stop_points = pile_yaku_nb(pc, cc, month, rt)
-            score_c = stop_score_nb(stop_points, cc, co, rt)
+            score_c = stop_score_nb(points_c, cc, co, rt)
     if seat != 0:  # seat 0's values in the c variables
-        hc, ho = ho, hc
         pc, po = po, pc
         cc, co = co, cc
+        bits_c, bits_o = bits_o, bits_c
+        points_c, points_o = points_o, points_c
     score0 = np.int64(0)
     score1 = np.int64(0)
     if reason == E.END_EXHAUSTED:  # state_nb.exhausted_nb
@@ -351,14 +348,12 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
             else:
                 score1 = param_nb(rt, E.P_DEALER_PRIORITY)
         elif rule == E.EXHAUSTED_HIGHEST_YAKU:
-            _, points0 = pile_yaku_nb(pc, cc, month, rt)
-            _, points1 = pile_yaku_nb(po, co, month, rt)
-            if points0 > points1:
+            if points_c > points_o:
                 winner = 0
-                score0 = stop_score_nb(points0, cc, co, rt)
-            elif points1 > points0:
+                score0 = stop_score_nb(points_c, cc, co, rt)
+            elif points_o > points_c:
                 winner = 1
-                score1 = stop_score_nb(points1, co, cc, rt)
+                score1 = stop_score_nb(points_o, co, cc, rt)
     elif winner == 0:
         score0 = score_c
     elif winner == 1:
@@ -372,8 +367,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
             payoff1 = -score0
         else:
             payoff0 = -score1
-    bits0, yaku_points0 = pile_yaku_nb(pc, cc, month, rt)
-    bits1, yaku_points1 = pile_yaku_nb(po, co, month, rt)
+    bits0, yaku_points0, bits1, yaku_points1 = bits_c, points_c, bits_o, points_o
     if dealer == 0:
         dealt0, dealt1, hand0, hand1 = dealt_d, dealt_o, hand_d, hand_o
     else:
