@@ -29,6 +29,8 @@ import numpy as np
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.state_nb import (
     CAPTURE_WEIGHT,
+    R_CHAFF,
+    R_CLASSES,
     R_MONTH,
     R_MONTH_MASK,
     R_WEIGHT,
@@ -73,10 +75,37 @@ def ubit(card):
     return ONE << np.int64(card)
 
 
+@nb.njit(inline="always", cache=True)
+def has_all(pile, cards):
+    return (pile & cards) == cards
+
+
+@nb.njit(inline="always", cache=True)
+def yaku_nb(pile, calls, month, rt):
+    """``state_nb.pile_yaku_nb``: ``(bits, points)`` of ``pile``, ``(0, 0)`` without calling it
+    when the pile lacks what every yaku needs (three brights, the cards of a set yaku, the
+    counts of Tane, Tan or Kasu, the month's four cards), as most piles do in a round's first
+    turns."""
+    k = R_CLASSES
+    sake = rt[k + E.K_SAKE_CUP]
+    month_cards = rt[R_MONTH_MASK + month]
+    maybe = ((popcount(pile & rt[k + E.K_BRIGHTS]) >= 3)
+             | has_all(pile, rt[k + E.K_BOAR_DEER_BUTTERFLY])
+             | (popcount(pile & rt[k + E.K_ANIMALS]) >= E.TANE_MIN)
+             | (has_all(pile, sake | rt[k + E.K_CURTAIN]) | has_all(pile, sake | rt[k + E.K_MOON]))
+             | has_all(pile, rt[k + E.K_RED_RIBBONS]) | has_all(pile, rt[k + E.K_BLUE_RIBBONS])
+             | (popcount(pile & rt[k + E.K_RIBBONS]) >= E.TAN_MIN)
+             | (popcount(pile & rt[R_CHAFF]) >= E.KASU_MIN)
+             | has_all(pile, month_cards))
+    if maybe:
+        return pile_yaku_nb(pile, calls, month, rt)
+    return np.int64(0), np.int64(0)
+
+
 @nb.njit(cache=True, _nrt=False)
 def take_gain_nb(pile, base, calls, month, taken, rt):
     """``GreedyPolicy.take_gain`` of ``taken`` for a pile whose yaku points are ``base``."""
-    _, points = pile_yaku_nb(pile | taken, calls, month, rt)
+    _, points = yaku_nb(pile | taken, calls, month, rt)
     gain = CAPTURE_WEIGHT * (points - base)
     while taken:
         gain += rt[R_WEIGHT + lowest_id(taken)]
@@ -87,7 +116,7 @@ def take_gain_nb(pile, base, calls, month, taken, rt):
 @nb.njit(cache=True, _nrt=False)
 def greedy_play_nb(hand, pile, calls, month, field, rt):
     """The greedy policy's card to play (``state_nb.policy_choose_nb`` on a play decision)."""
-    _, base = pile_yaku_nb(pile, calls, month, rt)
+    _, base = yaku_nb(pile, calls, month, rt)
     best = -1
     best_gain = 0
     while hand:
@@ -114,7 +143,7 @@ def greedy_play_nb(hand, pile, calls, month, field, rt):
 @nb.njit(cache=True, _nrt=False)
 def greedy_capture_nb(pile, calls, month, cb, matches, rt):
     """The greedy policy's choice of two field cards: the lower card's index 0, else 1."""
-    _, base = pile_yaku_nb(pile, calls, month, rt)
+    _, base = yaku_nb(pile, calls, month, rt)
     first = matches & -matches
     a = take_gain_nb(pile, base, calls, month, cb | first, rt)
     b = take_gain_nb(pile, base, calls, month, cb | (matches & ~first), rt)
@@ -236,7 +265,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
     c0, c1, c2, c3 = u[0], u[1], u[2], u[3]
     o0, o1, o2, o3 = u[4], u[5], u[6], u[7]
     # the yaku of each pile with its seat's calls, kept while the pile and the calls stay
-    bits_c, points_c = pile_yaku_nb(np.int64(0), np.int64(0), month, rt)
+    bits_c, points_c = yaku_nb(np.int64(0), np.int64(0), month, rt)
     bits_o = bits_c
     points_o = points_c
     trigger_points = param_nb(rt, E.P_KOIKOI_TRIGGER) == E.TRIGGER_POINTS_RISE
@@ -296,7 +325,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                 grew = True
             # a yaku made or grown (state_nb.after_draw_nb)
             if grew:
-                bits_c, points_c = pile_yaku_nb(pc, cc, month, rt)
+                bits_c, points_c = yaku_nb(pc, cc, month, rt)
                 if trigger_points:
                     rose = points_c > turn_points
                 else:
@@ -320,7 +349,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                         break
                     cc += 1
                     last_caller = seat
-                    bits_c, points_c = pile_yaku_nb(pc, cc, month, rt)
+                    bits_c, points_c = yaku_nb(pc, cc, month, rt)
             # the other seat moves
             seat = 1 - seat
             hc, ho = ho, hc
