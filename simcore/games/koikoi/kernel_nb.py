@@ -310,9 +310,6 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                 else:
                     matches = field & rt[R_MONTH_MASK + rt[R_MONTH + card]]
                 count = popcount(matches)
-                if count == 0:
-                    field |= cb
-                    continue
                 if count == 2:
                     first = matches & -matches
                     if greedy_c:
@@ -320,9 +317,11 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                     else:
                         pick, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, 2)
                     matches = first if pick == 0 else matches & ~first
-                field &= ~matches
-                pc |= cb | matches
-                grew = True
+                # without a branch: no match leaves the card on the field, else it takes
+                taken = (cb | matches) & -np.int64(count != 0)
+                field = (field | cb) ^ taken
+                pc |= taken
+                grew |= count != 0
             # a yaku made or grown (state_nb.after_draw_nb)
             if grew:
                 bits_c, points_c = yaku_nb(pc, cc, month, rt)
