@@ -12,8 +12,8 @@ general kernel writes over ``state_nb`` and the reference engine writes, and con
 streams (``simcore.rng``) in the same order: the deal stream for the shuffle and every redeal,
 seat ``s``'s stream for each of its random choices (none for a forced one).
 
-What makes it fast: the round lives in local variables (the seat to move and the other, their
-streams' state words swapped with them) instead of a state array; a choice costs one draw and
+What makes it fast: the round lives in local variables (the seat to move and the other, swapped
+every turn) instead of a state array; a choice costs one draw and
 no list of legal actions; the yaku of a pile are computed only when the pile has grown (a turn
 that captures nothing cannot make a yaku); nothing is allocated per round, and the round is
 compiled without numba's reference counting (``_nrt=False``).
@@ -46,10 +46,10 @@ from simcore.rng import (
     SEAT_STREAM_BASE,
     batch_layout,
     batch_steps_nb,
-    draw_below_nb,
     round_hash_nb,
     shuffle_places_nb,
     stream_init_hashed_nb,
+    uniform_below_nb,
 )
 
 __all__ = ["play_units_nb"]
@@ -250,7 +250,8 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
             if holder < 0:
                 holder = dealer if i == 0 else 1 - dealer
 
-    # the seat to move (c) and the other (o): hands, piles, calls, streams; swapped every turn
+    # the seat to move (c) and the other (o): hands, piles, calls, kept yaku; swapped every turn
+    # (seat s's decision stream stays at u[4 * s:]: eight more words swapped did not pay)
     hc = hand_d
     ho = hand_o
     pc = np.int64(0)
@@ -260,10 +261,8 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
     seat = dealer
     greedy_c = greedy[dealer]
     greedy_o = greedy[1 - dealer]
-    stream_init_hashed_nb(u, h, SEAT_STREAM_BASE + dealer, 0)
-    stream_init_hashed_nb(u, h, SEAT_STREAM_BASE + 1 - dealer, 4)
-    c0, c1, c2, c3 = u[0], u[1], u[2], u[3]
-    o0, o1, o2, o3 = u[4], u[5], u[6], u[7]
+    stream_init_hashed_nb(u, h, SEAT_STREAM_BASE, 0)
+    stream_init_hashed_nb(u, h, SEAT_STREAM_BASE + 1, 4)
     # the yaku of each pile with its seat's calls, kept while the pile and the calls stay
     bits_c, points_c = yaku_nb(np.int64(0), np.int64(0), month, rt)
     bits_o = bits_c
@@ -293,10 +292,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
             if greedy_c:
                 card = greedy_play_nb(hc, pc, cc, month, field, rt)
             else:
-                n = popcount(hc)
-                k = 0
-                if n > 1:
-                    k, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, n)
+                k = uniform_below_nb(u, popcount(hc), 4 * seat)  # no draw for a forced card
                 card = kth_id(np.uint64(hc), k)
             hc &= ~ubit(card)
             # the card played, then the card turned, against the field (state_nb.resolve_nb)
@@ -315,7 +311,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                     if greedy_c:
                         pick = greedy_capture_nb(pc, cc, month, cb, matches, rt)
                     else:
-                        pick, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, 2)
+                        pick = uniform_below_nb(u, 2, 4 * seat)
                     matches = first if pick == 0 else matches & ~first
                 # without a branch: no match leaves the card on the field, else it takes
                 taken = (cb | matches) & -np.int64(count != 0)
@@ -341,7 +337,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
                         break
                     call = 0
                     if not greedy_c:
-                        call, c0, c1, c2, c3 = draw_below_nb(c0, c1, c2, c3, 2)
+                        call = uniform_below_nb(u, 2, 4 * seat)
                     if call == 0:
                         winner = seat
                         reason = E.END_STOP
@@ -357,7 +353,6 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
             bits_c, bits_o = bits_o, bits_c
             points_c, points_o = points_o, points_c
             greedy_c, greedy_o = greedy_o, greedy_c
-            c0, c1, c2, c3, o0, o1, o2, o3 = o0, o1, o2, o3, c0, c1, c2, c3
         if winner >= 0:
             score_c = stop_score_nb(points_c, cc, co, rt)
     if seat != 0:  # seat 0's values in the c variables
@@ -433,7 +428,7 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, ni
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring; the unit and match loop of ``simcore.kernels.units_nb``)."""
     ids = np.zeros(64, dtype=np.int64)  # the deck
-    u = np.zeros(12, dtype=np.uint64)  # the seats' streams at 0 and 4, the deal stream at 8
+    u = np.zeros(12, dtype=np.uint64)  # seat 0's and seat 1's streams at 0 and 4, the deal stream at 8
     independent = rounds_per_match == 0
     n_rounds = 1 if independent else stride
     start = param_nb(rt, E.P_START_POINTS)
