@@ -32,7 +32,8 @@ Side = Callable[[int, int], tuple[np.ndarray, np.ndarray]]
 
 
 def side(play, rules_name: str, policy: str) -> Side:
-    """``(first_unit, n_units) -> rows`` of ``play`` under ``rules_name`` with ``policy`` at both seats."""
+    """``(first_unit, n_units) -> rows`` of ``play`` under ``rules_name``, ``policy`` at both
+    seats."""
     rules = load_rules(rules_name, {})
     game = game_of(rules)
     compiled = game.compile(rules)
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     general_rounds = max(1, args.rounds // 10)  # the general kernel is slower: fewer rounds a run
-    sides: dict[str, Side] = {"tensho-ise fast (random)": side(tensho_kernel.play_units, "tensho-ise", "random")}
+    tensho_side = side(tensho_kernel.play_units, "tensho-ise", "random")
+    sides: dict[str, Side] = {"tensho-ise fast (random)": tensho_side}
     identical = {}
     for name in args.rules:
         fast = side(koikoi_kernel.play_units, name, args.policy)

@@ -209,7 +209,8 @@ def shuffle_deck_nb(s0, s1, s2, s3, ids):
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u, out_int, out_mask, row):
+def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u, out_int, out_mask,
+                  row):
     """Deal and play one round and write its row (all but the match columns); returns
     ``(winner, payoff of seat 0, payoff of seat 1)``."""
     # --- the deal (state_nb.new_round_nb) ---
@@ -424,11 +425,12 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
 
 
 @nb.njit(cache=True, nogil=True)
-def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, nibbles, rt, out_int, out_mask):
+def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, nibbles, rt, out_int,
+                  out_mask):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring; the unit and match loop of ``simcore.kernels.units_nb``)."""
     ids = np.zeros(64, dtype=np.int64)  # the deck
-    u = np.zeros(12, dtype=np.uint64)  # seat 0's and seat 1's streams at 0 and 4, the deal stream at 8
+    u = np.zeros(12, dtype=np.uint64)  # seat 0's stream at 0, seat 1's at 4, the deal stream at 8
     independent = rounds_per_match == 0
     n_rounds = 1 if independent else stride
     start = param_nb(rt, E.P_START_POINTS)
@@ -446,8 +448,8 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, ni
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
             month = 1 + k % 12  # reference.round_month
-            winner, payoff0, payoff1 = play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
-                                                     out_int, out_mask, row)
+            winner, payoff0, payoff1 = play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt,
+                                                     ids, u, out_int, out_mask, row)
             points0 += payoff0
             points1 += payoff1
             out_int[E.C_MATCH, row] = unit
