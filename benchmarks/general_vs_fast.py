@@ -47,7 +47,7 @@ def measure(rules_name: str, policy: str, rounds: int, repeat: int) -> tuple[flo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.general_vs_fast", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", nargs="+", default=["tensho-ise", "enshu-w", "enshu-c"])
+    parser.add_argument("--rules", nargs="+", default=["tensho-ise", "enshu-w", "enshu-c", "koikoi"])
     parser.add_argument("--policy", default="random", choices=("random", "greedy"))
     parser.add_argument("--rounds", type=int, default=50_000)
     parser.add_argument("--repeat", type=int, default=7)

@@ -59,3 +59,42 @@ def test_a_match_ends_when_a_seat_reaches_zero_in_the_kernel():
         last = points[:, match, played - 1]
         assert played == 8 or last.min() <= 0
         assert (points[:, match, :played - 1].min(axis=0) > 0).all()
+
+
+FAST_SEATS = (("random", "random"), ("greedy", "greedy"), ("random", "greedy"), ("greedy", "random"))
+
+
+@pytest.mark.parametrize(("rules", "options"), [("koikoi", {}), ("koikoi-kkj", {}), *VARIANTS],
+                         ids=["koikoi", "koikoi-kkj", *(str(sorted(o.items())) for _, o in VARIANTS)])
+def test_the_fast_kernel_writes_the_general_kernels_rows(rules, options):
+    # random and greedy seats go to kernel_nb; the general kernel over state_nb is the reference
+    # here (itself checked against the reference engine above), on many more rounds
+    from simcore.games.koikoi.kernel import play_units, play_units_general
+
+    compiled = get_game("koikoi").compile(load_rules(rules, options))
+    for policies in FAST_SEATS:
+        specs = [parse_policy(p, "koikoi") for p in policies]
+        for rounds_per_match, units in ((None, 3000), (8, 300)):
+            fast = play_units(compiled, specs, 11, 7, units, rounds_per_match)
+            general = play_units_general(compiled, specs, 11, 7, units, rounds_per_match)
+            for fast_matrix, general_matrix in zip(fast, general, strict=True):
+                np.testing.assert_array_equal(fast_matrix, general_matrix)
+
+
+def test_dealt_hands_counted_in_nibbles_agree_with_the_month_loop():
+    from simcore.games.koikoi.kernel_nb import dealt_hand_fast_nb, months_in_nibbles
+    from simcore.games.koikoi.state_nb import dealt_hand_nb, rule_table
+
+    compiled = get_game("koikoi").compile(load_rules("koikoi", {}))
+    assert months_in_nibbles(compiled.month_mask)
+    rt = rule_table(compiled)
+    rng = np.random.default_rng(3)
+    hands = [sum(1 << int(c) for c in rng.choice(48, 8, replace=False)) for _ in range(20_000)]
+    hands += [0xF | 0xF0 << 8, 0x3 | 0x30 | 0x300 | 0x3000, 0x3 | 0x30 | 0x300 | 0x7000, 0x3 | 0x30 | 0x300]
+    kinds = {E.Y_TESHI: 0, E.Y_KUTTSUKI: 0, -1: 0}
+    for hand in hands:
+        expected = dealt_hand_nb(np.int64(hand), rt)
+        assert dealt_hand_fast_nb(np.int64(hand), True, rt) == expected
+        assert dealt_hand_fast_nb(np.int64(hand), False, rt) == expected
+        kinds[int(expected)] += 1
+    assert min(kinds.values()) > 0  # every outcome was checked
