@@ -46,6 +46,17 @@ UNSTATED = {
     ("enshu", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all", "root": "ucb", "confirm": 0,
                           "objective": "score"},
     ("enshu", "omniscient"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "score"},
+    ("koikoi", "greedy"): {},
+    ("koikoi", "heuristic"): {"koikoi_below": 4, "min_cards": 3, "danger": 3, "deny": 40},
+    ("koikoi", "pimc"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "score"},
+    ("koikoi", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all",
+                           "root": "ucb", "confirm": 0, "objective": "score"},
+    ("koikoi", "omniscient"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0,
+                               "objective": "score"},
+    # the learned player's version is always named in a recorded text (ParamSpec.recorded)
+    ("tensho", "learned"): {"model": "shipped", "version": 1},
+    ("enshu", "learned"): {"model": "shipped", "version": 1},
+    ("koikoi", "learned"): {"model": "shipped", "version": 1},
 }
 
 # The old pimc (random rollouts, no common draws, no threshold) spelled out in full
@@ -65,7 +76,7 @@ TEXTS = ["pimc", "pimc:worlds=64", "pimc:rollout=random", OLD_PIMC, "ismcts", "i
          "omniscient:worlds=4", "heuristic", "greedy", "random"]
 
 
-@pytest.mark.parametrize("game", ["tensho", "enshu"])
+@pytest.mark.parametrize("game", ["tensho", "enshu", "koikoi"])
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_recorded_text_is_the_same_policy_read_as_a_choice_and_as_a_record(game, text):
     spec = parse_policy(text, game)
@@ -75,7 +86,7 @@ def test_the_recorded_text_is_the_same_policy_read_as_a_choice_and_as_a_record(g
     assert recorded_text(recorded, game) == recorded
 
 
-@pytest.mark.parametrize("game", ["tensho", "enshu"])
+@pytest.mark.parametrize("game", ["tensho", "enshu", "koikoi"])
 def test_a_parameter_whose_default_changed_is_always_spelled_out(game):
     for name in ("pimc", "ismcts"):  # omniscient, for measurement, keeps its defaults
         spec = parse_policy(name, game)
