@@ -139,7 +139,7 @@ def test_ismcts_z_keeps_the_rollout_policys_move_where_the_options_tie():
     # mean beats heuristic's card by any margin. The most visited child (z = 0) is another card;
     # with z = 1 ismcts keeps heuristic's card.
     state, decision, base = position(3, 7)
-    text = "ismcts:iterations=40,rollout=heuristic,c=1.4,tree=own,z="
+    text = "ismcts:iterations=40,root=ucb,norm=0,rollout=heuristic,c=1.4,tree=own,z="
     assert decide(text + "0", 3, state, decision) == 1
     assert decide(text + "1", 3, state, decision) == base == 3
 
