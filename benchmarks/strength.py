@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["python -m benchmarks.strength", *(argv if argv is not None else sys.argv[1:])])
     sys.stdout.write(markdown(rows))
     sys.stdout.write("\n| case | strongest policy | its gaps |\n|---|---|---|\n")
-    for case, policy, verdict in strongest(rows):
-        sys.stdout.write(f"| {case} | {policy} | {verdict} |\n")
+    for label, policy, verdict in strongest(rows):
+        sys.stdout.write(f"| {label} | {policy} | {verdict} |\n")
     sys.stdout.write(f"\n`{command}` at {_revision()}, seed {args.seed}; ± is the 95% interval paired over deals; "
                      f"µs per decision: weaker / stronger.\n")
     return 0
