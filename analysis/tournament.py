@@ -48,7 +48,8 @@ from simcore.run.tournament import read_tournament
 
 __all__ = ["PairOutcomes", "TournamentData", "ELO_SCALE", "PRIOR_DRAWS", "BOOTSTRAP_REPLICATES",
            "per_deal_outcomes", "open_tournament", "pair_table", "pair_wins", "bradley_terry",
-           "bootstrap_ratings", "ratings_table", "BOOTSTRAP_BLOCKS", "build_tournament_report", "pairing_heatmap"]
+           "bootstrap_ratings", "ratings_table", "BOOTSTRAP_BLOCKS", "build_tournament_report", "pairing_heatmap",
+           "decision_times"]
 
 ELO_SCALE = 400.0 / math.log(10.0)
 PRIOR_DRAWS = 1.0
@@ -498,19 +499,43 @@ def _throughput_tables(data: TournamentData) -> tuple[Table, Table]:
         "rounds_per_second": [round(pair_rounds[k][0] / pair_rounds[k][1]) if pair_rounds[k][1] > 0 else np.nan
                               for k in keys],
     })
+    decisions, per_decision = decision_times(manifest, len(policies))
     policy_frame = pd.DataFrame({
         "policy": policies,
         "rounds_timed": policy_rounds.astype(np.int64),
         "seconds": np.round(policy_seconds, 3),
         "rounds_per_second": np.round(np.where(policy_seconds > 0,
                                                policy_rounds / np.maximum(policy_seconds, 1e-300), np.nan)),
+        "decisions_timed": decisions,
+        "us_per_decision": np.round(per_decision, 1),
     })
     note = (f"Rounds computed per second of wall time by the runs ({manifest.get('engine')} engine, threads as "
             f"run), from the tournament manifest's timings (rounds computed when the runs were played or resumed).")
     return (Table("throughput_pairs", "Throughput per pairing", pair_frame, note),
             Table("throughput_policies", "Throughput per policy (the runs it took part in)", policy_frame,
                   "A pairing's rounds and seconds count for both of its policies; the slower policy of a "
-                  "pairing sets its rate."))
+                  "pairing sets its rate. us_per_decision: microseconds per decision with two or more "
+                  "options, timed decision by decision on one thread of the kernel over the first rounds "
+                  "of the policy's first run (decisions_timed of them)."))
+
+
+def decision_times(manifest: dict, n_policies: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each policy's timed decisions (int64) and microseconds per decision (float64, NaN where not
+    timed: another engine, an older tournament, no cycle counter), from ``decision_time`` of a
+    tournament manifest."""
+    decisions = np.zeros(n_policies, dtype=np.int64)
+    per_decision = np.full(n_policies, np.nan)
+    entries = manifest.get("decision_time")
+    if isinstance(entries, list) and len(entries) == n_policies:
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                continue
+            count = int(entry.get("decisions") or 0)
+            decisions[index] = count
+            seconds = entry.get("seconds")
+            if count > 0 and isinstance(seconds, (int, float)):
+                per_decision[index] = 1e6 * float(seconds) / count
+    return decisions, per_decision
 
 
 def pairing_heatmap(data: TournamentData) -> bytes:

@@ -1,16 +1,23 @@
-"""How strong each policy is: head-to-head tournaments along a chain of policies, as a table.
+"""How strong each policy is: head-to-head tournaments on duplicate deals, as a table.
 
-For each case (a rule set, its options and player count) and each adjacent pair of the chain
-(``random -> greedy -> heuristic -> pimc`` by default), plus ``ismcts`` against ``pimc``, this
-plays a two-policy ``fudasim tournament`` on the same deals (one seed: every pairing sees the same
-deals, each deal once per seating) and prints the stronger policy's mean payoff gap per round and
-its win-rate gap, each with a 95% interval paired over deals, and the rounds per second. The
-table in docs/policies.md is this script's output::
+For each case (a rule set, its options and player count) this plays two-policy ``fudasim
+tournament``s on the same deals (one seed: every pairing sees the same deals, each deal once per
+seating): each adjacent pair of the chain (``greedy -> heuristic`` by default), then each of
+``--versus`` (``pimc``, ``ismcts`` and ``learned``, each with its defaults) against
+``heuristic`` (``learned`` only in a case a model ships for), and with ``--ismcts-vs-pimc``
+``ismcts`` against ``pimc``. It prints the second policy's mean
+payoff gap per round and its win-rate gap, each with a 95% interval paired over deals, each
+policy's time per decision (the tournament's, see docs/tournament.md) and the rounds per second;
+then, per case, the strongest of the policies played. The table in docs/policies.md is this
+script's output::
 
-    python -m benchmarks.strength --deals 20000 --out strength-runs > strength.md
+    python -m benchmarks.strength --scale 2 --out strength-runs > strength.md
 
-``--cases``, ``--chain``, ``--pimc`` and ``--ismcts`` change what is played; ``--engine
-reference`` plays the reference engine (slow; for checking).
+Each case plays its own number of deals (``Case.deals``, sized so that its intervals are of use),
+times ``--scale``; ``--deals`` gives every case the same number instead. ``--cases``,
+``--chain``, ``--versus``, ``--pimc`` and ``--ismcts`` change what is played; ``--engine reference`` plays the reference engine (slow; for
+checking). Finished tournament folders under ``--out`` are reused, so an interrupted table
+resumes.
 """
 
 from __future__ import annotations
@@ -37,19 +44,27 @@ class Case:
     rules: str
     options: tuple[tuple[str, str], ...] = ()
     players: int | None = None
+    deals: int = 2000  # at --scale 1
+    model: str | None = None  # the shipped learned model's case (``simcore.models``), if one ships
 
 
 CASES = {
-    "tensho-set1": Case("Tensho (Ise), yaku set 1", "tensho-ise", (("tensho.yaku_set_choice", "fixed_1"),)),
-    "tensho-set2": Case("Tensho (Ise), yaku set 2", "tensho-ise", (("tensho.yaku_set_choice", "fixed_2"),)),
-    "enshu-w2": Case("Enshu-bana W, 2 players", "enshu-w", players=2),
-    "enshu-s3": Case("Enshu-bana S, 3 players", "enshu-s", players=3),
-    "enshu-c3": Case("Enshu-bana C, 3 players", "enshu-c", players=3),
-    "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5),
+    "tensho-set1": Case("Tensho (Ise), yaku set 1", "tensho-ise", (("tensho.yaku_set_choice", "fixed_1"),),
+                        deals=4000, model="tensho-set1"),
+    "tensho-set2": Case("Tensho (Ise), yaku set 2", "tensho-ise", (("tensho.yaku_set_choice", "fixed_2"),),
+                        deals=4000, model="tensho-set2"),
+    "enshu-w2": Case("Enshu-bana W, 2 players", "enshu-w", players=2, deals=2000),
+    "enshu-w3": Case("Enshu-bana W, 3 players", "enshu-w", players=3, deals=1000),
+    "enshu-s2": Case("Enshu-bana S, 2 players", "enshu-s", players=2, deals=4000),
+    "enshu-s3": Case("Enshu-bana S, 3 players", "enshu-s", players=3, deals=1000),
+    "enshu-c2": Case("Enshu-bana C, 2 players", "enshu-c", players=2, deals=2000),
+    "enshu-c3": Case("Enshu-bana C, 3 players", "enshu-c", players=3, deals=1000, model="enshu-c3"),
+    "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5, deals=600),
 }
-DEFAULT_CHAIN = "random,greedy,heuristic,PIMC"
-DEFAULT_PIMC = "pimc:worlds=64,rollout=heuristic"
-DEFAULT_ISMCTS = "ismcts:iterations=256,rollout=heuristic"
+DEFAULT_CHAIN = "greedy,heuristic"
+DEFAULT_VERSUS = "PIMC,ISMCTS,learned"
+DEFAULT_PIMC = "pimc"
+DEFAULT_ISMCTS = "ismcts"
 
 
 def _interval(values: np.ndarray) -> tuple[float, float]:
@@ -63,7 +78,7 @@ def _interval(values: np.ndarray) -> tuple[float, float]:
 def strength_rows(case: Case, pairs: list[tuple[str, str]], deals: int, seed: int, out: Path, engine: str,
                   threads: int | None) -> list[dict]:
     """Play each (weaker, stronger) pair of ``case`` on the same deals; one result row per pair."""
-    from analysis.tournament import open_tournament
+    from analysis.tournament import decision_times, open_tournament
     from simcore.games import game_of
     from simcore.rules import load_rules
     from simcore.run.tournament import TournamentConfig, run_tournament
@@ -89,9 +104,11 @@ def strength_rows(case: Case, pairs: list[tuple[str, str]], deals: int, seed: in
         timings = result.manifest.get("timing") or {}
         seconds = sum(float(t.get("seconds", 0.0)) for t in timings.values()) if isinstance(timings, dict) else 0.0
         rounds = int(keep.sum()) * len(pair.seatings)
+        _, per_decision = decision_times(result.manifest, 2)
         rows.append({"case": case.label, "weaker": weak, "stronger": strong, "deals": int(keep.sum()),
                      "payoff": _interval(payoff), "wins": _interval(wins), "share": float(share),
-                     "rounds_per_s": rounds / seconds if seconds > 0 else math.nan})
+                     "rounds_per_s": rounds / seconds if seconds > 0 else math.nan,
+                     "us_weaker": float(per_decision[0]), "us_stronger": float(per_decision[1])})
     return rows
 
 
@@ -103,15 +120,41 @@ def _cell(estimate: tuple[float, float], scale: float = 1.0, digits: int = 3) ->
     return f"{mean * scale:+.{digits}f} ± {half * scale:.{digits}f}{verdict}"
 
 
+def _us(value: float) -> str:
+    return "" if not math.isfinite(value) else f"{value:,.0f}" if value >= 10 else f"{value:.1f}"
+
+
 def markdown(rows: list[dict]) -> str:
     """The result rows as a Markdown table (``(n.s.)``: the interval contains 0)."""
-    lines = ["| case | weaker → stronger | deals | payoff gap per round | win-rate gap (points) | stronger wins | rounds/s |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| case | weaker → stronger | deals | payoff gap per round | win-rate gap (points) | stronger wins | "
+             "µs per decision | rounds/s |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         rate = "" if not math.isfinite(r["rounds_per_s"]) else f"{r['rounds_per_s']:,.0f}"
+        times = f"{_us(r.get('us_weaker', math.nan))} / {_us(r.get('us_stronger', math.nan))}"
         lines.append(f"| {r['case']} | {r['weaker']} → {r['stronger']} | {r['deals']:,} | {_cell(r['payoff'])} | "
-                     f"{_cell(r['wins'], 100, 1)} | {100 * r['share']:.1f}% | {rate} |")
+                     f"{_cell(r['wins'], 100, 1)} | {100 * r['share']:.1f}% | {times} | {rate} |")
     return "\n".join(lines) + "\n"
+
+
+def strongest(rows: list[dict]) -> list[tuple[str, str, str]]:
+    """Per case, the policy ahead on payoff (point estimates) of every policy it was played
+    against (of several such, the one played most, then the one of the largest smallest gap),
+    and whether all its gaps are clear of 0:
+    ``(case, policy or "none", "clear"|"not resolved"|"")``."""
+    out = []
+    for case in dict.fromkeys(r["case"] for r in rows):
+        mine = [r for r in rows if r["case"] == case]
+        best: tuple[int, float, str, str] = (0, 0.0, "none", "")
+        for name in dict.fromkeys(n for r in mine for n in (r["weaker"], r["stronger"])):
+            gaps = [r["payoff"] if r["stronger"] == name else (-r["payoff"][0], r["payoff"][1])
+                    for r in mine if name in (r["weaker"], r["stronger"])]
+            margin = min(mean for mean, _ in gaps) if gaps else 0.0
+            if all(mean > 0 for mean, _ in gaps) and (len(gaps), margin) > best[:2]:
+                clear = all(mean - half > 0 for mean, half in gaps)
+                best = (len(gaps), margin, name, "clear" if clear else "not resolved")
+        out.append((case, best[2], best[3]))
+    return out
 
 
 def _revision() -> str:
@@ -126,29 +169,51 @@ def main(argv: list[str] | None = None) -> int:
     """Run the strength tournaments and print the table (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
-    parser.add_argument("--chain", default=DEFAULT_CHAIN, help="policies weakest first; PIMC stands for --pimc")
+    parser.add_argument("--chain", default=DEFAULT_CHAIN,
+                        help="policies weakest first; PIMC and ISMCTS stand for --pimc and --ismcts")
+    parser.add_argument("--versus", default=DEFAULT_VERSUS,
+                        help="each played against heuristic when the chain holds it ('' for none)")
     parser.add_argument("--pimc", default=DEFAULT_PIMC)
-    parser.add_argument("--ismcts", default=DEFAULT_ISMCTS, help="played against --pimc ('' to skip)")
-    parser.add_argument("--deals", type=int, default=20_000)
+    parser.add_argument("--ismcts", default=DEFAULT_ISMCTS, help="'' to play no ismcts")
+    parser.add_argument("--ismcts-vs-pimc", action="store_true", help="also --ismcts against --pimc")
+    parser.add_argument("--deals", type=int, default=None, help="every case's deals (default: its own, scaled)")
+    parser.add_argument("--scale", type=float, default=1.0, help="times each case's own deals")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--engine", default="kernel", choices=("kernel", "reference"))
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", type=Path, default=Path("strength-runs"), help="tournament folders (resumed if present)")
     args = parser.parse_args(argv)
+    from simcore.models import shipped_models
     from simcore.run.tournament import split_policies
 
-    chain = [args.pimc if p == "PIMC" else p for p in split_policies(args.chain)]
+    def named(policy: str) -> str:
+        return {"PIMC": args.pimc, "ISMCTS": args.ismcts}.get(policy, policy)
+
+    chain = [p for p in (named(p) for p in split_policies(args.chain)) if p]
     pairs = list(zip(chain, chain[1:], strict=False))
-    if args.ismcts:
+    if "heuristic" in chain and args.versus:
+        for other in (named(p) for p in split_policies(args.versus)):
+            if other and ("heuristic", other) not in pairs:
+                pairs.append(("heuristic", other))
+    if args.ismcts_vs_pimc and args.ismcts and (args.pimc, args.ismcts) not in pairs:
         pairs.append((args.pimc, args.ismcts))
+    models = {f"{m.game}-{m.case}" for m in shipped_models()}
     rows = []
     for name in args.cases.split(","):
         if name not in CASES:
             parser.error(f"--cases: unknown case {name!r} (known: {', '.join(CASES)})")
-        rows += strength_rows(CASES[name], pairs, args.deals, args.seed, args.out, args.engine, args.threads)
+        case = CASES[name]
+        deals = args.deals if args.deals is not None else max(1, round(case.deals * args.scale))
+        mine = [(weak, strong) for weak, strong in pairs
+                if "learned" not in (weak.partition(":")[0], strong.partition(":")[0]) or case.model in models]
+        rows += strength_rows(case, mine, deals, args.seed, args.out, args.engine, args.threads)
     command = " ".join(["python -m benchmarks.strength", *(argv if argv is not None else sys.argv[1:])])
     sys.stdout.write(markdown(rows))
-    sys.stdout.write(f"\n`{command}` at {_revision()}, seed {args.seed}; ± is the 95% interval paired over deals.\n")
+    sys.stdout.write("\n| case | strongest policy | its gaps |\n|---|---|---|\n")
+    for label, policy, verdict in strongest(rows):
+        sys.stdout.write(f"| {label} | {policy} | {verdict} |\n")
+    sys.stdout.write(f"\n`{command}` at {_revision()}, seed {args.seed}; ± is the 95% interval paired over deals; "
+                     f"µs per decision: weaker / stronger.\n")
     return 0
 
 

@@ -14,7 +14,7 @@ docs/guarantees.md) and draws only from its seat's stream.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from simcore.errors import PolicyError
@@ -37,6 +37,7 @@ __all__ = [
     "PolicyKind",
     "PolicySpec",
     "PolicySupport",
+    "changed_default",
     "check_engine",
     "HiddenCardsWarning",
     "hidden_notice",
@@ -44,6 +45,7 @@ __all__ = [
     "searches",
     "sees_hidden",
     "parse_policy",
+    "recorded_text",
     "register_policy",
 ]
 
@@ -56,6 +58,14 @@ class ParamSpec:
 
     ``kind`` is ``int``, ``float`` or ``str``; ``choices`` (if given) lists every allowed value,
     otherwise a number must lie in ``minimum .. maximum`` (either bound may be None).
+
+    ``default`` is what a seat gets when its policy text does not name the parameter.
+    ``unstated`` is what a *recorded* policy text (a dataset's or tournament's metadata) that does
+    not name it stands for: the default when such texts were written, fixed for ever (None: the
+    same as ``default``). A parameter whose default changes keeps its old default as
+    ``unstated``, and a new parameter's ``unstated`` is the value that plays as before it
+    existed; every text written since names such a parameter (``PolicySpec.__str__``), so an old
+    dataset replays and resumes as it was made, whatever the defaults are now.
     A ``recorded`` parameter is named in the text a dataset records even at its default (the
     learned player's model version: a newer default must not change what an old dataset replays).
     """
@@ -67,7 +77,13 @@ class ParamSpec:
     minimum: float | None = None
     maximum: float | None = None
     help: str = ""
+    unstated: int | float | str | None = None
     recorded: bool = False
+
+    @property
+    def recorded_default(self) -> int | float | str:
+        """The value a recorded policy text that does not name this parameter stands for."""
+        return self.default if self.unstated is None else self.unstated
 
     def parse(self, policy: str, text: str) -> int | float | str:
         """The value of ``text`` for this parameter; ``PolicyError`` naming it if not allowed."""
@@ -154,23 +170,71 @@ def objective_param(default: str) -> ParamSpec:
                      help="win: a finished round counts +1, 0 or -1 by the sign of the seat's payoff; "
                           "score: it counts the payoff itself")
 
+_CRN = ParamSpec("crn", 0, choices=(0, 1),
+                 help="1: every option's rollouts in a world replay the same random draws (common random "
+                      "numbers; matters for random rollouts only)")
+_Z = ParamSpec("z", 0.0, kind=float, minimum=0.0, maximum=10.0,
+               help="leave the rollout policy's own move only for an option whose mean gain over it, "
+                    "paired world by world, is at least z standard errors (0: any gain)")
+
+_CONFIRM = ParamSpec("confirm", 0, minimum=0, maximum=65536,
+                     help="more worlds for the action that looked best over the first ones, against the "
+                          "rollout policy's own, before z judges it on all (0: every action, every world)")
+
+
+
+def changed_default(param: ParamSpec, default: int | float | str) -> ParamSpec:
+    """``param`` with a new ``default``; a recorded text that does not name it keeps meaning the
+    value it meant before (``ParamSpec.unstated``)."""
+    return replace(param, default=default, unstated=param.recorded_default)
+
+
+# pimc's defaults are the strong settings of docs/policies.md (measured against heuristic in
+# every case of benchmarks/strength.py); before them it played 32 worlds of random rollouts
 register_policy(PolicyKind("pimc", POLICY_PIMC,
-                           "determinized Monte Carlo: each option played out in sampled worlds, best mean kept",
-                           (ParamSpec("worlds", 32, minimum=1, maximum=65536,
-                                      help="samples of the hidden cards per decision"), _ROLLOUT),
+                           "determinized Monte Carlo: each option played out in sampled worlds, the rollout "
+                           "policy's own move kept unless another is clearly better",
+                           (changed_default(ParamSpec("worlds", 32, minimum=1, maximum=65536,
+                                                      help="samples of the hidden cards per decision"), 16),
+                            changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
+                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32)),
                            searches=True))
+# ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges (docs/policies.md);
+# before them it was single-observer ISMCTS of 1,000 iterations, c 0.7 and random rollouts
 register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
-                           "single-observer information-set Monte Carlo tree search",
-                           (ParamSpec("iterations", 1000, minimum=1, maximum=1_000_000,
-                                      help="determinizations (one tree descent each) per decision"),
-                            ParamSpec("c", 0.7, kind=float, minimum=0.0, maximum=100.0,
-                                      help="UCB exploration constant"),
-                            _ROLLOUT),
+                           "information-set Monte Carlo tree search over the seat's own decisions, every root "
+                           "move tried in each world",
+                           (changed_default(ParamSpec("iterations", 1000, minimum=1, maximum=1_000_000,
+                                                      help="tree descents per decision (root=paired: worlds "
+                                                           "times the number of options)"), 64),
+                            changed_default(ParamSpec("c", 0.7, kind=float, minimum=0.0, maximum=100.0,
+                                                      help="UCB exploration constant"), 1.4),
+                            changed_default(_ROLLOUT, "heuristic"),
+                            changed_default(ParamSpec("norm", 0, choices=(0, 1),
+                                                      help="1: a node's mean is divided by the largest |objective| "
+                                                           "the search has met, so it lies in -1..1 whatever the "
+                                                           "objective"), 1),
+                            changed_default(ParamSpec("z", 0.0, kind=float, minimum=0.0, maximum=10.0,
+                                                      help="root=ucb: keep the rollout policy's own move unless the "
+                                                           "most visited move's mean beats it by z standard errors "
+                                                           "(0: the most visited); root=paired: as pimc's z"), 1.5),
+                            changed_default(ParamSpec("tree", "all", kind=str, choices=("all", "own"),
+                                                      help="all: the tree holds every seat's decisions; own: only "
+                                                           "the searcher's, the other seats play the rollout "
+                                                           "policy"), "own"),
+                            changed_default(ParamSpec("root", "ucb", kind=str, choices=("ucb", "paired"),
+                                                      help="ucb: one world per iteration, the most visited action; "
+                                                           "paired: every action in each world, chosen by paired "
+                                                           "gains as pimc"), "paired"),
+                            changed_default(replace(_CONFIRM, help="root=paired: more worlds for the action that "
+                                                                   "looked best, against the rollout policy's own, "
+                                                                   "before z judges it on all"), 32)),
                            searches=True))
 register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            "for measurement only: pimc in the real position, seeing every hidden card",
                            (ParamSpec("worlds", 32, minimum=1, maximum=65536,
-                                      help="rollouts of each option in the real position"), _ROLLOUT),
+                                      help="rollouts of each option in the real position"), _ROLLOUT, _CRN, _Z,
+                            _CONFIRM),
                            sees_hidden=True, searches=True))
 register_policy(PolicyKind("learned", POLICY_LEARNED,
                            "a trained model: the option its features of the seat's observation score highest",
@@ -181,11 +245,16 @@ register_policy(PolicyKind("learned", POLICY_LEARNED,
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A seat's policy: the registry name and every parameter's value (defaults filled in)."""
+    """A seat's policy: the registry name and every parameter's value (defaults filled in).
+
+    ``defaults`` holds each parameter's default, ``unstated`` what a recorded text that does not
+    name it stands for (``ParamSpec.unstated``); neither takes part in comparisons.
+    """
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    unstated: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     named: tuple[str, ...] = field(default=(), compare=False, repr=False)  # always in ``str`` (recorded)
 
     @property
@@ -194,9 +263,16 @@ class PolicySpec:
         return POLICY_KINDS[self.name].policy_id
 
     def __str__(self) -> str:
-        """``NAME`` or ``NAME:k=v,...`` naming the parameters that differ from the defaults and
-        the ``recorded`` ones (``ParamSpec``)."""
-        changed = {k: v for k, v in sorted(self.params.items()) if self.defaults.get(k) != v or k in self.named}
+        """``NAME`` or ``NAME:k=v,...``: the text a dataset records, which means the same policy
+        read as a user's choice and as a recorded text (``parse_policy``). It names every
+        parameter that differs from its default, and every parameter whose default is not what
+        a recorded text that omits it stands for (so ``pimc`` with today's defaults is recorded
+        with those parameters spelled out), and the ``recorded`` ones (``ParamSpec``)."""
+        changed = {}
+        for k, v in sorted(self.params.items()):
+            default = self.defaults.get(k)
+            if default != v or self.unstated.get(k, default) != default or k in self.named:
+                changed[k] = v
         if not changed:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in changed.items())
@@ -213,12 +289,15 @@ def _game_support(game: str | None) -> dict[str, dict[str, PolicySupport]]:
     return {game: dict(games[game].policies)}
 
 
-def parse_policy(text: str, game: str | None = None) -> PolicySpec:
+def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> PolicySpec:
     """Parse ``NAME[:k=v,...]`` (e.g. ``greedy:yaku_set=2``) against the registry.
 
     With ``game`` (a registered game's name), the policy must be one that game offers and a
     parameter that game has no use for is refused rather than ignored; without it, the
-    parameters of every game are accepted.
+    parameters of every game are accepted. A parameter the text does not name takes its
+    default, or, with ``recorded`` (a text read from a dataset's or tournament's metadata), the
+    value such a text stood for when it was written (``ParamSpec.unstated``): an old dataset's
+    ``pimc`` is the pimc it was made with.
     """
     name, _, rest = text.strip().partition(":")
     if name not in POLICY_KINDS:
@@ -231,8 +310,9 @@ def parse_policy(text: str, game: str | None = None) -> PolicySpec:
         if name in offers:
             for param in offers[name].params:
                 specs.setdefault(param.name, param)
-    params = {key: spec.default for key, spec in specs.items()}
-    defaults = dict(params)
+    defaults = {key: spec.default for key, spec in specs.items()}
+    unstated = {key: spec.recorded_default for key, spec in specs.items()}
+    params = dict(unstated if recorded else defaults)
     if rest:
         for item in rest.split(","):
             key, sep, value = item.partition("=")
@@ -246,7 +326,16 @@ def parse_policy(text: str, game: str | None = None) -> PolicySpec:
                 allowed = ", ".join(specs) or "none"
                 raise PolicyError(f"policy {name}: unknown parameter {item!r} (parameters: {allowed})")
             params[key] = specs[key].parse(name, value.strip())
-    return PolicySpec(name, params, defaults, tuple(key for key, spec in specs.items() if spec.recorded))
+    return PolicySpec(name, params, defaults, unstated,
+                      tuple(key for key, spec in specs.items() if spec.recorded))
+
+
+def recorded_text(text: str, game: str | None = None) -> str:
+    """A recorded policy text (a dataset's or tournament's metadata) as it would be recorded
+    today: the same policy, spelled so that it reads alike as a user's choice (``parse_policy``
+    with ``recorded``, then ``str``). Two recorded texts name the same policy exactly when their
+    ``recorded_text`` agree."""
+    return str(parse_policy(text, game, recorded=True))
 
 
 class HiddenCardsWarning(UserWarning):

@@ -16,30 +16,62 @@ Objective
     A finished world counts for seat ``s`` ``sign(payoff[s])`` (``objective=win``: +1, 0 or -1)
     or ``payoff[s]`` (``objective=score``). Totals are integers, so both engines add exactly.
 
-PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W
-    At a decision with legal actions ``A`` (one action: taken without a draw): for each world
-    ``w = 0 .. W-1`` deal ``world = state.sample_hidden(s, S)``; for each action ``i`` in
-    ``A``'s order play ``A[i]`` on a copy of the world, roll out, and add the objective to
-    ``total[i]``. Take the action of the largest total; ties go to the action the rollout policy
-    itself would take in the real position when it is ``greedy`` or ``heuristic`` (which draw
-    nothing), else to the first. Every action meets the same worlds (common random numbers
-    across the options); with few worlds many totals tie, and the rollout policy's choice is
-    the better default than the first action.
+PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``confirm`` K
+    At a decision with legal actions ``A`` (one action: taken without a draw), the *base* action
+    ``b`` is the one the rollout policy itself would take in the real position when it is
+    ``greedy`` or ``heuristic`` (which draw nothing), else the first. *Playing out* worlds: for
+    each world deal ``world = state.sample_hidden(s, S)``; for each action ``i`` played, in
+    ``A``'s order (with ``crn``, after setting ``S`` back to where the deal left it, so every
+    action's rollout replays the same draws), play ``A[i]`` on a copy of the world, roll out, and
+    take the objective ``v[i]``; then add ``v[i] - v[b]`` to ``gain[i]`` and its square to
+    ``square[i]``.
+
+    First every action is played out in W worlds. Without ``confirm`` (K = 0): take the action
+    of the largest gain among those that pass ``deviates`` (a positive gain of at least ``z``
+    standard errors of the paired differences; ``z = 0``: any positive gain), ties to the lowest
+    index; if none passes, ``b``. With K > 0 (screening, then confirming): the action ``j`` of
+    the largest positive gain (ties to the lowest index; none: take ``b`` at once) is played out
+    against ``b`` alone (both, in index order) in K more worlds, and taken if its gain over all
+    W + K worlds passes ``deviates``, else ``b``. Most of the worlds go to the one action that
+    may replace ``b``, and a decision where nothing looks better than ``b`` costs W worlds.
+
+    Every action meets the same worlds (common random numbers across the options), so the gains
+    are paired world by world; with ``z > 0`` the search leaves the rollout policy's move only
+    for an option that is measurably better, not for one that looks better by chance.
 
 ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, ``c``
     A tree of the seat's information sets: a node is the sequence of actions taken from the
     decision (the seat's own and the others', each known by its action key, see each game's
     ``action_key``), with per node the seat that took its action, its visits, the sum of that
-    seat's objective over them, and its availability (how often it could have been chosen).
-    Each iteration deals one world, then
+    seat's objective over them (and of its square), and its availability (how often it could
+    have been chosen). With ``tree=own`` the tree holds the seat's own actions only: wherever the
+    descent meets another seat's decision, the rollout policy takes it (as in a rollout) and the
+    descent goes on, so the other seats decide from their own view of each world rather than as
+    tree nodes shared across worlds. Each iteration deals one world, then
 
     * selects: while the world's pending decision has a child for every legal action, each of
       those children gains one availability and the one maximising
-      ``total / visits + c * sqrt(LOG[avail] / visits)`` is taken (ties: the earliest made);
+      ``total / visits / scale + c * sqrt(LOG[avail] / visits)`` is taken (ties: the earliest
+      made); ``scale`` is 1, or with ``norm`` the largest |objective| added to a node so far
+      (at least 1), which puts every mean in ``-1 .. 1`` whatever the objective;
     * expands the first legal action (in the decision's order) without a child;
     * rolls out, and adds the objective of the seat of each node on the path to that node.
 
-    The action whose child was visited most is taken (ties: the earliest made). ``LOG`` is
+    With ``root=paired`` the root's children are made first, one per legal action in order,
+    and the iterations come in worlds: each of ``max(1, N // n)`` worlds (n actions) is dealt
+    once, and in a copy of it each root action in turn is taken and the iteration goes on below
+    its child as above. The root action is then chosen from the paired gains over the base
+    action ``b`` (the rollout policy's own when it is ``greedy`` or ``heuristic``, else the
+    first) exactly as ``pimc`` without ``confirm`` chooses: the root comparisons are paired world
+    by world, the tree improves the seat's own later decisions below each; with ``confirm`` K,
+    the action that looked best is then played against ``b`` in K more worlds (both taken in
+    each, in index order, the iterations going on below them) and judged on all, as ``pimc``.
+
+    Otherwise the action whose child was visited most is taken (ties: the earliest made), except with
+    ``z > 0`` and a ``greedy`` or ``heuristic`` rollout: then the action the rollout policy itself
+    would take in the real position (it draws nothing) is kept unless the most visited child's
+    mean beats its child's by ``z`` standard errors of the difference (``outscores``; each child
+    with two visits or more). ``LOG`` is
     ``log_table``: one float64 table computed by numpy, read by both engines, so the two
     compute each bound with the same operations on the same numbers.
 
@@ -60,7 +92,8 @@ import numpy as np
 from simcore.errors import PolicyError
 from simcore.policies import PolicySpec, parse_policy
 
-__all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "log_table", "make_search_policy", "objective"]
+__all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "deviates",
+           "log_table", "make_search_policy", "objective", "outscores"]
 
 SEARCH_POLICIES = ("pimc", "ismcts", "omniscient")
 
@@ -68,6 +101,37 @@ SEARCH_POLICIES = ("pimc", "ismcts", "omniscient")
 def log_table(n: int) -> np.ndarray:
     """``float64[n + 1]`` with ``log(k)`` at ``k >= 1`` (0 at 0), as numpy computes it."""
     return np.log(np.maximum(np.arange(n + 1, dtype=np.float64), 1.0))
+
+
+def deviates(gain: int, squares: int, worlds: int, z: float) -> bool:
+    """Whether an option whose objective minus the base option's sums to ``gain`` (its square to
+    ``squares``) over ``worlds`` paired worlds beats the base by ``z`` standard errors: ``gain >
+    0`` and ``gain^2 (n - 1) >= z^2 (n squares - gain^2)``, in the float64 operations of the
+    kernel's ``deviates_nb``, one for one, so both engines decide alike."""
+    if gain <= 0:
+        return False
+    g = float(gain)
+    n = float(worlds)
+    return g * g * (n - 1.0) >= z * z * (n * float(squares) - g * g)
+
+
+def outscores(total: int, squares: int, visits: int, base_total: int, base_squares: int, base_visits: int,
+              z: float) -> bool:
+    """Whether a node's mean objective beats the base node's by ``z`` standard errors of the
+    difference of the two means (each from its own visits, at least 2), in the float64
+    operations of the kernel's ``outscores_nb``, one for one."""
+    if visits < 2 or base_visits < 2:
+        return False
+    n1 = float(visits)
+    m1 = float(total) / n1
+    v1 = (float(squares) - float(total) * m1) / (n1 - 1.0)
+    n0 = float(base_visits)
+    m0 = float(base_total) / n0
+    v0 = (float(base_squares) - float(base_total) * m0) / (n0 - 1.0)
+    d = m1 - m0
+    if d <= 0.0:
+        return False
+    return d * d >= z * z * (v1 / n1 + v0 / n0)
 
 
 def objective(returns: list[float], seat: int, kind: str) -> int:
@@ -91,7 +155,9 @@ class _Search:
         self.stream = stream
         self.objective = str(spec.params["objective"])
         self.rollout_name = str(spec.params["rollout"])
-        rollout = make_policy(parse_policy(self.rollout_name, game), compiled, stream)
+        # the rollout policy as a recorded text of its name alone stands for: never a default
+        # that may change, so a dataset's search players roll out as they did
+        rollout = make_policy(parse_policy(self.rollout_name, game, recorded=True), compiled, stream)
         self.rollout_policy = rollout
         self.ask_policy = ask_policy
         self.action_key = action_key
@@ -116,6 +182,9 @@ class PimcPolicy(_Search):
                  ask_policy: Callable, action_key: Callable) -> None:
         super().__init__(game, spec, compiled, stream, make_policy, ask_policy, action_key)
         self.worlds = int(spec.params["worlds"])
+        self.crn = bool(spec.params["crn"])
+        self.z = float(spec.params["z"])
+        self.confirm = int(spec.params["confirm"])
 
     def world(self, state: Any, seat: int) -> Any:
         """A world to search: the hidden cards dealt anew from the stream."""
@@ -127,21 +196,44 @@ class PimcPolicy(_Search):
         if len(actions) == 1:
             return actions[0]
         seat = decision.seat
-        totals = [0] * len(actions)
-        for _ in range(self.worlds):
-            world = self.world(state, seat)
-            for i, action in enumerate(actions):
-                copy = world.clone()
-                copy.apply(action)
-                self.rollout(copy)
-                totals[i] += self.score(copy, seat)
-        best = 0
-        if self.rollout_name != "random":  # ties go to the rollout policy's own choice (no draw)
-            best = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
+        base = 0
+        if self.rollout_name != "random":  # the rollout policy's own choice (it draws nothing)
+            base = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
+        gains, squares = self.play_out(state, seat, actions, self.worlds, None, base)
+        best = base
         for i in range(len(actions)):
-            if totals[i] > totals[best]:
+            if gains[i] > gains[best] and (self.confirm > 0 or deviates(gains[i], squares[i], self.worlds, self.z)):
                 best = i
-        return actions[best]
+        if self.confirm == 0 or best == base:
+            return actions[best]
+        gain, square = gains[best], squares[best]
+        gains, squares = self.play_out(state, seat, actions, self.confirm, best, base)
+        passes = deviates(gain + gains[best], square + squares[best], self.worlds + self.confirm, self.z)
+        return actions[best] if passes else actions[base]
+
+    def play_out(self, state: Any, seat: int, actions: Any, worlds: int, only: int | None,
+                 base: int) -> tuple[list[int], list[int]]:
+        """Each action's gain over the base action, and its square, summed over ``worlds`` new
+        worlds: every action played out in each, or (``only``) the base and ``only``."""
+        gains = [0] * len(actions)
+        squares = [0] * len(actions)
+        values = [0] * len(actions)
+        played = [i for i in range(len(actions)) if only is None or i in (only, base)]
+        for _ in range(worlds):
+            world = self.world(state, seat)
+            saved = (list(self.stream.s), self.stream.draws)
+            for i in played:
+                if self.crn:
+                    self.stream.s, self.stream.draws = list(saved[0]), saved[1]
+                copy = world.clone()
+                copy.apply(actions[i])
+                self.rollout(copy)
+                values[i] = self.score(copy, seat)
+            for i in played:
+                d = values[i] - values[base]
+                gains[i] += d
+                squares[i] += d * d
+        return gains, squares
 
 
 class OmniscientPolicy(PimcPolicy):
@@ -156,13 +248,14 @@ class OmniscientPolicy(PimcPolicy):
 class _Node:
     """A node of the ISMCTS tree: the action (by key) that leads to it and its statistics."""
 
-    __slots__ = ("avail", "by_key", "children", "key", "seat", "total", "visits")
+    __slots__ = ("avail", "by_key", "children", "key", "seat", "squares", "total", "visits")
 
     def __init__(self, key: int, seat: int) -> None:
         self.key = key
         self.seat = seat
         self.visits = 0
         self.total = 0
+        self.squares = 0
         self.avail = 1
         self.children: list[_Node] = []
         self.by_key: dict[int, _Node] = {}
@@ -183,7 +276,13 @@ class IsmctsPolicy(_Search):
         super().__init__(game, spec, compiled, stream, make_policy, ask_policy, action_key)
         self.iterations = int(spec.params["iterations"])
         self.c = float(spec.params["c"])
-        self.log = [float(v) for v in log_table(self.iterations)]
+        self.norm = bool(spec.params["norm"])
+        self.z = float(spec.params["z"])
+        self.own = spec.params["tree"] == "own"
+        self.paired = spec.params["root"] == "paired"
+        self.confirm = int(spec.params["confirm"]) if self.paired else 0
+        self.scale = 1.0
+        self.log = [float(v) for v in log_table(self.iterations + 2 * self.confirm)]
 
     def _select(self, node: _Node, world: Any, keys: list[int]) -> _Node:
         """Count availability of ``node``'s children legal in ``world`` and pick the best bound."""
@@ -193,11 +292,41 @@ class IsmctsPolicy(_Search):
             if child.key not in legal:
                 continue
             child.avail += 1
-            value = child.total / child.visits + self.c * math.sqrt(self.log[child.avail] / child.visits)
+            value = child.total / child.visits / self.scale + self.c * math.sqrt(self.log[child.avail] / child.visits)
             if best is None or value > best_value:
                 best, best_value = child, value
         assert best is not None
         return best
+
+    def _descend(self, world: Any, seat: int, node: _Node, path: list[_Node]) -> None:
+        """One iteration in ``world`` from ``node`` (reached by ``path``): select, expand, roll
+        out, and add each path node's seat's objective to it."""
+        while True:
+            pending = world.decision()
+            if pending is None:
+                break
+            if self.own and pending.seat != seat:  # another seat: the rollout policy decides
+                world.apply(self.ask_policy(self.rollout_policy, world, pending))
+                continue
+            keys = [self.action_key(pending, a) for a in pending.actions]
+            untried = next((i for i, k in enumerate(keys) if k not in node.by_key), -1)
+            if untried >= 0:
+                node = node.add(keys[untried], pending.seat)
+                world.apply(pending.actions[untried])
+                path.append(node)
+                break
+            node = self._select(node, world, keys)
+            world.apply(pending.actions[keys.index(node.key)])
+            path.append(node)
+        self.rollout(world)
+        returns = world.returns()
+        for visited in path:
+            visited.visits += 1
+            got = objective(returns, visited.seat, self.objective)
+            visited.total += got
+            visited.squares += got * got
+            if self.norm and abs(got) > self.scale:
+                self.scale = float(abs(got))
 
     def decide(self, state: Any, decision: Any) -> Any:
         """The action to take at ``decision`` of ``state`` (the seat's own decision)."""
@@ -206,36 +335,67 @@ class IsmctsPolicy(_Search):
             return actions[0]
         seat = decision.seat
         root = _Node(-1, seat)
+        self.scale = 1.0
+        if self.paired:
+            return actions[self._decide_paired(state, decision, root)]
         for _ in range(self.iterations):
-            world = state.sample_hidden(seat, self.stream)
-            node, path = root, []
-            while True:
-                pending = world.decision()
-                if pending is None:
-                    break
-                keys = [self.action_key(pending, a) for a in pending.actions]
-                untried = next((i for i, k in enumerate(keys) if k not in node.by_key), -1)
-                if untried >= 0:
-                    node = node.add(keys[untried], pending.seat)
-                    world.apply(pending.actions[untried])
-                    path.append(node)
-                    break
-                node = self._select(node, world, keys)
-                world.apply(pending.actions[keys.index(node.key)])
-                path.append(node)
-            self.rollout(world)
-            returns = world.returns()
-            for visited in path:
-                visited.visits += 1
-                visited.total += objective(returns, visited.seat, self.objective)
+            self._descend(state.sample_hidden(seat, self.stream), seat, root, [])
         best = root.children[0]
         for child in root.children[1:]:
             if child.visits > best.visits:
                 best = child
+        if self.z > 0.0 and self.rollout_name != "random":
+            base = root.by_key.get(self.action_key(decision, self.ask_policy(self.rollout_policy, state, decision)))
+            if base is not None and base is not best and not outscores(
+                    best.total, best.squares, best.visits, base.total, base.squares, base.visits, self.z):
+                best = base
         for action in actions:
             if self.action_key(decision, action) == best.key:
                 return action
         raise AssertionError("the most visited root action is not legal")  # pragma: no cover
+
+    def _decide_paired(self, state: Any, decision: Any, root: _Node) -> int:
+        """``root=paired``: every root action in each world, chosen by paired gains (module docstring)."""
+        actions = decision.actions
+        base = 0
+        if self.rollout_name != "random":
+            base = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
+        children = [root.add(self.action_key(decision, action), decision.seat) for action in actions]
+        worlds = max(1, self.iterations // len(actions))
+        gains, squares = self._paired_worlds(state, decision, children, worlds, None, base)
+        best = base
+        for i in range(len(actions)):
+            if gains[i] > gains[best] and (self.confirm > 0 or deviates(gains[i], squares[i], worlds, self.z)):
+                best = i
+        if self.confirm == 0 or best == base:
+            return best
+        gain, square = gains[best], squares[best]
+        gains, squares = self._paired_worlds(state, decision, children, self.confirm, best, base)
+        return best if deviates(gain + gains[best], square + squares[best], worlds + self.confirm, self.z) else base
+
+    def _paired_worlds(self, state: Any, decision: Any, children: list[_Node], worlds: int, only: int | None,
+                       base: int) -> tuple[list[int], list[int]]:
+        """Each root action's gain over the base action, and its square, summed over ``worlds``
+        new worlds: every action (or, ``only``, the base and ``only``) taken in a copy of each
+        world, the iteration going on below its child."""
+        actions = decision.actions
+        seat = decision.seat
+        gains = [0] * len(actions)
+        squares = [0] * len(actions)
+        values = [0] * len(actions)
+        played = [i for i in range(len(actions)) if only is None or i in (only, base)]
+        for _ in range(worlds):
+            world = state.sample_hidden(seat, self.stream)
+            for i in played:
+                copy = world.clone()
+                copy.apply(actions[i])
+                self._descend(copy, seat, children[i], [children[i]])
+                values[i] = objective(copy.returns(), seat, self.objective)
+            for i in played:
+                d = values[i] - values[base]
+                gains[i] += d
+                squares[i] += d * d
+        return gains, squares
 
 
 SearchPolicy = PimcPolicy | IsmctsPolicy | OmniscientPolicy

@@ -51,8 +51,8 @@ def test_the_cases_are_those_the_figures_in_the_docs_were_measured_on():
     tensho = [(c.case, c.label, c.rounds_divisor) for c in bench_cases("tensho")]
     assert tensho == [("fixed_1", "random-random", 1), ("fixed_1", "greedy-greedy", 4),
                       ("fixed_2", "random-random", 1), ("fixed_2", "greedy-greedy", 4),
-                      ("fixed_1", "heuristic-heuristic", 10), ("fixed_1", "pimc-greedy", 500),
-                      ("fixed_1", "ismcts-greedy", 5000), ("fixed_1", "learned-learned", 10)]
+                      ("fixed_1", "heuristic-heuristic", 10), ("fixed_1", "pimc-greedy", 1000),
+                      ("fixed_1", "ismcts-greedy", 2000), ("fixed_1", "learned-learned", 10)]
     enshu = [(c.case, c.label) for c in bench_cases("enshu")]
     assert [case for case, label in enshu if label.startswith("random")] == ["W 3p", "S 3p", "C 3p", "C 5p"]
     assert ("C 5p", "greedy-greedy-greedy-greedy-greedy") in enshu

@@ -262,6 +262,22 @@ SEARCH_MIXES = [
     ("enshu-c", 4, ["heuristic:deny_weight=0", "pimc:worlds=2,rollout=heuristic", "random", "heuristic"], None, 2),
     ("enshu-c", 3, ["omniscient:worlds=2", "pimc:worlds=2", "greedy"], None, 3),
     ("enshu-w", 2, ["omniscient:worlds=3,rollout=greedy", "heuristic"], 2, 2),
+    ("enshu-s", 3, ["pimc:worlds=3,rollout=random,crn=1,z=0", "heuristic", "greedy"], None, 3),
+    ("enshu-c", 3, ["pimc:worlds=5,rollout=heuristic,z=1.0", "heuristic", "omniscient:worlds=2,rollout=random,crn=1,z=0.5"],
+     None, 3),
+    ("enshu-w", 3, ["ismcts:iterations=12,norm=1,c=1.4,rollout=heuristic", "heuristic", "pimc:worlds=4,z=0.7"], None, 2),
+    ("enshu-c", 3, ["pimc:worlds=2,confirm=4,rollout=heuristic,z=0.5", "pimc:worlds=3,confirm=2,crn=1", "heuristic"],
+     None, 3),
+    ("enshu-c", 5, ["ismcts:iterations=14,tree=own,rollout=heuristic,norm=1,z=0.5", "heuristic", "greedy",
+                    "ismcts:iterations=10,tree=own,rollout=greedy", "random"], None, 2),
+    ("enshu-w", 2, ["ismcts:iterations=12,tree=own,rollout=random", "heuristic"], 2, 2),
+    ("enshu-s", 3, ["ismcts:iterations=20,root=paired,tree=own,rollout=heuristic,norm=1,z=0.5", "heuristic",
+                    "ismcts:iterations=7,root=paired,rollout=random"], None, 2),
+    ("enshu-c", 3, ["ismcts:iterations=10,root=paired,tree=own,rollout=heuristic,norm=1,z=0.5,confirm=5", "heuristic",
+                    "ismcts:iterations=6,root=paired,confirm=4,tree=all,rollout=greedy"], None, 2),
+    ("enshu-c", 5, ["ismcts:iterations=10,norm=1,objective=score", "heuristic", "random", "greedy", "heuristic"], None, 2),
+    ("enshu-s", 2, ["ismcts:iterations=16,norm=1,z=0.5,rollout=heuristic", "ismcts:iterations=12,z=1,rollout=greedy"],
+     None, 3),
 ]
 
 
@@ -385,6 +401,8 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
         POLICY_RANDOM,
     )
     from simcore.kernels.policy_rows import (
+        F_C,
+        N_FLOATS,
         N_PARAMS,
         P_BUDGET,
         P_OBJECTIVE,
@@ -400,7 +418,8 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
     kernel_rules = EnshuRules(*machine.rt)
     rng = random.Random(3)
     tables = np.zeros((E.MAX_SEATS + 1, 1), dtype=np.int64)
-    c = np.full(E.MAX_SEATS, 0.7)
+    floats = np.zeros((E.MAX_SEATS, N_FLOATS))
+    floats[:, F_C] = 0.7
     logs = log_table(64)
     # every policy search() asks
     kinds = PolicyKinds(greedy=True, heuristic=None, pimc=True, ismcts=True, learned=None)
@@ -408,7 +427,7 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
     def search(state: Machine, seat: int, policy: int, budget: int, rollout: int, words: np.ndarray) -> int:
         params = np.zeros((E.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)
         params[seat, [P_POLICY, P_BUDGET, P_ROLLOUT, P_OBJECTIVE]] = policy, budget, rollout, OBJECTIVE_SCORE
-        return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, c, tables, logs, words,
+        return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, floats, tables, logs, words,
                               kinds)
 
     decided = 0

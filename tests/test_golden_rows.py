@@ -11,6 +11,11 @@ goes with a new ``ENGINE_VERSION`` and regenerated digests::
 The runs cover every shipped rule set, every value of every choice option (each against the
 defaults, with greedy against random so that the decisions matter), match play, both policy
 mixes, one and two threads, shard sizes that do not divide the run, and the reference engine.
+
+Each run's policy texts are read as a dataset records them (``simcore.policies.recorded_text``):
+a parameter a text does not name stands for the value it stood for when the digest was pinned,
+whatever its default is now. So a pinned ``pimc:worlds=3`` is the pimc of random rollouts it
+always was, and a changed default that changed an old dataset's rows would fail here.
 """
 
 from __future__ import annotations
@@ -139,7 +144,11 @@ def _search_runs() -> list[dict]:
     searches = ("pimc:worlds=3", "pimc:worlds=2,rollout=greedy,objective=score",
                 "pimc:worlds=2,rollout=heuristic", "ismcts:iterations=12",
                 "ismcts:iterations=10,rollout=greedy,objective=score,c=0.5",
-                "ismcts:iterations=8,rollout=heuristic", "omniscient:worlds=2,rollout=greedy")
+                "ismcts:iterations=8,rollout=heuristic", "omniscient:worlds=2,rollout=greedy",
+                # the strong settings' parts: a second stage, a threshold, common draws, paired roots
+                "pimc:worlds=4,confirm=8,rollout=heuristic,crn=1,z=1.5", "pimc:worlds=3,rollout=random,crn=1,z=0.5",
+                "ismcts:iterations=16,root=paired,tree=own,rollout=heuristic,c=1.4,norm=1,z=1.5,confirm=8",
+                "ismcts:iterations=12,tree=own,rollout=greedy,norm=1,z=1,objective=score")
     runs = []
     for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
                            ("enshu-c", 4), ("koikoi", 2), ("koikoi-kkj", 2)):
@@ -195,14 +204,16 @@ def rows_digest(out: Path) -> str:
 
 def play(spec: dict, out: Path) -> str:
     """Run one pinned run into ``out`` and return its rows' digest."""
-    from simcore.policies import HiddenCardsWarning
+    from simcore.policies import HiddenCardsWarning, recorded_text
+    from simcore.rules import load_rules
     from simcore.run.runner import RunConfig, run
 
+    game = load_rules(spec["rules"], dict(spec.get("options", {}))).game
     config = RunConfig(
         rules=spec["rules"], options=dict(spec.get("options", {})), seed=20261201,
         rounds=None if "matches" in spec else spec.get("rounds", KERNEL_ROUNDS),
         matches=spec.get("matches"), rounds_per_match=spec.get("rounds_per_match"),
-        policies=tuple(spec["policies"]), engine=spec.get("engine", "kernel"),
+        policies=tuple(recorded_text(text, game) for text in spec["policies"]), engine=spec.get("engine", "kernel"),
         threads=spec.get("threads"), units_per_shard=spec.get("units_per_shard", 500), out=str(out),
     )
     with warnings.catch_warnings():  # an omniscient seat is announced; its rows are pinned all the same

@@ -238,6 +238,22 @@ SEARCH_MIXES = [
     ("tensho-ise", {}, ("heuristic", "omniscient:worlds=1,rollout=heuristic,objective=score"), 8, None),
     ("tensho-hanafuda", {"tensho.double_match": "highest_value_first", "tensho.triple_match": "one"},
      ("ismcts:iterations=8", "heuristic"), 12, None),
+    ("tensho-ise", {}, ("pimc:worlds=3,rollout=random,crn=1,z=0", "greedy"), 12, None),
+    ("tensho-ise", {}, ("heuristic", "pimc:worlds=6,rollout=heuristic,crn=0,z=0.8"), 12, None),
+    ("tensho-ise", {}, ("pimc:worlds=5,rollout=greedy,crn=1,z=1.5,objective=score", "omniscient:worlds=3,crn=1,z=0.5"),
+     8, None),
+    ("tensho-ise", {}, ("ismcts:iterations=12,objective=score,norm=1,c=1.4", "heuristic"), 12, None),
+    ("tensho-ise", {}, ("pimc:worlds=3,confirm=5,z=0.5,rollout=heuristic", "pimc:worlds=2,confirm=3,crn=1,z=0"), 12,
+     None),
+    ("tensho-ise", {"tensho.yaku_set_choice": "dealer_policy", "tensho.six_in_hand": "bank_at_deal"},
+     ("ismcts:iterations=16,tree=own,rollout=heuristic,z=0.5,c=1.4", "ismcts:iterations=12,tree=own,rollout=random"),
+     10, None),
+    ("tensho-ise", {}, ("ismcts:iterations=24,root=paired,tree=own,rollout=heuristic,z=0.5",
+                        "ismcts:iterations=9,root=paired,rollout=greedy,c=1.4"), 10, None),
+    ("tensho-ise", {}, ("ismcts:iterations=12,root=paired,tree=own,rollout=heuristic,z=0.5,confirm=6",
+                        "ismcts:iterations=8,root=paired,rollout=random,confirm=3"), 10, None),
+    ("tensho-ise", {}, ("ismcts:iterations=20,rollout=heuristic,z=0.5", "ismcts:iterations=16,rollout=greedy,z=2"),
+     10, None),
 ]
 
 
@@ -279,6 +295,13 @@ def test_the_general_kernel_gives_the_same_rows_on_one_thread_and_one_signature_
     finally:
         numba.set_num_threads(before)
     _assert_same(one, again)
+    # the tournament's timing of decisions plays the same decisions through the same kernel
+    from simcore.kernels.clock import HAS_COUNTER
+
+    for timed in (HAS_COUNTER, False):
+        spent = K.time_decisions(compiled, specs, 2**63 + 9, 0, 30, timed)
+        assert spent.shape == (2, 2) and spent[:, 0].min() > 30 and (spent[:, 1].min() > 0) == timed
+    assert (K.time_decisions(compiled, specs, 2**63 + 9, 0, 30, False)[:, 0] == spent[:, 0]).all()
     # one compiled kernel for the game and these policy kinds (argument 11), whatever the seed and
     # the threads (every game's rules type has its own)
     kinds = [sig[11] for sig in play_units_nb.signatures if sig[0].instance_class is TenshoRules]

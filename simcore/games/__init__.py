@@ -167,6 +167,14 @@ class Engines(Protocol):
         ``engine`` (identical for every engine)."""
         ...
 
+    def time_decisions(self, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int, first_round: int,
+                       n_rounds: int, timed: bool) -> np.ndarray:
+        """int64[seats, 2]: each seat's decisions with two or more options over the independent
+        rounds ``first_round .. first_round + n_rounds - 1`` of ``seed`` (played by the general
+        kernel on the calling thread, deciding as a run does), and, when ``timed``, the ticks of
+        ``simcore.kernels.clock`` its policy spent on them."""
+        ...
+
     def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
         """Write a reference-engine round result into row ``row`` of ``ints`` (int64[n_int, rows])
         and ``masks`` (uint64[n_mask, rows])."""

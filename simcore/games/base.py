@@ -173,6 +173,15 @@ class GameBase:
                                                      rounds_per_match, out)
         return ints, masks
 
+    def time_decisions(self, compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int, first_round: int,
+                       n_rounds: int, timed: bool) -> np.ndarray:
+        """Each seat's decisions with two or more options over independent rounds of ``seed``
+        and, when ``timed``, the ticks its policy spent on them (int64[seats, 2]): its
+        ``kernel.time_decisions``."""
+        spent: np.ndarray = self.module("kernel").time_decisions(compiled, specs, seed, first_round, n_rounds,
+                                                                 timed)
+        return spent
+
     def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
         """Write a reference-engine round result into row ``row`` of ``ints`` (int64[n_int, rows])
         and ``masks`` (uint64[n_mask, rows]): its ``reference.fill_row``."""

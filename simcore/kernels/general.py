@@ -20,7 +20,9 @@ from simcore.kernels.units_nb import play_units_nb
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
-__all__ = ["play_general"]
+__all__ = ["NOT_COUNTED", "play_general", "time_general"]
+
+NOT_COUNTED = np.zeros((0, 2), dtype=np.int64)  # a run's general kernel counts no decision
 
 
 def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]], compiled: Any,
@@ -32,7 +34,7 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
 
     Parameters
     ----------
-    general_args : the game's ``(compiled, specs) -> (rules, (params, c, tables, logs, kinds))``,
+    general_args : the game's ``(compiled, specs) -> (rules, (params, floats, tables, logs, kinds))``,
         computed once per pair of objects (``simcore.kernels.prepared``)
     rounds_per_match : None for independent rounds, else the match length
     stride : rows a unit reserves (1 for a round; a match's rounds and any extra-round room)
@@ -41,10 +43,28 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     """
     if stride < 1:
         raise ValueError(f"a unit reserves at least one row, got a stride of {stride}")
-    rules, (params, c, tables, logs, kinds) = prepared(general_args, compiled, specs)
+    rules, (params, floats, tables, logs, kinds) = prepared(general_args, compiled, specs)
     out_int, out_mask = output_matrices(n_units * stride, out, n_int, n_mask)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
     in_threads(lambda lo, hi: play_units_nb(
         rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi), matches,
-        np.int64(stride), params, c, tables, logs, kinds, out_int, out_mask), n_units, min_span=1)
+        np.int64(stride), params, floats, tables, logs, kinds, out_int, out_mask, NOT_COUNTED), n_units,
+        min_span=1)
     return played(out_int, out_mask, n_units * stride)
+
+
+def time_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]], compiled: Any,
+                 specs: Sequence[Any], seed: int, first_round: int, n_rounds: int, timed: bool, n_int: int,
+                 n_mask: int) -> np.ndarray:
+    """Each seat's decisions with two or more options over the independent rounds
+    ``first_round .. first_round + n_rounds - 1`` of ``seed``, played by the general kernel on
+    this thread exactly as a run plays them, and (``timed``) the ticks of
+    ``simcore.kernels.clock`` its policy spent on them: int64[seats, 2]."""
+    rules, (params, floats, tables, logs, kinds) = prepared(general_args, compiled, specs)
+    out_int, out_mask = output_matrices(n_rounds, None, n_int, n_mask)
+    spent = np.zeros((params.shape[0], 2 if timed else 1), dtype=np.int64)
+    play_units_nb(rules, np.uint64(int(seed) & MASK64), np.int64(first_round), np.int64(0), np.int64(n_rounds),
+                  np.int64(0), np.int64(1), params, floats, tables, logs, kinds, out_int, out_mask, spent)
+    out = np.zeros((len(specs), 2), dtype=np.int64)
+    out[:, :spent.shape[1]] = spent[:len(specs)]
+    return out

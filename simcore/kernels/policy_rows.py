@@ -2,12 +2,13 @@
 
 Contract
 --------
-``policy_rows(specs, seats, basic_params, heuristic_tables, rollout_specs)`` returns
+``policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec)`` returns
 
 * ``params`` int64[seats + 1, N_PARAMS]: row ``seat`` is that seat's policy, one column each
   (``P_*`` below); the last row holds the defaults the rollouts play with (their ``P_BASIC``);
   seats beyond the specs are 0 (``random``; never asked);
-* ``c`` float64[seats]: ISMCTS's exploration constant per seat;
+* ``floats`` float64[seats, N_FLOATS]: a seat's real-valued parameters (``F_*`` below):
+  ISMCTS's exploration constant, the search players' deviation threshold ``z``;
 * ``tables`` int64[seats + 1, T]: the heuristic's tables (the game's ``heuristic_tables``) of
   each heuristic seat, 0 elsewhere, and in the last row those of the rollouts' heuristic;
 * ``log_table`` float64[most iterations + 1]: ``simcore.search.log_table``, the reference's
@@ -45,15 +46,25 @@ from simcore.kernels.policy_ids import (
 )
 from simcore.search import log_table
 
-__all__ = ["GENERAL_POLICIES", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_OBJECTIVE", "P_POLICY", "P_ROLLOUT",
-           "SEARCHING", "PolicyArrays", "PolicyKinds", "policy_kinds", "policy_rows"]
+__all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
+           "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "SEARCHING", "PolicyArrays",
+           "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
 P_BUDGET = 1  # pimc and omniscient: worlds; ismcts: iterations
 P_ROLLOUT = 2  # a search player's rollout policy id
 P_OBJECTIVE = 3  # a search player's objective id
 P_BASIC = 4  # the game's own parameter of a policy that does not search (e.g. Tensho greedy's yaku set)
-N_PARAMS = 5
+P_CRN = 5  # pimc and omniscient: 1 if every option replays the same rollout draws in a world
+P_NORM = 6  # ismcts: 1 if node means are divided by the largest |objective| met
+P_CONFIRM = 7  # pimc, omniscient, ismcts with root=paired: worlds that confirm the best-looking action
+P_OWN = 8  # ismcts: 1 if the tree holds the searcher's own decisions only
+P_PAIRED = 9  # ismcts: 1 if every root action is tried in each world (root=paired)
+N_PARAMS = 10
+
+F_C = 0  # ismcts: the exploration constant
+F_Z = 1  # the search players' deviation threshold in standard errors
+N_FLOATS = 2
 
 SEARCHING = (POLICY_PIMC, POLICY_ISMCTS, POLICY_OMNISCIENT)
 GENERAL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_HEURISTIC, *SEARCHING)
@@ -90,7 +101,7 @@ def policy_kinds(params: np.ndarray) -> PolicyKinds:
 def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
                 heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
                 game_title: str) -> PolicyArrays:
-    """``(params, c, tables, log_table, kinds)`` of the seats' policy specs (module docstring).
+    """``(params, floats, tables, log_table, kinds)`` of the seats' policy specs (module docstring).
 
     Parameters
     ----------
@@ -98,7 +109,7 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
     seats : the game's most seats (the arrays' rows, whatever the table's size)
     basic_params : policy name -> the name of its parameter packed in ``P_BASIC``
     heuristic_tables : spec -> int64[T], the heuristic's tables of a heuristic spec
-    rollout_spec : policy name -> its spec with the defaults (what a rollout plays)
+    rollout_spec : policy name -> the spec a rollout plays (a recorded text of that name alone)
     game_title : the game's name in errors
 
     Raises ``PolicyError`` for a policy (or rollout policy) the general kernel does not play.
@@ -106,7 +117,7 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
     if len(specs) > seats:
         raise ValueError(f"{len(specs)} policies for a game of at most {seats} seats")
     params = np.zeros((seats + 1, N_PARAMS), dtype=np.int64)
-    c = np.zeros(seats, dtype=np.float64)
+    floats = np.zeros((seats, N_FLOATS), dtype=np.float64)
     heuristic = rollout_spec("heuristic")
     default_table = np.asarray(heuristic_tables(heuristic), dtype=np.int64)
     tables = np.zeros((seats + 1, default_table.size), dtype=np.int64)
@@ -131,9 +142,16 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
             params[seat, P_OBJECTIVE] = OBJECTIVE_IDS[spec.params["objective"]]
             budget = int(spec.params["iterations" if pid == POLICY_ISMCTS else "worlds"])
             params[seat, P_BUDGET] = budget
+            floats[seat, F_Z] = float(spec.params["z"])
+            params[seat, P_CONFIRM] = int(spec.params["confirm"])
             if pid == POLICY_ISMCTS:
-                c[seat] = float(spec.params["c"])
-                iterations = max(iterations, budget)
+                floats[seat, F_C] = float(spec.params["c"])
+                params[seat, P_NORM] = int(spec.params["norm"])
+                params[seat, P_OWN] = int(spec.params["tree"] == "own")
+                params[seat, P_PAIRED] = int(spec.params["root"] == "paired")
+                iterations = max(iterations, budget + 2 * params[seat, P_CONFIRM])
+            else:
+                params[seat, P_CRN] = int(spec.params["crn"])
     # The rollouts play each policy with its defaults: greedy's packed parameter included. One
     # row holds them, so at most one rollout policy may have a packed parameter.
     packed = [name for name in basic_params if name in ROLLOUT_IDS]
@@ -141,4 +159,4 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
         raise ValueError(f"rollout policies {packed} each pack a parameter; the kernel keeps one")
     for name in packed:
         params[seats, P_BASIC] = int(rollout_spec(name).params[basic_params[name]])
-    return params, c, tables, log_table(iterations), policy_kinds(params)
+    return params, floats, tables, log_table(iterations), policy_kinds(params)

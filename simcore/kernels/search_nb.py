@@ -11,7 +11,8 @@ every seat with the rollout policy, all drawing from that same stream.
 
 Policy arrays (``simcore.kernels.policy_rows`` packs them): ``params`` int64[seats + 1,
 N_PARAMS], row ``seat`` the seat's policy (columns ``P_*``), the last row the rollout policies'
-defaults; ``c`` float64[seats], ISMCTS's exploration constant; ``tables`` int64[seats + 1, T],
+defaults; ``floats`` float64[seats, N_FLOATS], a seat's real parameters (columns ``F_*``: ISMCTS's
+exploration constant, PIMC's threshold ``z``); ``tables`` int64[seats + 1, T],
 the heuristic's tables of each heuristic seat and, in the last row, of the rollouts' heuristic;
 ``log_table`` float64[>= iterations + 1], ``simcore.search.log_table`` (the reference's own
 numbers). ``Scratch`` is one kernel thread's: ``new_scratch_nb``.
@@ -42,10 +43,23 @@ from simcore.kernels.policy_ids import (
     POLICY_PIMC,
     POLICY_RANDOM,
 )
-from simcore.kernels.policy_rows import P_BASIC, P_BUDGET, P_OBJECTIVE, P_POLICY, P_ROLLOUT
+from simcore.kernels.policy_rows import (
+    F_C,
+    F_Z,
+    P_BASIC,
+    P_BUDGET,
+    P_CONFIRM,
+    P_CRN,
+    P_NORM,
+    P_OBJECTIVE,
+    P_OWN,
+    P_PAIRED,
+    P_POLICY,
+    P_ROLLOUT,
+)
 
-__all__ = ["Scratch", "basic_choice_nb", "decide_nb", "decide_once_nb", "ismcts_nb", "new_scratch_nb", "pimc_nb",
-           "rollout_nb"]
+__all__ = ["Scratch", "basic_choice_nb", "decide_nb", "decide_once_nb", "deviates_nb", "ismcts_nb", "new_scratch_nb",
+           "descend_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "pimc_worlds_nb", "rollout_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
 T_KEY = 0  # the action key that leads to the node
@@ -56,22 +70,26 @@ T_AVAIL = 4  # how often the node's action was available at its parent
 T_FIRST = 5  # first child (-1: none)
 T_NEXT = 6  # next sibling (-1: none)
 T_LAST = 7  # last child (-1: none)
-T_ROWS = 8
+T_SQUARES = 8  # the sum of the squares of the seat's objective over the node's visits
+T_ROWS = 9
 
-Scratch = namedtuple("Scratch", ["world", "x", "totals", "tree", "path"])
+Scratch = namedtuple("Scratch", ["world", "x", "totals", "squares", "values", "saved", "tree", "path"])
 
 
 @nb.njit(cache=True)
 def new_scratch_nb(ctx, params):
     """One kernel thread's search scratch: two states of ``ctx``'s game (a sampled world and a
-    copy to play out), int64[MAX_ACTIONS] totals, a tree with room for the largest ISMCTS seat of
-    ``params`` (one node an iteration, and the root) and a path."""
+    copy to play out), int64[MAX_ACTIONS] totals, squares and values, uint64[4] for a saved
+    stream, a tree with room for the largest ISMCTS seat of ``params`` (one node an iteration,
+    the root and, with ``root=paired``, the root's children) and a path."""
     nodes = 2
     for seat in range(params.shape[0] - 1):
         if params[seat, P_POLICY] == POLICY_ISMCTS:
-            nodes = max(nodes, params[seat, P_BUDGET] + 2)
+            nodes = max(nodes, params[seat, P_BUDGET] + 2 * params[seat, P_CONFIRM] + 2 + C.MAX_ACTIONS)
     return Scratch(C.new_state_nb(ctx), C.new_state_nb(ctx), np.zeros(C.MAX_ACTIONS, dtype=np.int64),
-                   np.zeros((T_ROWS, nodes), dtype=np.int64), np.zeros(C.MAX_PATH, dtype=np.int64))
+                   np.zeros(C.MAX_ACTIONS, dtype=np.int64), np.zeros(C.MAX_ACTIONS, dtype=np.int64),
+                   np.zeros(4, dtype=np.uint64), np.zeros((T_ROWS, nodes), dtype=np.int64),
+                   np.zeros(C.MAX_PATH, dtype=np.int64))
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -95,35 +113,88 @@ def objective_nb(ctx, x, seat, objective):
     return np.int64(payoff)
 
 
+@nb.njit(cache=True)
+def deviates_nb(gain, squares, worlds, z):
+    """Whether an option whose objective minus the base option's sums to ``gain`` (and its
+    square to ``squares``) over ``worlds`` paired worlds beats the base by ``z`` standard errors:
+    ``gain > 0`` and ``gain^2 (n - 1) >= z^2 (n squares - gain^2)``, in float64 operations the
+    reference engine repeats one for one (``simcore.search.deviates``)."""
+    if gain <= 0:
+        return False
+    g = np.float64(gain)
+    n = np.float64(worlds)
+    return g * g * (n - 1.0) >= z * z * (n * np.float64(squares) - g * g)
+
+
 @nb.njit(cache=True, _nrt=False)
-def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, param, table, streams, at, scratch, greedy,
-            heuristic):
-    """PIMC at ``state``'s pending decision: each action played out in ``worlds`` sampled worlds
-    (``omniscient``: the real position, no world dealt); the action of the largest total (ties: the
-    rollout policy's own choice when it is not random, which draws nothing, else the lowest index)."""
-    n = C.n_actions_nb(ctx, state)
-    if n == 1:
-        return 0
-    world, x, totals = scratch.world, scratch.x, scratch.totals
+def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, param, table,
+                   streams, at, scratch, greedy, heuristic):
+    """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
+    of ``state``'s pending decision out in each, in index order: every option, or (``only`` >= 0)
+    the base option and ``only``; with ``crn`` each option's rollout starts from the stream as
+    the deal left it. Leaves in ``scratch.totals`` and ``scratch.squares`` each played option's
+    sum of objective minus the base option's over the worlds, and of its square."""
+    world, x, totals, squares, values, saved = (scratch.world, scratch.x, scratch.totals, scratch.squares,
+                                                scratch.values, scratch.saved)
     for i in range(n):
         totals[i] = 0
+        squares[i] = 0
     for _ in range(worlds):
         if omniscient:
             C.copy_state_nb(ctx, state, world)
         else:
             C.sample_hidden_nb(ctx, state, seat, streams, at, world)
+        if crn:
+            for k in range(4):
+                saved[k] = streams[at + k]
         for i in range(n):
+            if only >= 0 and i != only and i != base:
+                continue
+            if crn:
+                for k in range(4):
+                    streams[at + k] = saved[k]
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
             rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
-            totals[i] += objective_nb(ctx, x, seat, objective)
-    best = 0
+            values[i] = objective_nb(ctx, x, seat, objective)
+        for i in range(n):
+            if only >= 0 and i != only and i != base:
+                continue
+            d = values[i] - values[base]
+            totals[i] += d
+            squares[i] += d * d
+
+
+@nb.njit(cache=True, _nrt=False)
+def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, param, table, streams,
+            at, scratch, greedy, heuristic):
+    """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
+    action is the rollout policy's own choice when it is not random (which draws nothing), else
+    the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
+    of the largest paired gain over the base that ``deviates_nb`` by ``z`` (ties: the lowest
+    index), else the base. With ``confirm``: the action of the largest positive gain over those
+    worlds (ties: the lowest index), if any, is played against the base in ``confirm`` more
+    worlds and taken if its gain over all ``worlds + confirm`` ``deviates_nb`` by ``z``;
+    otherwise the base."""
+    n = C.n_actions_nb(ctx, state)
+    if n == 1:
+        return 0
+    totals, squares = scratch.totals, scratch.squares
+    base = 0
     if rollout_id != POLICY_RANDOM:
-        best = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
+        base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
+    pimc_worlds_nb(ctx, state, seat, n, worlds, -1, base, rollout_id, objective, omniscient, crn, param, table,
+                   streams, at, scratch, greedy, heuristic)
+    best = base
     for i in range(n):
-        if totals[i] > totals[best]:
+        if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
             best = i
-    return best
+    if confirm == 0 or best == base:
+        return best
+    gain, square = totals[best], squares[best]
+    pimc_worlds_nb(ctx, state, seat, n, confirm, best, base, rollout_id, objective, omniscient, crn, param, table,
+                   streams, at, scratch, greedy, heuristic)
+    return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
 
 
 @nb.njit(inline="always", cache=True)
@@ -147,85 +218,217 @@ def key_index(ctx, state, key):
 
 
 @nb.njit(cache=True, _nrt=False)
-def ismcts_nb(ctx, state, seat, iterations, c, rollout_id, objective, param, table, log_table, streams, at,
-              scratch, greedy, heuristic):
+def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, rollout_id, objective, param, table,
+               log_table, streams, at, scratch, greedy, heuristic):
+    """One ISMCTS iteration in ``world`` from tree node ``node`` (the path to it, ``depth`` nodes,
+    in ``scratch.path``): select while every legal action has a child, expand the first that has
+    none, roll out, and add each path node's seat's objective to it. Returns the tree's new node
+    count and the new ``scale`` (``ismcts_nb``)."""
+    tree, path = scratch.tree, scratch.path
+    missing = -1
+    while True:
+        if own:  # the other seats' decisions: the rollout policy takes them
+            others_nb(ctx, world, seat, rollout_id, param, table, streams, at, greedy, heuristic)
+        if C.done_nb(ctx, world):
+            break
+        m = C.n_actions_nb(ctx, world)
+        missing = -1
+        for i in range(m):
+            if find_child(tree, node, C.action_key_nb(ctx, world, i)) < 0:
+                missing = i
+                break
+        if missing >= 0:
+            break
+        best = -1
+        best_value = 0.0
+        child = tree[T_FIRST, node]
+        while child >= 0:
+            if key_index(ctx, world, tree[T_KEY, child]) >= 0:
+                tree[T_AVAIL, child] += 1
+                visits = tree[T_VISITS, child]
+                value = (tree[T_TOTAL, child] / visits / scale
+                         + c * math.sqrt(log_table[tree[T_AVAIL, child]] / visits))
+                if best < 0 or value > best_value:
+                    best = child
+                    best_value = value
+            child = tree[T_NEXT, child]
+        C.apply_nb(ctx, world, key_index(ctx, world, tree[T_KEY, best]))
+        node = best
+        path[depth] = best
+        depth += 1
+    if not C.done_nb(ctx, world):
+        new = add_child_nb(tree, n_nodes, node, C.action_key_nb(ctx, world, missing), C.to_act_nb(ctx, world))
+        n_nodes += 1
+        C.apply_nb(ctx, world, missing)
+        path[depth] = new
+        depth += 1
+    rollout_nb(ctx, world, rollout_id, param, table, streams, at, greedy, heuristic)
+    for d in range(depth):
+        p = path[d]
+        tree[T_VISITS, p] += 1
+        got = objective_nb(ctx, world, tree[T_SEAT, p], objective)
+        tree[T_TOTAL, p] += got
+        tree[T_SQUARES, p] += got * got
+        if norm and abs(got) > scale:
+            scale = np.float64(abs(got))
+    return n_nodes, scale
+
+
+@nb.njit(cache=True, _nrt=False)
+def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, rollout_id, objective,
+                     param, table, log_table, streams, at, scratch, greedy, heuristic):
+    """``root=paired``: deal ``worlds`` worlds; in each, take every root action (or, ``only`` >= 0,
+    the base and ``only``), in index order, in a copy of the world and descend below its child
+    (the root's child ``1 + i``). Leaves in ``scratch.totals`` and ``scratch.squares`` each
+    played action's sum of objective minus the base action's over the worlds, and of its
+    square; returns the tree's node count and ``scale``."""
+    world, x, path = scratch.world, scratch.x, scratch.path
+    totals, squares, values = scratch.totals, scratch.squares, scratch.values
+    for i in range(n):
+        totals[i] = 0
+        squares[i] = 0
+    for _ in range(worlds):
+        C.sample_hidden_nb(ctx, state, seat, streams, at, world)
+        for i in range(n):
+            if only >= 0 and i != only and i != base:
+                continue
+            C.copy_state_nb(ctx, world, x)
+            C.apply_nb(ctx, x, i)
+            path[0] = 1 + i
+            n_nodes, scale = descend_nb(ctx, x, seat, 1 + i, 1, n_nodes, scale, c, norm, own, rollout_id,
+                                        objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+            values[i] = objective_nb(ctx, x, seat, objective)
+        for i in range(n):
+            if only >= 0 and i != only and i != base:
+                continue
+            d = values[i] - values[base]
+            totals[i] += d
+            squares[i] += d * d
+    return n_nodes, scale
+
+
+@nb.njit(inline="always", cache=True)
+def add_child_nb(tree, new, node, key, seat):
+    """Make column ``new`` of the tree the last child of ``node``: action ``key`` taken by ``seat``."""
+    tree[T_KEY, new] = key
+    tree[T_SEAT, new] = seat
+    tree[T_VISITS, new] = 0
+    tree[T_TOTAL, new] = 0
+    tree[T_SQUARES, new] = 0
+    tree[T_AVAIL, new] = 1
+    tree[T_FIRST, new] = -1
+    tree[T_LAST, new] = -1
+    tree[T_NEXT, new] = -1
+    if tree[T_LAST, node] < 0:
+        tree[T_FIRST, node] = new
+    else:
+        tree[T_NEXT, tree[T_LAST, node]] = new
+    tree[T_LAST, node] = new
+    return new
+
+
+@nb.njit(cache=True, _nrt=False)
+def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, rollout_id, objective, param,
+              table, log_table, streams, at, scratch, greedy, heuristic):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
-    availability-corrected UCB with constant ``c``; the root action whose child has the most
-    visits (ties: the earliest created)."""
+    availability-corrected UCB with constant ``c`` (``norm``: a node's mean divided by the largest
+    |objective| met so far, at least 1; ``own``: the tree holds only ``seat``'s decisions, the
+    other seats' taken by the rollout policy as the descent meets them).
+
+    Without ``paired``: one world an iteration, from the root; the root action whose child has
+    the most visits (ties: the earliest created), unless ``z > 0``, the rollout policy is not
+    random and that child's mean does not beat the rollout policy's own action's by ``z``
+    standard errors (``outscores_nb``): then the rollout policy's action. With ``paired``: one
+    world per ``n`` iterations (``iterations // n`` worlds, at least one), in which every root
+    action is taken in turn and the descent goes on below it; the root action is then chosen
+    from the paired gains over the base action as ``pimc_nb`` chooses, ``confirm`` included."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
-    world, tree, path = scratch.world, scratch.tree, scratch.path
+    world, tree = scratch.world, scratch.tree
+    totals, squares = scratch.totals, scratch.squares
     tree[T_FIRST, 0] = -1
     tree[T_LAST, 0] = -1
     tree[T_NEXT, 0] = -1
     n_nodes = 1
+    scale = 1.0
+    if paired:
+        base = 0
+        if rollout_id != POLICY_RANDOM:
+            base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
+        for i in range(n):
+            add_child_nb(tree, n_nodes, 0, C.action_key_nb(ctx, state, i), seat)
+            n_nodes += 1
+        worlds = max(1, iterations // n)
+        n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, worlds, -1, base, n_nodes, scale, c, norm, own,
+                                          rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+        best = base
+        for i in range(n):
+            if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
+                best = i
+        if confirm == 0 or best == base:
+            return best
+        gain, square = totals[best], squares[best]
+        n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, confirm, best, base, n_nodes, scale, c, norm, own,
+                                          rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+        return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
     for _ in range(iterations):
         C.sample_hidden_nb(ctx, state, seat, streams, at, world)
-        node = 0
-        depth = 0
-        missing = -1
-        while not C.done_nb(ctx, world):
-            m = C.n_actions_nb(ctx, world)
-            missing = -1
-            for i in range(m):
-                if find_child(tree, node, C.action_key_nb(ctx, world, i)) < 0:
-                    missing = i
-                    break
-            if missing >= 0:
-                break
-            best = -1
-            best_value = 0.0
-            child = tree[T_FIRST, node]
-            while child >= 0:
-                if key_index(ctx, world, tree[T_KEY, child]) >= 0:
-                    tree[T_AVAIL, child] += 1
-                    visits = tree[T_VISITS, child]
-                    value = tree[T_TOTAL, child] / visits + c * math.sqrt(log_table[tree[T_AVAIL, child]] / visits)
-                    if best < 0 or value > best_value:
-                        best = child
-                        best_value = value
-                child = tree[T_NEXT, child]
-            C.apply_nb(ctx, world, key_index(ctx, world, tree[T_KEY, best]))
-            node = best
-            path[depth] = best
-            depth += 1
-        if not C.done_nb(ctx, world):
-            new = n_nodes
-            n_nodes += 1
-            tree[T_KEY, new] = C.action_key_nb(ctx, world, missing)
-            tree[T_SEAT, new] = C.to_act_nb(ctx, world)
-            tree[T_VISITS, new] = 0
-            tree[T_TOTAL, new] = 0
-            tree[T_AVAIL, new] = 1
-            tree[T_FIRST, new] = -1
-            tree[T_LAST, new] = -1
-            tree[T_NEXT, new] = -1
-            if tree[T_LAST, node] < 0:
-                tree[T_FIRST, node] = new
-            else:
-                tree[T_NEXT, tree[T_LAST, node]] = new
-            tree[T_LAST, node] = new
-            C.apply_nb(ctx, world, missing)
-            path[depth] = new
-            depth += 1
-        rollout_nb(ctx, world, rollout_id, param, table, streams, at, greedy, heuristic)
-        for d in range(depth):
-            p = path[d]
-            tree[T_VISITS, p] += 1
-            tree[T_TOTAL, p] += objective_nb(ctx, world, tree[T_SEAT, p], objective)
+        n_nodes, scale = descend_nb(ctx, world, seat, 0, 0, n_nodes, scale, c, norm, own, rollout_id, objective,
+                                    param, table, log_table, streams, at, scratch, greedy, heuristic)
     best = -1
     child = tree[T_FIRST, 0]
     while child >= 0:
         if best < 0 or tree[T_VISITS, child] > tree[T_VISITS, best]:
             best = child
         child = tree[T_NEXT, child]
+    if z > 0.0 and rollout_id != POLICY_RANDOM:
+        base = find_child(tree, 0, own_key_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic))
+        if base >= 0 and base != best and not outscores_nb(
+                tree[T_TOTAL, best], tree[T_SQUARES, best], tree[T_VISITS, best],
+                tree[T_TOTAL, base], tree[T_SQUARES, base], tree[T_VISITS, base], z):
+            best = base
     index = key_index(ctx, state, tree[T_KEY, best])
     return index if index >= 0 else 0
 
 
 @nb.njit(cache=True, _nrt=False)
-def decide_nb(ctx, state, params, c, tables, log_table, streams, scratch, greedy, heuristic, pimc, ismcts,
+def others_nb(ctx, world, seat, rollout_id, param, table, streams, at, greedy, heuristic):
+    """Play ``world`` on with the rollout policy while a seat other than ``seat`` decides."""
+    while not C.done_nb(ctx, world) and C.to_act_nb(ctx, world) != seat:
+        index = basic_choice_nb(ctx, world, rollout_id, param, table, streams, at, greedy, heuristic)
+        C.apply_nb(ctx, world, index)
+
+
+@nb.njit(cache=True, _nrt=False)
+def own_key_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic):
+    """The key of the action the rollout policy takes at ``state``'s decision (greedy and
+    heuristic draw nothing)."""
+    index = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
+    return C.action_key_nb(ctx, state, index)
+
+
+@nb.njit(cache=True)
+def outscores_nb(total, squares, visits, base_total, base_squares, base_visits, z):
+    """Whether a node's mean objective beats the base node's by ``z`` standard errors of the
+    difference of the two means (each from its own visits, at least 2), in float64 operations
+    the reference engine repeats one for one (``simcore.search.outscores``)."""
+    if visits < 2 or base_visits < 2:
+        return False
+    n1 = np.float64(visits)
+    m1 = np.float64(total) / n1
+    v1 = (np.float64(squares) - np.float64(total) * m1) / (n1 - 1.0)
+    n0 = np.float64(base_visits)
+    m0 = np.float64(base_total) / n0
+    v0 = (np.float64(base_squares) - np.float64(base_total) * m0) / (n0 - 1.0)
+    d = m1 - m0
+    if d <= 0.0:
+        return False
+    return d * d >= z * z * (v1 / n1 + v0 / n0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def decide_nb(ctx, state, params, floats, tables, log_table, streams, scratch, greedy, heuristic, pimc, ismcts,
               learned):
     """The index of the action the pending decision's seat takes, by its policy (``params[seat]``);
     a policy whose kind argument is None is not compiled (module docstring)."""
@@ -235,25 +438,25 @@ def decide_nb(ctx, state, params, c, tables, log_table, streams, scratch, greedy
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
     if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
         return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
-                       policy_id == POLICY_OMNISCIENT, params[rollout, P_BASIC], tables[rollout], streams, at,
-                       scratch, greedy, heuristic)
+                       policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z],
+                       params[seat, P_CONFIRM], params[rollout, P_BASIC], tables[rollout], streams, at, scratch, greedy, heuristic)
     if ismcts is not None and policy_id == POLICY_ISMCTS:
-        return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], c[seat], params[seat, P_ROLLOUT],
-                         params[seat, P_OBJECTIVE], params[rollout, P_BASIC], tables[rollout], log_table, streams,
-                         at, scratch, greedy, heuristic)
+        return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
+                         floats[seat, F_Z], params[seat, P_OWN], params[seat, P_PAIRED], params[seat, P_CONFIRM],
+                         params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE], params[rollout, P_BASIC],
+                         tables[rollout], log_table, streams, at, scratch, greedy, heuristic)
     if learned is not None and policy_id == POLICY_LEARNED:
         return learned_choose_nb(ctx, state, tables[seat])
-    return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, at, greedy,
-                           heuristic)
+    return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, at, greedy, heuristic)
 
 
 @nb.njit(cache=True)
-def decide_once_nb(rules, seed, state, params, c, tables, log_table, streams, kinds):
+def decide_once_nb(rules, seed, state, params, floats, tables, log_table, streams, kinds):
     """``decide_nb`` at ``state``'s pending decision from outside a kernel (tests, one decision
     asked from Python): a context of ``rules`` and ``seed`` and search scratch made for the call;
     ``streams`` uint64[4 * (seats + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced;
     ``kinds`` a ``simcore.kernels.policy_rows.PolicyKinds`` naming every policy the call may meet."""
     ctx = C.context_nb(rules, seed)
     greedy, heuristic, pimc, ismcts, learned = kinds
-    return decide_nb(ctx, state, params, c, tables, log_table, streams, new_scratch_nb(ctx, params), greedy,
+    return decide_nb(ctx, state, params, floats, tables, log_table, streams, new_scratch_nb(ctx, params), greedy,
                      heuristic, pimc, ismcts, learned)

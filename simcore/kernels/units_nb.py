@@ -4,10 +4,13 @@ machine, every decision asked of the seat's policy (``simcore.kernels.search_nb.
 
 Contract
 --------
-``play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables,
-log_table, kinds, out_int, out_mask)`` plays units ``first_unit + lo .. first_unit + hi - 1`` into rows
-``lo * stride ..`` of the output matrices (int64[n_int, rows], uint64[n_mask, rows]); it is
+``play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, floats, tables,
+log_table, kinds, out_int, out_mask, spent)`` plays units ``first_unit + lo .. first_unit + hi - 1``
+into rows ``lo * stride ..`` of the output matrices (int64[n_int, rows], uint64[n_mask, rows]); it is
 ``nogil``, so the thread pool (``simcore.kernels.threads``) plays spans of a run side by side.
+``spent`` int64[0, 2] for a run; int64[seats, 1] adds to column 0 each seat's decisions with two
+or more options, int64[seats, 2] also, in column 1, the cycles of ``simcore.kernels.clock`` its
+policy spent on them (the tournament's time per decision; the same decisions as without).
 
 * ``rounds_per_match == 0``: independent rounds; unit ``u`` is round ``u``, dealt by seat
   ``u % seats``, in row ``u`` (``stride`` 1).
@@ -30,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
+from simcore.kernels.clock import cycles_nb
 from simcore.kernels.search_nb import decide_nb, new_scratch_nb
 from simcore.rng import SEAT_STREAM_BASE, round_hash_nb, stream_init_hashed_nb
 
@@ -51,22 +55,35 @@ def shared_lead(points, seats):
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, c, tables, log_table,
-                  streams, scratch, greedy, heuristic, pimc, ismcts, learned):
-    """Play one round to its end in ``state``."""
+def play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, floats, tables, log_table,
+                  streams, scratch, spent, greedy, heuristic, pimc, ismcts, learned):
+    """Play one round to its end in ``state`` (counting and timing decisions into ``spent``)."""
     h = round_hash_nb(ctx.seed, round_index)
     for s in range(C.n_seats_nb(ctx)):
         stream_init_hashed_nb(streams, h, SEAT_STREAM_BASE + s, 4 * s)
     C.start_round_nb(ctx, state, unit, k, round_index, independent, dealer, points)
+    counting = spent.shape[0] > 0
+    timed = spent.shape[1] > 1
     while not C.done_nb(ctx, state):
-        index = decide_nb(ctx, state, params, c, tables, log_table, streams, scratch, greedy, heuristic, pimc,
-                          ismcts, learned)
+        if counting:
+            seat = C.to_act_nb(ctx, state)
+            several = C.n_actions_nb(ctx, state) > 1
+            began = cycles_nb() if timed and several else 0
+            index = decide_nb(ctx, state, params, floats, tables, log_table, streams, scratch, greedy, heuristic,
+                              pimc, ismcts, learned)
+            if several:
+                spent[seat, 0] += 1
+                if timed:
+                    spent[seat, 1] += cycles_nb() - began
+        else:
+            index = decide_nb(ctx, state, params, floats, tables, log_table, streams, scratch, greedy, heuristic,
+                              pimc, ismcts, learned)
         C.apply_nb(ctx, state, index)
 
 
 @nb.njit(cache=True, nogil=True)
-def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, c, tables, log_table, kinds,
-                  out_int, out_mask):
+def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, floats, tables, log_table,
+                  kinds, out_int, out_mask, spent):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring)."""
     greedy, heuristic, pimc, ismcts, learned = kinds
@@ -89,8 +106,8 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
                 break
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
-            play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, c, tables,
-                          log_table, streams, scratch, greedy, heuristic, pimc, ismcts, learned)
+            play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, floats, tables,
+                          log_table, streams, scratch, spent, greedy, heuristic, pimc, ismcts, learned)
             C.write_row_nb(ctx, state, out_int, out_mask, row)
             C.add_match_points_nb(ctx, state, points)
             C.write_match_nb(ctx, out_int, row, unit, k, points)
@@ -103,3 +120,4 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
         C.end_match_nb(ctx, out_int, last_row)
         for row in range(last_row + 1, (i + 1) * stride):
             C.unused_row_nb(ctx, out_int, row)
+

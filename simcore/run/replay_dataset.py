@@ -134,7 +134,8 @@ def open_run_replay(path: str | Path, run_info: dict[str, Any], rules_text: str 
     if len(policies) != players:
         raise DatasetError(f"{path}: run metadata names {len(policies)} policies for {players} seats")
     try:
-        specs = [parse_policy(str(text), game.name) for text in policies]
+        # read as recorded: a parameter the text does not name is what it stood for when written
+        specs = [parse_policy(str(text), game.name, recorded=True) for text in policies]
     except PolicyError as error:
         raise DatasetError(f"{path}: run metadata key 'policies': {error}") from None
     seed = _field(run_info, "seed", path, int)

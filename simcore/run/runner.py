@@ -28,13 +28,14 @@ import numpy as np
 import simcore
 from simcore import dataset as ds
 from simcore import storage
-from simcore.errors import RunError
+from simcore.errors import PolicyError, RunError
 from simcore.games import Game, game_of
 from simcore.policies import (
     HiddenCardsWarning,
     check_engine,
     hidden_notice,
     parse_policy,
+    recorded_text,
     sees_hidden,
 )
 from simcore.record import ColumnStore
@@ -235,6 +236,28 @@ def _difference(key: str, then: Any, now: Any) -> str:
     return f"{key}: {then!r} then, {now!r} now"
 
 
+def recorded_policies(texts: Any, game: str | None) -> Any:
+    """A stored list of policy texts as they would be recorded today (``recorded_text``), so a run
+    made before a default changed compares equal to the same policies spelled out now; anything
+    that does not parse is returned as it is (the comparison then fails, naming it)."""
+    if not isinstance(texts, list):
+        return texts
+    try:
+        return [recorded_text(str(text), game) for text in texts]
+    except PolicyError:
+        return texts
+
+
+def _check_resume(out: storage.Location, stored: dict[str, Any], plan: dict[str, Any]) -> None:
+    """``RunError`` naming the first field of the plan that differs from the stored run's."""
+    for key in _RESUME_KEYS:
+        then, now = stored.get(key), plan.get(key)
+        if key == "policies":
+            then = recorded_policies(then, plan.get("game"))
+        if then != now:
+            raise RunError(f"--resume: {out} was started with a different {_difference(key, then, now)}")
+
+
 def _resume_shards(out: storage.Location, stored: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """Check the shards a resumed run finds; return the manifest entries of the good ones.
 
@@ -295,10 +318,7 @@ def _prepare_out(config: RunConfig, plan: dict[str, Any],
         lock = ds.lock_dataset(out)
         try:
             stored = ds.read_manifest(out)
-            for key in _RESUME_KEYS:
-                if stored.get(key) != plan.get(key):
-                    raise RunError(f"--resume: {out} was started with a different "
-                                   f"{_difference(key, stored.get(key), plan.get(key))}")
+            _check_resume(out, stored, plan)
             for name in os.listdir(out):
                 if ds.TEMPORARY_NAME.fullmatch(name):
                     (out / name).unlink()  # an interrupted write; its shard is recomputed
@@ -370,10 +390,7 @@ def _prepare_store_out(config: RunConfig, plan: dict[str, Any],
         if ds.RUN_FILE not in names:
             _refuse_resume_without_manifest(out)
         stored = ds.read_manifest(out)
-        for key in _RESUME_KEYS:
-            if stored.get(key) != plan.get(key):
-                raise RunError(f"--resume: {out} was started with a different "
-                               f"{_difference(key, stored.get(key), plan.get(key))}")
+        _check_resume(out, stored, plan)
         if holder is not None:
             sys.stderr.write(f"fudasim: {out}: taking over from the run its {ds.LOCK_FILE} names (pid {holder})\n")
         marker = ds.mark_writer(out)

@@ -778,7 +778,7 @@ def baseline_engine(baseline: BaselineSpec, engine: str) -> tuple[Any, Any, list
     if rules.sha256 != baseline.rules_sha256:
         raise RunError(f"--paired-with {baseline.path}: its stored rules text does not match its rules_sha256")
     game = game_of(rules)
-    specs = [parse_policy(p, game.name) for p in baseline.policies]
+    specs = [parse_policy(p, game.name, recorded=True) for p in baseline.policies]  # as its metadata meant them
     for spec in specs:
         check_engine(spec, game.name, engine)
     return game, game.compile(rules), specs

@@ -53,9 +53,10 @@ from simcore.storage import display, is_uri
 
 __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
            "plan_tournament", "run_tournament", "is_tournament", "read_tournament", "verify_tournament",
-           "run_name"]
+           "run_name", "time_decisions", "DECISION_ROUNDS"]
 
 TOURNAMENT_FILE = "_tournament.json"
+DECISION_ROUNDS = 200  # rounds of each policy's first run timed decision by decision
 TOURNAMENT_FORMAT = 1
 _TEMPORARY_PREFIX = f".{TOURNAMENT_FILE}.tmp-"
 # Fields of the plan that must agree for --resume (everything that changes rows or the runs).
@@ -273,6 +274,8 @@ def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a directory")
     if config.resume:
+        from simcore.run.runner import recorded_policies
+
         if not (out / TOURNAMENT_FILE).is_file():
             raise RunError(f"--resume: {out} holds no tournament to resume (no {TOURNAMENT_FILE})")
         read_tournament(out)
@@ -280,9 +283,12 @@ def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple
         try:
             stored = read_tournament(out)
             for key in _RESUME_KEYS:
-                if stored.get(key) != plan.get(key):
+                then, now = stored.get(key), plan.get(key)
+                if key == "policies":  # spelled as today, so an old tournament's policies compare
+                    then = recorded_policies(then, plan.get("game"))
+                if then != now:
                     raise RunError(f"--resume: {out} was started with a different "
-                                   f"{_difference(key, stored.get(key), plan.get(key))}")
+                                   f"{_difference(key, then, now)}")
             for name in os.listdir(out):
                 if name.startswith(_TEMPORARY_PREFIX):
                     (out / name).unlink()  # an interrupted manifest write
@@ -361,7 +367,7 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
 def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announce, address: str | None
                ) -> TournamentResult:
     """Lock and prepare the folder, then play every run not yet complete (``run_tournament``)."""
-    from simcore.run.runner import RunConfig, run
+    from simcore.run.runner import RunConfig, recorded_policies, run
 
     manifest, lock = _prepare(config, plan, out)
     result = TournamentResult(out=out, manifest=manifest)
@@ -390,7 +396,10 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
             summary = run(RunConfig(
                 rules=config.rules, options={**config.options, **entry.get("options", {})}, seed=config.seed,
                 rounds=config.deals,
-                policies=tuple(entry["policies"]), engine=config.engine, threads=config.threads, out=str(path),
+                # the stored texts read as recorded: a tournament begun before a default changed
+                # finishes with the policies it began with
+                policies=tuple(recorded_policies(list(entry["policies"]), manifest.get("game"))),
+                engine=config.engine, threads=config.threads, out=str(path),
                 resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
                 command=config.command, scheduler=address, summary=bool(manifest.get("summary")),
                 paired_with=str(baseline_path) if baseline_path is not None and path != baseline_path else None,
@@ -406,12 +415,41 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
             else:
                 result.runs_played += 1
             ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
+        if config.engine == "kernel" and not manifest.get("kind") and not manifest.get("decision_time"):
+            manifest["decision_time"] = time_decisions(config, manifest)
         result.seconds = time.perf_counter() - began
         manifest["complete"] = True
         ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
     finally:
         lock.release()
     return result
+
+
+def time_decisions(config: TournamentConfig, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each policy's time per decision: its first run's first ``DECISION_ROUNDS`` rounds played
+    again by the general kernel on this thread, timing each decision with two or more options
+    (``Game.time_decisions``); one entry per policy of the manifest: ``rounds``, ``decisions``
+    and ``seconds`` (None without a cycle counter, ``simcore.kernels.clock``)."""
+    from simcore.kernels.clock import HAS_COUNTER, cycles_per_second
+    from simcore.run.runner import recorded_policies
+
+    rules = load_rules(config.rules, config.options)
+    game = game_of(rules)
+    compiled = game.compile(rules)
+    rounds = min(int(manifest["deals"]), DECISION_ROUNDS)
+    rate = cycles_per_second() if HAS_COUNTER else 0.0
+    out: list[dict[str, Any]] = []
+    for index in range(len(manifest["policies"])):
+        entry = next(e for e in manifest["runs"] if index in e["pair"])
+        texts = recorded_policies(list(entry["policies"]), game.name)
+        specs = [parse_policy(text, game.name) for text in texts]
+        letter = "A" if entry["pair"][0] == index else "B"
+        spent = game.time_decisions(compiled, specs, int(manifest["seed"]), 0, rounds, HAS_COUNTER)
+        seats = [seat for seat, mine in enumerate(entry["seating"]) if mine == letter]
+        decisions = int(spent[seats, 0].sum())
+        seconds = float(spent[seats, 1].sum()) / rate if rate > 0 else None
+        out.append({"rounds": rounds, "decisions": decisions, "seconds": seconds})
+    return out
 
 
 def verify_tournament(path: str | os.PathLike, deep: bool = False) -> tuple[list[str], list[str], int, int]:

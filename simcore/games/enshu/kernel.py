@@ -17,7 +17,7 @@ import numpy as np
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
 from simcore.games.enshu.state_nb import EnshuRules
-from simcore.kernels.general import play_general
+from simcore.kernels.general import play_general, time_general
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
@@ -33,7 +33,7 @@ from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
-__all__ = ["play_units", "play_units_general", "policy_arrays"]
+__all__ = ["play_units", "play_units_general", "policy_arrays", "time_decisions"]
 
 
 # kernel_args() positions of the uint64 scalars and of the arrays with their kernel dtypes
@@ -85,7 +85,7 @@ def _general_args(compiled, specs) -> tuple:
     if len(specs) != compiled.players:
         raise ValueError(f"{compiled.players} players need {compiled.players} policies, got {len(specs)}")
     arrays = learned_rows(specs, E.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
-                          lambda name: parse_policy(name, "enshu"), "Enshu-bana",
+                          lambda name: parse_policy(name, "enshu", recorded=True), "Enshu-bana",
                           lambda spec: learned_table("enshu", compiled, spec))
     return EnshuRules(*rule_tables(compiled)), arrays
 
@@ -149,3 +149,10 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
                          f"rules may ask {max(int(compiled.params[E.P_HAND]), most_options)}")
     return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
                         E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)
+
+
+def time_decisions(compiled, specs, seed: int, first_round: int, n_rounds: int, timed: bool) -> np.ndarray:
+    """Each seat's decisions with two or more options over independent rounds ``first_round ..``
+    of ``seed`` and (``timed``) the ticks its policy spent on them (``time_general``): int64[seats, 2]."""
+    return time_general(_general_args, compiled, specs, seed, first_round, n_rounds, timed, E.N_INT_COLUMNS,
+                        E.N_MASK_COLUMNS)

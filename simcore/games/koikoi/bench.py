@@ -6,12 +6,12 @@ from simcore.bench import BenchCase, RunCase
 
 __all__ = ["cases", "run_case"]
 
-# The strong players against greedy, with the budgets of the other games' cases; each plays a
-# share of the rounds in proportion to its cost.
+# The strong players with their defaults against greedy, with the budgets of Tensho's cases; each
+# plays a share of the rounds in proportion to its cost.
 SEARCH_CASES = (
     (("heuristic", "heuristic"), 10, 10),
-    (("pimc:worlds=32,rollout=random", "greedy"), 500, 100),
-    (("ismcts:iterations=1000,rollout=random", "greedy"), 5000, 1000),
+    (("pimc", "greedy"), 1000, 200),
+    (("ismcts", "greedy"), 2000, 400),
 )
 
 

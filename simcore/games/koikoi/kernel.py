@@ -12,14 +12,14 @@ import numpy as np
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.kernel_nb import months_in_nibbles, play_units_nb
 from simcore.games.koikoi.state_nb import kernel_rules, rule_table
-from simcore.kernels.general import play_general
+from simcore.kernels.general import play_general, time_general
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
-__all__ = ["BASIC_PARAMS", "play_units", "play_units_general"]
+__all__ = ["BASIC_PARAMS", "play_units", "play_units_general", "time_decisions"]
 
 # the parameter of a policy that does not search packed for the general kernel: none
 BASIC_PARAMS: dict[str, str] = {}
@@ -40,7 +40,7 @@ def _general_args(compiled, specs) -> tuple:
     from simcore.policies import parse_policy
 
     arrays = learned_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
-                          lambda name: parse_policy(name, "koikoi"), "koi-koi",
+                          lambda name: parse_policy(name, "koikoi", recorded=True), "koi-koi",
                           lambda spec: learned_table("koikoi", compiled, spec))
     return kernel_rules(compiled), arrays
 
@@ -71,3 +71,9 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
                         E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)
 
+
+def time_decisions(compiled, specs, seed: int, first_round: int, n_rounds: int, timed: bool) -> np.ndarray:
+    """Each seat's decisions with two or more options over independent rounds ``first_round ..``
+    of ``seed`` and (``timed``) the ticks its policy spent on them (``time_general``): int64[seats, 2]."""
+    return time_general(_general_args, compiled, specs, seed, first_round, n_rounds, timed, E.N_INT_COLUMNS,
+                        E.N_MASK_COLUMNS)

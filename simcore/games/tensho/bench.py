@@ -7,21 +7,21 @@ from simcore.bench import BenchCase, RunCase
 __all__ = ["cases", "run_case"]
 
 
-# The strong players of issue 20, with the budgets its speed targets name (rounds/s on one
-# thread: heuristic-heuristic 200,000; pimc, 32 worlds of random rollouts, against greedy 2,000;
-# ismcts, 1,000 iterations, against greedy 150); each plays a share of the rounds in proportion.
+# The strong players with their defaults (docs/policies.md; the target for pimc is 1,000 rounds/s
+# on one thread against greedy), and heuristic against heuristic; each plays a share of the
+# rounds in proportion to its cost.
 SEARCH_CASES = (
     (("heuristic", "heuristic"), 10, 10),
-    (("pimc:worlds=32,rollout=random", "greedy"), 500, 100),
-    (("ismcts:iterations=1000,rollout=random", "greedy"), 5000, 1000),
+    (("pimc", "greedy"), 1000, 200),
+    (("ismcts", "greedy"), 2000, 400),
     (("learned", "learned"), 10, 10),  # issue 31's target: 50,000 rounds/s on one thread
 )
 
 
 def cases() -> list[BenchCase]:
     """Both fixed yaku sets, random and greedy seats (greedy play plays a quarter of the rounds),
-    then heuristic against heuristic, pimc against greedy, ismcts against greedy and the learned
-    player in both seats on yaku set 1.
+    then heuristic against heuristic, pimc against greedy and ismcts against greedy (the search
+    players with their defaults) and the learned player in both seats on yaku set 1.
 
     Returns
     -------

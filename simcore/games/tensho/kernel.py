@@ -21,7 +21,7 @@ from simcore.games.tensho.kernel_nb import (
     table_views,
 )
 from simcore.games.tensho.state_nb import kernel_rules
-from simcore.kernels.general import play_general
+from simcore.kernels.general import play_general, time_general
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_RANDOM,
@@ -31,7 +31,7 @@ from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
 from simcore.record import output_matrices, played
 
-__all__ = ["BASIC_PARAMS", "play_units", "play_units_general", "policy_arrays"]
+__all__ = ["BASIC_PARAMS", "play_units", "play_units_general", "policy_arrays", "time_decisions"]
 
 
 N_POLICY_PARAMS = 4  # width of the kernel's policy-parameter rows
@@ -129,7 +129,7 @@ def _general_args(compiled, specs) -> tuple:
     from simcore.policies import parse_policy
 
     arrays = learned_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
-                          lambda name: parse_policy(name, "tensho"), "Tensho",
+                          lambda name: parse_policy(name, "tensho", recorded=True), "Tensho",
                           lambda spec: learned_table("tensho", compiled, spec))
     return kernel_rules(compiled), arrays
 
@@ -144,3 +144,10 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
     return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
                         E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)
+
+
+def time_decisions(compiled, specs, seed: int, first_round: int, n_rounds: int, timed: bool) -> np.ndarray:
+    """Each seat's decisions with two or more options over independent rounds ``first_round ..``
+    of ``seed`` and (``timed``) the ticks its policy spent on them (``time_general``): int64[seats, 2]."""
+    return time_general(_general_args, compiled, specs, seed, first_round, n_rounds, timed, E.N_INT_COLUMNS,
+                        E.N_MASK_COLUMNS)

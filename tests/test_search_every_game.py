@@ -1,0 +1,53 @@
+"""The search players' newer settings (common draws, a threshold, a confirming stage, the
+seat's own tree, paired roots, normalised means) in every registered game: the kernel and the
+reference engine write the same rows, cell for cell, in independent rounds and in a match.
+
+The search is written once (``simcore.kernels.search_nb``, ``simcore.search``), so a game added
+later gets these settings by being registered; this checks that each game's forward model and
+state machine give both engines the same worlds, rollouts and choices under them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.games import get_game, known_game_names
+from simcore.policies import parse_policy
+from simcore.rules import load_rules, shipped_rules
+
+SEED = 20261203
+
+SETTINGS = ("pimc:worlds=3,confirm=4,rollout=heuristic,crn=1,z=1",
+            "pimc:worlds=3,rollout=random,crn=1,z=0.5",
+            "ismcts:iterations=12,root=paired,tree=own,rollout=heuristic,c=1.4,norm=1,z=1,confirm=4",
+            "ismcts:iterations=10,tree=own,rollout=greedy,norm=1,z=1")
+
+
+def _first_rules() -> list[str]:
+    """One shipped rule set per registered game."""
+    seen: dict[str, str] = {}
+    for name in shipped_rules():
+        game = load_rules(name).game
+        if game in known_game_names():
+            seen.setdefault(game, name)
+    return sorted(seen.values())
+
+
+@pytest.mark.parametrize("policy", SETTINGS)
+@pytest.mark.parametrize("rules_name", _first_rules())
+def test_the_new_search_settings_write_the_same_rows_in_both_engines(rules_name, policy):
+    rules = load_rules(rules_name)
+    game = get_game(rules.game)
+    compiled = game.compile(rules)
+    players = game.players(compiled)
+    specs = [parse_policy(policy, game.name)] + [parse_policy("greedy", game.name)] * (players - 1)
+    for rounds_per_match, units in ((None, 6), (3, 2)):
+        kernel = game.play_units("kernel", compiled, specs, SEED, 5, units, rounds_per_match)
+        reference = game.play_units("reference", compiled, specs, SEED, 5, units, rounds_per_match)
+        for kernel_matrix, reference_matrix in zip(kernel, reference, strict=True):
+            np.testing.assert_array_equal(kernel_matrix, reference_matrix)
+
+
+def test_every_registered_game_is_searched():
+    assert {load_rules(name).game for name in _first_rules()} == set(known_game_names())
