@@ -357,12 +357,13 @@ def test_the_general_kernel_compiles_one_signature_per_set_of_policy_kinds():
                        [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
                                                            "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
     # one compiled kernel for the game and each set of policy kinds (argument 11), whatever the
-    # rules and the seats: the first two runs share the heuristic-only one
+    # rules and the seats: the first two runs share the heuristic-only one; the third's searches
+    # roll out with the heuristic (their default rollout)
     kinds = [sig[11] for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
     assert len(kinds) == len(set(kinds))
     assert numba.typeof(PolicyKinds(greedy=None, heuristic=True, pimc=None, ismcts=None,
                                     learned=None)) in kinds
-    assert numba.typeof(PolicyKinds(greedy=True, heuristic=None, pimc=True, ismcts=True,
+    assert numba.typeof(PolicyKinds(greedy=True, heuristic=True, pimc=True, ismcts=True,
                                     learned=None)) in kinds
 
 

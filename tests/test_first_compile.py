@@ -83,9 +83,9 @@ def test_a_fast_kernel_compiles_each_function_once(tmp_path, rules, policies):
     "rules, policies, left_out",
     [
         ("tensho-ise", ("heuristic", "random"), ("sample_hidden_nb", "greedy_choose_nb", "learned_choose_nb")),
-        ("tensho-ise", ("pimc:worlds=2", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
+        ("tensho-ise", ("pimc:worlds=2,rollout=random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
         ("enshu-c", ("heuristic", "random", "random"), ("sample_hidden_nb", "greedy_choose_nb")),
-        ("enshu-c", ("ismcts:iterations=8", "random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
+        ("enshu-c", ("ismcts:iterations=8,rollout=random", "random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
         ("koikoi", ("random", "random"), ("policy_choose_nb", "greedy_choose_nb", "sample_hidden_nb",
                                           "learned_choose_nb")),
         ("koikoi", ("heuristic", "random"), ("greedy_choose_nb", "sample_hidden_nb", "learned_choose_nb")),

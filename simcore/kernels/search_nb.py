@@ -180,10 +180,10 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     if n == 1:
         return 0
     totals, squares = scratch.totals, scratch.squares
-    base = 0
+    base = np.int64(0)
     if rollout_id != POLICY_RANDOM:
         base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
-    pimc_worlds_nb(ctx, state, seat, n, worlds, -1, base, rollout_id, objective, omniscient, crn, param, table,
+    pimc_worlds_nb(ctx, state, seat, n, worlds, np.int64(-1), base, rollout_id, objective, omniscient, crn, param, table,
                    streams, at, scratch, greedy, heuristic)
     best = base
     for i in range(n):
@@ -295,7 +295,7 @@ def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c,
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
             path[0] = 1 + i
-            n_nodes, scale = descend_nb(ctx, x, seat, 1 + i, 1, n_nodes, scale, c, norm, own, rollout_id,
+            n_nodes, scale = descend_nb(ctx, x, seat, np.int64(1 + i), np.int64(1), n_nodes, scale, c, norm, own, rollout_id,
                                         objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
             values[i] = objective_nb(ctx, x, seat, objective)
         for i in range(n):
@@ -350,17 +350,17 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ro
     tree[T_FIRST, 0] = -1
     tree[T_LAST, 0] = -1
     tree[T_NEXT, 0] = -1
-    n_nodes = 1
-    scale = 1.0
+    n_nodes = np.int64(1)
+    scale = np.float64(1.0)
     if paired:
-        base = 0
+        base = np.int64(0)
         if rollout_id != POLICY_RANDOM:
             base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
         for i in range(n):
             add_child_nb(tree, n_nodes, 0, C.action_key_nb(ctx, state, i), seat)
             n_nodes += 1
         worlds = max(1, iterations // n)
-        n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, worlds, -1, base, n_nodes, scale, c, norm, own,
+        n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, worlds, np.int64(-1), base, n_nodes, scale, c, norm, own,
                                           rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
         best = base
         for i in range(n):
@@ -374,7 +374,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ro
         return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
     for _ in range(iterations):
         C.sample_hidden_nb(ctx, state, seat, streams, at, world)
-        n_nodes, scale = descend_nb(ctx, world, seat, 0, 0, n_nodes, scale, c, norm, own, rollout_id, objective,
+        n_nodes, scale = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own, rollout_id, objective,
                                     param, table, log_table, streams, at, scratch, greedy, heuristic)
     best = -1
     child = tree[T_FIRST, 0]
