@@ -40,7 +40,7 @@ def report_tables(summary: RunSummary, confidence: float = 0.95) -> list[T.Table
         T.round_length_distribution(summary, confidence),
     ]
     if summary.section is not None:  # the game's own tables (koi-koi: its calls)
-        builders += summary.section.tables(summary.section_counts, confidence)
+        builders += summary.section.tables(summary.section_counts, confidence, T)
     builders.append(T.convergence(summary, confidence, rows=CONVERGENCE_TEXT_ROWS))
     return [table for table in builders if table is not None]
 

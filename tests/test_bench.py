@@ -168,7 +168,8 @@ def test_the_per_game_scripts_are_the_command_with_one_game(measured, capsys):
 
 @pytest.mark.slow
 def test_a_tiny_run_measures_every_case_of_every_game_and_finds_the_rows_identical():
-    config = throughput.BenchConfig(rounds=2_000, reference_rounds=200, repeat=2, runs=False)
+    config = throughput.BenchConfig(rounds=300, reference_rounds=30, repeat=2, runs=False, least_rounds=20,
+                                    least_reference_rounds=4)
     notes = []
     rows = throughput.measure(config, progress=notes.append)
     assert {row.game for row in rows} == set(known_game_names())

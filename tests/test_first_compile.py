@@ -70,8 +70,9 @@ def compiled_twice(signatures: dict[str, list[str]]) -> dict[str, list[str]]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules, policies", [("tensho-ise", ("random", "greedy")),
-                                             ("enshu-c", ("random", "greedy", "random"))],
-                         ids=["tensho", "enshu"])
+                                             ("enshu-c", ("random", "greedy", "random")),
+                                             ("koikoi", ("random", "greedy"))],
+                         ids=["tensho", "enshu", "koikoi"])
 def test_a_fast_kernel_compiles_each_function_once(tmp_path, rules, policies):
     signatures = first_compile(tmp_path, rules, *policies)
     assert any(name.endswith(".play_units_nb") for name in signatures)
@@ -86,11 +87,9 @@ def test_a_fast_kernel_compiles_each_function_once(tmp_path, rules, policies):
         ("tensho-ise", ("pimc:worlds=2,rollout=random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
         ("enshu-c", ("heuristic", "random", "random"), ("sample_hidden_nb", "greedy_choose_nb")),
         ("enshu-c", ("ismcts:iterations=8,rollout=random", "random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
-        ("koikoi", ("random", "random"), ("policy_choose_nb", "greedy_choose_nb", "sample_hidden_nb",
-                                          "learned_choose_nb")),
         ("koikoi", ("heuristic", "random"), ("greedy_choose_nb", "sample_hidden_nb", "learned_choose_nb")),
     ],
-    ids=["tensho-heuristic", "tensho-pimc", "enshu-heuristic", "enshu-ismcts", "koikoi", "koikoi-heuristic"],
+    ids=["tensho-heuristic", "tensho-pimc", "enshu-heuristic", "enshu-ismcts", "koikoi-heuristic"],
 )
 def test_the_general_kernel_compiles_the_policies_played_each_once(tmp_path, rules, policies, left_out):
     signatures = first_compile(tmp_path, rules, *policies)

@@ -33,7 +33,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 GAMES_PACKAGE = "simcore.games"
 # Micro-benchmarks of one game's kernels (instruction counts, branch misses, report scaling of
 # its columns): they measure that game's internals by design.
-ONE_GAME_BENCHMARKS = {"benchmarks.branches", "benchmarks.instructions", "benchmarks.report_scale"}
+ONE_GAME_BENCHMARKS = {"benchmarks.branches", "benchmarks.instructions", "benchmarks.report_scale",
+                       "benchmarks.koikoi_bench"}  # koi-koi's kernels beside Tensho's
 
 
 def module_name(path: Path) -> str:

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from conftest_analysis import Z95, wilson_by_hand
 
+from analysis import tables as analysis_tables
 from cli.analysis_commands import report
 from simcore.dataset import read_dataset
 from simcore.games import get_game
@@ -56,7 +57,7 @@ def tables() -> dict[str, pd.DataFrame]:
     counts = SECTION.new_counts(2, NAMES)
     counts.add(_batch(ROUNDS.iloc[:4]))  # two batches: the counts add up across them
     counts.add(_batch(ROUNDS.iloc[4:]))
-    return {t.name: t.frame.set_index(t.frame.columns[0]) for t in SECTION.tables(counts, 0.95)}
+    return {t.name: t.frame.set_index(t.frame.columns[0]) for t in SECTION.tables(counts, 0.95, analysis_tables)}
 
 
 def _rate(row, name: str, successes: int, trials: int) -> None:
@@ -136,7 +137,7 @@ def test_points_by_the_turn_of_the_stop(tables):
 def test_the_note_counts_the_rounds_left_out():
     counts = SECTION.new_counts(2, NAMES)
     counts.add(_batch(ROUNDS))
-    note = SECTION.tables(counts, 0.95)[2].note
+    note = SECTION.tables(counts, 0.95, analysis_tables)[2].note
     assert "share of the 4 stops" in note
     assert "1 exhausted rounds and 1 ended by a dealt hand" in note
 

@@ -48,7 +48,7 @@ def invoke(*args: str):
 def _own_tables(report) -> list:
     """The game's own tables (koi-koi's calls), counted from the rows only."""
     summary = report.summary
-    return [] if summary.section is None else summary.section.tables(summary.section_counts, 0.95)
+    return [] if summary.section is None else summary.section.tables(summary.section_counts, 0.95, T)
 
 
 def _frames_equal(full, summary, skip=("run",)) -> None:

@@ -152,9 +152,11 @@ class ReportSection(Protocol):
         may append to it as new names appear."""
         ...
 
-    def tables(self, counts: Any, confidence: float) -> list[Any]:
+    def tables(self, counts: Any, confidence: float, kit: Any) -> list[Any]:
         """Its tables (``analysis.tables.Table``) from the counts, in reading order; none where
-        the counts hold nothing to show."""
+        the counts hold nothing to show. ``kit`` is ``analysis.tables`` (its ``Table``,
+        ``add_rate``, ``add_mean``, ``warn_small``), passed in so that no game imports the layer
+        above it."""
         ...
 
 

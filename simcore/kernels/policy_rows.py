@@ -85,8 +85,8 @@ PolicyArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, PolicyKinds
 
 
 def policy_kinds(params: np.ndarray) -> PolicyKinds:
-    """The ``PolicyKinds`` of packed policy rows ``params`` (``policy_rows``): the seats'
-    policies and, for each search seat, its rollout policy."""
+    """The ``PolicyKinds`` of packed policy rows ``params`` (int64[seats + 1, N_PARAMS],
+    ``policy_rows``): the seats' policies and, for each search seat, its rollout policy."""
     seats = params[:-1]
     played = {int(pid) for pid in seats[:, P_POLICY]}
     played |= {int(row[P_ROLLOUT]) for row in seats if int(row[P_POLICY]) in SEARCHING}

@@ -80,6 +80,9 @@ class BenchConfig:
         Leave out the cold start (a compile with an empty numba cache, minutes).
     runs : bool
         Measure the child-process figures (end to end, memory, start-up) at all.
+    least_rounds, least_reference_rounds : int
+        The fewest kernel and reference-engine rounds a case plays, whatever its share (fewer time
+        too coarsely to mean much; a smoke test may lower them).
     """
 
     games: tuple[str, ...] = ()
@@ -90,9 +93,12 @@ class BenchConfig:
     repeat: int = 12
     skip_compile: bool = False
     runs: bool = True
+    least_rounds: int = 1000
+    least_reference_rounds: int = 50
 
     def __post_init__(self) -> None:
-        for name in ("rounds", "reference_rounds", "run_rounds", "memory_rounds", "repeat"):
+        for name in ("rounds", "reference_rounds", "run_rounds", "memory_rounds", "repeat", "least_rounds",
+                     "least_reference_rounds"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         unknown = [g for g in self.games if g not in known_game_names()]
@@ -135,7 +141,7 @@ def kernel_figures(game: Game, case: BenchCase, config: BenchConfig) -> list[Row
     def row(metric: str, value: float, unit: str, threads: str) -> Row:
         return Row(metric, float(value), unit, game.name, label, case.case, threads)
 
-    rounds = max(1000, config.rounds // case.rounds_divisor)
+    rounds = max(config.least_rounds, config.rounds // case.rounds_divisor)
     kernel = functools.partial(game.play_units, "kernel")
     buffers = game.output_buffers(rounds)
     try:
@@ -153,7 +159,7 @@ def kernel_figures(game: Game, case: BenchCase, config: BenchConfig) -> list[Row
                  row("thread_scaling", best[all_threads] / best[1], "x", scaled),
                  row("thread_scaling_median", median[all_threads] / median[1], "x", scaled)]
 
-    n = max(50, config.reference_rounds // case.reference_divisor)
+    n = max(config.least_reference_rounds, config.reference_rounds // case.reference_divisor)
     start = time.perf_counter()
     reference = game.play_units("reference", compiled, specs, 1, 0, n, None)
     reference_rate = n / (time.perf_counter() - start)

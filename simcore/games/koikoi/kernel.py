@@ -66,7 +66,8 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
 def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
                        out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``play_units`` through the general kernel, whatever the seats' policies (the same rows as
-    the fast kernel for random and greedy seats)."""
+    the fast kernel for random and greedy seats): int64[N_INT_COLUMNS, rows] and
+    uint64[N_MASK_COLUMNS, rows]."""
     stride = 1 if rounds_per_match is None else rounds_per_match
     return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
                         E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)

@@ -121,27 +121,25 @@ def new_counts(seats: int, end_reasons: Sequence[str]) -> KoikoiCounts:
     return KoikoiCounts(end_reasons=end_reasons)
 
 
-def tables(counts: KoikoiCounts, confidence: float) -> list[Any]:
+def tables(counts: KoikoiCounts, confidence: float, kit: Any) -> list[Any]:
     """The calls, what they bring, and stops by turn."""
-    return [_calls(counts, confidence), _after_call(counts, confidence),
-            _stop_turns(counts, confidence)]
+    return [_calls(counts, confidence, kit), _after_call(counts, confidence, kit),
+            _stop_turns(counts, confidence, kit)]
 
 
-def _mean(frame: Any, name: str, sums: np.ndarray, confidence: float) -> None:
-    from analysis.tables import add_mean
-
-    add_mean(frame, name, sums[:, 0], sums[:, 1], sums[:, 2], confidence)
+def _mean(frame: Any, name: str, sums: np.ndarray, confidence: float, kit: Any) -> None:
+    kit.add_mean(frame, name, sums[:, 0], sums[:, 1], sums[:, 2], confidence)
 
 
-def _calls(counts: KoikoiCounts, confidence: float) -> Any:
+def _calls(counts: KoikoiCounts, confidence: float, kit: Any) -> Any:
     import pandas as pd
 
-    from analysis.tables import Table, add_rate, warn_small
+    Table, add_rate, warn_small = kit.Table, kit.add_rate, kit.warn_small
 
     decisions = counts.calls[:, 1] + counts.stops
     frame = pd.DataFrame({"who": WHO, "rounds": counts.rounds})
     add_rate(frame, "called", counts.called_rounds, counts.rounds, confidence)
-    _mean(frame, "calls", counts.calls, confidence)
+    _mean(frame, "calls", counts.calls, confidence, kit)
     frame["decisions"] = decisions
     add_rate(frame, "call_per_decision", counts.calls[:, 1], decisions, confidence)
     note = ("called: rounds in which the seat called koi-koi at least once; calls: its calls per "
@@ -153,20 +151,20 @@ def _calls(counts: KoikoiCounts, confidence: float) -> Any:
                             keys=["who"]))
 
 
-def _after_call(counts: KoikoiCounts, confidence: float) -> Any:
+def _after_call(counts: KoikoiCounts, confidence: float, kit: Any) -> Any:
     import pandas as pd
 
-    from analysis.tables import Table, add_rate, warn_small
+    Table, add_rate, warn_small = kit.Table, kit.add_rate, kit.warn_small
 
     n = counts.called_rounds
     frame = pd.DataFrame({"who": WHO, "rounds": n})
     add_rate(frame, "caller_wins", counts.caller_wins, n, confidence)
     add_rate(frame, "opponent_wins", counts.opponent_wins, n, confidence)
     add_rate(frame, "exhausted", counts.exhausted, n, confidence)
-    _mean(frame, "points", counts.points, confidence)
-    _mean(frame, "points_when_won", counts.won_points, confidence)
+    _mean(frame, "points", counts.points, confidence, kit)
+    _mean(frame, "points_when_won", counts.won_points, confidence, kit)
     frame["first_stops"] = counts.first_stop[:, 0]
-    _mean(frame, "first_stop_points", counts.first_stop, confidence)
+    _mean(frame, "first_stop_points", counts.first_stop, confidence, kit)
     note = ("Over the rounds in which the seat called koi-koi at least once (rounds): how the "
             "round ended (the caller stopped or scored, the opponent stopped first, nobody "
             "stopped), the caller's points from the round (its payoff: a loss where the other "
@@ -178,10 +176,10 @@ def _after_call(counts: KoikoiCounts, confidence: float) -> Any:
                             hidden=_sd(frame), keys=["who"]))
 
 
-def _stop_turns(counts: KoikoiCounts, confidence: float) -> Any:
+def _stop_turns(counts: KoikoiCounts, confidence: float, kit: Any) -> Any:
     import pandas as pd
 
-    from analysis.tables import Table, add_mean, add_rate, warn_small
+    Table, add_mean, add_rate, warn_small = kit.Table, kit.add_mean, kit.add_rate, kit.warn_small
 
     turns = np.flatnonzero(counts.turn_stops)
     stops = counts.turn_stops[turns]

@@ -451,11 +451,11 @@ def exhausted_nb(st, rt):
         _, points0 = pile_yaku_nb(st[ST_PILE], st[ST_CALLS], st[ST_MONTH], rt)
         _, points1 = pile_yaku_nb(st[ST_PILE + 1], st[ST_CALLS + 1], st[ST_MONTH], rt)
         if points0 > points1:
-            winner = 0
-            score0 = stop_score_nb(points0, st[ST_CALLS], st[ST_CALLS + 1], rt)
+            winner = np.int64(0)
+            score0 = np.int64(stop_score_nb(points0, st[ST_CALLS], st[ST_CALLS + 1], rt))
         elif points1 > points0:
-            winner = 1
-            score1 = stop_score_nb(points1, st[ST_CALLS + 1], st[ST_CALLS], rt)
+            winner = np.int64(1)
+            score1 = np.int64(stop_score_nb(points1, st[ST_CALLS + 1], st[ST_CALLS], rt))
     finish_nb(st, winner, E.END_EXHAUSTED, score0, score1, rt)
 
 

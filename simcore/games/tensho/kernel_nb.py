@@ -102,7 +102,8 @@ _ = next_u64_nb  # re-exported for benchmarks that time the raw generator
 
 
 def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One thread's scratch for ``play_units_nb``: ``(states, ids, hand, pile, tables)``,
+    """One thread's scratch for ``play_units_nb``: ``(states, ids, hand, pile, tables)``
+    (uint64[16], int64[IDS_SCRATCH], uint64[2], uint64[2], uint64[TABLES_SIZE]),
     uninitialised (the kernel writes each word before it reads it; ``fill_card_tables_nb``
     fills ``tables`` for the rules)."""
     return (np.empty(16, dtype=np.uint64), np.empty(IDS_SCRATCH, dtype=np.int64),
@@ -111,8 +112,8 @@ def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 def table_views(tables: np.ndarray, n_yaku: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The views of filled ``tables`` that ``play_units_nb`` takes: ``(yaku_mask, same_rank,
-    opts)``.  The yaku masks are padded with empty ones to a multiple of eight, so that the
+    """The views of filled ``tables`` (uint64[TABLES_SIZE]) that ``play_units_nb`` takes:
+    ``(yaku_mask, same_rank, opts)``, uint64 each.  The yaku masks are padded with empty ones to a multiple of eight, so that the
     vectorised test of which yaku a pile holds (``completed_yaku_raw_nb``) has no scalar
     remainder; every use masks the yaku by ``yaku_in_set``, which holds none of the padding."""
     return (tables[YAKU_MASK_AT:YAKU_MASK_AT + (n_yaku + 7) // 8 * 8],
