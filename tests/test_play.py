@@ -43,7 +43,10 @@ def run_in_pty(args: list[str], answer, env: dict[str, str] | None = None, timeo
     bytes typed at the index-th prompt (``n`` options, ``text`` the screen so far).  Returns
     (everything the terminal showed, with ``\\r\\n`` as ``\\n``; exit status; prompts seen)."""
     master, slave = pty.openpty()
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TERM": "xterm", **(env or {})}
+    # a terminal 100 columns wide, whatever COLUMNS the test process inherited (the screen wraps
+    # at the terminal's width, and a wrapped question would not be found)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "100",
+                   "LINES": "40", **(env or {})}
     environment = {key: value for key, value in environment.items() if value is not None}
     process = subprocess.Popen([sys.executable, "-m", "cli.main", "play", *args], stdin=slave, stdout=slave,
                                stderr=slave, cwd=ROOT, env=environment, close_fds=True)

@@ -15,7 +15,6 @@ import numpy as np
 
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.heuristic_nb import (
-    KIND_CAPTURE,
     KIND_DECLARE_TEYAKU,
     KIND_FUKE,
     KIND_JOIN,
@@ -23,10 +22,8 @@ from simcore.games.enshu.heuristic_nb import (
     KIND_MIZU_KOTSU,
     KIND_PLAY,
     OBS_ACTIVE,
-    OBS_CARD,
     OBS_DRAW_SIZE,
     OBS_DROPOUT_PASS,
-    OBS_EXPOSED,
     OBS_FIELD,
     OBS_HAND,
     OBS_KOTSU,
@@ -34,14 +31,11 @@ from simcore.games.enshu.heuristic_nb import (
     OBS_PLAYERS,
     OBS_SCORES,
     OBS_SEAT,
-    OBS_SEEN,
     OBS_WINNER,
     PAYLOAD_MASK,
     T_CAPTURE_ALL,
     T_CARD_POINTS,
     T_CARD_WEIGHT,
-    T_CHANCE_UNSEEN,
-    T_DECK,
     T_DENY_WEIGHT,
     T_JOIN_STEP,
     T_JOIN_STRENGTH,
@@ -57,12 +51,11 @@ from simcore.games.enshu.heuristic_nb import (
     T_YAKU_WEIGHT,
     T_YAKU_WORTH,
     _offer,
-    _pile,
     _prob,
-    _risk_table,
     _safe,
     _strength,
     _yaku_of,
+    decision_view,
 )
 from simcore.kernels.bits import lowest_id, popcount
 
@@ -250,25 +243,7 @@ def features_nb(kind, obs, keys, n, t, out):
             pick = decline
         out[pick, F_HEURISTIC] = 1
         return
-    me = obs[OBS_SEAT]
-    pile_me = obs[OBS_PILES + me]
-    card = obs[OBS_CARD]
-    if kind == KIND_CAPTURE and card >= 0:
-        pile_me |= np.int64(1) << card
-    known = obs[OBS_SEEN] | obs[OBS_HAND] | obs[OBS_FIELD]
-    opp_exposed = np.int64(0)
-    all_piles = np.int64(0)
-    n_active = np.int64(0)
-    for s in range(obs[OBS_PLAYERS]):
-        all_piles |= _pile(obs, s, me, pile_me)
-        known |= _pile(obs, s, me, pile_me) | obs[OBS_EXPOSED + s]
-        if s != me:
-            opp_exposed |= obs[OBS_EXPOSED + s]
-        if obs[OBS_ACTIVE + s]:
-            n_active += 1
-    unknown = t[T_DECK] & ~known
-    unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
-    risks = _risk_table(obs, t, unknown, n_active)
+    me, card, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks = decision_view(kind, obs, t)
     pick = 0
     top = np.int64(0)
     if kind == KIND_PLAY:

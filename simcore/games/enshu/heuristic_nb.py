@@ -516,6 +516,35 @@ def _yes_no(keys, n, yes):
     return 0
 
 
+@nb.njit(inline="always", cache=True)
+def decision_view(kind, obs, t):
+    """What the heuristic (and the learned player's features) reads of a play or capture decision
+    of ``kind`` from the seat's observation ``obs`` int64[OBS_SIZE] and ``tables`` ``t``: the seat,
+    the card being placed (-1: none), the seat's pile with that card, every seat's pile, the cards
+    it cannot know, the opponents' exposed cards, the chance weight of an unseen card and the
+    packed risk table (``_risk_table``)."""
+    me = obs[OBS_SEAT]
+    pile_me = obs[OBS_PILES + me]
+    card = obs[OBS_CARD]
+    if kind == KIND_CAPTURE and card >= 0:
+        pile_me |= np.int64(1) << card
+    known = obs[OBS_SEEN] | obs[OBS_HAND] | obs[OBS_FIELD]
+    opp_exposed = np.int64(0)
+    all_piles = np.int64(0)
+    n_active = np.int64(0)
+    for s in range(obs[OBS_PLAYERS]):
+        all_piles |= _pile(obs, s, me, pile_me)
+        known |= _pile(obs, s, me, pile_me) | obs[OBS_EXPOSED + s]
+        if s != me:
+            opp_exposed |= obs[OBS_EXPOSED + s]
+        if obs[OBS_ACTIVE + s]:
+            n_active += 1
+    unknown = t[T_DECK] & ~known
+    unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
+    risks = _risk_table(obs, t, unknown, n_active)
+    return me, card, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks
+
+
 @nb.njit(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring).
@@ -563,25 +592,7 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
         if group == 1 and t[T_VARIANT] == E.VARIANT_C and best_value < t[T_TEYAKU_B_MIN]:
             return decline
         return best
-    me = obs[OBS_SEAT]
-    pile_me = obs[OBS_PILES + me]
-    card = obs[OBS_CARD]
-    if kind == KIND_CAPTURE and card >= 0:
-        pile_me |= np.int64(1) << card
-    known = obs[OBS_SEEN] | obs[OBS_HAND] | obs[OBS_FIELD]
-    opp_exposed = np.int64(0)
-    all_piles = np.int64(0)
-    n_active = np.int64(0)
-    for s in range(obs[OBS_PLAYERS]):
-        all_piles |= _pile(obs, s, me, pile_me)
-        known |= _pile(obs, s, me, pile_me) | obs[OBS_EXPOSED + s]
-        if s != me:
-            opp_exposed |= obs[OBS_EXPOSED + s]
-        if obs[OBS_ACTIVE + s]:
-            n_active += 1
-    unknown = t[T_DECK] & ~known
-    unseen_chance = t[T_CHANCE_UNSEEN] * 2 // max(n_active, 1)
-    risks = _risk_table(obs, t, unknown, n_active)
+    me, card, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks = decision_view(kind, obs, t)
     best = 0
     best_value = np.int64(0)
     if kind == KIND_PLAY:

@@ -14,49 +14,35 @@ import numba as nb
 import numpy as np
 
 from simcore.games.tensho.heuristic_nb import (
-    CLASS_UNSEEN,
     DECLINE_PAYLOAD,
-    HOLD_A,
     KIND_BANK_SIX,
     KIND_CAPTURE,
     KIND_OPENING_CLAIM,
     KIND_PLAY,
     KIND_YAKU_SET,
-    N_CLASSES,
-    OBS_CARD,
-    OBS_DRAW_SIZE,
-    OBS_FIELD,
-    OBS_HAND,
-    OBS_PILES,
-    OBS_SEAT,
-    OBS_YAKU_SET,
     PAYLOAD_MASK,
     T_CAPTURE_OPTIONAL,
     T_CARD_VALUE,
     T_CHAFF,
     T_CLAIM,
-    T_DEAD,
-    T_DECK,
     T_HIGHEST_VALUE_FIRST,
     T_IN_SET,
     T_INSTANT,
-    T_Q,
     T_RANK,
     T_RANK_MASK,
     T_SIX,
     T_TRIPLE_ALL,
-    T_UNUSED_DRAW,
     T_W_CHAFF,
     T_W_VALUE,
     T_YAKU_MASK,
     T_YAKU_SET,
     T_YAKU_WORTH,
     _classes,
-    _cover,
     _offer,
     _outlook_of,
     _rank_yaku,
     _recover,
+    decision_view,
 )
 from simcore.kernels.bits import lowest_id, popcount
 
@@ -271,26 +257,8 @@ def features_nb(kind, obs, keys, n, t, out):
                 out[j, F_HEURISTIC] = 1
                 break
         return
-    card = obs[OBS_CARD] if kind == KIND_CAPTURE else -1
-    hand = obs[OBS_HAND]
-    if card >= 0:
-        hand |= np.int64(1) << card
-    field = obs[OBS_FIELD]
-    seat = obs[OBS_SEAT]
-    pile = obs[OBS_PILES + seat]
-    opp_pile = obs[OBS_PILES + 1 - seat]
-    unseen = t[T_DECK] & ~(hand | field | pile | opp_pile)
-    n_unseen = popcount(unseen)
-    draw_size = obs[OBS_DRAW_SIZE]
-    opp_hand = max(0, n_unseen - draw_size - t[T_DEAD])
-    still_played = opp_hand + max(0, draw_size - t[T_UNUSED_DRAW])
-    live = 1000 * still_played // n_unseen if n_unseen else 0
-    access = min(opp_hand + 1, n_unseen, HOLD_A - 1)
-    s = max(obs[OBS_YAKU_SET], 1) - 1
-    q0 = t[T_Q + CLASS_UNSEEN] * live // 1000
-    q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000
-    cover_hand = _cover(hand, t)
-    cover_field = _cover(field, t)
+    (card, hand, field, pile, opp_pile, unseen, n_unseen, draw_size, access, s, q0, q1, cover_hand,
+     cover_field) = decision_view(kind, obs, t)
     done0 = _done_worth(s, pile, t)
     evens = _evens(s, pile, opp_pile, t)
     pick = -1

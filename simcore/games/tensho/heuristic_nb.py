@@ -500,6 +500,36 @@ def _play_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unsee
     return best
 
 
+@nb.njit(inline="always", cache=True)
+def decision_view(kind, obs, t):
+    """What the heuristic (and the learned player's features) reads of a decision of ``kind`` from
+    the seat's observation ``obs`` int64[OBS_SIZE] and ``tables`` ``t``: the card being placed
+    (-1: none), the hand with that card, the field, the seat's and the opponent's piles, the unseen
+    cards and their count, the draw pile's size, how many unseen cards the opponent can reach, the
+    yaku set's index, the chance weights of an unseen card (``q0``, ``q1``) and the cover of the
+    hand and the field."""
+    card = obs[OBS_CARD] if kind == KIND_CAPTURE else -1
+    hand = obs[OBS_HAND]
+    if card >= 0:
+        hand |= np.int64(1) << card
+    field = obs[OBS_FIELD]
+    seat = obs[OBS_SEAT]
+    pile = obs[OBS_PILES + seat]
+    opp_pile = obs[OBS_PILES + 1 - seat]
+    unseen = t[T_DECK] & ~(hand | field | pile | opp_pile)
+    n_unseen = popcount(unseen)
+    draw_size = obs[OBS_DRAW_SIZE]
+    opp_hand = max(0, n_unseen - draw_size - t[T_DEAD])
+    still_played = opp_hand + max(0, draw_size - t[T_UNUSED_DRAW])
+    live = 1000 * still_played // n_unseen if n_unseen else 0
+    access = min(opp_hand + 1, n_unseen, HOLD_A - 1)
+    s = max(obs[OBS_YAKU_SET], 1) - 1
+    q0 = t[T_Q + CLASS_UNSEEN] * live // 1000
+    q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000
+    return (card, hand, field, pile, opp_pile, unseen, n_unseen, draw_size, access, s, q0, q1, _cover(hand, t),
+            _cover(field, t))
+
+
 @nb.njit(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring: the contract).
@@ -516,26 +546,8 @@ def heuristic_choose_nb(kind, obs, keys, n, tables):
             if keys[j] & PAYLOAD_MASK == wanted:
                 return j
         return 0
-    card = obs[OBS_CARD] if kind == KIND_CAPTURE else -1
-    hand = obs[OBS_HAND]
-    if card >= 0:
-        hand |= 1 << card
-    field = obs[OBS_FIELD]
-    seat = obs[OBS_SEAT]
-    pile = obs[OBS_PILES + seat]
-    opp_pile = obs[OBS_PILES + 1 - seat]
-    unseen = t[T_DECK] & ~(hand | field | pile | opp_pile)
-    n_unseen = popcount(unseen)
-    draw_size = obs[OBS_DRAW_SIZE]
-    opp_hand = max(0, n_unseen - draw_size - t[T_DEAD])
-    still_played = opp_hand + max(0, draw_size - t[T_UNUSED_DRAW])
-    live = 1000 * still_played // n_unseen if n_unseen else 0
-    access = min(opp_hand + 1, n_unseen, HOLD_A - 1)
-    s = max(obs[OBS_YAKU_SET], 1) - 1
-    q0 = t[T_Q + CLASS_UNSEEN] * live // 1000
-    q1 = t[T_Q + N_CLASSES + CLASS_UNSEEN] * live // 1000
-    cover_hand = _cover(hand, t)
-    cover_field = _cover(field, t)
+    (card, hand, field, pile, opp_pile, unseen, n_unseen, draw_size, access, s, q0, q1, cover_hand,
+     cover_field) = decision_view(kind, obs, t)
     best_index = 0
     if kind == KIND_PLAY:
         best = 0
