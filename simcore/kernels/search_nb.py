@@ -188,7 +188,7 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     best = base
     for i in range(n):
         if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-            best = i
+            best = np.int64(i)
     if confirm == 0 or best == base:
         return best
     gain, square = totals[best], squares[best]
@@ -365,7 +365,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ro
         best = base
         for i in range(n):
             if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                best = i
+                best = np.int64(i)
         if confirm == 0 or best == base:
             return best
         gain, square = totals[best], squares[best]
@@ -376,7 +376,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ro
         C.sample_hidden_nb(ctx, state, seat, streams, at, world)
         n_nodes, scale = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own, rollout_id, objective,
                                     param, table, log_table, streams, at, scratch, greedy, heuristic)
-    best = -1
+    best = np.int64(-1)
     child = tree[T_FIRST, 0]
     while child >= 0:
         if best < 0 or tree[T_VISITS, child] > tree[T_VISITS, best]:
