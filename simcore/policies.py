@@ -228,7 +228,13 @@ register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                                                            "gains as pimc"), "paired"),
                             changed_default(replace(_CONFIRM, help="root=paired: more worlds for the action that "
                                                                    "looked best, against the rollout policy's own, "
-                                                                   "before z judges it on all"), 32)),
+                                                                   "before z judges it on all"), 32),
+                            changed_default(ParamSpec("expand", "first", kind=str, choices=("first", "rollout"),
+                                                      help="the action a tree node tries first: first: the first "
+                                                           "legal one; rollout: the rollout policy's"), "rollout"),
+                            ParamSpec("widen", 0, minimum=0, maximum=1_000_000,
+                                      help="0: a tree node tries every legal action before choosing among them; "
+                                           "k: a node below the root has at most 1 + visits // k children")),
                            searches=True))
 register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            "for measurement only: pimc in the real position, seeing every hidden card",
