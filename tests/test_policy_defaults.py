@@ -125,3 +125,12 @@ def test_an_old_dataset_replays_and_resumes_as_it_was_made(tmp_path):
     _play(old, OLD_PIMC, resume=True)
     assert read_dataset(old).equals(rows)
     assert json.loads((old / "_run.json").read_text())["policies"] == ["pimc:worlds=2", "heuristic"]
+
+
+def test_an_ismcts_recorded_before_expand_existed_still_expands_the_first_action():
+    # the text a dataset recorded for --policy ismcts under the previous defaults
+    text = "ismcts:c=1.4,confirm=32,iterations=64,norm=1,rollout=heuristic,root=paired,tree=own,z=1.5"
+    spec = parse_policy(text, "enshu", recorded=True)
+    assert (spec.params["expand"], spec.params["widen"], spec.params["iterations"]) == ("first", 0, 64)
+    assert parse_policy(text, "enshu").params["expand"] == "rollout"
+    assert "expand=first" in recorded_text(text, "enshu")
