@@ -88,14 +88,16 @@ class Setting:
 
 def settings(quick: bool = False) -> list[Setting]:
     """The settings of the page: Tensho with yaku sets 1 and 2 (the hanafuda skin is set 1 with T3,
-    folded into set 1's tables) and Enshu-bana W, S and C at every player count."""
+    folded into set 1's tables), Enshu-bana W, S and C at every player count, and koi-koi under
+    its two shipped rule sets."""
     tensho = [Setting("Tensho (Ise), yaku set 1", "tensho-ise", (("tensho.yaku_set_choice", "fixed_1"),)),
               Setting("Tensho (Ise), yaku set 2", "tensho-ise", (("tensho.yaku_set_choice", "fixed_2"),))]
     enshu = [Setting(f"Enshu-bana {v.upper()}, {p} players", f"enshu-{v}", players=p)
              for v in ("w", "s", "c") for p in range(2, 6)]
+    koikoi = [Setting("Koi-koi (Nintendo-style values)", "koikoi"), Setting("Koi-koi (KoiKoi-Japan)", "koikoi-kkj")]
     if quick:
-        return tensho[:1] + [s for s in enshu if s.players == 4 and s.rules == "enshu-c"]
-    return tensho + [s for s in enshu if _allowed(s)]
+        return tensho[:1] + [s for s in enshu if s.players == 4 and s.rules == "enshu-c"] + koikoi[:1]
+    return tensho + [s for s in enshu if _allowed(s)] + koikoi
 
 
 def _allowed(setting: Setting) -> bool:
@@ -239,10 +241,42 @@ class Plan:
 
     def size(self, policy: str) -> int:
         """Rounds per run of ``policy`` (the search players get ``search_rounds``)."""
-        from simcore.policies import POLICY_KINDS
+        return self.rounds if fast_policy(policy) else self.search_rounds
 
-        fast = POLICY_KINDS[policy.partition(":")[0]].policy_id <= 2
-        return self.rounds if fast else self.search_rounds
+    def chain_for(self, setting: Setting) -> list[str]:
+        """The skill tournament's policies in ``setting``: the chain's that can play there (the
+        learned player only where a model of the setting ships)."""
+        return [p for p in self.chain if playable(setting, p)]
+
+
+def fast_policy(policy: str) -> bool:
+    """A policy that decides without search (random, greedy, heuristic, learned)."""
+    from simcore.kernels.policy_ids import POLICY_LEARNED
+    from simcore.policies import POLICY_KINDS
+
+    kind = POLICY_KINDS[policy.partition(":")[0]].policy_id
+    return kind <= 2 or kind == POLICY_LEARNED
+
+
+def playable(setting: Setting, policy: str) -> bool:
+    """Whether ``policy`` can play ``setting`` (a learned player needs a model of its rules)."""
+    from simcore.errors import PolicyError
+    from simcore.games import game_of
+    from simcore.kernels.policy_ids import POLICY_LEARNED
+    from simcore.learned import learned_table
+    from simcore.policies import parse_policy
+    from simcore.rules import load_rules
+
+    rules = load_rules(setting.rules, _options(setting))
+    game = game_of(rules)
+    spec = parse_policy(policy, game.name)
+    if spec.policy_id != POLICY_LEARNED:
+        return True
+    try:
+        learned_table(game.name, game.compile(rules), spec)
+    except PolicyError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -490,7 +524,7 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
             folder = plan.out / f"skill-{setting.slug()}"
             if not _complete(folder) and plan.compute:
                 run_tournament(TournamentConfig(rules=setting.rules, options=_options(setting),
-                                                policies=tuple(plan.chain), deals=plan.deals, seed=plan.seed,
+                                                policies=tuple(plan.chain_for(setting)), deals=plan.deals, seed=plan.seed,
                                                 engine=plan.engine, threads=plan.threads, out=str(folder),
                                                 resume=folder.is_dir()))
             if _complete(folder):
@@ -602,13 +636,11 @@ def _seconds_per_round(setting: Setting, policy: str, plan: Plan, cache: dict[tu
                        scratch: Path) -> float:
     """Wall seconds per round of ``policy`` in every seat of ``setting`` (threads as the plan runs them),
     timed on a short run after an untimed one that compiles what it needs."""
-    from simcore.policies import POLICY_KINDS
     from simcore.run.runner import RunConfig, run
 
     key = (setting.slug(), policy)
     if key not in cache:
-        fast = POLICY_KINDS[policy.partition(":")[0]].policy_id <= 2
-        rounds = 20_000 if fast else 40
+        rounds = 20_000 if fast_policy(policy) else 40
         seats = {s: policy for s in range(setting.seats)}
         common = dict(rules=setting.rules, options=_options(setting), policies=seats, engine=plan.engine,
                       threads=plan.threads, overwrite=True)
@@ -628,22 +660,23 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
     from simcore.run.tournament import seatings
 
     cache = {} if cache is None else cache
-    fair, _ = skill_chain(plan.chain)
     parts: list[tuple[str, int, float]] = []
     for s in settings_:
         def cost(policy: str, setting: Setting = s) -> float:
             return _seconds_per_round(setting, policy, plan, cache, scratch)
 
+        chain = plan.chain_for(s)
+        fair, _ = skill_chain(chain)
         if skill:
             rounds, seconds = 0, 0.0
-            for i, a in enumerate(plan.chain):
-                for b in plan.chain[i + 1:]:
+            for i, a in enumerate(chain):
+                for b in chain[i + 1:]:
                     for seating in seatings(s.seats):
                         share = seating.count("A") / s.seats
                         rounds += plan.deals
                         seconds += plan.deals * (share * cost(a) + (1 - share) * cost(b))
             parts.append((f"{s.label}: skill tournament", rounds, seconds))
-        strong = plan.strongest.get(s.slug(), plan.chain[fair[-1]] if fair else plan.policies[-1])
+        strong = plan.strongest.get(s.slug(), chain[fair[-1]] if fair else plan.policies[-1])
         tables = len(CARD_VALUES) if s.tensho else 1
         for policy in dict.fromkeys([*plan.policies, strong]):
             rounds = plan.size(policy) * tables
@@ -756,9 +789,12 @@ GLOSSARY = [
     ("Fuke", "an Enshu-bana declaration that voids the round."),
     ("dropping out", "in Enshu-bana C with 4-5 players, two seats sit each round out (the dealer among those "
                      "that may); a seat that sits out pays nothing that round."),
+    ("koi-koi", "the two-player 48-card hanafuda game most players know: a seat that makes a yaku stops "
+                "and scores, or calls koi-koi and plays on ([koikoi.md](koikoi.md)); the page plays it "
+                "under the Nintendo-style values (`koikoi`) and as KoiKoi-Japan plays it (`koikoi-kkj`)."),
     ("dealer, seat order", "the round's dealer, then the seats in turn order (dealer + 1, dealer + 2, ...)."),
     ("payoff", "a seat's net result of a round: Tensho +1 / -1 (0 drawn), W and C matchsticks (zero-sum), "
-               "S the seat's score (not zero-sum)."),
+               "S the seat's score (not zero-sum), koi-koi points (zero-sum)."),
     ("good play", "the strongest fair policy of the setting, as measured by its skill tournament."),
     ("RS, LE, RE", "relative skill RS = LE / (LE + RE) (Dreef, Borm & van der Genugten 2004): LE what the best "
                    "fair policy gains over a beginner, RE what knowing the cards would add ([skill.md](skill.md))."),
@@ -799,7 +835,7 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
                      f"{number.text(True)} of matches (an equal share: {100 / s.seats:.1f} %)")
         lines.append(f"* {text}.")
     out += [f"**{QUESTIONS[0]}** The dealer's payoff per round, under the strongest fair policy of each setting "
-            "(payoffs in each game's own unit: Tensho +1 or -1 a round, W and C matchsticks, S points):", "", *lines, ""]
+            "(payoffs in each game's own unit: Tensho +1 or -1 a round, W and C matchsticks, S and koi-koi points):", "", *lines, ""]
     # 2. card values
     holm = _holm(findings.card_values)
     lines = []
@@ -1369,10 +1405,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--policies", default="random,greedy",
                         help="the reference policies, the weakest first (the same policy in every seat)")
-    parser.add_argument("--chain", default="random,greedy,heuristic,pimc:worlds=64,rollout=heuristic,"
+    parser.add_argument("--chain", default="random,greedy,heuristic,learned,pimc,ismcts,"
                                            "omniscient:worlds=1,rollout=heuristic,omniscient:worlds=64,rollout=random",
                         help="the skill tournaments' policies: the fair candidates for good play and the fictive "
-                             "players (omniscient configurations)")
+                             "players (omniscient configurations); a setting leaves out those that cannot play it "
+                             "(learned without a model of its rules)")
     parser.add_argument("--strongest", action="append", default=[], metavar="SLUG=POLICY",
                         help="good play in a setting, instead of the measured strongest (repeatable)")
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run of a fast policy")

@@ -5,6 +5,7 @@ multi-seed spread. Expected values are worked out here by hand, not by the code 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -216,7 +217,7 @@ def test_no_run_writes_the_page_from_what_is_there_and_names_the_rest(tmp_path):
                  "--out", str(tmp_path / "empty"), "--doc", str(doc)]) == 0
     text = doc.read_text()
     assert ("**Not computed yet, so left out of this page:** Tensho (Ise), yaku set 1 / random; "
-            "Enshu-bana C, 4 players / random.") in text
+            "Enshu-bana C, 4 players / random; Koi-koi (Nintendo-style values) / random.") in text
     assert not (tmp_path / "empty" / "sweep-tensho-ise-fixed_1-random").exists()  # nothing was run
 
 
@@ -233,6 +234,22 @@ def test_the_hanafuda_setting_plays_the_rounds_of_ise_set_1_with_t3(tmp_path):
     fudasim.run("tensho-ise", out=tmp_path / "ise", options={"tensho.yaku_set_choice": "fixed_1",
                                                              "tensho.card_values": "T3_hanafuda"}, **common)
     pd.testing.assert_frame_equal(read_dataset(tmp_path / "hanafuda"), read_dataset(tmp_path / "ise"))
+
+
+def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_ships(tmp_path):
+    from simcore.models import shipped_models
+
+    # shipped: Tensho yaku sets 1 and 2 and Enshu-bana C with 3 players; none for W, nor for koi-koi
+    cases = {(m.game, m.case) for m in shipped_models()}
+    assert ("tensho", "set1") in cases and not any(game == "koikoi" for game, _ in cases)
+    chain = ["random", "heuristic", "learned", "pimc"]
+    plan = Plan(policies=["random"], chain=chain, rounds=10, search_rounds=10, deals=10, seed=1, out=tmp_path)
+    assert plan.chain_for(SET_1) == chain
+    for other in (Setting("Enshu-bana W, 2 players", "enshu-w", players=2), Setting("Koi-koi", "koikoi")):
+        assert plan.chain_for(other) == ["random", "heuristic", "pimc"], other.label
+    # a learned player is fast: it plays the page's full size, the search players the search size
+    sized = dataclasses.replace(plan, rounds=99, search_rounds=7)
+    assert sized.size("learned") == sized.size("heuristic") == 99 and sized.size("pimc") == 7
 
 
 def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
