@@ -23,6 +23,9 @@ tables behind the answers:
   probabilities, match odds, rounds to lead;
 * where random play misleads: random against the strongest policy, paired on the same deals,
   Holm-adjusted over the section;
+* koi-koi: the value of a first call over a stop by points held and turn, every koi-koi decision
+  of ``--calls`` rounds answered both ways (``simcore.games.koikoi.calling``) under the strongest
+  fast policy;
 * calibration: with ``--check SEED`` every number again from a fresh seed, as deduplicated
   z-scores (mean z^2, a QQ plot); with ``--seeds K`` the headline numbers from K more seeds, their
   spread against the stated standard errors.
@@ -37,6 +40,7 @@ it: a page whose good play is a search player at the sizes that give +-0.3 point
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import math
@@ -56,7 +60,8 @@ __all__ = ["Number", "Setting", "Findings", "Plan", "calibration_z", "main", "se
 Z95 = 1.959963984540054
 QUESTIONS = ("How big is the dealer's advantage?", "Do the card-value tables T1, T2 and T3 differ in fairness?",
              "Which yaku are made and won with, and how often?",
-             "How much does the seat order matter with 3-5 players?", "How much does skill matter?")
+             "How much does the seat order matter with 3-5 players?", "How much does skill matter?",
+             "When does calling koi-koi pay?")
 CARD_VALUES = ("T1_ise", "T2_alt", "T3_hanafuda")
 CARD_METRICS = {"dealer wins": "dealer's win rate", "ends by card_value": "rounds ended by card values"}
 
@@ -74,6 +79,11 @@ class Setting:
         """A folder name for its runs."""
         extra = "-".join(v for _, v in self.options)
         return f"{self.rules}{'-' + extra if extra else ''}{'-' + str(self.players) + 'p' if self.players else ''}"
+
+    @property
+    def koikoi(self) -> bool:
+        """Koi-koi (the value of calling applies)."""
+        return self.rules.startswith("koikoi")
 
     @property
     def tensho(self) -> bool:
@@ -204,6 +214,7 @@ class Findings:
     card_values: list[tuple[Number, float]] = field(default_factory=list)  # difference, raw p-value
     misleading: list[tuple[Number, Number, Number, float]] = field(default_factory=list)  # weak, strong, diff, p
     matches: dict[tuple[str, str], tuple[Number, int, int]] = field(default_factory=dict)  # first dealer, rounds, n
+    calling: dict[str, tuple[str, int, list[Any]]] = field(default_factory=dict)  # setting -> policy, rounds, rows
     missing: list[str] = field(default_factory=list)  # parts left out (``--no-run`` and not computed yet)
     spread: list[dict[str, Any]] = field(default_factory=list)  # the multi-seed check's rows
     seconds: float = 0.0
@@ -238,6 +249,7 @@ class Plan:
     engine: str = "kernel"
     threads: int | None = None
     compute: bool = True  # False: use only the folders already complete
+    calls: int = 0  # koi-koi rounds whose every koi-koi decision is answered both ways
 
     def size(self, policy: str) -> int:
         """Rounds per run of ``policy`` (the search players get ``search_rounds``)."""
@@ -482,6 +494,56 @@ def describe_misleading(weak_path: Path, strong_path: Path, setting: Setting, we
         findings.misleading.append((a, b, diff, float(row["p_value"])))
 
 
+def _calling() -> Any:
+    """Koi-koi's value-of-calling module, reached through the registry."""
+    from simcore.registry import REGISTRY
+
+    return importlib.import_module(f"{REGISTRY['koikoi']}.calling")
+
+
+def _koikoi(setting: Setting, policy: str) -> tuple[Any, list[Any]]:
+    """A koi-koi setting's compiled rules and ``policy`` in every seat."""
+    from simcore.games import game_of
+    from simcore.policies import parse_policy
+    from simcore.rules import load_rules
+
+    rules = load_rules(setting.rules, _options(setting))
+    game = game_of(rules)
+    return game.compile(rules), [parse_policy(policy, game.name)] * setting.seats
+
+
+def _calls(setting: Setting, policy: str, plan: Plan) -> list[dict[str, Any]] | None:
+    """Every koi-koi decision of ``plan.calls`` rounds answered both ways
+    (``simcore.games.koikoi.calling``), kept in a JSON file under ``--out`` and reused (None when
+    it is missing and the plan computes nothing)."""
+    path = plan.out / f"calls-{setting.slug()}-{_policy_slug(policy)}-{plan.calls}.json"
+    if path.is_file():
+        return list(json.loads(path.read_text())["decisions"])
+    if not plan.compute:
+        return None
+    compiled, specs = _koikoi(setting, policy)
+    rows = [asdict(d) for d in _calling().call_decisions(compiled, specs, plan.seed, plan.calls)]
+    path.write_text(json.dumps({"policy": policy, "rounds": plan.calls, "seed": plan.seed, "decisions": rows}))
+    return rows
+
+
+def _band(band: tuple[int, int], unit: str) -> str:
+    return f"{band[0]}+ {unit}" if band[1] >= 10**6 else f"{band[0]}-{band[1]} {unit}"
+
+
+def describe_calling(rows: list[dict[str, Any]], setting: Setting, policy: str, rounds: int,
+                     findings: Findings) -> None:
+    """The value of a first call over a stop, by points held and turn."""
+    module = _calling()
+    table = module.call_table([module.CallDecision(**r) for r in rows])
+    findings.calling[setting.label] = (policy, rounds, table)
+    for row in table:
+        where = f"{_band(row.points, 'points')}, turns {row.turns[0]}-{row.turns[1]}"
+        findings.put(interval(setting.label, policy, f"call - stop at {where}", row.gain, row.low, row.high,
+                              "mean", row.n))
+        findings.put(rate(setting.label, policy, f"calls at {where}", row.called, row.n))
+
+
 def describe_skill(folder: Path, setting: Setting, findings: Findings) -> None:
     """The skill measures of one tournament folder (what ``fudasim skill`` reports)."""
     from analysis.skill_report import measure_skill
@@ -562,6 +624,14 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
         weak = plan.policies[0]
         if weak != strong and weak in paths and strong in paths:
             describe_misleading(paths[weak], paths[strong], setting, weak, strong, findings)
+        if plan.calls and setting.koikoi:
+            policy = strong if fast_policy(strong) else "heuristic"
+            rows = _calls(setting, policy, plan)
+            if rows is None:
+                findings.missing.append(f"{setting.label} / value of calling")
+            else:
+                describe_calling(rows, setting, policy, plan.calls, findings)
+                note(f"{setting.label} / value of calling")
     findings.seconds = time.monotonic() - started
     return findings
 
@@ -651,6 +721,17 @@ def _seconds_per_round(setting: Setting, policy: str, plan: Plan, cache: dict[tu
     return cache[key]
 
 
+def _calling_seconds(setting: Setting, policy: str, plan: Plan, cache: dict[tuple[str, str], float]) -> float:
+    """Seconds per round of the value-of-calling study (the reference engine), timed on 50 rounds."""
+    key = (setting.slug(), f"calling {policy}")
+    if key not in cache:
+        compiled, specs = _koikoi(setting, policy)
+        started = time.perf_counter()
+        _calling().call_decisions(compiled, specs, 1, 50)
+        cache[key] = (time.perf_counter() - started) / 50
+    return cache[key]
+
+
 def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed_rounds: int, seed_policy: str,
              scratch: Path, cache: dict[tuple[str, str], float] | None = None) -> list[tuple[str, int, float]]:
     """``(part, rounds, seconds)`` of every part of the page, from each policy's measured speed: a
@@ -685,6 +766,10 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
         if plan.matches:
             rounds = plan.matches * plan.match_rounds
             parts.append((f"{s.label}: {strong}, matches", rounds, rounds * cost(strong)))
+        if plan.calls and s.koikoi:
+            policy = strong if fast_policy(strong) else "heuristic"
+            parts.append((f"{s.label}: value of calling ({policy})", plan.calls,
+                          plan.calls * _calling_seconds(s, policy, plan, cache)))
         if seeds:
             rounds = seeds * seed_rounds
             parts.append((f"{s.label}: {seed_policy}, {seeds} more seeds", rounds, rounds * cost(seed_policy)))
@@ -910,6 +995,41 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
         lines.append(f"* {text}.")
     out += [f"**{QUESTIONS[4]}** (skill tournaments: [Skill against luck](#skill-against-luck))", "",
             *(lines or ["* No skill tournament on this page."]), ""]
+    # 6. calling koi-koi
+    lines = []
+    for s in settings_:
+        if s.label not in findings.calling:
+            continue
+        policy, rounds, table = findings.calling[s.label]
+        gains: list[tuple[Any, Number]] = []
+        for row in table:
+            gain = findings.get(s.label, policy, f"call - stop at {_band(row.points, 'points')}, turns "
+                                                 f"{row.turns[0]}-{row.turns[1]}")
+            if gain is not None and row.n >= 30:
+                gains.append((row, gain))
+        if not gains:
+            continue
+        pays = [(row, n) for row, n in gains if n.low > 0]
+        costs = [(row, n) for row, n in gains if n.high < 0]
+        called = sum(row.called for row in table) / max(1, sum(row.n for row in table))
+
+        def where(row: Any) -> str:
+            return f"{_band(row.points, 'points')} on turns {row.turns[0]}-{row.turns[1]}"
+
+        text = f"*{s.label}* ({policy} in both seats, {rounds:,} rounds): "
+        if pays:
+            top = max(pays, key=lambda rn: rn[1].value)
+            text += (f"a first call gains over stopping in {len(pays)} of {len(gains)} bands of points and turns, "
+                     f"most with {where(top[0])} ({top[1].text()} points a round)")
+        else:
+            text += f"a first call gains over stopping in none of {len(gains)} bands of points and turns"
+        if costs:
+            low = min(costs, key=lambda rn: rn[1].value)
+            text += f"; it costs in {len(costs)}, most with {where(low[0])} ({low[1].text()})"
+        text += f"; {policy} calls at {100 * called:.0f} % of its first decisions"
+        lines.append(f"* {text}.")
+    out += [f"**{QUESTIONS[5]}** (the value of a first call over a stop: [Calling koi-koi](#calling-koi-koi))", "",
+            *(lines or ["* No koi-koi setting on this page."]), ""]
     return out
 
 
@@ -1045,6 +1165,33 @@ def yaku_section(page: Page, findings: Findings, settings_: list[Setting], plan:
     if png := plot_yaku(findings, settings_):
         page.plots["findings-yaku.png"] = png
         page.add("![How often each yaku is made, strongest fair policy](findings-yaku.png)", "")
+
+
+def calling_section(page: Page, findings: Findings, settings_: list[Setting], shown: list[Number]) -> None:
+    """Koi-koi: what a first call is worth against a stop, by points held and turn."""
+    present = [s for s in settings_ if s.label in findings.calling]
+    if not present:
+        return
+    page.add("## Calling koi-koi", "",
+             "Every koi-koi decision of a sample of rounds answered both ways from the real position: a stop scores "
+             "at once; a call plays the round out with the same policy in both seats (`simcore.games.koikoi.calling`). "
+             "*gain* is the caller's mean round payoff after a call minus after a stop, in points, over a seat's first "
+             "decision of the round (no call of its own before), by the points its yaku were worth when asked and "
+             "the round's turn (1-16; each seat plays 8). *calls %* is how often the policy itself called there; "
+             "*better* and *worse* count the decisions where the call did better or worse than the stop.", "")
+    for s in present:
+        policy, rounds, table = findings.calling[s.label]
+        rows = []
+        for row in table:
+            where = f"{_band(row.points, 'points')}, turns {row.turns[0]}-{row.turns[1]}"
+            gain = findings.get(s.label, policy, f"call - stop at {where}")
+            called = findings.get(s.label, policy, f"calls at {where}")
+            assert gain is not None and called is not None
+            shown += [gain, called]
+            rows.append([_band(row.points, "points"), f"{row.turns[0]}-{row.turns[1]}", f"{row.n:,}", gain.text(),
+                         called.text(), f"{row.better:,}", f"{row.worse:,}"])
+        page.add(f"### {s.label}", "", f"{policy} in both seats, {rounds:,} rounds.", "",
+                 *_table(["points held", "turns", "decisions", "gain", "calls %", "better", "worse"], rows), "")
 
 
 def card_value_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan,
@@ -1257,6 +1404,7 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
     yaku_section(page, findings, settings_, plan, shown)
     card_value_section(page, findings, settings_, plan, shown)
     skill_section(page, findings, settings_, plan, shown)
+    calling_section(page, findings, settings_, shown)
     misleading_section(page, findings, settings_, plan)
     shown += [n for n in findings.numbers.values() if n.kind == "boot"]  # the skill measures
     calibration_section(page, shown, fresh, fresh_plan, findings, settings_, command)
@@ -1417,6 +1565,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
     parser.add_argument("--matches", type=int, default=10_000, help="matches of the strongest policy (0: none)")
     parser.add_argument("--match-rounds", type=int, default=12, help="rounds per match")
+    parser.add_argument("--calls", type=int, default=20_000,
+                        help="koi-koi rounds whose every koi-koi decision is answered both ways (0: none)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--check", type=int, metavar="SEED", help="rerun everything with this seed: z-scores")
     parser.add_argument("--check-rounds", type=int, help="--rounds of the check (default: --rounds)")
@@ -1445,7 +1595,7 @@ def main(argv: list[str] | None = None) -> int:
                 search_rounds=args.search_rounds, deals=args.deals, seed=args.seed, out=args.out,
                 matches=args.matches, match_rounds=args.match_rounds,
                 strongest=_pairs(args.strongest, "--strongest"), engine=args.engine, threads=args.threads,
-                compute=not args.no_run)
+                compute=not args.no_run, calls=args.calls)
     settings_ = settings(args.quick)
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
     command = " ".join(["python -m benchmarks.findings", *(argv if argv is not None else sys.argv[1:])])
@@ -1467,7 +1617,7 @@ def main(argv: list[str] | None = None) -> int:
                           match_rounds=plan.match_rounds, strongest={
                               **plan.strongest, **{s.slug(): p for s in settings_
                                                    if (p := findings.strong(s.label)) is not None}},
-                          engine=plan.engine, threads=plan.threads, compute=plan.compute)
+                          engine=plan.engine, threads=plan.threads, compute=plan.compute, calls=plan.calls)
         fresh = gather(fresh_plan, settings_, skill, log)
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
     page = render(findings, plan, settings_, command, fresh, fresh_plan)

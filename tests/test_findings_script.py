@@ -137,7 +137,7 @@ def test_the_multi_seed_spread_against_the_stated_standard_error():
 
 TINY = ["--quick", "--chain", "random,greedy,omniscient:worlds=1,rollout=greedy,omniscient:worlds=2,rollout=random",
         "--deals", "30", "--rounds", "2000", "--matches", "100", "--threads", "1", "--check", "7",
-        "--check-rounds", "1500", "--check-deals", "20", "--seeds", "3", "--seed-rounds", "1000"]
+        "--check-rounds", "1500", "--check-deals", "20", "--seeds", "3", "--seed-rounds", "1000", "--calls", "300"]
 
 
 def _numbers(text: str) -> list[tuple[float, float, float, str]]:
@@ -168,8 +168,8 @@ def test_the_findings_page_at_a_tiny_size(tmp_path):
     assert main(args) == 0
     text = doc.read_text()
     for heading in ("# Findings", "## Answers", "## Glossary", "## Good play", "## Dealer and seats", "## Yaku",
-                    "## Card-value tables", "## Skill against luck", "## Where random play misleads",
-                    "## Calibration"):
+                    "## Card-value tables", "## Skill against luck", "## Calling koi-koi",
+                    "## Where random play misleads", "## Calibration"):
         assert heading in text, heading
     assert text.index("## Answers") < text.index("## Glossary") < text.index("## Dealer and seats")
     assert "python -m benchmarks.findings --quick" in text.splitlines()[2] and re.search(r"at commit \w+", text)
