@@ -54,7 +54,13 @@ ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, `
       ``total / visits / scale + c * sqrt(LOG[avail] / visits)`` is taken (ties: the earliest
       made); ``scale`` is 1, or with ``norm`` the largest |objective| added to a node so far
       (at least 1), which puts every mean in ``-1 .. 1`` whatever the objective;
-    * expands the first legal action (in the decision's order) without a child;
+    * with ``widen`` k > 0, at a node other than the root that has a child for some legal
+      action, selects as above among those children (without expanding) while the node has
+      ``1 + visits // k`` children or more (progressive widening: a node's later visits follow
+      its first moves until its visits earn it another child);
+    * expands a legal action without a child: with ``expand=rollout`` the action the rollout
+      policy takes in the world (asked there, so a ``random`` rollout draws from ``S``) if it
+      has none, else (and with ``expand=first``) the first in the decision's order;
     * rolls out, and adds the objective of the seat of each node on the path to that node.
 
     With ``root=paired`` the root's children are made first, one per legal action in order,
@@ -280,6 +286,9 @@ class IsmctsPolicy(_Search):
         self.z = float(spec.params["z"])
         self.own = spec.params["tree"] == "own"
         self.paired = spec.params["root"] == "paired"
+        self.expand_rollout = spec.params["expand"] == "rollout"
+        self.widen = int(spec.params["widen"])
+        self.root: _Node | None = None
         self.confirm = int(spec.params["confirm"]) if self.paired else 0
         self.scale = 1.0
         self.log = [float(v) for v in log_table(self.iterations + 2 * self.confirm)]
@@ -310,6 +319,13 @@ class IsmctsPolicy(_Search):
                 continue
             keys = [self.action_key(pending, a) for a in pending.actions]
             untried = next((i for i, k in enumerate(keys) if k not in node.by_key), -1)
+            if untried >= 0 and self.widen > 0 and node is not self.root and any(k in node.by_key for k in keys) \
+                    and len(node.children) >= 1 + node.visits // self.widen:
+                untried = -1  # progressive widening: select among the children it has
+            if untried >= 0 and self.expand_rollout:  # the rollout policy's action first
+                mine = list(pending.actions).index(self.ask_policy(self.rollout_policy, world, pending))
+                if keys[mine] not in node.by_key:
+                    untried = mine
             if untried >= 0:
                 node = node.add(keys[untried], pending.seat)
                 world.apply(pending.actions[untried])
@@ -335,6 +351,7 @@ class IsmctsPolicy(_Search):
             return actions[0]
         seat = decision.seat
         root = _Node(-1, seat)
+        self.root = root
         self.scale = 1.0
         if self.paired:
             return actions[self._decide_paired(state, decision, root)]

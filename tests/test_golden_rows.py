@@ -148,7 +148,12 @@ def _search_runs() -> list[dict]:
                 # the strong settings' parts: a second stage, a threshold, common draws, paired roots
                 "pimc:worlds=4,confirm=8,rollout=heuristic,crn=1,z=1.5", "pimc:worlds=3,rollout=random,crn=1,z=0.5",
                 "ismcts:iterations=16,root=paired,tree=own,rollout=heuristic,c=1.4,norm=1,z=1.5,confirm=8",
-                "ismcts:iterations=12,tree=own,rollout=greedy,norm=1,z=1,objective=score")
+                "ismcts:iterations=12,tree=own,rollout=greedy,norm=1,z=1,objective=score",
+                # a new node's first child the rollout policy's move (random: drawn); progressive widening
+                "ismcts:iterations=16,root=paired,tree=own,rollout=heuristic,c=1.4,norm=1,z=1.5,confirm=8,"
+                "expand=rollout",
+                "ismcts:iterations=12,tree=all,rollout=random,expand=rollout,widen=3",
+                "ismcts:iterations=24,root=paired,tree=own,rollout=heuristic,expand=rollout,widen=2,confirm=4")
     runs = []
     for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
                            ("enshu-c", 4), ("koikoi", 2), ("koikoi-kkj", 2)):

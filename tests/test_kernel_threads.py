@@ -3,12 +3,14 @@ exactly once, and rows do not depend on the number of threads or how the units a
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 import pytest
 
 from simcore.games import get_game
-from simcore.kernels.threads import in_threads, spans
+from simcore.kernels.threads import MIN_SPAN_UNITS, in_threads, spans
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
@@ -49,6 +51,26 @@ def test_one_and_two_threads_write_the_same_rows(rules):
     finally:
         numba.set_num_threads(previous)
     assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+
+
+def test_the_head_span_is_played_alone_before_the_threads_share_the_rest():
+    events = []
+
+    def play(lo, hi):
+        events.append(("start", lo, hi))
+        time.sleep(0.01)
+        events.append(("end", lo, hi))
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        in_threads(play, 10_000)
+    finally:
+        numba.set_num_threads(previous)
+    assert events[:2] == [("start", 0, MIN_SPAN_UNITS), ("end", 0, MIN_SPAN_UNITS)]
+    played = sorted((lo, hi) for kind, lo, hi in events if kind == "start")
+    assert played[0] == (0, MIN_SPAN_UNITS) and played[-1][1] == 10_000
+    assert all(a[1] == b[0] for a, b in zip(played, played[1:], strict=False))
 
 
 def test_one_thread_plays_every_unit_in_one_call():

@@ -626,7 +626,7 @@ def test_a_searching_opponent_says_it_is_thinking():
 def test_thinking_shows_in_a_terminal_and_not_in_a_pipe():
     args = ["enshu-w", "--players", "2", "--against", "pimc:worlds=1", "--seat", "1", "--rounds", "1", "--seed", "3"]
     text, status, _ = run_in_pty(args, lambda text, n, index: b"q\n")
-    assert status == 0 and "Seat 0 (pimc:worlds=1) is thinking…" in text
+    assert status == 0 and f"Seat 0 ({parse_policy('pimc:worlds=1', 'enshu')}) is thinking…" in text
     piped = subprocess.run([sys.executable, "-m", "cli.main", "play", *args], cwd=ROOT, input="q\n", text=True,
                            capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert piped.returncode == 0 and "You quit" in piped.stdout and "thinking" not in piped.stdout

@@ -34,7 +34,7 @@ UNSTATED = {
         "theirs_hand_match": 100, "theirs_hand": 250, "theirs_field_match": 250, "theirs_field": 275,
         "theirs_unseen": 500},
     ("tensho", "pimc"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "win"},
-    ("tensho", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all", "root": "ucb", "confirm": 0,
+    ("tensho", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all", "root": "ucb", "confirm": 0, "expand": "first", "widen": 0,
                            "objective": "win"},
     ("tensho", "omniscient"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "win"},
     ("enshu", "greedy"): {},
@@ -43,14 +43,14 @@ UNSTATED = {
         "chance_field": 500, "chance_unseen": 400, "field_risk": 100, "safe_delay": 300, "kotsu_strength": 50,
         "join_strength": 80, "join_step": 20, "teyaku_b_min": 0},
     ("enshu", "pimc"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "score"},
-    ("enshu", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all", "root": "ucb", "confirm": 0,
+    ("enshu", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all", "root": "ucb", "confirm": 0, "expand": "first", "widen": 0,
                           "objective": "score"},
     ("enshu", "omniscient"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "score"},
     ("koikoi", "greedy"): {},
     ("koikoi", "heuristic"): {"koikoi_below": 4, "min_cards": 3, "danger": 3, "deny": 40},
     ("koikoi", "pimc"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0, "objective": "score"},
     ("koikoi", "ismcts"): {"iterations": 1000, "c": 0.7, "rollout": "random", "norm": 0, "z": 0.0, "tree": "all",
-                           "root": "ucb", "confirm": 0, "objective": "score"},
+                           "root": "ucb", "confirm": 0, "expand": "first", "widen": 0, "objective": "score"},
     ("koikoi", "omniscient"): {"worlds": 32, "rollout": "random", "crn": 0, "z": 0.0, "confirm": 0,
                                "objective": "score"},
     # the learned player's version is always named in a recorded text (ParamSpec.recorded)
@@ -125,3 +125,12 @@ def test_an_old_dataset_replays_and_resumes_as_it_was_made(tmp_path):
     _play(old, OLD_PIMC, resume=True)
     assert read_dataset(old).equals(rows)
     assert json.loads((old / "_run.json").read_text())["policies"] == ["pimc:worlds=2", "heuristic"]
+
+
+def test_an_ismcts_recorded_before_expand_existed_still_expands_the_first_action():
+    # the text a dataset recorded for --policy ismcts under the previous defaults
+    text = "ismcts:c=1.4,confirm=32,iterations=64,norm=1,rollout=heuristic,root=paired,tree=own,z=1.5"
+    spec = parse_policy(text, "enshu", recorded=True)
+    assert (spec.params["expand"], spec.params["widen"], spec.params["iterations"]) == ("first", 0, 64)
+    assert parse_policy(text, "enshu").params["expand"] == "rollout"
+    assert "expand=first" in recorded_text(text, "enshu")

@@ -1,5 +1,5 @@
 """The search players' newer settings (common draws, a threshold, a confirming stage, the
-seat's own tree, paired roots, normalised means) in every registered game: the kernel and the
+seat's own tree, paired roots, normalised means, the order a node expands in, progressive widening) in every registered game: the kernel and the
 reference engine write the same rows, cell for cell, in independent rounds and in a match.
 
 The search is written once (``simcore.kernels.search_nb``, ``simcore.search``), so a game added
@@ -21,7 +21,13 @@ SEED = 20261203
 SETTINGS = ("pimc:worlds=3,confirm=4,rollout=heuristic,crn=1,z=1",
             "pimc:worlds=3,rollout=random,crn=1,z=0.5",
             "ismcts:iterations=12,root=paired,tree=own,rollout=heuristic,c=1.4,norm=1,z=1,confirm=4",
-            "ismcts:iterations=10,tree=own,rollout=greedy,norm=1,z=1")
+            "ismcts:iterations=10,tree=own,rollout=greedy,norm=1,z=1",
+            # a node's first child: the rollout policy's action (random: drawn), or the first legal
+            "ismcts:iterations=12,root=paired,tree=own,rollout=random,expand=rollout,confirm=4",
+            "ismcts:iterations=12,root=paired,tree=own,rollout=heuristic,expand=first,confirm=4",
+            # progressive widening below the root, paired and not, own tree and every seat's
+            "ismcts:iterations=24,root=paired,tree=own,rollout=heuristic,widen=2,confirm=4",
+            "ismcts:iterations=16,root=ucb,tree=all,rollout=random,widen=3,c=1")
 
 
 def _first_rules() -> list[str]:

@@ -139,7 +139,7 @@ def test_ismcts_z_keeps_the_rollout_policys_move_where_the_options_tie():
     # mean beats heuristic's card by any margin. The most visited child (z = 0) is another card;
     # with z = 1 ismcts keeps heuristic's card.
     state, decision, base = position(3, 7)
-    text = "ismcts:iterations=40,root=ucb,norm=0,rollout=heuristic,c=1.4,tree=own,z="
+    text = "ismcts:iterations=40,root=ucb,norm=0,rollout=heuristic,c=1.4,tree=own,expand=first,z="
     assert decide(text + "0", 3, state, decision) == 1
     assert decide(text + "1", 3, state, decision) == base == 3
 
@@ -150,6 +150,34 @@ def test_ismcts_with_paired_roots_leaves_a_tie_to_the_rollout_policys_move():
     # seat's by heuristic, and no card gains over heuristic's: ismcts keeps card 3 even at
     # z = 0, where the most visited child of root=ucb is card 1 (above).
     state, decision, base = position(3, 7)
-    text = "ismcts:iterations=48,root=paired,tree=own,rollout=heuristic,c=1.4,confirm=0,z="
+    text = "ismcts:iterations=48,root=paired,tree=own,rollout=heuristic,c=1.4,confirm=0,expand=first,z="
     assert decide(text + "0", 3, state, decision) == base == 3
     assert decide(text + "10", 3, state, decision) == 3
+
+
+def test_a_new_ismcts_node_tries_the_rollout_policys_move_first():
+    # Round 1, decision 2: six cards; heuristic plays index 2. In the first world of the seat's
+    # stream, with heuristic taking every later decision, card 1 wins and every other card loses.
+    state, decision, base = position(1, 2)
+    assert len(decision.actions) == 6 and base == 2
+    values = worlds(state, decision, 1, own_stream(1, decision.seat))
+    assert values == [[-1, 1, -1, -1, -1, -1]]
+    # root=paired with 6 iterations deals that one world and descends once below each card. The
+    # seat's later decisions are new nodes, and with expand=rollout a new node's first child is
+    # heuristic's move: every card is valued by heuristic play, card 1 gains 2, and it is taken
+    # (z = 0), as pimc takes it in that one world. With expand=first the seat's later decisions
+    # take the first legal card instead, no card gains over heuristic's, and card 2 stays.
+    text = "ismcts:iterations=6,root=paired,tree=own,rollout=heuristic,confirm=0,z=0,expand="
+    assert decide(text + "rollout", 1, state, decision) == 1
+    assert decide("pimc:worlds=1,rollout=heuristic,confirm=0,z=0", 1, state, decision) == 1
+    assert decide(text + "first", 1, state, decision) == base == 2
+    # root=ucb with one iteration makes one root child, which is then the most visited: heuristic's
+    # card with expand=rollout, the first card with expand=first.
+    text = "ismcts:iterations=1,root=ucb,tree=own,rollout=heuristic,z=0,expand="
+    assert decide(text + "rollout", 1, state, decision) == base == 2
+    assert decide(text + "first", 1, state, decision) == 0
+
+
+def test_ismcts_expands_the_rollout_policys_move_first_by_default():
+    assert parse_policy("ismcts", "tensho").params["expand"] == "rollout"
+    assert parse_policy("ismcts", "tensho", recorded=True).params["expand"] == "first"

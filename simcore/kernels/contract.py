@@ -42,6 +42,8 @@ Every stub but ``context_nb`` and ``new_state_nb`` must run without numba's refe
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +66,7 @@ __all__ = [
     "implements",
     "implements_flat_state",
     "learned_features_nb",
+    "load_implementations",
     "match_over_nb",
     "n_actions_nb",
     "n_seats_nb",
@@ -253,6 +256,21 @@ def match_over_nb(ctx: Any, points: Any) -> Any:
 def is_context(numba_type: Any, context_class: type) -> bool:
     """Whether ``numba_type`` is the numba type of an instance of the namedtuple ``context_class``."""
     return isinstance(numba_type, types.BaseNamedTuple) and numba_type.instance_class is context_class
+
+
+@functools.cache
+def load_implementations() -> None:
+    """Import every registered game's numba state machine (``simcore.games.<name>.state_nb``), so
+    that all implementations of the stubs are registered before a generic kernel is typed.
+
+    A game's module imported while numba types a kernel (a nested compile refreshes numba's
+    typing context) changes a stub's type in the middle of the typing, and numba then fails to
+    unify the stub with itself ("Cannot unify Function(context_nb) and Function(context_nb)").
+    Every Python entry to a generic kernel calls this first."""
+    from simcore.registry import REGISTRY
+
+    for package in REGISTRY.values():
+        importlib.import_module(f"{package}.state_nb")
 
 
 # stub -> the context classes that implement it (a default serves every other context)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.kernels.contract import load_implementations
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
 from simcore.kernels.units_nb import play_units_nb
@@ -43,6 +44,7 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     """
     if stride < 1:
         raise ValueError(f"a unit reserves at least one row, got a stride of {stride}")
+    load_implementations()
     rules, (params, floats, tables, logs, kinds) = prepared(general_args, compiled, specs)
     out_int, out_mask = output_matrices(n_units * stride, out, n_int, n_mask)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
@@ -60,6 +62,7 @@ def time_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     ``first_round .. first_round + n_rounds - 1`` of ``seed``, played by the general kernel on
     this thread exactly as a run plays them, and (``timed``) the ticks of
     ``simcore.kernels.clock`` its policy spent on them: int64[seats, 2]."""
+    load_implementations()
     rules, (params, floats, tables, logs, kinds) = prepared(general_args, compiled, specs)
     out_int, out_mask = output_matrices(n_rounds, None, n_int, n_mask)
     spent = np.zeros((params.shape[0], 2 if timed else 1), dtype=np.int64)

@@ -47,7 +47,7 @@ from simcore.kernels.policy_ids import (
 from simcore.search import log_table
 
 __all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
-           "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "SEARCHING", "PolicyArrays",
+           "P_EXPAND", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
            "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
@@ -60,7 +60,9 @@ P_NORM = 6  # ismcts: 1 if node means are divided by the largest |objective| met
 P_CONFIRM = 7  # pimc, omniscient, ismcts with root=paired: worlds that confirm the best-looking action
 P_OWN = 8  # ismcts: 1 if the tree holds the searcher's own decisions only
 P_PAIRED = 9  # ismcts: 1 if every root action is tried in each world (root=paired)
-N_PARAMS = 10
+P_EXPAND = 10  # ismcts: 1 if a node expands the rollout policy's action first (expand=rollout)
+P_WIDEN = 11  # ismcts: a node below the root holds at most 1 + visits // widen children (0: no limit)
+N_PARAMS = 12
 
 F_C = 0  # ismcts: the exploration constant
 F_Z = 1  # the search players' deviation threshold in standard errors
@@ -149,6 +151,8 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
                 params[seat, P_NORM] = int(spec.params["norm"])
                 params[seat, P_OWN] = int(spec.params["tree"] == "own")
                 params[seat, P_PAIRED] = int(spec.params["root"] == "paired")
+                params[seat, P_EXPAND] = int(spec.params["expand"] == "rollout")
+                params[seat, P_WIDEN] = int(spec.params["widen"])
                 iterations = max(iterations, budget + 2 * params[seat, P_CONFIRM])
             else:
                 params[seat, P_CRN] = int(spec.params["crn"])

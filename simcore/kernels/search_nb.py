@@ -56,12 +56,14 @@ from simcore.kernels.policy_rows import (
     P_BUDGET,
     P_CONFIRM,
     P_CRN,
+    P_EXPAND,
     P_NORM,
     P_OBJECTIVE,
     P_OWN,
     P_PAIRED,
     P_POLICY,
     P_ROLLOUT,
+    P_WIDEN,
 )
 
 __all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "ismcts_nb", "ismcts_seat_nb",
@@ -204,7 +206,7 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
             break
         for i in range(n):
             if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                best = i
+                best = np.int64(i)
         if confirm == 0 or best == base:
             return best
         gain, square = totals[best], squares[best]
@@ -234,12 +236,14 @@ def key_index(ctx, state, key):
 
 
 @nb.njit(cache=True, _nrt=False)
-def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, rollout_id, objective, param, table,
-               log_table, streams, at, scratch, greedy, heuristic):
+def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expand, widen, rollout_id, objective,
+               param, table, log_table, streams, at, scratch, greedy, heuristic):
     """One ISMCTS iteration in ``world`` from tree node ``node`` (the path to it, ``depth`` nodes,
-    in ``scratch.path``): select while every legal action has a child, expand the first that has
-    none, roll out, and add each path node's seat's objective to it. Returns the tree's new node
-    count and the new ``scale`` (``ismcts_nb``)."""
+    in ``scratch.path``): select while every legal action has a child (``widen`` > 0: or, at a
+    node other than the root with a legal child, while the node has ``1 + visits // widen``
+    children or more), expand one that has none (``expand``: the rollout policy's action if it
+    has none, else the first; otherwise the first), roll out, and add each path node's seat's
+    objective to it. Returns the tree's new node count and the new ``scale`` (``ismcts_nb``)."""
     tree, path = scratch.tree, scratch.path
     missing = -1
     while True:
@@ -249,11 +253,27 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, roll
             break
         m = C.n_actions_nb(ctx, world)
         missing = -1
+        legal = 0
         for i in range(m):
             if find_child(tree, node, C.action_key_nb(ctx, world, i)) < 0:
-                missing = i
-                break
+                if missing < 0:
+                    missing = i
+            else:
+                legal += 1
+        if missing >= 0 and widen > 0 and node > 0 and legal > 0:
+            # progressive widening: a node below the root holds 1 + visits // widen children
+            children = 0
+            child = tree[T_FIRST, node]
+            while child >= 0:
+                children += 1
+                child = tree[T_NEXT, child]
+            if children >= 1 + tree[T_VISITS, node] // widen:
+                missing = -1
         if missing >= 0:
+            if expand:  # the rollout policy's own action first (a random rollout draws here)
+                mine = basic_choice_nb(ctx, world, rollout_id, param, table, streams, at, greedy, heuristic)
+                if find_child(tree, node, C.action_key_nb(ctx, world, mine)) < 0:
+                    missing = mine
             break
         best = -1
         best_value = 0.0
@@ -291,8 +311,8 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, roll
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, rollout_id, objective,
-                     param, table, log_table, streams, at, scratch, greedy, heuristic):
+def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, expand, widen,
+                     rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic):
     """``root=paired``: deal ``worlds`` worlds; in each, take every root action (or, ``only`` >= 0,
     the base and ``only``), in index order, in a copy of the world and descend below its child
     (the root's child ``1 + i``). Leaves in ``scratch.totals`` and ``scratch.squares`` each
@@ -311,8 +331,9 @@ def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c,
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
             path[0] = 1 + i
-            n_nodes, scale = descend_nb(ctx, x, seat, np.int64(1 + i), np.int64(1), n_nodes, scale, c, norm, own, rollout_id,
-                                        objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+            n_nodes, scale = descend_nb(ctx, x, seat, np.int64(1 + i), np.int64(1), n_nodes, scale, c, norm, own,
+                                        expand, widen, rollout_id, objective, param, table, log_table, streams, at,
+                                        scratch, greedy, heuristic)
             values[i] = objective_nb(ctx, x, seat, objective)
         for i in range(n):
             if only >= 0 and i != only and i != base:
@@ -344,12 +365,14 @@ def add_child_nb(tree, new, node, key, seat):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, rollout_id, objective, param,
-              table, log_table, streams, at, scratch, greedy, heuristic):
+def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, rollout_id, objective,
+              param, table, log_table, streams, at, scratch, greedy, heuristic):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
     availability-corrected UCB with constant ``c`` (``norm``: a node's mean divided by the largest
     |objective| met so far, at least 1; ``own``: the tree holds only ``seat``'s decisions, the
-    other seats' taken by the rollout policy as the descent meets them).
+    other seats' taken by the rollout policy as the descent meets them; ``expand``: a node
+    expands the rollout policy's action first; ``widen``: a node below the root widens with its
+    visits; see ``descend_nb``).
 
     Without ``paired``: one world an iteration, from the root; the root action whose child has
     the most visits (ties: the earliest created), unless ``z > 0``, the rollout policy is not
@@ -383,13 +406,13 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ro
         only = np.int64(-1)
         for confirming in range(2):  # as pimc_nb: one call site of the inlined paired_worlds_nb
             n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, count, only, base, n_nodes, scale, c, norm, own,
-                                              rollout_id, objective, param, table, log_table, streams, at, scratch,
-                                              greedy, heuristic)
+                                              expand, widen, rollout_id, objective, param, table, log_table,
+                                              streams, at, scratch, greedy, heuristic)
             if confirming:
                 break
             for i in range(n):
                 if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                    best = i
+                    best = np.int64(i)
             if confirm == 0 or best == base:
                 return best
             gain, square = totals[best], squares[best]
@@ -398,9 +421,9 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ro
         return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
     for _ in range(iterations):
         C.sample_hidden_nb(ctx, state, seat, streams, at, world)
-        n_nodes, scale = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own, rollout_id, objective,
-                                    param, table, log_table, streams, at, scratch, greedy, heuristic)
-    best = -1
+        n_nodes, scale = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own, expand,
+                                    widen, rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+    best = np.int64(-1)
     child = tree[T_FIRST, 0]
     while child >= 0:
         if best < 0 or tree[T_VISITS, child] > tree[T_VISITS, best]:
@@ -466,7 +489,8 @@ def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams,
     rollout = params.shape[0] - 1
     return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
                      floats[seat, F_Z], params[seat, P_OWN], params[seat, P_PAIRED], params[seat, P_CONFIRM],
-                     params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE], params[rollout, P_BASIC], tables[rollout],
+                     params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
+                     params[rollout, P_BASIC], tables[rollout],
                      log_table, streams, 4 * seat, scratch, greedy, heuristic)
 
 

@@ -47,7 +47,14 @@ def in_threads(play: Callable[[int, int], None], n_units: int, min_span: int = M
     if threads <= 1:
         roomy(play, 0, n_units)  # one call: spans would only share out work among threads
         return
-    parts = spans(n_units, threads, min_span)
+    # the head span alone first: a first call compiles the kernel (and types the game's overloads)
+    # on one thread, before the pool's threads call it; numba typing the same kernel from two
+    # threads at once has failed to unify a stub's function type with itself
+    head = min(min_span, n_units)
+    roomy(play, 0, head)
+    if head == n_units:
+        return
+    parts = [(head + lo, head + hi) for lo, hi in spans(n_units - head, threads, min_span)]
     if len(parts) == 1:
         roomy(play, *parts[0])
         return
