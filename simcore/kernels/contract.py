@@ -288,7 +288,9 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False,
     seven words or more each).  numba compiles an inlined overload in full as well, to type it,
     and throws that away: a stub whose implementation calls much (a round's steps, a policy) is
     better ``inline=False``, a function of its own that the kernels call, compiled once and kept
-    in the on-disk cache."""
+    in the on-disk cache.  A function of its own that returns an array (a view of the context's
+    scratch, as ``learned_features_nb`` does) needs ``nrt``: the caller releases what it gets, and
+    without a reference taken in the callee that frees the context's memory."""
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         IMPLEMENTED.setdefault(stub, set()).add(context_class)

@@ -1514,7 +1514,7 @@ def _rollout_turns(ctx, state, rollout_id, streams, at):
     return False
 
 
-@implements(C.learned_features_nb, EnshuContext, inline=False)
+@implements(C.learned_features_nb, EnshuContext, nrt=True, inline=False)
 def _learned_features(ctx, state, aux):
     si = state[0]
     observe_nb(si, state[1], ctx.rt, si[I_PEND_SEAT], ctx.obs)
