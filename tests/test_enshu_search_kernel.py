@@ -356,15 +356,17 @@ def test_the_general_kernel_compiles_one_signature_per_set_of_policy_kinds():
     play_units_general(compiled_for("enshu-c", 5, {"enshu.c.dropped_hands": "set_aside"}),
                        [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
                                                            "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
-    # one compiled kernel for the game and each set of policy kinds (argument 11), whatever the
-    # rules and the seats: the first two runs share the heuristic-only one; the third's searches
-    # roll out with the heuristic (their default rollout)
-    kinds = [sig[11] for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
+    # one compiled kernel for the game and each set of policy kinds (arguments 11 to 15), whatever
+    # the rules and the seats: the first two runs share the heuristic-only one; the third's
+    # searches roll out with the heuristic (their default rollout)
+    kinds = [sig[11:16] for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
     assert len(kinds) == len(set(kinds))
-    assert numba.typeof(PolicyKinds(greedy=None, heuristic=True, pimc=None, ismcts=None,
-                                    learned=None)) in kinds
-    assert numba.typeof(PolicyKinds(greedy=True, heuristic=True, pimc=True, ismcts=True,
-                                    learned=None)) in kinds
+
+    def typed(**fields):
+        return tuple(numba.typeof(value) for value in PolicyKinds(**fields))
+
+    assert typed(greedy=None, heuristic=True, pimc=None, ismcts=None, learned=None) in kinds
+    assert typed(greedy=True, heuristic=True, pimc=True, ismcts=True, learned=None) in kinds
 
 
 def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
@@ -429,7 +431,7 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
         params = np.zeros((E.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)
         params[seat, [P_POLICY, P_BUDGET, P_ROLLOUT, P_OBJECTIVE]] = policy, budget, rollout, OBJECTIVE_SCORE
         return decide_once_nb(kernel_rules, np.uint64(8), (state.si, state.sm), params, floats, tables, logs, words,
-                              kinds)
+                              *kinds)
 
     decided = 0
     changed = 0

@@ -52,20 +52,23 @@ print(json.dumps(compiled))
 
 
 def first_compile(tmp_path: Path, rules: str, *policies: str) -> dict[str, list[str]]:
-    """Function name -> the signatures a first ``play_units`` of one unit compiled it for."""
+    """Function name -> the signatures a first ``play_units`` of one unit compiled it for: every
+    function of fudasim's, and the games' implementations of the round contract's stubs
+    (``_apply``, ``_sample_hidden``, ...)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"), PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", CHILD, rules, *policies], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     signatures: dict[str, list[str]] = {}
     for name, args in json.loads(done.stdout.splitlines()[-1]):
-        if name.endswith("_nb"):
-            signatures.setdefault(name, []).append(args)
+        signatures.setdefault(name, []).append(args)
     return signatures
 
 
 def compiled_twice(signatures: dict[str, list[str]]) -> dict[str, list[str]]:
-    return {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
+    """The ``*_nb`` functions compiled more than once.  (A stub's implementation that numba
+    inlines is compiled, and thrown away, once for each kind of caller: those are not counted.)"""
+    return {name: sigs for name, sigs in signatures.items() if name.endswith("_nb") and len(sigs) > 1}
 
 
 @pytest.mark.slow
@@ -81,19 +84,24 @@ def test_a_fast_kernel_compiles_each_function_once(tmp_path, rules, policies):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "rules, policies, left_out",
+    "rules, policies, left_out, played",
     [
-        ("tensho-ise", ("heuristic", "random"), ("sample_hidden_nb", "greedy_choose_nb", "learned_choose_nb")),
-        ("tensho-ise", ("pimc:worlds=2,rollout=random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
-        ("enshu-c", ("heuristic", "random", "random"), ("sample_hidden_nb", "greedy_choose_nb")),
-        ("enshu-c", ("ismcts:iterations=8,rollout=random", "random", "random"), ("heuristic_choose_nb", "greedy_choose_nb")),
-        ("koikoi", ("heuristic", "random"), ("greedy_choose_nb", "sample_hidden_nb", "learned_choose_nb")),
+        ("tensho-ise", ("heuristic", "random"), ("sample_hidden_nb", "greedy_choose_nb", "learned_choose_nb"),
+         ("heuristic_choose_nb",)),
+        ("tensho-ise", ("pimc:worlds=2,rollout=random", "random"), ("heuristic_choose_nb", "greedy_choose_nb"),
+         ("sample_hidden_nb",)),
+        ("enshu-c", ("heuristic", "random", "random"), ("_sample_hidden", "_greedy_choice", "_rollout_turns"),
+         ("heuristic_choose_nb", "_heuristic_choice")),
+        ("enshu-c", ("ismcts:iterations=8,rollout=random", "random", "random"),
+         ("heuristic_choose_nb", "_heuristic_choice", "_greedy_choice"), ("_sample_hidden", "_rollout_turns")),
+        ("koikoi", ("heuristic", "random"), ("greedy_choose_nb", "sample_hidden_nb", "learned_choose_nb"), ()),
     ],
     ids=["tensho-heuristic", "tensho-pimc", "enshu-heuristic", "enshu-ismcts", "koikoi-heuristic"],
 )
-def test_the_general_kernel_compiles_the_policies_played_each_once(tmp_path, rules, policies, left_out):
+def test_the_general_kernel_compiles_the_policies_played_each_once(tmp_path, rules, policies, left_out, played):
     signatures = first_compile(tmp_path, rules, *policies)
     assert any(name == "simcore.kernels.units_nb.play_units_nb" for name in signatures)
     assert compiled_twice(signatures) == {}
     names = {name.rsplit(".", 1)[-1] for name in signatures}
     assert not names & set(left_out), names & set(left_out)
+    assert set(played) <= names, set(played) - names

@@ -277,18 +277,27 @@ def load_implementations() -> None:
 IMPLEMENTED: dict[Callable[..., Any], set[type]] = {}
 
 
-def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False) -> Callable[[Callable[..., Any]],
-                                                                                             Callable[..., Any]]:
+def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False,
+               inline: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: ``impl`` implements ``stub`` for contexts (or, for ``context_nb``, rules) of
     ``context_class``. ``impl`` is a plain function with the stub's signature, compiled into the
-    generic kernels; ``nrt`` lets it allocate (``context_nb``, ``new_state_nb``)."""
+    generic kernels; ``nrt`` lets it allocate (``context_nb``, ``new_state_nb``).
+
+    ``inline`` (the default): ``impl`` is inlined into the generic kernel at numba's IR level, as
+    a stub that does a few instructions' work should be (a call passes the context's every array,
+    seven words or more each).  numba compiles an inlined overload in full as well, to type it,
+    and throws that away: a stub whose implementation calls much (a round's steps, a policy) is
+    better ``inline=False``, a function of its own that the kernels call, compiled once and kept
+    in the on-disk cache.  A function of its own that returns an array (a view of the context's
+    scratch, as ``learned_features_nb`` does) needs ``nrt``: the caller releases what it gets, and
+    without a reference taken in the callee that frees the context's memory."""
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         IMPLEMENTED.setdefault(stub, set()).add(context_class)
 
-        # Inlined into the generic kernel at numba's IR level: a call would pass the context's
-        # every array (seven words or more each) for a few instructions' work.
-        @overload(stub, jit_options={"_nrt": nrt}, strict=False, inline="always")
+        options: dict[str, Any] = {"_nrt": nrt} if inline else {"_nrt": nrt, "cache": True}
+
+        @overload(stub, jit_options=options, strict=False, inline="always" if inline else "never")
         def typer(first: Any, *rest: Any) -> Any:
             if is_context(first, context_class):
                 return impl

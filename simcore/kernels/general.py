@@ -50,7 +50,7 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
     in_threads(lambda lo, hi: play_units_nb(
         rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi), matches,
-        np.int64(stride), params, floats, tables, logs, kinds, out_int, out_mask, NOT_COUNTED), n_units,
+        np.int64(stride), params, floats, tables, logs, *kinds, out_int, out_mask, NOT_COUNTED), n_units,
         min_span=1)
     return played(out_int, out_mask, n_units * stride)
 
@@ -67,7 +67,7 @@ def time_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     out_int, out_mask = output_matrices(n_rounds, None, n_int, n_mask)
     spent = np.zeros((params.shape[0], 2 if timed else 1), dtype=np.int64)
     play_units_nb(rules, np.uint64(int(seed) & MASK64), np.int64(first_round), np.int64(0), np.int64(n_rounds),
-                  np.int64(0), np.int64(1), params, floats, tables, logs, kinds, out_int, out_mask, spent)
+                  np.int64(0), np.int64(1), params, floats, tables, logs, *kinds, out_int, out_mask, spent)
     out = np.zeros((len(specs), 2), dtype=np.int64)
     out[:, :spent.shape[1]] = spent[:len(specs)]
     return out

@@ -1,6 +1,6 @@
 """The search players in numba, written once over the round contract (``simcore.kernels.contract``)
 for every game: PIMC (``omniscient`` is PIMC whose worlds are the real position), single-observer
-ISMCTS, their rollouts, and the choice of a seat's action by its policy (``decide_nb``).
+ISMCTS, their rollouts, and the choice of a seat's action by its policy (``decide_once_nb``).
 
 Contract
 --------
@@ -22,6 +22,12 @@ numbers). ``Scratch`` is one kernel thread's: ``new_scratch_nb``.
 policy, None when none does. numba drops a branch on ``x is not None`` when ``x`` is a None
 argument before it types it, so a kernel compiles only the policies its seats play (see
 ``choice_nb.basic_choice_nb``).
+
+Every function here but ``descend_nb`` (called from two places) is inlined into its caller
+(``inline="always"``): the general kernel (``units_nb.play_span_nb``) holds the search it plays
+in one compiled function, rather than a chain of them each compiling the game's state machine
+again (``units_nb``'s module docstring).  A function that calls an inlined one from two places
+calls it from one loop instead, so that it is compiled once.
 """
 
 from __future__ import annotations
@@ -60,8 +66,9 @@ from simcore.kernels.policy_rows import (
     P_WIDEN,
 )
 
-__all__ = ["Scratch", "basic_choice_nb", "decide_nb", "decide_once_nb", "deviates_nb", "ismcts_nb", "new_scratch_nb",
-           "descend_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "pimc_worlds_nb", "rollout_nb"]
+__all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "ismcts_nb", "ismcts_seat_nb",
+           "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "pimc_seat_nb", "pimc_worlds_nb",
+           "rollout_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
 T_KEY = 0  # the action key that leads to the node
@@ -94,7 +101,7 @@ def new_scratch_nb(ctx, params):
                    np.zeros(C.MAX_PATH, dtype=np.int64))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic):
     """Play ``x`` to its end with ``rollout_id`` in every seat (its game parameter ``param``, its
     heuristic tables ``table``), drawing from the stream at ``at``."""
@@ -128,7 +135,7 @@ def deviates_nb(gain, squares, worlds, z):
     return g * g * (n - 1.0) >= z * z * (n * np.float64(squares) - g * g)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, param, table,
                    streams, at, scratch, greedy, heuristic):
     """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
@@ -167,7 +174,7 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
             squares[i] += d * d
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, param, table, streams,
             at, scratch, greedy, heuristic):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
@@ -185,17 +192,26 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     base = np.int64(0)
     if rollout_id != POLICY_RANDOM:
         base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
-    pimc_worlds_nb(ctx, state, seat, n, worlds, np.int64(-1), base, rollout_id, objective, omniscient, crn, param, table,
-                   streams, at, scratch, greedy, heuristic)
     best = base
-    for i in range(n):
-        if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-            best = np.int64(i)
-    if confirm == 0 or best == base:
-        return best
-    gain, square = totals[best], squares[best]
-    pimc_worlds_nb(ctx, state, seat, n, confirm, best, base, rollout_id, objective, omniscient, crn, param, table,
-                   streams, at, scratch, greedy, heuristic)
+    gain = np.int64(0)
+    square = np.int64(0)
+    count = worlds
+    only = np.int64(-1)
+    # the worlds, then (confirm) the best-looking option against the base: one call site, so
+    # that the inlined pimc_worlds_nb is compiled once
+    for confirming in range(2):
+        pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, param, table,
+                       streams, at, scratch, greedy, heuristic)
+        if confirming:
+            break
+        for i in range(n):
+            if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
+                best = np.int64(i)
+        if confirm == 0 or best == base:
+            return best
+        gain, square = totals[best], squares[best]
+        count = confirm
+        only = best
     return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
 
 
@@ -294,7 +310,7 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expa
     return n_nodes, scale
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, expand, widen,
                      rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic):
     """``root=paired``: deal ``worlds`` worlds; in each, take every root action (or, ``only`` >= 0,
@@ -348,9 +364,9 @@ def add_child_nb(tree, new, node, key, seat):
     return new
 
 
-@nb.njit(cache=True, _nrt=False)
-def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, rollout_id, objective, param,
-              table, log_table, streams, at, scratch, greedy, heuristic):
+@nb.njit(inline="always", cache=True, _nrt=False)
+def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, rollout_id, objective,
+              param, table, log_table, streams, at, scratch, greedy, heuristic):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
     availability-corrected UCB with constant ``c`` (``norm``: a node's mean divided by the largest
     |objective| met so far, at least 1; ``own``: the tree holds only ``seat``'s decisions, the
@@ -383,17 +399,25 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
             add_child_nb(tree, n_nodes, 0, C.action_key_nb(ctx, state, i), seat)
             n_nodes += 1
         worlds = max(1, iterations // n)
-        n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, worlds, np.int64(-1), base, n_nodes, scale, c, norm, own,
-                                          expand, widen, rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
         best = base
-        for i in range(n):
-            if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                best = np.int64(i)
-        if confirm == 0 or best == base:
-            return best
-        gain, square = totals[best], squares[best]
-        n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, confirm, best, base, n_nodes, scale, c, norm, own,
-                                          expand, widen, rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+        gain = np.int64(0)
+        square = np.int64(0)
+        count = worlds
+        only = np.int64(-1)
+        for confirming in range(2):  # as pimc_nb: one call site of the inlined paired_worlds_nb
+            n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, count, only, base, n_nodes, scale, c, norm, own,
+                                              expand, widen, rollout_id, objective, param, table, log_table,
+                                              streams, at, scratch, greedy, heuristic)
+            if confirming:
+                break
+            for i in range(n):
+                if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
+                    best = np.int64(i)
+            if confirm == 0 or best == base:
+                return best
+            gain, square = totals[best], squares[best]
+            count = confirm
+            only = best
         return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
     for _ in range(iterations):
         C.sample_hidden_nb(ctx, state, seat, streams, at, world)
@@ -415,7 +439,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
     return index if index >= 0 else 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def others_nb(ctx, world, seat, rollout_id, param, table, streams, at, greedy, heuristic):
     """Play ``world`` on with the rollout policy while a seat other than ``seat`` decides."""
     while not C.done_nb(ctx, world) and C.to_act_nb(ctx, world) != seat:
@@ -423,7 +447,7 @@ def others_nb(ctx, world, seat, rollout_id, param, table, streams, at, greedy, h
         C.apply_nb(ctx, world, index)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def own_key_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic):
     """The key of the action the rollout policy takes at ``state``'s decision (greedy and
     heuristic draw nothing)."""
@@ -450,36 +474,45 @@ def outscores_nb(total, squares, visits, base_total, base_squares, base_visits, 
     return d * d >= z * z * (v1 / n1 + v0 / n0)
 
 
-@nb.njit(cache=True, _nrt=False)
-def decide_nb(ctx, state, params, floats, tables, log_table, streams, scratch, greedy, heuristic, pimc, ismcts,
-              learned):
-    """The index of the action the pending decision's seat takes, by its policy (``params[seat]``);
-    a policy whose kind argument is None is not compiled (module docstring)."""
-    seat = C.to_act_nb(ctx, state)
-    policy_id = params[seat, P_POLICY]
-    at = 4 * seat
+@nb.njit(inline="always", cache=True)
+def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic):
+    """``pimc_nb`` (or omniscient) with the parameters of ``seat``'s row of the policy arrays."""
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
-    if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
-        return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
-                       policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z],
-                       params[seat, P_CONFIRM], params[rollout, P_BASIC], tables[rollout], streams, at, scratch, greedy, heuristic)
-    if ismcts is not None and policy_id == POLICY_ISMCTS:
-        return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
-                         floats[seat, F_Z], params[seat, P_OWN], params[seat, P_PAIRED], params[seat, P_CONFIRM],
-                         params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE], params[rollout, P_BASIC],
-                         tables[rollout], log_table, streams, at, scratch, greedy, heuristic)
-    if learned is not None and policy_id == POLICY_LEARNED:
-        return learned_choose_nb(ctx, state, tables[seat])
-    return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, at, greedy, heuristic)
+    return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
+                   policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
+                   params[rollout, P_BASIC], tables[rollout], streams, 4 * seat, scratch, greedy, heuristic)
+
+
+@nb.njit(inline="always", cache=True)
+def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic):
+    """``ismcts_nb`` with the parameters of ``seat``'s row of the policy arrays."""
+    rollout = params.shape[0] - 1
+    return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
+                     floats[seat, F_Z], params[seat, P_OWN], params[seat, P_PAIRED], params[seat, P_CONFIRM],
+                     params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
+                     params[rollout, P_BASIC], tables[rollout],
+                     log_table, streams, 4 * seat, scratch, greedy, heuristic)
 
 
 @nb.njit(cache=True)
-def decide_once_nb(rules, seed, state, params, floats, tables, log_table, streams, kinds):
-    """``decide_nb`` at ``state``'s pending decision from outside a kernel (tests, one decision
-    asked from Python): a context of ``rules`` and ``seed`` and search scratch made for the call;
-    ``streams`` uint64[4 * (seats + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced;
-    ``kinds`` a ``simcore.kernels.policy_rows.PolicyKinds`` naming every policy the call may meet."""
+def decide_once_nb(rules, seed, state, params, floats, tables, log_table, streams, greedy, heuristic, pimc, ismcts,
+                   learned):
+    """The index of the action ``state``'s pending decision's seat takes by its policy
+    (``params[seat]``), from outside a kernel (tests, one decision asked from Python): a context
+    of ``rules`` and ``seed`` and search scratch made for the call; ``streams`` uint64[4 * (seats
+    + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced; ``greedy`` .. ``learned`` the
+    fields of a ``simcore.kernels.policy_rows.PolicyKinds`` naming every policy the call may meet.
+    The same choice as ``units_nb.play_units_nb``'s (which writes it out in its own body, as
+    here: numba drops a branch of a policy whose kind is None before it inlines the search)."""
     ctx = C.context_nb(rules, seed)
-    greedy, heuristic, pimc, ismcts, learned = kinds
-    return decide_nb(ctx, state, params, floats, tables, log_table, streams, new_scratch_nb(ctx, params), greedy,
-                     heuristic, pimc, ismcts, learned)
+    scratch = new_scratch_nb(ctx, params)
+    seat = C.to_act_nb(ctx, state)
+    policy_id = params[seat, P_POLICY]
+    if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
+        return pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic)
+    if ismcts is not None and policy_id == POLICY_ISMCTS:
+        return ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic)
+    if learned is not None and policy_id == POLICY_LEARNED:
+        return learned_choose_nb(ctx, state, tables[seat])
+    return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, 4 * seat, greedy,
+                           heuristic)

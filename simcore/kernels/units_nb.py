@@ -1,11 +1,12 @@
 """The general kernel's unit and match loop, written once over the round contract
 (``simcore.kernels.contract``) for every game: each round played through the game's state
-machine, every decision asked of the seat's policy (``simcore.kernels.search_nb.decide_nb``).
+machine, every decision asked of the seat's policy (as ``simcore.kernels.search_nb.decide_once_nb``).
 
 Contract
 --------
 ``play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, floats, tables,
-log_table, kinds, out_int, out_mask, spent)`` plays units ``first_unit + lo .. first_unit + hi - 1``
+log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent)`` plays units
+``first_unit + lo .. first_unit + hi - 1``
 into rows ``lo * stride ..`` of the output matrices (int64[n_int, rows], uint64[n_mask, rows]); it is
 ``nogil``, so the thread pool (``simcore.kernels.threads``) plays spans of a run side by side.
 ``spent`` int64[0, 2] for a run; int64[seats, 1] adds to column 0 each seat's decisions with two
@@ -22,9 +23,21 @@ policy spent on them (the tournament's time per decision; the same decisions as 
   unused.
 
 Seat ``s``'s decision stream is ``(seed, round, SEAT_STREAM_BASE + s)`` at ``4 * s`` of the
-streams array. The policy arrays and ``kinds`` are ``simcore.kernels.policy_rows``' (numba
-compiles the kernel once for each game's rules type and set of policy kinds: only the policies
-the seats play); ``rules`` is the game's rules namedtuple (``contract.context_nb``).
+streams array. The policy arrays are ``simcore.kernels.policy_rows``', and ``greedy`` ..
+``learned`` the fields of its ``PolicyKinds`` (numba compiles the kernel once for each game's
+rules type and set of policy kinds: only the policies the seats play); ``rules`` is the game's
+rules namedtuple (``contract.context_nb``).
+
+Its compile time is the first run's wait (docs/performance.md, "First start"), so the loop is
+shaped for it: numba links the code of every function a function calls into that function's own
+compiled module and optimises it again there, so each function between the loop and the game's
+state machine would compile the whole state machine once more.  ``play_units_nb`` only
+allocates (which needs numba's reference counting) and hands over to ``play_span_nb``, which
+runs without it (counting references in the rounds' loops cost a quarter of the heuristic's
+speed); the rounds, the decisions and the search players are written into or inlined in that
+one function.  The kinds are its own arguments and its body tests them itself: numba drops the
+branch of a policy whose kind is None before it inlines the policy, so the search players it
+does not play are never translated.
 """
 
 from __future__ import annotations
@@ -33,8 +46,12 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
+from simcore.kernels.choice_nb import basic_choice_nb
 from simcore.kernels.clock import cycles_nb
-from simcore.kernels.search_nb import decide_nb, new_scratch_nb
+from simcore.kernels.learned_nb import learned_choose_nb
+from simcore.kernels.policy_ids import POLICY_ISMCTS, POLICY_LEARNED, POLICY_OMNISCIENT, POLICY_PIMC
+from simcore.kernels.policy_rows import P_BASIC, P_POLICY
+from simcore.kernels.search_nb import ismcts_seat_nb, new_scratch_nb, pimc_seat_nb
 from simcore.rng import SEAT_STREAM_BASE, round_hash_nb, stream_init_hashed_nb
 
 __all__ = ["play_units_nb"]
@@ -54,47 +71,30 @@ def shared_lead(points, seats):
     return count > 1
 
 
-@nb.njit(cache=True, _nrt=False)
-def play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, floats, tables, log_table,
-                  streams, scratch, spent, greedy, heuristic, pimc, ismcts, learned):
-    """Play one round to its end in ``state`` (counting and timing decisions into ``spent``)."""
-    h = round_hash_nb(ctx.seed, round_index)
-    for s in range(C.n_seats_nb(ctx)):
-        stream_init_hashed_nb(streams, h, SEAT_STREAM_BASE + s, 4 * s)
-    C.start_round_nb(ctx, state, unit, k, round_index, independent, dealer, points)
-    counting = spent.shape[0] > 0
-    timed = spent.shape[1] > 1
-    while not C.done_nb(ctx, state):
-        if counting:
-            seat = C.to_act_nb(ctx, state)
-            several = C.n_actions_nb(ctx, state) > 1
-            began = cycles_nb() if timed and several else 0
-            index = decide_nb(ctx, state, params, floats, tables, log_table, streams, scratch, greedy, heuristic,
-                              pimc, ismcts, learned)
-            if several:
-                spent[seat, 0] += 1
-                if timed:
-                    spent[seat, 1] += cycles_nb() - began
-        else:
-            index = decide_nb(ctx, state, params, floats, tables, log_table, streams, scratch, greedy, heuristic,
-                              pimc, ismcts, learned)
-        C.apply_nb(ctx, state, index)
-
-
 @nb.njit(cache=True, nogil=True)
 def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, floats, tables, log_table,
-                  kinds, out_int, out_mask, spent):
+                  greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring)."""
-    greedy, heuristic, pimc, ismcts, learned = kinds
     ctx = C.context_nb(rules, seed)
-    seats = C.n_seats_nb(ctx)
     scratch = new_scratch_nb(ctx, params)
     state = C.new_state_nb(ctx)
     streams = np.zeros(4 * params.shape[0], dtype=np.uint64)
     points = np.zeros(params.shape[0], dtype=np.int64)
+    play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, rounds_per_match, stride, params, floats,
+                 tables, log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent)
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, rounds_per_match, stride, params, floats,
+                 tables, log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent):
+    """``play_units_nb``'s loop, in the context ``ctx`` with the search scratch ``scratch``, the
+    state ``state``, the seats' streams ``streams`` and match points ``points`` it allocated."""
+    seats = C.n_seats_nb(ctx)
     independent = rounds_per_match == 0
     n_rounds = 1 if independent else stride
+    counting = spent.shape[0] > 0
+    timed = spent.shape[1] > 1
     for i in range(lo, hi):
         unit = first_unit + i
         for s in range(points.size):
@@ -106,8 +106,33 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
                 break
             row = i * stride + k
             round_index = unit if independent else unit * stride + k
-            play_round_nb(ctx, state, unit, k, round_index, independent, dealer, points, params, floats, tables,
-                          log_table, streams, scratch, spent, greedy, heuristic, pimc, ismcts, learned)
+            h = round_hash_nb(ctx.seed, round_index)
+            for s in range(seats):
+                stream_init_hashed_nb(streams, h, SEAT_STREAM_BASE + s, 4 * s)
+            C.start_round_nb(ctx, state, unit, k, round_index, independent, dealer, points)
+            while not C.done_nb(ctx, state):
+                seat = C.to_act_nb(ctx, state)
+                several = counting and C.n_actions_nb(ctx, state) > 1
+                began = cycles_nb() if timed and several else 0
+                # search_nb.decide_once_nb's choice, written out here: numba drops the branch of
+                # a policy whose kind is None (an argument) before it inlines the search
+                policy_id = params[seat, P_POLICY]
+                if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
+                    index = pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch,
+                                         greedy, heuristic)
+                elif ismcts is not None and policy_id == POLICY_ISMCTS:
+                    index = ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch,
+                                           greedy, heuristic)
+                elif learned is not None and policy_id == POLICY_LEARNED:
+                    index = learned_choose_nb(ctx, state, tables[seat])
+                else:
+                    index = basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams,
+                                            4 * seat, greedy, heuristic)
+                if several:
+                    spent[seat, 0] += 1
+                    if timed:
+                        spent[seat, 1] += cycles_nb() - began
+                C.apply_nb(ctx, state, index)
             C.write_row_nb(ctx, state, out_int, out_mask, row)
             C.add_match_points_nb(ctx, state, points)
             C.write_match_nb(ctx, out_int, row, unit, k, points)
@@ -120,4 +145,3 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
         C.end_match_nb(ctx, out_int, last_row)
         for row in range(last_row + 1, (i + 1) * stride):
             C.unused_row_nb(ctx, out_int, row)
-

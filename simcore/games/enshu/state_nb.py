@@ -278,7 +278,7 @@ def raises_allowed_nb(params):
     return params[E.P_PLAYERS] >= 4 or params[E.P_C_KOTSU_SMALL_GAMES] == 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_match, match_points):
     """Set ``(si, sm)`` to the round's start and step to its first decision (``RoundState()``)."""
     params = rt[0]
@@ -720,12 +720,99 @@ def phase_settle_nb(si, sm, rt):
 
 
 # --- the phases -------------------------------------------------------------------------------
+# ``advance_nb`` steps through them; the teyaku decisions, the next turn and the round's end are
+# written apart (inlined where used), so that ``sample_hidden_nb`` and ``turns_fast_nb`` (which go
+# on from the teyaku phase, and from the scoring) use only those, not the whole of ``advance_nb``:
+# numba links a called function's code into each caller and optimises it again there.
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def teyaku_phase_nb(si, sm, rt, ws):
+    """``P_TEYAKU``: the next seat (and group) with a teyaku to declare is asked, or declares its
+    best option when the seats do not decide; after the last, ``P_TURNS_START``."""
+    month_mask, class_masks = rt[2], rt[4]
+    teyaku_masks, teyaku_ints = rt[7], rt[8]
+    opt_ints, opt_cards = ws[0], ws[1]
+    junk_only = rt[0][E.P_C_EXPOSURE] == 1
+    while si[I_TEYAKU_INDEX] < 2 * si[I_TEYAKU_LEN]:
+        index = si[I_TEYAKU_INDEX]
+        seat = si[I_TEYAKU_SEATS + (index >> 1)]
+        group = index & 1
+        count = teyaku_options_nb(sm[M_HANDS + seat], np.int64(group), np.int64(0), month_mask, class_masks,
+                                  junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
+        if count > 0:
+            if si[I_TEYAKU_DECIDES] == 1:
+                si[I_PEND_KIND] = KIND_DECLARE_TEYAKU
+                si[I_PEND_SEAT] = seat
+                si[I_PEND_GROUP] = group
+                for k in range(count):
+                    si[I_OPT_INDEX + k] = opt_ints[O_INDEX, k]
+                    si[I_OPT_MONTH + k] = opt_ints[O_MONTH, k]
+                    si[I_OPT_THREE + k] = opt_ints[O_THREE, k]
+                    sm[M_OPT_CARDS + k] = opt_cards[k]
+                    si[I_KEYS + k] = action_key_nb(
+                        KIND_DECLARE_TEYAKU,
+                        (opt_ints[O_INDEX, k] + 1) | (opt_ints[O_MONTH, k] << 8)
+                        | (opt_ints[O_THREE, k] << 16))
+                si[I_KEYS + count] = action_key_nb(KIND_DECLARE_TEYAKU, 0)
+                si[I_PEND_N] = count + 1
+                return
+            chosen = best_opt_nb(count, opt_ints, teyaku_ints)
+            declare_option_nb(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
+                              opt_ints[O_THREE, chosen], opt_cards[chosen])
+        si[I_TEYAKU_INDEX] += 1
+    si[I_PHASE] = P_TURNS_START
+
+
+@nb.njit(inline="always", cache=True)
+def turn_phase_nb(si, sm, n):
+    """``P_TURN``: the seat to move is asked for its card, or, when no active seat holds a card,
+    ``P_SCORE``."""
+    any_cards = False
+    for s in range(n):
+        if si[I_ACTIVE + s] == 1 and sm[M_HANDS + s] != U0:
+            any_cards = True
+    if not any_cards:
+        si[I_PHASE] = P_SCORE
+        return
+    si[I_TURN] += 1
+    seat = si[I_SEAT]
+    si[I_PEND_KIND] = KIND_PLAY
+    si[I_PEND_SEAT] = seat
+    set_play_keys_nb(si, sm[M_HANDS + seat])
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def round_end_nb(si, sm, rt):
+    """``P_SCORE`` and the phases after it, until a fuke decision or the end."""
+    card_points, class_masks = rt[3], rt[4]
+    while si[I_PEND_KIND] == NO_KIND and si[I_DONE] == 0:
+        phase = si[I_PHASE]
+        if phase == P_SCORE:
+            phase_score_nb(si, sm, rt)
+        elif phase == P_FUKE:
+            willow = class_masks[K_WILLOW]
+            asked = False
+            while si[I_FUKE_INDEX] < si[I_FUKE_LEN]:
+                seat = si[I_FUKE_SEATS + si[I_FUKE_INDEX]]
+                if si[I_N_DECLARED + seat] == 0 and mask_value(sm[M_PILES + seat] & ~willow,
+                                                               card_points) <= E.FUKE_LIMIT:
+                    ask_yes_no_nb(si, KIND_FUKE, seat)
+                    asked = True
+                    break
+                si[I_FUKE_INDEX] += 1
+            if not asked:
+                si[I_PHASE] = P_SETTLE
+        elif phase == P_SETTLE:
+            phase_settle_nb(si, sm, rt)
+        else:
+            si[I_DONE] = 1
 
 
 @nb.njit(cache=True, _nrt=False)
 def advance_nb(si, sm, rt, ws):
     """``RoundState._advance``: the rules' own steps until a decision or the end."""
-    params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
+    params, month, month_mask, class_masks = rt[0], rt[1], rt[2], rt[4]
     yaku_masks, teyaku_masks, teyaku_ints = rt[5], rt[7], rt[8]
     opt_ints, opt_cards = ws[0], ws[1]
     n = params[E.P_PLAYERS]
@@ -872,53 +959,12 @@ def advance_nb(si, sm, rt, ws):
                 si[I_TEYAKU_DECIDES] = decides
                 si[I_PHASE] = P_TEYAKU
         elif phase == P_TEYAKU:
-            asked = False
-            while si[I_TEYAKU_INDEX] < 2 * si[I_TEYAKU_LEN]:
-                index = si[I_TEYAKU_INDEX]
-                seat = si[I_TEYAKU_SEATS + (index >> 1)]
-                group = index & 1
-                count = teyaku_options_nb(sm[M_HANDS + seat], np.int64(group), np.int64(0), month_mask, class_masks,
-                                       junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards)
-                if count > 0:
-                    if si[I_TEYAKU_DECIDES] == 1:
-                        si[I_PEND_KIND] = KIND_DECLARE_TEYAKU
-                        si[I_PEND_SEAT] = seat
-                        si[I_PEND_GROUP] = group
-                        for k in range(count):
-                            si[I_OPT_INDEX + k] = opt_ints[O_INDEX, k]
-                            si[I_OPT_MONTH + k] = opt_ints[O_MONTH, k]
-                            si[I_OPT_THREE + k] = opt_ints[O_THREE, k]
-                            sm[M_OPT_CARDS + k] = opt_cards[k]
-                            si[I_KEYS + k] = action_key_nb(
-                                KIND_DECLARE_TEYAKU,
-                                (opt_ints[O_INDEX, k] + 1) | (opt_ints[O_MONTH, k] << 8)
-                                | (opt_ints[O_THREE, k] << 16))
-                        si[I_KEYS + count] = action_key_nb(KIND_DECLARE_TEYAKU, 0)
-                        si[I_PEND_N] = count + 1
-                        asked = True
-                        break
-                    chosen = best_opt_nb(count, opt_ints, teyaku_ints)
-                    declare_option_nb(si, sm, seat, opt_ints[O_INDEX, chosen], opt_ints[O_MONTH, chosen],
-                                   opt_ints[O_THREE, chosen], opt_cards[chosen])
-                si[I_TEYAKU_INDEX] += 1
-            if not asked:
-                si[I_PHASE] = P_TURNS_START
+            teyaku_phase_nb(si, sm, rt, ws)
         elif phase == P_TURNS_START:
             si[I_SEAT] = si[I_ACTING]
             si[I_PHASE] = P_TURN
         elif phase == P_TURN:
-            any_cards = False
-            for s in range(n):
-                if si[I_ACTIVE + s] == 1 and sm[M_HANDS + s] != U0:
-                    any_cards = True
-            if not any_cards:
-                si[I_PHASE] = P_SCORE
-                continue
-            si[I_TURN] += 1
-            seat = si[I_SEAT]
-            si[I_PEND_KIND] = KIND_PLAY
-            si[I_PEND_SEAT] = seat
-            set_play_keys_nb(si, sm[M_HANDS + seat])
+            turn_phase_nb(si, sm, n)
         elif phase == P_AFTER_PLAY:
             seat = si[I_SEAT]
             if params[E.P_UCHIKIRI_CHECK] == 1:
@@ -943,25 +989,8 @@ def advance_nb(si, sm, rt, ws):
                 seat = (seat + 1) % n
             si[I_SEAT] = seat
             si[I_PHASE] = P_TURN
-        elif phase == P_SCORE:
-            phase_score_nb(si, sm, rt)
-        elif phase == P_FUKE:
-            willow = class_masks[K_WILLOW]
-            asked = False
-            while si[I_FUKE_INDEX] < si[I_FUKE_LEN]:
-                seat = si[I_FUKE_SEATS + si[I_FUKE_INDEX]]
-                if si[I_N_DECLARED + seat] == 0 and mask_value(sm[M_PILES + seat] & ~willow,
-                                                               card_points) <= E.FUKE_LIMIT:
-                    ask_yes_no_nb(si, KIND_FUKE, seat)
-                    asked = True
-                    break
-                si[I_FUKE_INDEX] += 1
-            if not asked:
-                si[I_PHASE] = P_SETTLE
-        elif phase == P_SETTLE:
-            phase_settle_nb(si, sm, rt)
-        else:
-            si[I_DONE] = 1
+        else:  # P_SCORE and after
+            round_end_nb(si, sm, rt)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -1021,7 +1050,7 @@ def apply_action_nb(si, sm, params, month, month_mask, index):
             si[I_FUKE_INDEX] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def apply_nb(si, sm, rt, ws, index):
     """Take the pending decision's action ``index`` (reference order) and step on."""
     apply_action_nb(si, sm, rt[0], rt[1], rt[2], index)
@@ -1031,7 +1060,7 @@ def apply_nb(si, sm, rt, ws, index):
 # --- sample_hidden ----------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
     """``RoundState.sample_hidden(seat, stream)`` into ``(out_si, out_sm)``; draws from the stream
     at ``streams[at:at + 4]`` exactly as the reference does."""
@@ -1109,8 +1138,14 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
         if kind == KIND_PLAY:
             set_play_keys_nb(out_si, out_sm[M_HANDS + pend_seat])
         elif kind == KIND_DECLARE_TEYAKU:
+            # advance_nb from the teyaku phase: its decisions, then the first turn (every active
+            # seat holds its cards until the turns begin, so the first turn is a decision)
             out_si[I_PEND_KIND] = NO_KIND
-            advance_nb(out_si, out_sm, rt, ws)
+            teyaku_phase_nb(out_si, out_sm, rt, ws)
+            if out_si[I_PEND_KIND] == NO_KIND:
+                out_si[I_SEAT] = out_si[I_ACTING]
+                out_si[I_PHASE] = P_TURN
+                turn_phase_nb(out_si, out_sm, n)
 
 
 # --- the observation ---------------------------------------------------------------------------
@@ -1172,7 +1207,7 @@ def random_choose_nb(si, sm, streams, at):
     return draw_uniform_nb(streams, at, np.int64(2))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def greedy_choose_nb(si, sm, rt, ws):
     """``GreedyPolicy``'s answer to the pending decision, as an action index (no draws)."""
     params, month, month_mask, card_points, class_masks = rt[0], rt[1], rt[2], rt[3], rt[4]
@@ -1230,7 +1265,7 @@ def greedy_choose_nb(si, sm, rt, ws):
 # --- the row -------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def write_row_nb(si, sm, rt, out_int, out_mask, row):
     """Write the finished round into row ``row`` (all but the match columns), as ``fill_row``."""
     params, class_masks = rt[0], rt[4]
@@ -1311,7 +1346,7 @@ def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, m
     sm[M_PILES + seat] |= cb | taken
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def turns_fast_nb(si, sm, rt, ws, policy_id, streams, at):
     """From a pending ``play``, the turns of a random or greedy rollout played in one loop, the
     draws and choices exactly those of ``random_choose_nb`` / ``greedy_choose_nb`` through
@@ -1366,10 +1401,10 @@ def turns_fast_nb(si, sm, rt, ws, policy_id, streams, at):
             break
         si[I_TURN] += 1
     si[I_SEAT] = seat
-    advance_nb(si, sm, rt, ws)
+    round_end_nb(si, sm, rt)  # advance_nb from P_SCORE
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def heuristic_choose_state_nb(si, sm, rt, table, obs):
     """The heuristic's answer to the pending decision (``heuristic_nb.heuristic_choose_nb`` on the
     deciding seat's packed observation, with the tables ``table``)."""
@@ -1388,7 +1423,7 @@ EnshuRules = namedtuple("EnshuRules", ["params", "month", "month_mask", "card_po
 EnshuContext = namedtuple("EnshuContext", ["seed", "rt", "ws", "obs", "features"])
 
 
-@implements(C.context_nb, EnshuRules, nrt=True)
+@implements(C.context_nb, EnshuRules, nrt=True, inline=False)
 def _context(rules, seed):
     rt = (rules.params, rules.month, rules.month_mask, rules.card_points, rules.class_masks, rules.yaku_masks,
           rules.yaku_ints, rules.teyaku_masks, rules.teyaku_ints)
@@ -1396,7 +1431,7 @@ def _context(rules, seed):
                         np.zeros((MAX_ACTIONS + 1, N_FEATURES), dtype=np.int64))
 
 
-@implements(C.new_state_nb, EnshuContext, nrt=True)
+@implements(C.new_state_nb, EnshuContext, nrt=True, inline=False)
 def _new_state(ctx):
     return (np.zeros(N_SI, dtype=np.int64), np.zeros(N_SM, dtype=np.uint64))
 
@@ -1411,7 +1446,7 @@ def _n_seats(ctx):
     return np.int64(ctx.rt[0][E.P_PLAYERS])
 
 
-@implements(C.start_round_nb, EnshuContext)
+@implements(C.start_round_nb, EnshuContext, inline=False)
 def _start_round(ctx, state, unit, round_in_match, round_index, independent, dealer, points):
     new_round_nb(state[0], state[1], ctx.rt, ctx.ws, ctx.seed, round_index, dealer, unit,
                  0 if independent else round_in_match, points)
@@ -1437,7 +1472,11 @@ def _action_key(ctx, state, index):
     return state[0][I_KEYS + index]
 
 
-@implements(C.apply_nb, EnshuContext)
+# The stubs that reach far into the state machine are compiled functions of their own
+# (``inline=False``): inlining one compiles it in full first, only to inline it, and every such
+# compilation optimises again the code of all it calls (``advance_nb`` and the heuristic).  Their
+# bodies are inlined into them (``inline="always"``) rather than called, for the same reason.
+@implements(C.apply_nb, EnshuContext, inline=False)
 def _apply(ctx, state, index):
     apply_nb(state[0], state[1], ctx.rt, ctx.ws, index)
 
@@ -1447,7 +1486,7 @@ def _payoff(ctx, state, seat):
     return state[0][I_PAYOFF + seat]
 
 
-@implements(C.sample_hidden_nb, EnshuContext)
+@implements(C.sample_hidden_nb, EnshuContext, inline=False)
 def _sample_hidden(ctx, state, seat, streams, at, out):
     sample_hidden_nb(state[0], state[1], ctx.rt, ctx.ws, seat, streams, at, out[0], out[1])
 
@@ -1457,17 +1496,17 @@ def _random_choice(ctx, state, streams, at):
     return random_choose_nb(state[0], state[1], streams, at)
 
 
-@implements(C.greedy_choice_nb, EnshuContext)
+@implements(C.greedy_choice_nb, EnshuContext, inline=False)
 def _greedy_choice(ctx, state, param):
     return greedy_choose_nb(state[0], state[1], ctx.rt, ctx.ws)
 
 
-@implements(C.heuristic_choice_nb, EnshuContext)
+@implements(C.heuristic_choice_nb, EnshuContext, inline=False)
 def _heuristic_choice(ctx, state, table):
     return heuristic_choose_state_nb(state[0], state[1], ctx.rt, table, ctx.obs)
 
 
-@implements(C.rollout_turns_nb, EnshuContext)
+@implements(C.rollout_turns_nb, EnshuContext, inline=False)
 def _rollout_turns(ctx, state, rollout_id, streams, at):
     if state[0][I_PEND_KIND] == KIND_PLAY and rollout_id != POLICY_HEURISTIC:
         turns_fast_nb(state[0], state[1], ctx.rt, ctx.ws, rollout_id, streams, at)
@@ -1475,7 +1514,7 @@ def _rollout_turns(ctx, state, rollout_id, streams, at):
     return False
 
 
-@implements(C.learned_features_nb, EnshuContext)
+@implements(C.learned_features_nb, EnshuContext, nrt=True, inline=False)
 def _learned_features(ctx, state, aux):
     si = state[0]
     observe_nb(si, state[1], ctx.rt, si[I_PEND_SEAT], ctx.obs)
@@ -1485,7 +1524,7 @@ def _learned_features(ctx, state, aux):
     return ctx.features[:n], kind
 
 
-@implements(C.write_row_nb, EnshuContext)
+@implements(C.write_row_nb, EnshuContext, inline=False)
 def _write_row(ctx, state, out_int, out_mask, row):
     write_row_nb(state[0], state[1], ctx.rt, out_int, out_mask, row)
 
