@@ -217,7 +217,8 @@ def test_no_run_writes_the_page_from_what_is_there_and_names_the_rest(tmp_path):
                  "--out", str(tmp_path / "empty"), "--doc", str(doc)]) == 0
     text = doc.read_text()
     assert ("**Not computed yet, so left out of this page:** Tensho (Ise), yaku set 1 / random; "
-            "Enshu-bana C, 4 players / random; Koi-koi (Nintendo-style values) / random.") in text
+            "Enshu-bana C, 4 players / random; Koi-koi (Nintendo-style values) / random; "
+            "Koi-koi (Nintendo-style values) / value of calling.") in text
     assert not (tmp_path / "empty" / "sweep-tensho-ise-fixed_1-random").exists()  # nothing was run
 
 
