@@ -255,6 +255,13 @@ class Plan:
         """Rounds per run of ``policy`` (the search players get ``search_rounds``)."""
         return self.rounds if fast_policy(policy) else self.search_rounds
 
+    def match_count(self, policy: str) -> int:
+        """Matches of ``policy`` in every seat: ``matches``, or for a search player no more rounds
+        than its runs play (``search_rounds``)."""
+        if fast_policy(policy):
+            return self.matches
+        return min(self.matches, max(1, self.search_rounds // self.match_rounds))
+
     def chain_for(self, setting: Setting) -> list[str]:
         """The skill tournament's policies in ``setting``: the chain's that can play there (the
         learned player only where a model of the setting ships)."""
@@ -616,7 +623,7 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
                 describe_run(path, setting, policy, findings)
             note(f"{setting.label} / {policy}")
         if plan.matches:
-            path = _run(setting, strong, plan, matches=plan.matches, tag=f"-matches{plan.match_rounds}")
+            path = _run(setting, strong, plan, matches=plan.match_count(strong), tag=f"-matches{plan.match_rounds}")
             if path is None:
                 findings.missing.append(f"{setting.label} / {strong} matches")
             else:
@@ -764,7 +771,7 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
             parts.append((f"{s.label}: {policy}" + (" (T1, T2, T3)" if tables > 1 else ""), rounds,
                           rounds * cost(policy)))
         if plan.matches:
-            rounds = plan.matches * plan.match_rounds
+            rounds = plan.match_count(strong) * plan.match_rounds
             parts.append((f"{s.label}: {strong}, matches", rounds, rounds * cost(strong)))
         if plan.calls and s.koikoi:
             policy = strong if fast_policy(strong) else "heuristic"
@@ -1392,7 +1399,8 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
              f"Made by `{command}` at commit {_revision()} (seed {plan.seed}; `--no-run` re-renders it from the "
              f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy, "
              f"{plan.search_rounds:,} per run of a search policy, {plan.deals:,} deals per pairing of the skill "
-             f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds" if plan.matches else "")
+             f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds (a search policy: as many rounds as its runs)"
+                            if plan.matches else "")
              + ". Every [low, high] is a 95% interval; every table names its policy and size.", "")
     if findings.missing:
         page.add(f"**Not computed yet, so left out of this page:** {'; '.join(findings.missing)}.", "")

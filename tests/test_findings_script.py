@@ -251,6 +251,9 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     # a learned player is fast: it plays the page's full size, the search players the search size
     sized = dataclasses.replace(plan, rounds=99, search_rounds=7)
     assert sized.size("learned") == sized.size("heuristic") == 99 and sized.size("pimc") == 7
+    # and its matches: a search player plays no more rounds in matches than in its runs
+    matched = dataclasses.replace(plan, matches=100, match_rounds=12, search_rounds=240)
+    assert matched.match_count("learned") == 100 and matched.match_count("pimc") == 20
 
 
 def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
