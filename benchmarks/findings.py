@@ -86,6 +86,18 @@ class Setting:
         return self.rules.startswith("koikoi")
 
     @property
+    def zero_sum(self) -> bool:
+        """Whether every round's payoffs sum to zero: not in Enshu-bana S (each seat scores its
+        own points) nor under koi-koi's winner-only scoring."""
+        if self.rules.startswith("enshu-s"):
+            return False
+        if self.koikoi:
+            from simcore.rules import load_rules
+
+            return load_rules(self.rules, dict(self.options)).option("koikoi.scoring") == "zero_sum"
+        return True
+
+    @property
     def tensho(self) -> bool:
         """Tensho (the card-value tables apply)."""
         return self.rules.startswith("tensho")
@@ -891,7 +903,8 @@ GLOSSARY = [
                 "under the Nintendo-style values (`koikoi`) and as KoiKoi-Japan plays it (`koikoi-kkj`)."),
     ("dealer, seat order", "the round's dealer, then the seats in turn order (dealer + 1, dealer + 2, ...)."),
     ("payoff", "a seat's net result of a round: Tensho +1 / -1 (0 drawn), W and C matchsticks (zero-sum), "
-               "S the seat's score (not zero-sum), koi-koi points (zero-sum)."),
+               "S the seat's score (not zero-sum), koi-koi points (zero-sum as KoiKoi-Japan plays; under the "
+               "Nintendo-style rules only the round's winner scores)."),
     ("good play", "the strongest fair policy of the setting, as measured by its skill tournament."),
     ("RS, LE, RE", "relative skill RS = LE / (LE + RE) (Dreef, Borm & van der Genugten 2004): LE what the best "
                    "fair policy gains over a beginner, RE what knowing the cards would add ([skill.md](skill.md))."),
@@ -923,6 +936,10 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
         assert wins is not None and payoff is not None and plays is not None
         text = (f"*{s.label}* ({policy}, {findings.rounds.get((s.label, policy), 0):,} rounds): the dealer wins "
                 f"{wins.text(True)} of the rounds it plays and earns {payoff.text()} per round")
+        others = [findings.get(s.label, policy, f"order {k} payoff") for k in range(1, s.seats)]
+        if not s.zero_sum and all(o is not None for o in others):
+            # payoffs that do not sum to zero: the dealer's own says nothing of an advantage
+            text += " (" + ", ".join(f"dealer + {k}: {o.text()}" for k, o in enumerate(others, 1) if o) + ")"
         if plays.value < 1:
             text += f", playing {plays.text(True)} of rounds"
         match = findings.matches.get((s.label, policy))
@@ -1336,7 +1353,7 @@ def calibration_section(page: Page, shown: list[Number], fresh: Findings | None,
     page.add("## Calibration", "")
     if fresh is not None and fresh_plan is not None:
         players = {s.label: s.seats for s in settings_}
-        zero_sum = {s.label: not s.rules.startswith("enshu-s") for s in settings_}
+        zero_sum = {s.label: s.zero_sum for s in settings_}
         unique = list({n.key(): n for n in shown}.values())
         pairs = calibration_z(unique, fresh, players, zero_sum)
         z = np.array([p[2] for p in pairs])

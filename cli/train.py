@@ -39,9 +39,9 @@ __all__ = ["train"]
 @click.option("--fit", type=click.Choice(["ridge", "pairwise"]), default="ridge", show_default=True,
               help="ridge: regress the actions' labels, centred within each decision; pairwise: a logistic "
                    "regression that ranks each decision's best action above the others.")
-@click.option("--objective", type=click.Choice(["win", "score"]), default=None,
-              help="What a finished round counts in the labels: the sign of the payoff, or the payoff "
-                   "(default: the game's pimc objective).")
+@click.option("--objective", type=click.Choice(["win", "score", "margin"]), default=None,
+              help="What a finished round counts in the labels: the sign of the payoff, the payoff, or "
+                   "the payoff minus each other seat's (default: the game's pimc objective).")
 @click.option("--version", "version", type=int, default=None,
               help="The model's version (default: the version --policy learned plays now; a retrained "
                    "model to ship names the next).")

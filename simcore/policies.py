@@ -166,9 +166,10 @@ _ROLLOUT = ParamSpec("rollout", "random", kind=str, choices=("random", "greedy",
 def objective_param(default: str) -> ParamSpec:
     """A search policy's ``objective`` with ``default``: each game declares it in its own
     ``PolicySupport`` (Tensho plays to win, Enshu-bana for the round's payoff)."""
-    return ParamSpec("objective", default, kind=str, choices=("win", "score"),
+    return ParamSpec("objective", default, kind=str, choices=("win", "score", "margin"),
                      help="win: a finished round counts +1, 0 or -1 by the sign of the seat's payoff; "
-                          "score: it counts the payoff itself")
+                          "score: it counts the payoff itself; margin: the seat's payoff minus each "
+                          "other seat's, summed")
 
 _CRN = ParamSpec("crn", 0, choices=(0, 1),
                  help="1: every option's rollouts in a world replay the same random draws (common random "

@@ -141,10 +141,13 @@ def outscores(total: int, squares: int, visits: int, base_total: int, base_squar
 
 
 def objective(returns: list[float], seat: int, kind: str) -> int:
-    """The integer a finished round counts for ``seat``: its payoff's sign (``win``) or the payoff."""
+    """The integer a finished round counts for ``seat``: its payoff's sign (``win``), the payoff
+    (``score``), or the sum over the other seats of its payoff minus theirs (``margin``)."""
     payoff = int(returns[seat])
     if kind == "win":
         return (payoff > 0) - (payoff < 0)
+    if kind == "margin":
+        return sum(payoff - int(r) for other, r in enumerate(returns) if other != seat)
     return payoff
 
 

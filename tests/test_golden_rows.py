@@ -142,7 +142,8 @@ def _search_runs() -> list[dict]:
     """The general kernel: every policy it plays (heuristic, pimc, ismcts, omniscient), every
     rollout policy and objective, beside random and greedy seats, in rounds and in matches."""
     searches = ("pimc:worlds=3", "pimc:worlds=2,rollout=greedy,objective=score",
-                "pimc:worlds=2,rollout=heuristic", "ismcts:iterations=12",
+                "pimc:worlds=2,rollout=heuristic", "pimc:worlds=3,rollout=greedy,objective=margin",
+                "ismcts:iterations=12",
                 "ismcts:iterations=10,rollout=greedy,objective=score,c=0.5",
                 "ismcts:iterations=8,rollout=heuristic", "omniscient:worlds=2,rollout=greedy",
                 # the strong settings' parts: a second stage, a threshold, common draws, paired roots

@@ -39,7 +39,7 @@ DATA = Path(__file__).parent / "data" / "learned"
 # --- the policy and its model files ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["tensho", "enshu"])
+@pytest.mark.parametrize("game", ["tensho", "enshu", "koikoi"])
 def test_the_policy_text_names_the_model_version_it_plays(game):
     spec = parse_policy("learned", game)
     version = spec.params["version"]
@@ -48,7 +48,7 @@ def test_the_policy_text_names_the_model_version_it_plays(game):
     assert str(parse_policy("learned:model=/m", game)) == f"learned:model=/m,version={version}"
 
 
-@pytest.mark.parametrize("game", ["tensho", "enshu"])
+@pytest.mark.parametrize("game", ["tensho", "enshu", "koikoi"])
 def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads(game):
     module = learning(game)
     assert module is not None

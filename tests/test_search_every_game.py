@@ -27,7 +27,10 @@ SETTINGS = ("pimc:worlds=3,confirm=4,rollout=heuristic,crn=1,z=1",
             "ismcts:iterations=12,root=paired,tree=own,rollout=heuristic,expand=first,confirm=4",
             # progressive widening below the root, paired and not, own tree and every seat's
             "ismcts:iterations=24,root=paired,tree=own,rollout=heuristic,widen=2,confirm=4",
-            "ismcts:iterations=16,root=ucb,tree=all,rollout=random,widen=3,c=1")
+            "ismcts:iterations=16,root=ucb,tree=all,rollout=random,widen=3,c=1",
+            # playing for the margin over the other seats (koi-koi's default)
+            "pimc:worlds=3,rollout=greedy,objective=margin",
+            "ismcts:iterations=10,tree=own,rollout=heuristic,norm=1,objective=margin")
 
 
 def _first_rules() -> list[str]:
@@ -57,3 +60,29 @@ def test_the_new_search_settings_write_the_same_rows_in_both_engines(rules_name,
 
 def test_every_registered_game_is_searched():
     assert {load_rules(name).game for name in _first_rules()} == set(known_game_names())
+
+
+@pytest.mark.parametrize("policy", ("pimc:worlds=3,rollout=greedy,objective=margin",
+                                    "ismcts:iterations=10,tree=all,rollout=greedy,objective=margin"))
+def test_the_margin_over_two_other_seats_is_the_same_in_both_engines(policy):
+    """Enshu-bana S pays every seat its own score, so with three seats the margin (own payoff
+    minus each other seat's, summed) orders actions differently from the payoff."""
+    rules = load_rules("enshu-s", {"enshu.players": "3"})
+    game = get_game(rules.game)
+    compiled = game.compile(rules)
+    specs = [parse_policy(policy, game.name), parse_policy("greedy", game.name), parse_policy("heuristic", game.name)]
+    kernel = game.play_units("kernel", compiled, specs, SEED, 5, 6, None)
+    reference = game.play_units("reference", compiled, specs, SEED, 5, 6, None)
+    for kernel_matrix, reference_matrix in zip(kernel, reference, strict=True):
+        np.testing.assert_array_equal(kernel_matrix, reference_matrix)
+
+
+def test_the_margin_sums_the_lead_over_every_other_seat():
+    from simcore.search import objective
+
+    assert objective([5, 0], 0, "margin") == 5
+    assert objective([0, 5], 0, "margin") == -5
+    assert objective([3, -1, -2], 0, "margin") == 4 + 5
+    assert objective([3, -1, -2], 2, "margin") == -5 - 1
+    assert objective([3, -1, -2], 2, "score") == -2
+    assert objective([3, -1, -2], 2, "win") == -1

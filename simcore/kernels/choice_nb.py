@@ -6,11 +6,34 @@ self-play."""
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from simcore.kernels import contract as C
-from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_HEURISTIC
+from simcore.kernels.policy_ids import (
+    OBJECTIVE_MARGIN,
+    OBJECTIVE_WIN,
+    POLICY_GREEDY,
+    POLICY_HEURISTIC,
+)
 
-__all__ = ["basic_choice_nb"]
+__all__ = ["basic_choice_nb", "objective_nb"]
+
+
+@nb.njit(inline="always", cache=True)
+def objective_nb(ctx, x, seat, objective):
+    """What the ended round ``x`` counts for ``seat`` (``policy_ids.OBJECTIVE_IDS``): the sign of
+    its payoff (``OBJECTIVE_WIN``), the payoff (``OBJECTIVE_SCORE``), or the sum over the other
+    seats of its payoff minus theirs (``OBJECTIVE_MARGIN``); ``search.objective`` in Python."""
+    payoff = C.payoff_nb(ctx, x, seat)
+    if objective == OBJECTIVE_WIN:
+        return np.int64(1) if payoff > 0 else (np.int64(-1) if payoff < 0 else np.int64(0))
+    if objective == OBJECTIVE_MARGIN:
+        margin = np.int64(0)
+        for other in range(C.n_seats_nb(ctx)):
+            if other != seat:
+                margin += np.int64(payoff) - np.int64(C.payoff_nb(ctx, x, other))
+        return margin
+    return np.int64(payoff)
 
 
 @nb.njit(inline="always", cache=True)

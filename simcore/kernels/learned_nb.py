@@ -26,8 +26,8 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
-from simcore.kernels.choice_nb import basic_choice_nb
-from simcore.kernels.policy_ids import OBJECTIVE_WIN, POLICY_LEARNED
+from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
+from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
 __all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "collect_nb", "hidden_check_nb",
@@ -98,14 +98,6 @@ def basic_rollout_nb(ctx, x, policy_id, table, streams, at):
         C.apply_nb(ctx, x, basic_choice_nb(ctx, x, policy_id, np.int64(0), table, streams, at, True, True))
 
 
-@nb.njit(inline="always", cache=True)
-def _objective(ctx, x, seat, objective):
-    payoff = C.payoff_nb(ctx, x, seat)
-    if objective == OBJECTIVE_WIN:
-        return np.int64(1) if payoff > 0 else (np.int64(-1) if payoff < 0 else np.int64(0))
-    return np.int64(payoff)
-
-
 @nb.njit(cache=True, _nrt=False)
 def _choose(ctx, state, policy_id, table, heuristic_table, streams):
     """The behaviour's choice: the learned player of ``table``, or the ``choice_nb.basic_choice_nb``
@@ -149,7 +141,7 @@ def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_i
                         learned_rollout_nb(ctx, x, table)
                     else:
                         basic_rollout_nb(ctx, x, rollout_id, heuristic_table, streams, 4)
-                    totals[i] += _objective(ctx, x, seat, objective)
+                    totals[i] += objective_nb(ctx, x, seat, objective)
             for i in range(n):
                 out_q[row + i] = totals[i]
             row += n

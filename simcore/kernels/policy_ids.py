@@ -17,7 +17,10 @@ POLICY_LEARNED = 6  # a trained model over features of the seat's observation (`
 # plays every seat after the searched move (``random``, ``greedy`` or ``heuristic``).
 ROLLOUT_IDS = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "heuristic": POLICY_HEURISTIC}
 # A search player's objective: ``win`` scores a finished round +1, 0 or -1 by the sign of the
-# seat's payoff; ``score`` scores it by the payoff itself.
+# seat's payoff; ``score`` scores it by the payoff itself; ``margin`` by how far the seat's payoff
+# is ahead of each other seat's, summed (two seats: own minus the other's), which is what counts
+# where payoffs are not zero-sum (koi-koi's winner-only scoring pays the winner alone).
 OBJECTIVE_WIN = 0
 OBJECTIVE_SCORE = 1
-OBJECTIVE_IDS = {"win": OBJECTIVE_WIN, "score": OBJECTIVE_SCORE}
+OBJECTIVE_MARGIN = 2
+OBJECTIVE_IDS = {"win": OBJECTIVE_WIN, "score": OBJECTIVE_SCORE, "margin": OBJECTIVE_MARGIN}

@@ -39,10 +39,9 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
-from simcore.kernels.choice_nb import basic_choice_nb
+from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
 from simcore.kernels.learned_nb import learned_choose_nb
 from simcore.kernels.policy_ids import (
-    OBJECTIVE_WIN,
     POLICY_ISMCTS,
     POLICY_LEARNED,
     POLICY_OMNISCIENT,
@@ -110,16 +109,6 @@ def rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
             continue
         index = basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
         C.apply_nb(ctx, x, index)
-
-
-@nb.njit(inline="always", cache=True)
-def objective_nb(ctx, x, seat, objective):
-    """What the ended round ``x`` counts for ``seat``: the sign of its payoff (``OBJECTIVE_WIN``)
-    or the payoff."""
-    payoff = C.payoff_nb(ctx, x, seat)
-    if objective == OBJECTIVE_WIN:
-        return np.int64(1) if payoff > 0 else (np.int64(-1) if payoff < 0 else np.int64(0))
-    return np.int64(payoff)
 
 
 @nb.njit(cache=True)

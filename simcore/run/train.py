@@ -10,7 +10,8 @@ model its apprentice):
 2. **Labels.** Each kept decision is searched as ``pimc`` does: ``worlds`` worlds the seat
    cannot tell apart, every action played in each and the round finished by the current player
    in every seat; an action's label is its mean objective (the game's ``pimc`` default: the
-   sign of the payoff in Tensho, the payoff in Enshu-bana).
+   sign of the payoff in Tensho, the payoff in Enshu-bana, the margin over the other seat in
+   koi-koi).
 3. **Fit.** For each decision kind, a ridge regression (scikit-learn) of the labels on the
    features, both centred within each decision, so that only the differences between a
    decision's actions count; the positions of every iteration so far are pooled. The weights
@@ -18,7 +19,8 @@ model its apprentice):
    with fewer than ``MIN_DECISIONS`` labelled decisions keeps the heuristic's choice.
 4. **Strength.** The new model plays ``deals`` deals in every seat in turn against the
    heuristic in the others; the log gives its gain per round over the heuristic in the same
-   seat on the same deals, with a 95% interval paired by deal.
+   seat on the same deals (a seat's payoff less the table's mean: ``_evaluate``), with a 95%
+   interval paired by deal.
 
 The model of the last iteration is written (``--out``), with the command, the library versions
 and the log. Everything is seeded: the same command makes the same file.
@@ -75,7 +77,7 @@ class TrainConfig:
     deals: int = 2000  # evaluation deals per iteration
     alpha: float = 1.0  # the ridge penalty, on standardised features
     labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
-    objective: str | None = None  # win or score (default: the game's pimc objective)
+    objective: str | None = None  # win, score or margin (default: the game's pimc objective)
     fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first
     version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
     out: str | None = None
@@ -242,7 +244,10 @@ def _collect(game_name: str, module: Any, compiled: Any, config: TrainConfig, ta
 
 def _evaluate(game: Any, compiled: Any, spec_text: str, deals: int, seed: int) -> tuple[float, float]:
     """The learned player's mean gain per round over the heuristic in the same seat on the same
-    deals (every seat in turn), and the half-width of its 95% interval paired by deal."""
+    deals (every seat in turn), and the half-width of its 95% interval paired by deal. A seat's
+    result is its payoff less the mean payoff of the table: its payoff where payoffs are
+    zero-sum, and half its lead over the other seat under koi-koi's winner-only scoring (where
+    a call that pays both seats more is no gain)."""
     players = game.players(compiled)
     heuristic = parse_policy("heuristic", game.name)
     learned = parse_policy(spec_text, game.name)
@@ -250,7 +255,8 @@ def _evaluate(game: Any, compiled: Any, spec_text: str, deals: int, seed: int) -
     def payoffs(specs: list[Any]) -> np.ndarray:
         ints, masks = game.play_units("kernel", compiled, specs, seed, EVAL_ROUND, deals, None)
         columns = game.columns(ints, masks, players)
-        return np.stack([columns[f"payoff_{s}"].astype(np.float64) for s in range(players)])
+        payoff = np.stack([columns[f"payoff_{s}"].astype(np.float64) for s in range(players)])
+        return payoff - payoff.mean(axis=0)
 
     base = payoffs([heuristic] * players)
     gain = np.zeros(deals)

@@ -7,16 +7,19 @@ from typing import TYPE_CHECKING, Any, cast
 from simcore.games import CompiledRules, Game, GameRuleSet
 from simcore.games.base import GameBase
 from simcore.games.koikoi.record import LAYOUT
-from simcore.policies import ParamSpec, PolicySupport, objective_param
+from simcore.policies import ParamSpec, PolicySupport, changed_default, objective_param
 
 if TYPE_CHECKING:
     from simcore.games.koikoi import compile as koikoi_compile
 
 __all__ = ["GAME", "LEARNED_VERSION", "KoikoiGame"]
 
-# The version of the learned models ``--policy learned`` plays (none ships yet: ``fudasim train``
-# makes one, ``learned:model=FILE`` plays it).
+# The version of the learned models ``--policy learned`` plays.
 LEARNED_VERSION = 1
+# The search players play for the margin over the other seat: under winner-only scoring (the
+# ``koikoi`` rules) a seat's own points reward calls that pay the opponent as much. Before
+# ``margin`` existed they played for the payoff, which a recorded text without it still means.
+_OBJECTIVE = changed_default(objective_param("score"), "margin")
 
 
 def _heuristic_params() -> tuple[ParamSpec, ...]:
@@ -41,9 +44,9 @@ class KoikoiGame(GameBase):
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
         ("heuristic", PolicySupport(params=_heuristic_params())),
-        ("pimc", PolicySupport(params=(objective_param("score"),))),
-        ("ismcts", PolicySupport(params=(objective_param("score"),))),
-        ("omniscient", PolicySupport(params=(objective_param("score"),))),
+        ("pimc", PolicySupport(params=(_OBJECTIVE,))),
+        ("ismcts", PolicySupport(params=(_OBJECTIVE,))),
+        ("omniscient", PolicySupport(params=(_OBJECTIVE,))),
         ("learned", PolicySupport(params=(
             ParamSpec("version", LEARNED_VERSION, minimum=1, recorded=True,
                       help="the models' version: each case plays its newest shipped model at or below it"),))),

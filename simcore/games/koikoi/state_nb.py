@@ -695,7 +695,9 @@ KoikoiRules = namedtuple("KoikoiRules", ["rt"])
 # One kernel thread's context: the seed, the rule table, shuffle and deal-stream scratch, the
 # learned player's features (a row per action).
 KoikoiContext = namedtuple("KoikoiContext", ["seed", "rt", "ids", "dstates", "features"])
-N_FEATURES = 2  # learned.FEATURES: the heuristic's choice, calling koi-koi
+N_FEATURES = 13  # learned.FEATURES, in order:
+(F_HEURISTIC, F_RISE, F_WEIGHT, F_DENIED, F_EXPOSED, F_KOIKOI, F_K_SCORE, F_K_HAND, F_K_NEAR, F_K_MINE,
+ F_K_OPPONENT, F_K_SCORE_HAND, F_K_CALLS) = range(N_FEATURES)
 
 
 def kernel_rules(compiled) -> KoikoiRules:
@@ -765,17 +767,86 @@ def _heuristic_choice(ctx, state, table):
 
 
 @nb.njit(cache=True, _nrt=False)
+def take_terms_nb(st, seat, taken, rt, out, i):
+    """``learned._take``: the terms of taking ``taken`` into ``out[i]``."""
+    pile = st[ST_PILE + seat]
+    out[i, F_RISE] = points_of_nb(st, seat, pile | taken, rt) - points_of_nb(st, seat, pile, rt)
+    weight = 0
+    denied = 0
+    rest = taken
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        weight += rt[R_WEIGHT + x]
+        if threatens_nb(st, seat, x, rt):
+            denied += 1
+    out[i, F_WEIGHT] = weight
+    out[i, F_DENIED] = denied
+
+
+@nb.njit(cache=True, _nrt=False)
+def call_terms_nb(st, seat, rt, out, i):
+    """``learned._call``: the terms of calling koi-koi into ``out[i]``."""
+    opponent = 1 - seat
+    pile = st[ST_PILE + seat]
+    points = points_of_nb(st, seat, pile, rt)
+    score = stop_score_nb(points, st[ST_CALLS + seat], st[ST_CALLS + opponent], rt)
+    hand = popcount(st[ST_HAND + seat])
+    outside = np.int64(DECK_MASK) & ~(st[ST_PILE] | st[ST_PILE + 1])
+    near = 0
+    mine = 0
+    while outside:
+        x = lowest_id(outside)
+        outside &= outside - 1
+        if threatens_nb(st, seat, x, rt):
+            near += 1
+        if points_of_nb(st, seat, pile | ubit_nb(x), rt) > points:
+            mine += 1
+    out[i, F_KOIKOI] = 1
+    out[i, F_K_SCORE] = score
+    out[i, F_K_HAND] = hand
+    out[i, F_K_NEAR] = near
+    out[i, F_K_MINE] = mine
+    out[i, F_K_OPPONENT] = points_of_nb(st, opponent, st[ST_PILE + opponent], rt)
+    out[i, F_K_SCORE_HAND] = score * hand
+    out[i, F_K_CALLS] = st[ST_CALLS + seat]
+
+
+@nb.njit(cache=True, _nrt=False)
 def learned_features_state_nb(st, aux, rt, out):
-    """``learned.features`` of the pending decision into ``out[:n]``: 1 for the heuristic's choice
-    (its numba twin, ``aux`` its tables), and 1 for calling koi-koi."""
+    """``learned.features`` of the pending decision into ``out[:n]``, with the heuristic's numba
+    twin (``aux`` its tables)."""
     pick = policy_choose_nb(st, True, aux, rt)
+    kind = st[ST_KIND]
+    seat = st[ST_DSEAT]
+    deny = aux[H_DENY]
     for i in range(st[ST_N]):
-        out[i, 0] = 0
-        out[i, 1] = 0
+        for f in range(N_FEATURES):
+            out[i, f] = 0
+        payload = st[ST_KEYS + i] & PAYLOAD_MASK
+        if kind == E.D_PLAY:
+            card = payload
+            cb = ubit_nb(card)
+            matches = st[ST_FIELD] & rt[R_MONTH_MASK + rt[R_MONTH + card]]
+            count = popcount(matches)
+            if count == 0:
+                out[i, F_WEIGHT] = -rt[R_WEIGHT + card]
+                out[i, F_EXPOSED] = 1 if threatens_nb(st, seat, card, rt) else 0
+            elif count == 2:
+                first = ubit_nb(lowest_id(matches))
+                second = matches & ~first
+                a = take_gain_nb(st, seat, cb | first, deny, rt)
+                b = take_gain_nb(st, seat, cb | second, deny, rt)
+                take_terms_nb(st, seat, cb | (first if a >= b else second), rt, out, i)
+            else:
+                take_terms_nb(st, seat, cb | matches, rt, out, i)
+        elif kind == E.D_KOIKOI:
+            if payload == 1:
+                call_terms_nb(st, seat, rt, out, i)
+        else:
+            take_terms_nb(st, seat, ubit_nb(st[ST_CARD]) | payload, rt, out, i)
         if i == pick:
-            out[i, 0] = 1
-        if st[ST_KIND] == E.D_KOIKOI and st[ST_KEYS + i] & PAYLOAD_MASK == 1:
-            out[i, 1] = 1
+            out[i, F_HEURISTIC] = 1
 
 
 @implements(C.learned_features_nb, KoikoiContext)
