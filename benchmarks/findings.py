@@ -25,7 +25,9 @@ tables behind the answers:
   Holm-adjusted over the section;
 * koi-koi: the value of a first call over a stop by points held and turn, every koi-koi decision
   of ``--calls`` rounds answered both ways (``simcore.games.koikoi.calling``) under the strongest
-  fast policy;
+  fast policy; and its rule variants (``KOIKOI_VARIANTS``: each option changed alone, a sweep on
+  the same deals under the strongest policy, or the heuristic where that is the learned player,
+  whose models know only the shipped rules), Holm-adjusted over the section;
 * calibration: with ``--check SEED`` every number again from a fresh seed, as deduplicated
   z-scores (mean z^2, a QQ plot); with ``--seeds K`` the headline numbers from K more seeds, their
   spread against the stated standard errors.
@@ -61,9 +63,20 @@ Z95 = 1.959963984540054
 QUESTIONS = ("How big is the dealer's advantage?", "Do the card-value tables T1, T2 and T3 differ in fairness?",
              "Which yaku are made and won with, and how often?",
              "How much does the seat order matter with 3-5 players?", "How much does skill matter?",
-             "When does calling koi-koi pay?")
+             "When does calling koi-koi pay?", "How do koi-koi's rule variants change the game?")
 CARD_VALUES = ("T1_ise", "T2_alt", "T3_hanafuda")
 CARD_METRICS = {"dealer wins": "dealer's win rate", "ends by card_value": "rounds ended by card values"}
+# Koi-koi's rule variants: each option changed alone from the setting's rules, on the same deals
+# (docs/koikoi.md#options gives every value's sources); a value that is the setting's own is skipped.
+KOIKOI_VARIANTS = (("koikoi.koikoi_bonus", ("opponent_double", "own_double", "calls_plus_one",
+                                            "own_add_then_multiply", "none")),
+                   ("koikoi.seven_double", ("true", "false")),
+                   ("koikoi.koikoi_limit", ("unlimited", "once_per_seat")),
+                   ("koikoi.rain_off", ("none", "rain_man")),
+                   ("koikoi.last_turn", ("forced_stop", "koikoi_allowed")),
+                   ("koikoi.exhausted", ("nothing", "dealer_points")))
+VARIANT_METRICS = {"dealer wins": "dealer's win rate", "ends by exhausted": "rounds exhausted",
+                   "ends by stop": "rounds ended by a stop"}
 
 
 @dataclass(frozen=True)
@@ -227,6 +240,8 @@ class Findings:
     misleading: list[tuple[Number, Number, Number, float]] = field(default_factory=list)  # weak, strong, diff, p
     matches: dict[tuple[str, str], tuple[Number, int, int]] = field(default_factory=dict)  # first dealer, rounds, n
     calling: dict[str, tuple[str, int, list[Any]]] = field(default_factory=dict)  # setting -> policy, rounds, rows
+    variants: list[tuple[Number, float]] = field(default_factory=list)  # koi-koi variant - rules, raw p-value
+    variant_policy: dict[str, str] = field(default_factory=dict)  # setting -> the policy of its variant sweeps
     missing: list[str] = field(default_factory=list)  # parts left out (``--no-run`` and not computed yet)
     spread: list[dict[str, Any]] = field(default_factory=list)  # the multi-seed check's rows
     seconds: float = 0.0
@@ -262,6 +277,7 @@ class Plan:
     threads: int | None = None
     compute: bool = True  # False: use only the folders already complete
     calls: int = 0  # koi-koi rounds whose every koi-koi decision is answered both ways
+    variants: bool = True  # koi-koi's rule variants (``KOIKOI_VARIANTS``)
 
     def size(self, policy: str) -> int:
         """Rounds per run of ``policy`` (the search players get ``search_rounds``)."""
@@ -369,6 +385,52 @@ def _sweep(setting: Setting, policy: str, plan: Plan) -> Path | None:
                               seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
                               threads=plan.threads))
     return folder
+
+
+def variant_policy(strong: str) -> str:
+    """The policy of a koi-koi setting's variant sweeps: its strongest, unless that is the learned
+    player, whose models are trained for the shipped rules alone (then the heuristic)."""
+    return "heuristic" if strong.partition(":")[0] == "learned" else strong
+
+
+def variant_values(setting: Setting, option: str, values: tuple[str, ...]) -> list[str]:
+    """The setting's own value of ``option`` first (the sweep's baseline), then the others listed."""
+    from simcore.rules import load_rules
+
+    own = str(load_rules(setting.rules, dict(setting.options)).option(option))
+    return [own, *[v for v in values if v != own]]
+
+
+def _variant_sweep(setting: Setting, option: str, values: list[str], policy: str, plan: Plan) -> Path | None:
+    """A koi-koi setting's sweep of one option's values (the setting's own first), reused when complete."""
+    from simcore.run.sweep import SweepConfig, run_sweep
+
+    folder = plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}"
+    if not _complete(folder) and not plan.compute:
+        return None
+    if not _complete(folder):
+        run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
+                              policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy),
+                              seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
+                              threads=plan.threads))
+    return folder
+
+
+def describe_variants(folder: Path, setting: Setting, policy: str, findings: Findings) -> None:
+    """Each value of a variant sweep against the setting's own (paired on the same deals)."""
+    from analysis.sweep import build_sweep_report
+
+    report = build_sweep_report(folder)
+    for _, row in report.table("sweep_differences").frame.iterrows():
+        if row["metric"] not in VARIANT_METRICS:
+            continue
+        number = interval(setting.label, policy, f"{row['combination']}: {VARIANT_METRICS[row['metric']]}",
+                          row["estimate"], row["lower"], row["upper"], "points")
+        findings.put(number)
+        findings.variants.append((number, float(row["p_value"])))
+    for _, row in report.table("sweep_winner_changes").frame.iterrows():
+        findings.put(rate(setting.label, policy, f"{row['combination']}: winner changes", int(row["changed"]),
+                          int(row["paired_rounds"])))
 
 
 def _combination(setting: Setting, folder: Path, table: str | None = None) -> Path:
@@ -651,6 +713,16 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
             else:
                 describe_calling(rows, setting, policy, plan.calls, findings)
                 note(f"{setting.label} / value of calling")
+        if plan.variants and setting.koikoi:
+            policy = variant_policy(strong)
+            findings.variant_policy[setting.label] = policy
+            for option, values in KOIKOI_VARIANTS:
+                folder = _variant_sweep(setting, option, variant_values(setting, option, values), policy, plan)
+                if folder is None:
+                    findings.missing.append(f"{setting.label} / {option}")
+                    continue
+                describe_variants(folder, setting, policy, findings)
+                note(f"{setting.label} / {option}")
     findings.seconds = time.monotonic() - started
     return findings
 
@@ -794,6 +866,10 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
             policy = strong if fast_policy(strong) else "heuristic"
             parts.append((f"{s.label}: value of calling ({policy})", plan.calls,
                           plan.calls * _calling_seconds(s, policy, plan, cache)))
+        if plan.variants and s.koikoi:
+            policy = variant_policy(strong)
+            rounds = plan.size(policy) * sum(len(variant_values(s, o, v)) for o, v in KOIKOI_VARIANTS)
+            parts.append((f"{s.label}: rule variants ({policy})", rounds, rounds * cost(policy)))
         if seeds:
             rounds = seeds * seed_rounds
             parts.append((f"{s.label}: {seed_policy}, {seeds} more seeds", rounds, rounds * cost(seed_policy)))
@@ -1059,7 +1135,73 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
         lines.append(f"* {text}.")
     out += [f"**{QUESTIONS[5]}** (the value of a first call over a stop: [Calling koi-koi](#calling-koi-koi))", "",
             *(lines or ["* No koi-koi setting on this page."]), ""]
+    # 7. koi-koi's rule variants
+    holm = _holm(findings.variants)
+    lines = []
+    for s in [s for s in settings_ if s.label in findings.variant_policy]:
+        policy = findings.variant_policy[s.label]
+        rows = [(n, h) for (n, _), h in zip(findings.variants, holm, strict=True)
+                if n.setting == s.label and n.quantity.endswith(VARIANT_METRICS["dealer wins"])]
+        if not rows:
+            continue
+        largest, largest_h = max(rows, key=lambda r: abs(r[0].value))
+        exhausted = [n for n, _ in findings.variants if n.setting == s.label
+                     and n.quantity.endswith(VARIANT_METRICS["ends by exhausted"])]
+        most = max(exhausted, key=lambda n: abs(n.value)) if exhausted else None
+        mine = [h for (n, _), h in zip(findings.variants, holm, strict=True) if n.setting == s.label]
+        text = (f"*{s.label}* ({policy}, {findings.rounds.get((s.label, policy), 0) or plan.size(policy):,} rounds a "
+                f"variant): the largest change in the dealer's win rate is {_variant(largest.quantity)}, "
+                f"{largest.text(True)} (Holm p = {_p(largest_h)})")
+        if most is not None:
+            text += f"; the largest in rounds exhausted {_variant(most.quantity)}, {most.text(True)}"
+        text += (f"; {sum(h < 0.05 for h in mine)} of its {len(mine)} differences are significant after Holm's "
+                 f"adjustment over the page's {len(holm)}")
+        lines.append(f"* {text}.")
+    out += [f"**{QUESTIONS[6]}** (each option changed alone, on the same deals: [Koi-koi's rule variants]"
+            "(#koi-kois-rule-variants))", "", *(lines or ["* No koi-koi variant on this page."]), ""]
     return out
+
+
+def _variant(quantity: str) -> str:
+    """``koikoi.seven_double=false`` of a variant number's quantity, as ``seven_double = false``."""
+    return "`" + quantity.split(":")[0].removeprefix("koikoi.").replace("=", " = ") + "`"
+
+
+def variants_section(page: Page, findings: Findings, settings_: list[Setting], plan: Plan,
+                     shown: list[Number]) -> None:
+    """Koi-koi's rule variants against the setting's rules: paired differences, Holm, winner changes."""
+    if not findings.variants:
+        return
+    holm = _holm(findings.variants)
+    page.add("## Koi-koi's rule variants", "",
+             "Each option changed alone from the setting's rules, every variant played on the same deals "
+             "(a sweep per option) by the same policy in both seats: the paired difference from the setting's "
+             f"rules (percentage points) with its interval and its p-value (McNemar) with Holm's adjustment over "
+             f"all {len(holm)} differences of this section (* below 0.05), and the share of rounds whose winner "
+             "changes. [koikoi.md](koikoi.md#options) describes every value.", "")
+    header = ["variant", *[f"{what} (pp)" for what in VARIANT_METRICS.values()], "p (Holm)", "winner changes %"]
+    for s in [s for s in settings_ if s.label in findings.variant_policy]:
+        policy = findings.variant_policy[s.label]
+        combos = list(dict.fromkeys(n.quantity.split(":")[0] for n, _ in findings.variants if n.setting == s.label))
+        rows = []
+        for combo in combos:
+            cells, ps = [], []
+            for what in VARIANT_METRICS.values():
+                found = [(n, p, h) for (n, p), h in zip(findings.variants, holm, strict=True)
+                         if n.key() == (s.label, policy, f"{combo}: {what}")]
+                if found:
+                    number, raw, adjusted = found[0]
+                    shown.append(number)
+                    cells.append(number.text() + (" *" if adjusted < 0.05 else ""))
+                    ps.append(f"{_p(raw)} ({_p(adjusted)})")
+                else:
+                    cells.append("—")
+                    ps.append("—")
+            rows.append([_variant(combo + ":"), *cells, "; ".join(ps),
+                         _cell(findings, s.label, policy, f"{combo}: winner changes", shown)])
+        if rows:
+            page.add(f"### {s.label}", "", f"{policy} in both seats, {plan.size(policy):,} rounds a variant.", "",
+                     *_table(header, rows), "")
 
 
 def _who(order: int) -> str:
@@ -1435,6 +1577,7 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
     card_value_section(page, findings, settings_, plan, shown)
     skill_section(page, findings, settings_, plan, shown)
     calling_section(page, findings, settings_, shown)
+    variants_section(page, findings, settings_, plan, shown)
     misleading_section(page, findings, settings_, plan)
     shown += [n for n in findings.numbers.values() if n.kind == "boot"]  # the skill measures
     calibration_section(page, shown, fresh, fresh_plan, findings, settings_, command)
@@ -1613,6 +1756,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", type=Path, help="append progress lines to this file")
     parser.add_argument("--quick", action="store_true", help="two settings (for a smoke test)")
     parser.add_argument("--no-skill", action="store_true", help="leave out the skill tournaments")
+    parser.add_argument("--no-variants", action="store_true", help="leave out koi-koi's rule variants")
     parser.add_argument("--no-run", action="store_true",
                         help="compute nothing: write the page from the complete folders under --out, naming the rest")
     parser.add_argument("--estimate", action="store_true",
@@ -1625,7 +1769,8 @@ def main(argv: list[str] | None = None) -> int:
                 search_rounds=args.search_rounds, deals=args.deals, seed=args.seed, out=args.out,
                 matches=args.matches, match_rounds=args.match_rounds,
                 strongest=_pairs(args.strongest, "--strongest"), engine=args.engine, threads=args.threads,
-                compute=not args.no_run, calls=args.calls)
+                compute=not args.no_run, calls=args.calls,
+                variants=not args.no_variants)
     settings_ = settings(args.quick)
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
     command = " ".join(["python -m benchmarks.findings", *(argv if argv is not None else sys.argv[1:])])
@@ -1647,7 +1792,8 @@ def main(argv: list[str] | None = None) -> int:
                           match_rounds=plan.match_rounds, strongest={
                               **plan.strongest, **{s.slug(): p for s in settings_
                                                    if (p := findings.strong(s.label)) is not None}},
-                          engine=plan.engine, threads=plan.threads, compute=plan.compute, calls=plan.calls)
+                          engine=plan.engine, threads=plan.threads, compute=plan.compute, calls=plan.calls,
+                          variants=plan.variants)
         fresh = gather(fresh_plan, settings_, skill, log)
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
     page = render(findings, plan, settings_, command, fresh, fresh_plan)

@@ -168,7 +168,7 @@ def test_the_findings_page_at_a_tiny_size(tmp_path):
     assert main(args) == 0
     text = doc.read_text()
     for heading in ("# Findings", "## Answers", "## Glossary", "## Good play", "## Dealer and seats", "## Yaku",
-                    "## Card-value tables", "## Skill against luck", "## Calling koi-koi",
+                    "## Card-value tables", "## Skill against luck", "## Calling koi-koi", "## Koi-koi's rule variants",
                     "## Where random play misleads", "## Calibration"):
         assert heading in text, heading
     assert text.index("## Answers") < text.index("## Glossary") < text.index("## Dealer and seats")
@@ -218,7 +218,8 @@ def test_no_run_writes_the_page_from_what_is_there_and_names_the_rest(tmp_path):
     text = doc.read_text()
     assert ("**Not computed yet, so left out of this page:** Tensho (Ise), yaku set 1 / random; "
             "Enshu-bana C, 4 players / random; Koi-koi (Nintendo-style values) / random; "
-            "Koi-koi (Nintendo-style values) / value of calling.") in text
+            "Koi-koi (Nintendo-style values) / value of calling; Koi-koi (Nintendo-style values) / "
+            "koikoi.koikoi_bonus;") in text
     assert not (tmp_path / "empty" / "sweep-tensho-ise-fixed_1-random").exists()  # nothing was run
 
 
