@@ -717,11 +717,11 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
             policy = variant_policy(strong)
             findings.variant_policy[setting.label] = policy
             for option, values in KOIKOI_VARIANTS:
-                folder = _variant_sweep(setting, option, variant_values(setting, option, values), policy, plan)
-                if folder is None:
+                swept = _variant_sweep(setting, option, variant_values(setting, option, values), policy, plan)
+                if swept is None:
                     findings.missing.append(f"{setting.label} / {option}")
                     continue
-                describe_variants(folder, setting, policy, findings)
+                describe_variants(swept, setting, policy, findings)
                 note(f"{setting.label} / {option}")
     findings.seconds = time.monotonic() - started
     return findings
@@ -1185,18 +1185,8 @@ def variants_section(page: Page, findings: Findings, settings_: list[Setting], p
         combos = list(dict.fromkeys(n.quantity.split(":")[0] for n, _ in findings.variants if n.setting == s.label))
         rows = []
         for combo in combos:
-            cells, ps = [], []
-            for what in VARIANT_METRICS.values():
-                found = [(n, p, h) for (n, p), h in zip(findings.variants, holm, strict=True)
-                         if n.key() == (s.label, policy, f"{combo}: {what}")]
-                if found:
-                    number, raw, adjusted = found[0]
-                    shown.append(number)
-                    cells.append(number.text() + (" *" if adjusted < 0.05 else ""))
-                    ps.append(f"{_p(raw)} ({_p(adjusted)})")
-                else:
-                    cells.append("—")
-                    ps.append("—")
+            cells, ps = _holm_cells(findings.variants, holm, [(s.label, policy, f"{combo}: {what}")
+                                                             for what in VARIANT_METRICS.values()], shown)
             rows.append([_variant(combo + ":"), *cells, "; ".join(ps),
                          _cell(findings, s.label, policy, f"{combo}: winner changes", shown)])
         if rows:
@@ -1229,6 +1219,24 @@ def _holm(rows: list[tuple[Number, float]]) -> list[float]:
     from analysis.intervals import holm_adjusted
 
     return [float(v) for v in holm_adjusted([p for _, p in rows])] if rows else []
+
+
+def _holm_cells(rows: list[tuple[Number, float]], holm: list[float], keys: list[tuple[str, str, str]],
+                shown: list[Number]) -> tuple[list[str], list[str]]:
+    """For each key, the cell of its difference in ``rows`` (marked * where Holm's adjusted p is
+    below 0.05) and its ``raw (adjusted)`` p-values; "—" where the page has none."""
+    cells, ps = [], []
+    for key in keys:
+        found = [(n, p, h) for (n, p), h in zip(rows, holm, strict=True) if n.key() == key]
+        if found:
+            number, raw, adjusted = found[0]
+            shown.append(number)
+            cells.append(number.text() + (" *" if adjusted < 0.05 else ""))
+            ps.append(f"{_p(raw)} ({_p(adjusted)})")
+        else:
+            cells.append("—")
+            ps.append("—")
+    return cells, ps
 
 
 def _cell(findings: Findings, setting: str, policy: str, quantity: str, shown: list[Number]) -> str:
@@ -1382,18 +1390,8 @@ def card_value_section(page: Page, findings: Findings, settings_: list[Setting],
         rows = []
         for policy in _policies(findings, s, plan):
             for table in ("T2", "T3"):
-                cells, ps = [], []
-                for what in CARD_METRICS.values():
-                    found = [(n, p, h) for (n, p), h in zip(rows_in, holm, strict=True)
-                             if n.key() == (s.label, policy, f"{table} - T1: {what}")]
-                    if found:
-                        number, raw, adjusted = found[0]
-                        shown.append(number)
-                        cells.append(number.text() + (" *" if adjusted < 0.05 else ""))
-                        ps.append(f"{_p(raw)} ({_p(adjusted)})")
-                    else:
-                        cells.append("—")
-                        ps.append("—")
+                cells, ps = _holm_cells(rows_in, holm, [(s.label, policy, f"{table} - T1: {what}")
+                                                        for what in CARD_METRICS.values()], shown)
                 changes = _cell(findings, s.label, policy, f"{table} - T1: winner changes", shown)
                 rows.append([policy, table, *cells, "; ".join(ps), changes])
         if rows:
