@@ -142,14 +142,13 @@ def _call(h: HeuristicPolicy, obs: Observation, row: list[int]) -> None:
     seat, opponent = obs.seat, 1 - obs.seat
     points = h.points(obs, seat, obs.piles[seat])
     score = stop_score(h.c, points, obs.calls[seat], obs.calls[opponent])
-    outside = ((1 << h.c.rules.deck.size) - 1) & ~(obs.piles[0] | obs.piles[1])
     pile = obs.piles[seat]
     hand = obs.hand.bit_count()
     row[F_KOIKOI] = 1
     row[F_K_SCORE] = score
     row[F_K_HAND] = hand
-    row[F_K_NEAR] = sum(1 for x in ids_of(outside) if h.threatens(obs, x))
-    row[F_K_MINE] = sum(1 for x in ids_of(outside) if h.points(obs, seat, pile | (1 << x)) > points)
+    row[F_K_NEAR] = h.near(obs)
+    row[F_K_MINE] = sum(1 for x in ids_of(h.outside(obs)) if h.points(obs, seat, pile | (1 << x)) > points)
     row[F_K_OPPONENT] = h.points(obs, opponent, obs.piles[opponent])
     row[F_K_SCORE_HAND] = score * hand
     row[F_K_CALLS] = obs.calls[seat]

@@ -198,9 +198,15 @@ class HeuristicPolicy(GreedyPolicy):
         points = self.points(obs, seat, obs.piles[seat])
         if stop_score(self.c, points, obs.calls[seat], obs.calls[1 - seat]) >= self.koikoi_below:
             return False
-        outside = ((1 << self.c.rules.deck.size) - 1) & ~(obs.piles[0] | obs.piles[1])
-        near = sum(1 for x in ids_of(outside) if self.threatens(obs, x))
-        return near < self.danger
+        return self.near(obs) < self.danger
+
+    def outside(self, obs: Observation) -> int:
+        """The cards outside both piles (in a hand, on the field or in the draw pile)."""
+        return ((1 << self.c.rules.deck.size) - 1) & ~(obs.piles[0] | obs.piles[1])
+
+    def near(self, obs: Observation) -> int:
+        """How many cards outside both piles would raise the opponent's yaku points."""
+        return sum(1 for x in ids_of(self.outside(obs)) if self.threatens(obs, x))
 
 
 def heuristic_tables(compiled: CompiledRules, spec: PolicySpec) -> np.ndarray:

@@ -615,6 +615,12 @@ def heuristic_koikoi_nb(st, seat, table, rt):
     points = points_of_nb(st, seat, st[ST_PILE + seat], rt)
     if stop_score_nb(points, st[ST_CALLS + seat], st[ST_CALLS + 1 - seat], rt) >= table[H_KOIKOI_BELOW]:
         return 0
+    return 1 if near_nb(st, seat, rt) < table[H_DANGER] else 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def near_nb(st, seat, rt):
+    """``HeuristicPolicy.near``: the cards outside both piles that would raise the opponent's yaku."""
     outside = np.int64(DECK_MASK) & ~(st[ST_PILE] | st[ST_PILE + 1])
     near = 0
     while outside:
@@ -622,7 +628,7 @@ def heuristic_koikoi_nb(st, seat, table, rt):
         outside &= outside - 1
         if threatens_nb(st, seat, x, rt):
             near += 1
-    return 1 if near < table[H_DANGER] else 0
+    return near
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -793,19 +799,16 @@ def call_terms_nb(st, seat, rt, out, i):
     score = stop_score_nb(points, st[ST_CALLS + seat], st[ST_CALLS + opponent], rt)
     hand = popcount(st[ST_HAND + seat])
     outside = np.int64(DECK_MASK) & ~(st[ST_PILE] | st[ST_PILE + 1])
-    near = 0
     mine = 0
     while outside:
         x = lowest_id(outside)
         outside &= outside - 1
-        if threatens_nb(st, seat, x, rt):
-            near += 1
         if points_of_nb(st, seat, pile | ubit_nb(x), rt) > points:
             mine += 1
     out[i, F_KOIKOI] = 1
     out[i, F_K_SCORE] = score
     out[i, F_K_HAND] = hand
-    out[i, F_K_NEAR] = near
+    out[i, F_K_NEAR] = near_nb(st, seat, rt)
     out[i, F_K_MINE] = mine
     out[i, F_K_OPPONENT] = points_of_nb(st, opponent, st[ST_PILE + opponent], rt)
     out[i, F_K_SCORE_HAND] = score * hand
