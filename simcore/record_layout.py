@@ -21,6 +21,9 @@ from simcore.record import ColumnStore, column_reader
 
 __all__ = ["RecordLayout"]
 
+# A column whose round result attribute has another name.
+_ATTRIBUTE = {"round": "round_index"}
+
 
 @dataclass(frozen=True)
 class RecordLayout:
@@ -65,6 +68,29 @@ class RecordLayout:
             fields += [pa.field(f"{name}_{s}", typ) for s in range(players)]
         # No nulls ever: required columns spare Parquet its definition levels.
         return pa.schema([f.with_nullable(False) for f in fields])
+
+    def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
+        """Write a reference engine's round result into row ``row`` of the output matrices, as
+        the kernel's ``write_row_nb`` and ``write_match_nb`` do, and mark the row valid.
+
+        Each column comes from the result's attribute of its name (``round``: ``round_index``;
+        a per-seat column: the attribute's item of each seat). Parameters: ``ints``
+        int64[n_int, rows], ``masks`` uint64[n_mask, rows].
+        """
+        for name, index, _ in self.scalar_int:
+            ints[index, row] = int(getattr(result, _ATTRIBUTE.get(name, name)))
+        ints[self.end_reason, row] = result.end_reason
+        ints[self.match_end, row] = int(result.match_end)
+        ints[self.valid, row] = 1
+        for name, index in self.scalar_mask:
+            masks[index, row] = getattr(result, name)
+        for s in range(len(result.payoff)):
+            for name, index in self.seat_bool:
+                ints[index + s, row] = int(getattr(result, name)[s])
+            for name, index in self.seat_mask:
+                masks[index + s, row] = getattr(result, name)[s]
+            for name, index, _ in self.seat_int:
+                ints[index + s, row] = int(getattr(result, name)[s])
 
     def columns(self, ints: np.ndarray, masks: np.ndarray, players: int,
                 store: ColumnStore | None = None) -> dict[str, np.ndarray]:

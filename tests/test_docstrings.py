@@ -31,10 +31,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simcore", "cli", "analysis")
 JIT_DECORATORS = {"njit", "jit", "intrinsic", "vectorize", "guvectorize", "generated_jit", "overload"}
-# (path, name): Tensho's round steps (its module docstring lists them in order of play) and the
-# dtypes of Enshu-bana's fill_row.
+# (path, name): Tensho's round steps (its module docstring lists them in order of play).
 PENDING = {
-    ("simcore/games/enshu/reference.py", "fill_row"),
     *(("simcore/games/tensho/reference.py", f"RoundState.{name}")
       for name in ("emit", "label", "observe", "yaku_points", "has_instant", "note_new_yaku", "capture",
                    "four_of_a_rank", "score")),

@@ -29,7 +29,8 @@ from simcore.games.enshu.compile import compile_rules
 from simcore.games.enshu.decisions import action_key
 from simcore.games.enshu.heuristic_nb import OBS_SIZE, pack_observation
 from simcore.games.enshu.kernel import play_units, play_units_general, rule_tables
-from simcore.games.enshu.reference import RoundSetup, fill_row, new_state
+from simcore.games.enshu.record import LAYOUT
+from simcore.games.enshu.reference import RoundSetup, new_state
 from simcore.games.enshu.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
 from simcore.rng import Stream
@@ -105,7 +106,7 @@ def reference_row(state) -> tuple[np.ndarray, np.ndarray]:
     ints = np.zeros((E.N_INT_COLUMNS, 1), dtype=np.int64)
     masks = np.zeros((E.N_MASK_COLUMNS, 1), dtype=np.uint64)
     state.result.match_points = [0] * state.result.players  # the unit loop's
-    fill_row(ints, masks, 0, state.result)
+    LAYOUT.fill_row(ints, masks, 0, state.result)
     # the match columns are the unit loop's
     for column in (E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END):
         ints[column, 0] = 0

@@ -184,8 +184,8 @@ class GameBase:
 
     def fill_row(self, ints: np.ndarray, masks: np.ndarray, row: int, result: Any) -> None:
         """Write a reference-engine round result into row ``row`` of ``ints`` (int64[n_int, rows])
-        and ``masks`` (uint64[n_mask, rows]): its ``reference.fill_row``."""
-        self.module("reference").fill_row(ints, masks, row, result)
+        and ``masks`` (uint64[n_mask, rows]), from its layout."""
+        self.layout.fill_row(ints, masks, row, result)
 
     # --- the forward model --------------------------------------------------------------------
 

@@ -210,7 +210,7 @@ def learned_features_nb(ctx: Any, state: Any, aux: Any) -> Any:
 
 def write_row_nb(ctx: Any, state: Any, out_int: Any, out_mask: Any, row: Any) -> None:
     """Write the ended round into column ``row`` of the output matrices (every column but the
-    match columns of ``write_match_nb``), as the reference engine's ``fill_row``."""
+    match columns of ``write_match_nb``), as ``RecordLayout.fill_row`` writes a reference round."""
     _stub("write_row_nb")
 
 

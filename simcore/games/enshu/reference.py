@@ -59,9 +59,10 @@ from simcore.games.enshu.compile import CompiledRules, TeyakuOption, teyaku_opti
 from simcore.games.enshu.decisions import action_key, ask_policy
 from simcore.games.enshu.learned import LearnedPolicy
 from simcore.games.enshu.policies import Observation, make_policy
+from simcore.games.enshu.record import LAYOUT
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.policies import PolicySpec
-from simcore.record import output_matrices, played
+from simcore.reference import units
 from simcore.reference.forward import (
     BaseRoundResult,
     BaseRoundSetup,
@@ -85,7 +86,6 @@ __all__ = [
     "play_round",
     "play_unit",
     "play_units",
-    "fill_row",
     "seat_policies",
 ]
 
@@ -1215,40 +1215,6 @@ def play_unit(compiled: CompiledRules, specs, seed: int, unit: int, rounds_per_m
     return results
 
 
-def fill_row(ints: np.ndarray, masks: np.ndarray, row: int, result: RoundResult) -> None:
-    """Write one round into the output matrices (layout in ``simcore.games.enshu.enums``)."""
-    scalars = {
-        E.C_ROUND: result.round_index, E.C_MATCH: result.match, E.C_ROUND_IN_MATCH: result.round_in_match,
-        E.C_DEALER: result.dealer, E.C_FIRST_PLAYER: result.first_player, E.C_PLAYERS: result.players,
-        E.C_WINNER: result.winner, E.C_END_REASON: result.end_reason, E.C_END_TURN: result.end_turn,
-        E.C_REDEALS: result.redeals, E.C_MATCH_END: int(result.match_end), E.C_VALID: 1,
-        E.C_MULTIPLIER: result.multiplier, E.C_FIELD_BRIGHTS: result.field_brights,
-        E.C_MIZU_KOTSU_COUNT: result.mizu_kotsu_count, E.C_KOTSU_COUNT: result.kotsu_count,
-        E.C_DROPOUT_PASSES: result.dropout_passes, E.C_FUKE: result.fuke,
-    }
-    for column, value in scalars.items():
-        ints[column, row] = value
-    masks[E.M_FIELD_DEALT, row] = result.field_dealt
-    masks[E.M_STOPPING_YAKU, row] = result.stopping_yaku
-    masks[E.M_STOPPING_TEYAKU, row] = result.stopping_teyaku
-    per_seat_ints: list[tuple[int, Any]] = [
-        (E.C_ACTIVE, result.active), (E.C_MIZU_KOTSU, result.mizu_kotsu), (E.C_KOTSU, result.kotsu),
-        (E.C_YAKU_POINTS, result.yaku_points), (E.C_TEYAKU_POINTS, result.teyaku_points),
-        (E.C_CARD_POINTS, result.card_points), (E.C_YAKU_MULTIPLIER, result.yaku_multiplier),
-        (E.C_SCORE, result.score), (E.C_PAYOFF, result.payoff), (E.C_MATCH_POINTS, result.match_points),
-    ]
-    per_seat_masks = [
-        (E.M_HAND_DEALT, result.hand_dealt), (E.M_CAPTURED, result.captured), (E.M_YAKU, result.yaku),
-        (E.M_TEYAKU_DEALT, result.teyaku_dealt), (E.M_TEYAKU_DECLARED, result.teyaku_declared),
-        (E.M_EXPOSED, result.exposed),
-    ]
-    for s in range(result.players):
-        for base, values in per_seat_ints:
-            ints[base + s, row] = int(values[s])
-        for base, values in per_seat_masks:
-            masks[base + s, row] = values[s]
-
-
 def play_units(compiled: CompiledRules, specs, seed: int, first_unit: int, n_units: int,
                rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -1260,10 +1226,5 @@ def play_units(compiled: CompiledRules, specs, seed: int, first_unit: int, n_uni
     ``out``: optional reusable flat buffers (``simcore.record.output_buffers``).
     """
     stride = 1 if rounds_per_match is None else rounds_per_match
-    ints, masks = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    ints.fill(0)
-    masks.fill(0)
-    for i in range(n_units):
-        for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
-            fill_row(ints, masks, i * stride + k, result)
-    return played(ints, masks, n_units * stride)
+    return units.play_units(LAYOUT, play_unit, stride, compiled, specs, seed, first_unit, n_units, rounds_per_match,
+                            out)

@@ -23,7 +23,7 @@ The random and greedy policies (``random_choose_nb``, ``greedy_choose_nb``) answ
 decision exactly as ``simcore.games.enshu.policies`` does, drawing the same words from the seat's
 stream.  ``observe_nb`` packs what a seat may see into the heuristic's layout
 (``heuristic_nb.pack_observation``); ``write_row_nb`` writes the finished round's row as
-``reference.fill_row``.  Every function but the allocating ``new_workspace_nb`` runs without
+``RecordLayout.fill_row``.  Every function but the allocating ``new_workspace_nb`` runs without
 numba's reference counting (``_nrt=False``, as ``kernel_nb``'s round).
 """
 
@@ -1267,7 +1267,7 @@ def greedy_choose_nb(si, sm, rt, ws):
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def write_row_nb(si, sm, rt, out_int, out_mask, row):
-    """Write the finished round into row ``row`` (all but the match columns), as ``fill_row``."""
+    """Write the finished round into row ``row`` (all but the match columns), as ``RecordLayout.fill_row``."""
     params, class_masks = rt[0], rt[4]
     n = params[E.P_PLAYERS]
     mizu_total = 0

@@ -672,7 +672,7 @@ def best_gain_nb(st, deny, rt):
 @nb.njit(cache=True, _nrt=False)
 def write_row_nb(st, out_int, out_mask, row):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
-    columns), as the reference's ``fill_row``."""
+    columns), as ``RecordLayout.fill_row``."""
     out_int[E.C_ROUND, row] = st[ST_ROUND]
     out_int[E.C_DEALER, row] = st[ST_DEALER]
     out_int[E.C_FIRST_PLAYER, row] = st[ST_DEALER]

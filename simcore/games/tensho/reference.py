@@ -32,7 +32,9 @@ from simcore.games.tensho.compile import CompiledRules
 from simcore.games.tensho.decisions import action_key, ask_policy
 from simcore.games.tensho.learned import LearnedPolicy
 from simcore.games.tensho.policies import Observation, make_policy
+from simcore.games.tensho.record import LAYOUT
 from simcore.policies import PolicySpec
+from simcore.reference import units
 from simcore.reference.forward import (
     BaseRoundResult,
     BaseRoundSetup,
@@ -676,34 +678,6 @@ def play_unit(compiled: CompiledRules, specs, seed: int, unit: int, rounds_per_m
     return results
 
 
-def fill_row(ints, masks, row: int, result: RoundResult) -> None:
-    """Write one round into the engines' shared output matrices (``simcore.games.tensho.enums``)."""
-    ints[E.C_ROUND, row] = result.round_index
-    ints[E.C_MATCH, row] = result.match
-    ints[E.C_ROUND_IN_MATCH, row] = result.round_in_match
-    ints[E.C_DEALER, row] = result.dealer
-    ints[E.C_FIRST_PLAYER, row] = result.first_player
-    ints[E.C_YAKU_SET, row] = result.yaku_set
-    ints[E.C_WINNER, row] = result.winner
-    ints[E.C_END_REASON, row] = result.end_reason
-    ints[E.C_END_TURN, row] = result.end_turn
-    ints[E.C_REDEALS, row] = result.redeals
-    ints[E.C_MATCH_END, row] = int(result.match_end)
-    ints[E.C_VALID, row] = 1
-    masks[E.M_FIELD_DEALT, row] = result.field_dealt
-    masks[E.M_OPENING_CLAIM, row] = result.opening_claim
-    for s in range(N_SEATS):
-        ints[E.C_YAKU_POINTS + s, row] = result.yaku_points[s]
-        ints[E.C_CARD_POINTS + s, row] = result.card_points[s]
-        ints[E.C_CHAFF + s, row] = result.chaff[s]
-        ints[E.C_SCORE + s, row] = result.score[s]
-        ints[E.C_PAYOFF + s, row] = result.payoff[s]
-        ints[E.C_MATCH_POINTS + s, row] = result.match_points[s]
-        masks[E.M_HAND_DEALT + s, row] = result.hand_dealt[s]
-        masks[E.M_CAPTURED + s, row] = result.captured[s]
-        masks[E.M_YAKU + s, row] = result.yaku[s]
-
-
 def play_units(compiled: CompiledRules, specs, seed: int, first_unit: int, n_units: int,
                rounds_per_match: int | None,
                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -714,13 +688,6 @@ def play_units(compiled: CompiledRules, specs, seed: int, first_unit: int, n_uni
     ``C_VALID`` marking the rows played (a match that ends before its extra-round room is used
     leaves rows unused).
     """
-    from simcore.record import output_matrices, played
-
     stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    ints, masks = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    ints.fill(0)
-    masks.fill(0)
-    for i in range(n_units):
-        for k, result in enumerate(play_unit(compiled, specs, seed, first_unit + i, rounds_per_match)):
-            fill_row(ints, masks, i * stride + k, result)
-    return played(ints, masks, n_units * stride)
+    return units.play_units(LAYOUT, play_unit, stride, compiled, specs, seed, first_unit, n_units, rounds_per_match,
+                            out)
