@@ -201,5 +201,5 @@ def test_dealer_and_redraw_are_checked():
     c = compiled("enshu-c", **{"enshu.players": 4})
     with pytest.raises(DealError, match="dealer 4 is not a seat"):
         replay_deck(c, list(range(48)), [], dealer=4)
-    with pytest.raises(DealError, match="must hold each of the 48"):
+    with pytest.raises(DealError, match="card id 0 already at position 0"):
         replay_deck(c, [0] * 48, [])

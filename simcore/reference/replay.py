@@ -7,11 +7,14 @@ seats a scripted player of its decisions over ``ScriptedDecisions`` and plays th
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from simcore.cards import ids_of
 from simcore.errors import DealError, DecisionError
 
-__all__ = ["DecisionError", "ScriptedDecisions", "check_deck", "parse_deck"]
+__all__ = ["DecisionError", "ScriptedDecisions", "capture_line", "check_deck", "check_dealer", "parse_deck",
+           "play_deal", "round_of_run", "round_trace"]
 
 
 class ScriptedDecisions:
@@ -81,3 +84,74 @@ def check_deck(ids: list[int], deck_size: int = 45, label: str = "deck") -> None
         if card in seen:
             raise DealError(f"{label} position {position}: card id {card} already at position {seen[card]}")
         seen[card] = position
+
+
+def check_dealer(dealer: int, seats: int) -> None:
+    """Raise ``DealError`` unless ``dealer`` is one of the ``seats`` seats."""
+    if not 0 <= dealer < seats:
+        where = "0 or 1" if seats == 2 else f"0 to {seats - 1}, with {seats} players"
+        raise DealError(f"dealer {dealer} is not a seat ({where})")
+
+
+def round_of_run(play_unit: Callable[..., list[Any]], compiled: Any, specs: list[Any], seed: int,
+                 round_index: int, rounds_per_match: int | None, stride: int) -> Any:
+    """Round ``round_index`` of a run, traced, from the game's ``play_unit``: an independent round,
+    or the round of a match (``stride`` rows a match) replayed from the match's start."""
+    if rounds_per_match is None:
+        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
+    unit, k = divmod(round_index, stride)
+    results = play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)
+    if k >= len(results):
+        raise DealError(f"round {round_index} was not played: match {unit} ended after {len(results)} rounds")
+    return results[k]
+
+
+Script = TypeVar("Script", bound=ScriptedDecisions)
+
+
+def play_deal(play_round: Callable[..., Any], compiled: Any, setup: Any, seats: int,
+              policies: Callable[[], list[Any]], script: Script | None,
+              scripted_seat: Callable[[Script, int], Any], **deal: Any) -> Any:
+    """An explicit deal played traced by the game's ``play_round`` (``deal``: its deck keywords):
+    by the seats' ``policies()`` when ``script`` is None, otherwise by ``scripted_seat(script,
+    seat)``, players of the script's decisions, every one of which must be used."""
+    if script is None:
+        return play_round(compiled, setup, policies(), trace=True, **deal)
+    result = play_round(compiled, setup, [scripted_seat(script, s) for s in range(seats)], trace=True, **deal)
+    script.check_all_used()
+    return result
+
+
+def round_trace(game: str, rules: Any, result: Any, seats: int, end_reasons: tuple[str, ...],
+                head: dict[str, Any], seat_fields: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+    """The machine-readable trace of ``fudasim replay --json``: the round's fields every game
+    has, then the game's ``head``; each seat's fields every game has around the game's
+    ``seat_fields(seat)``; the events."""
+    return {
+        "game": game,
+        "rules": rules.name,
+        "round": result.round_index,
+        "match": result.match,
+        "dealer": result.dealer,
+        "winner": result.winner,
+        "end_reason": end_reasons[result.end_reason],
+        "end_turn": result.end_turn,
+        "redeals": result.redeals,
+        "field_dealt": ids_of(result.field_dealt),
+        **head,
+        "seats": [{"seat": s, "hand_dealt": ids_of(result.hand_dealt[s]), "captured": ids_of(result.captured[s]),
+                   **seat_fields(s), "score": result.score[s], "payoff": result.payoff[s]} for s in range(seats)],
+        "events": result.events,
+    }
+
+
+def capture_line(event: dict[str, Any], who: str, cards: Callable[[list[int]], str]) -> str:
+    """A traced play or draw (``event``) in words: ``who`` plays or turns the card, to the field
+    or taking the cards it captures (``cards`` names a list of card ids)."""
+    verb = "plays" if event["type"] == "play" else "turns"
+    head = f"Turn {event['turn']:>2}  {who} {verb} {cards([event['card']])}"
+    if event["to"] == "field":
+        return f"{head} -> field" + (" (declines the capture)" if event.get("declined") else "")
+    if event["captured"] == [event["card"]]:
+        return f"{head} -> straight to the capture pile"
+    return f"{head}, takes {cards(event['captured'][1:])}"

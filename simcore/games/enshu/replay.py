@@ -27,7 +27,6 @@ from simcore.games.enshu import enums as E
 from simcore.games.enshu.compile import CompiledRules, TeyakuOption
 from simcore.games.enshu.policies import Observation
 from simcore.games.enshu.reference import (
-    DealError,
     RoundResult,
     RoundSetup,
     play_round,
@@ -35,7 +34,17 @@ from simcore.games.enshu.reference import (
     seat_policies,
 )
 from simcore.policies import PolicySpec
-from simcore.reference.replay import DecisionError, ScriptedDecisions, parse_deck
+from simcore.reference.replay import (
+    DecisionError,
+    ScriptedDecisions,
+    capture_line,
+    check_dealer,
+    check_deck,
+    parse_deck,
+    play_deal,
+    round_of_run,
+    round_trace,
+)
 
 __all__ = [
     "REDRAW",
@@ -129,10 +138,9 @@ def parse_enshu_deck(text: str) -> list[int]:
 def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
                     rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
-    if rounds_per_match is None:
-        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
-    unit, k = divmod(round_index, rounds_per_match)
-    return play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)[k]
+    stride = 1 if rounds_per_match is None else rounds_per_match
+    result: RoundResult = round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, stride)
+    return result
 
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
@@ -143,70 +151,48 @@ def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] |
     ``redraw`` is the draw pile, top first, after the dropped hands were shuffled into it (4-5
     players); without it the pile is shuffled from the rules stream of ``seed``, round 0.
     """
-    if sorted(deck) != list(range(E.DECK_SIZE)):
-        raise DealError("the deck must hold each of the 48 card ids once")
-    if not 0 <= dealer < compiled.players:
-        raise DealError(f"dealer {dealer} is not a seat of {compiled.players} players")
-    setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
-    if decisions is None:
-        if specs is None:
-            raise ValueError("replay_deck needs decisions or policy specs")
-        policies = seat_policies(compiled, specs, seed, 0)
-        return play_round(compiled, setup, policies, deck=deck, redraw=redraw, trace=True)
-    script = EnshuScriptedDecisions(decisions, compiled)
-    policies = [script.seat_view(s) for s in range(compiled.players)]
-    result = play_round(compiled, setup, policies, deck=deck, redraw=redraw, trace=True)
-    script.check_all_used()
+    check_deck([int(card) for card in deck], E.DECK_SIZE)
+    check_dealer(dealer, compiled.players)
+    if decisions is None and specs is None:
+        raise ValueError("replay_deck needs decisions or policy specs")
+    script = None if decisions is None else EnshuScriptedDecisions(decisions, compiled)
+    result: RoundResult = play_deal(play_round, compiled, RoundSetup(seed=seed, round_index=0, dealer=dealer),
+                                    compiled.players, lambda: seat_policies(compiled, specs or [], seed, 0), script,
+                                    EnshuScriptedDecisions.seat_view, deck=deck, redraw=redraw)
     return result
 
 
 def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     """The machine-readable trace of ``fudasim replay --json`` for Enshu-bana."""
     rules = compiled.rules
-    seats = []
-    for s in range(result.players):
-        seats.append({
-            "seat": s,
+
+    def seat(s: int) -> dict[str, Any]:
+        return {
             "active": result.active[s],
             "mizu_kotsu": result.mizu_kotsu[s],
             "kotsu": result.kotsu[s],
-            "hand_dealt": ids_of(result.hand_dealt[s]),
             "teyaku_dealt": [rules.teyaku[i].key for i in ids_of(result.teyaku_dealt[s])],
             "teyaku_declared": [rules.teyaku[i].key for i in ids_of(result.teyaku_declared[s])],
             "exposed": ids_of(result.exposed[s]),
-            "captured": ids_of(result.captured[s]),
             "yaku": [rules.yaku[i].key for i in ids_of(result.yaku[s])],
             "yaku_points": result.yaku_points[s],
             "teyaku_points": result.teyaku_points[s],
             "card_points": result.card_points[s],
             "yaku_multiplier": result.yaku_multiplier[s],
-            "score": result.score[s],
-            "payoff": result.payoff[s],
-        })
-    return {
-        "game": "enshu",
+        }
+
+    head = {
         "variant": rules.variant,
-        "rules": rules.name,
         "players": result.players,
-        "round": result.round_index,
-        "match": result.match,
-        "dealer": result.dealer,
         "first_player": result.first_player,
-        "winner": result.winner,
-        "end_reason": E.END_REASONS[result.end_reason],
-        "end_turn": result.end_turn,
-        "redeals": result.redeals,
         "multiplier": result.multiplier,
         "field_brights": result.field_brights,
         "dropout_passes": result.dropout_passes,
         "fuke": result.fuke,
-        "field_dealt": ids_of(result.field_dealt),
         "stopping_yaku": [rules.yaku[i].key for i in ids_of(result.stopping_yaku)],
         "stopping_teyaku": [rules.teyaku[i].key for i in ids_of(result.stopping_teyaku)],
-        "seats": seats,
-        "events": result.events,
     }
-
+    return round_trace("enshu", rules, result, result.players, E.END_REASONS, head, seat)
 
 def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
     """A readable account of a traced Enshu-bana round."""
@@ -254,12 +240,7 @@ def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
         elif kind == "teyaku_declined":
             lines.append(f"Seat {seat} does not declare its group-{event.get('group')} teyaku")
         elif kind in ("play", "draw"):
-            verb = "plays" if kind == "play" else "turns"
-            head = f"Turn {event['turn']:>2}  seat {seat} {verb} {cards([event['card']])}"
-            if event["to"] == "field":
-                lines.append(f"{head} -> field")
-            else:
-                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
+            lines.append(capture_line(event, f"seat {seat}", cards))
         elif kind == "yaku":
             lines.append(f"         seat {seat} completes {event['english']} ({event['name']}): {event['kind']} {event['value']}")
         elif kind == "uchikiri":

@@ -31,7 +31,15 @@ from simcore.games.koikoi.reference import (
 )
 from simcore.hanafuda import month_of
 from simcore.policies import PolicySpec
-from simcore.reference.replay import ScriptedDecisions, check_deck
+from simcore.reference.replay import (
+    ScriptedDecisions,
+    capture_line,
+    check_dealer,
+    check_deck,
+    play_deal,
+    round_of_run,
+    round_trace,
+)
 
 __all__ = ["REDRAW", "RecordReplay", "dealing_order", "format_trace", "replay_deck", "replay_from_run", "replay_record",
            "trace_json"]
@@ -84,13 +92,9 @@ def dealing_order(deck: list[int]) -> list[int]:
 def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
                     rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (a match is replayed from its start)."""
-    if rounds_per_match is None:
-        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
-    unit, k = divmod(round_index, rounds_per_match)
-    results = play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)
-    if k >= len(results):
-        raise DealError(f"round {round_index} was not played: match {unit} ended after {len(results)} rounds")
-    return results[k]
+    stride = 1 if rounds_per_match is None else rounds_per_match
+    result: RoundResult = round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, stride)
+    return result
 
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
@@ -99,52 +103,25 @@ def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] |
     top first, the order of every game's ``--deck`` and of ``fudasim play``'s saved decks);
     decisions from the list, or from the seats' policies if None."""
     check_deck([int(card) for card in deck], E.DECK_SIZE)
-    deck = dealing_order(deck)
-    if dealer not in range(N_SEATS):
-        raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
-    setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
-    if decisions is None:
-        return play_round(compiled, setup, seat_policies(compiled, specs, seed, 0), deck=deck, trace=True)
-    script = ScriptedDecisions(decisions, compiled)
-    result = play_round(compiled, setup, [_ScriptedSeat(script, s) for s in range(N_SEATS)], deck=deck,
-                        trace=True)
-    script.check_all_used()
+    check_dealer(dealer, N_SEATS)
+    script = None if decisions is None else ScriptedDecisions(decisions, compiled)
+    result: RoundResult = play_deal(play_round, compiled, RoundSetup(seed=seed, round_index=0, dealer=dealer), N_SEATS,
+                                    lambda: seat_policies(compiled, specs, seed, 0), script,
+                                    _ScriptedSeat, deck=dealing_order(deck))
     return result
 
 
 def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     """The machine-readable trace of ``fudasim replay --json``."""
     rules = compiled.rules
-    seats = []
-    for s in range(N_SEATS):
-        seats.append({
-            "seat": s,
-            "hand_dealt": ids_of(result.hand_dealt[s]),
-            "captured": ids_of(result.captured[s]),
-            "yaku": [rules.yaku[i].english for i in ids_of(result.yaku[s])],
-            "yaku_keys": [rules.yaku[i].key for i in ids_of(result.yaku[s])],
-            "yaku_points": result.yaku_points[s],
-            "koikoi": result.koikoi[s],
-            "score": result.score[s],
-            "payoff": result.payoff[s],
-        })
-    return {
-        "game": "koikoi",
-        "rules": rules.name,
-        "round": result.round_index,
-        "match": result.match,
-        "dealer": result.dealer,
-        "winner": result.winner,
-        "end_reason": E.END_REASONS[result.end_reason],
-        "end_turn": result.end_turn,
-        "exhausted": result.exhausted,
-        "last_koikoi": result.last_koikoi,
-        "redeals": result.redeals,
-        "field_dealt": ids_of(result.field_dealt),
-        "seats": seats,
-        "events": result.events,
-    }
 
+    def seat(s: int) -> dict[str, Any]:
+        yaku = [rules.yaku[i] for i in ids_of(result.yaku[s])]
+        return {"yaku": [y.english for y in yaku], "yaku_keys": [y.key for y in yaku],
+                "yaku_points": result.yaku_points[s], "koikoi": result.koikoi[s]}
+
+    head = {"exhausted": result.exhausted, "last_koikoi": result.last_koikoi}
+    return round_trace("koikoi", rules, result, N_SEATS, E.END_REASONS, head, seat)
 
 def format_trace(compiled: CompiledRules, result: RoundResult, names: tuple[str, str] = ("seat 0", "seat 1"),
                  heading: str | None = None) -> str:
@@ -171,12 +148,7 @@ def format_trace(compiled: CompiledRules, result: RoundResult, names: tuple[str,
         elif kind == "dealt_yaku":
             lines.append(f"{names[event['seat']].capitalize()} was dealt {event['english']}")
         elif kind in ("play", "draw"):
-            verb = "plays" if kind == "play" else "turns"
-            head = f"Turn {event['turn']:>2}  {names[event['seat']]} {verb} {cards([event['card']])}"
-            if event["to"] == "field":
-                lines.append(f"{head} -> field")
-            else:
-                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
+            lines.append(capture_line(event, names[event["seat"]], cards))
         elif kind == "yaku":
             lines.append(f"         {names[event['seat']]} makes {event['english']} ({event['name']})")
         elif kind == "koikoi":

@@ -26,15 +26,23 @@ from simcore.games.tensho.compile import CompiledRules
 from simcore.games.tensho.policies import Observation
 from simcore.games.tensho.reference import (
     N_SEATS,
-    DealError,
     RoundResult,
     RoundSetup,
     play_round,
     play_unit,
     seat_policies,
+    unit_layout,
 )
 from simcore.policies import PolicySpec
-from simcore.reference.replay import ScriptedDecisions, check_deck
+from simcore.reference.replay import (
+    ScriptedDecisions,
+    capture_line,
+    check_dealer,
+    check_deck,
+    play_deal,
+    round_of_run,
+    round_trace,
+)
 
 __all__ = ["REDRAW", "format_trace", "replay_deck", "replay_from_run", "trace_json"]
 
@@ -111,71 +119,36 @@ class _ScriptedSeat:
 def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
                     rounds_per_match: int | None = None) -> RoundResult:
     """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
-    if rounds_per_match is None:
-        return play_unit(compiled, specs, seed, round_index, None, trace=True)[0]
-    from simcore.games.tensho.reference import unit_layout
-
-    stride = unit_layout(compiled, rounds_per_match)
-    unit, k = divmod(round_index, stride)
-    results = play_unit(compiled, specs, seed, unit, rounds_per_match, trace=True)
-    if k >= len(results):
-        raise DealError(f"round {round_index} was not played: match {unit} ended after {len(results)} rounds")
-    return results[k]
+    stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
+    result: RoundResult = round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, stride)
+    return result
 
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
                 specs: list[PolicySpec], seed: int = 0, dealer: int = 0) -> RoundResult:
     """Play an explicit deal; decisions from the list, or from the seats' policies if None."""
     check_deck([int(card) for card in deck])
-    if dealer not in range(N_SEATS):
-        raise DealError(f"dealer {dealer} is not a seat (0 or 1)")
-    setup = RoundSetup(seed=seed, round_index=0, dealer=dealer)
-    if decisions is None:
-        policies = seat_policies(compiled, specs, seed, 0)
-        return play_round(compiled, setup, policies, deck=deck, trace=True)
-    script = ScriptedDecisions(decisions, compiled)
-    policies = [_ScriptedSeat(script, s) for s in range(N_SEATS)]
-    result = play_round(compiled, setup, policies, deck=deck, trace=True)
-    script.check_all_used()
+    check_dealer(dealer, N_SEATS)
+    script = None if decisions is None else ScriptedDecisions(decisions, compiled)
+    result: RoundResult = play_deal(play_round, compiled, RoundSetup(seed=seed, round_index=0, dealer=dealer), N_SEATS,
+                                    lambda: seat_policies(compiled, specs, seed, 0), script,
+                                    _ScriptedSeat, deck=deck)
     return result
 
 
 def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     """The machine-readable trace of ``fudasim replay --json``."""
     rules = compiled.rules
-    seats = []
-    for s in range(N_SEATS):
-        seats.append({
-            "seat": s,
-            "hand_dealt": ids_of(result.hand_dealt[s]),
-            "captured": ids_of(result.captured[s]),
-            "yaku": [rules.yaku[i].english for i in ids_of(result.yaku[s])],
-            "yaku_keys": [rules.yaku[i].key for i in ids_of(result.yaku[s])],
-            "yaku_romaji": [rules.yaku[i].name for i in ids_of(result.yaku[s])],
-            "yaku_points": result.yaku_points[s],
-            "chaff": result.chaff[s],
-            "card_points": result.card_points[s],
-            "score": result.score[s],
-            "payoff": result.payoff[s],
-        })
-    return {
-        "game": "tensho",
-        "rules": rules.name,
-        "round": result.round_index,
-        "match": result.match,
-        "dealer": result.dealer,
-        "first_player": result.first_player,
-        "yaku_set": result.yaku_set,
-        "winner": result.winner,
-        "end_reason": E.END_REASONS[result.end_reason],
-        "end_turn": result.end_turn,
-        "redeals": result.redeals,
-        "field_dealt": ids_of(result.field_dealt),
-        "opening_claim": ids_of(result.opening_claim),
-        "seats": seats,
-        "events": result.events,
-    }
 
+    def seat(s: int) -> dict[str, Any]:
+        yaku = [rules.yaku[i] for i in ids_of(result.yaku[s])]
+        return {"yaku": [y.english for y in yaku], "yaku_keys": [y.key for y in yaku],
+                "yaku_romaji": [y.name for y in yaku], "yaku_points": result.yaku_points[s],
+                "chaff": result.chaff[s], "card_points": result.card_points[s]}
+
+    head = {"first_player": result.first_player, "yaku_set": result.yaku_set,
+            "opening_claim": ids_of(result.opening_claim)}
+    return round_trace("tensho", rules, result, N_SEATS, E.END_REASONS, head, seat)
 
 SET_NAMES = {1: 'Set 1 "Seven Parts" (shichi-bu yaku)', 2: 'Set 2 "Half" (han yaku)'}
 
@@ -214,15 +187,7 @@ def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
             verb = "banks" if kind == "bank_six" else "keeps"
             lines.append(f"Seat {event['seat']} {verb} the 6 of clubs")
         elif kind in ("play", "draw"):
-            verb = "plays" if kind == "play" else "turns"
-            head = f"Turn {event['turn']:>2}  seat {event['seat']} {verb} {cards([event['card']])}"
-            if event["to"] == "field":
-                extra = " (declines the capture)" if event.get("declined") else ""
-                lines.append(f"{head} -> field{extra}")
-            elif event["captured"] == [event["card"]]:
-                lines.append(f"{head} -> straight to the capture pile")
-            else:
-                lines.append(f"{head}, takes {cards(event['captured'][1:])}")
+            lines.append(capture_line(event, f"seat {event['seat']}", cards))
         elif kind == "yaku":
             worth = "INSTANT WIN" if event["instant"] else f"{event['points']} points"
             lines.append(f"         seat {event['seat']} completes {event['english']} ({event['name']}): {worth}")
