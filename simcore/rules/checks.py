@@ -36,6 +36,29 @@ class Checker:
             raise self.fail(f"{key}.{unknown[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
         return value
 
+    def header(self, data: dict, top_keys: set[str], game_keys: set[str], name: str, title: str,
+               deck: Deck) -> dict:
+        """The ``[game]`` table of a rule file of the game ``name`` (``title`` in messages), played
+        with ``deck``: the file's tables must be among ``top_keys`` and the game table's keys among
+        ``game_keys``."""
+        unknown = sorted(set(data) - top_keys)
+        if unknown:
+            raise self.fail(unknown[0], f"unknown key (allowed: {', '.join(sorted(top_keys))})")
+        game = self.table(data, "game", game_keys)
+        game_name = self.string(game.get("name"), "game.name")
+        if game_name != name:
+            raise self.fail("game.name", f"expected {name}, got {game_name!r}")
+        deck_key = self.string(game.get("deck"), "game.deck")
+        if deck_key != deck.key:
+            raise self.fail("game.deck", f"{title} is played with the {deck.key} deck, not {deck_key!r}")
+        return game
+
+    def two_players(self, game: dict, title: str) -> None:
+        """Refuse a ``[game]`` table whose ``players`` is not 2."""
+        players = self.integer(game.get("players"), "game.players", minimum=2)
+        if players != 2:
+            raise self.fail("game.players", f"{title} is a two-player game, got {players}")
+
     def integer(self, value: Any, key: str, minimum: int = 0) -> int:
         """``value`` if it is an integer of at least ``minimum``."""
         if isinstance(value, bool) or not isinstance(value, int):

@@ -165,14 +165,7 @@ class RuleSet(RuleSetLookups):
 def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[str, Any]) -> RuleSet:
     """Validate a parsed Enshu-bana rule file (see the module docstring)."""
     check = Checker(source)
-    unknown = sorted(set(data) - TOP_KEYS)
-    if unknown:
-        raise check.fail(unknown[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-
-    game = check.table(data, "game", GAME_KEYS)
-    deck_key = check.string(game.get("deck"), "game.deck")
-    if deck_key != HANAFUDA48.key:
-        raise check.fail("game.deck", f"Enshu-bana is played with the hanafuda48 deck, not {deck_key!r}")
+    game = check.header(data, TOP_KEYS, GAME_KEYS, "enshu", "Enshu-bana", HANAFUDA48)
     deck = HANAFUDA48
     variant = check.string(game.get("variant"), "game.variant")
     if variant not in VARIANT_PLAYERS:

@@ -138,19 +138,9 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     ``RulesError`` naming the file, the key and the problem if anything is wrong.
     """
     check = Checker(source)
-    unknown = sorted(set(data) - TOP_KEYS)
-    if unknown:
-        raise check.fail(unknown[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-    game = check.table(data, "game", {"name", "title", "deck", "players", "description"})
-    game_name = check.string(game.get("name"), "game.name")
-    if game_name != "koikoi":
-        raise check.fail("game.name", f"expected koikoi, got {game_name!r}")
-    deck_key = check.string(game.get("deck"), "game.deck")
-    if deck_key != HANAFUDA48.key:
-        raise check.fail("game.deck", f"koi-koi is played with the {HANAFUDA48.key} deck, not {deck_key!r}")
-    players = check.integer(game.get("players"), "game.players", minimum=2)
-    if players != 2:
-        raise check.fail("game.players", f"koi-koi is a two-player game, got {players}")
+    game = check.header(data, TOP_KEYS, {"name", "title", "deck", "players", "description"}, "koikoi", "koi-koi",
+                        HANAFUDA48)
+    check.two_players(game, "koi-koi")
     deal = check.table(data, "deal", {"hand", "field"})
     sizes = {k: check.integer(deal.get(k), f"deal.{k}") for k in ("hand", "field")}
     if sizes != {"hand": E.HAND_SIZE, "field": E.FIELD_SIZE}:
@@ -164,11 +154,11 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         source=source,
         text=text,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        game=game_name,
+        game="koikoi",
         title=str(game.get("title", name)),
         description=str(game.get("description", "")),
         deck=HANAFUDA48,
-        players=players,
+        players=2,
         options=options,
         overrides={k: options[k] for k in overrides},
         classes=classes,

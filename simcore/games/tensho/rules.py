@@ -109,23 +109,10 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     ``RulesError`` naming the file, the key and the problem if anything is wrong.
     """
     check = Checker(source)
-    unknown = sorted(set(data) - TOP_KEYS)
-    if unknown:
-        raise check.fail(unknown[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-
-    game = check.table(data, "game", {"name", "title", "deck", "players", "description"})
-    game_name = check.string(game.get("name"), "game.name")
-    if game_name != "tensho":
-        raise check.fail("game.name", f"unknown game {game_name!r} (supported: tensho, enshu)")
-    deck_key = check.string(game.get("deck"), "game.deck")
-    if deck_key not in DECKS:
-        raise check.fail("game.deck", f"unknown deck {deck_key!r} (known: {', '.join(DECKS)})")
-    deck = DECKS[deck_key]
-    if deck_key != "ise45":
-        raise check.fail("game.deck", f"Tensho is played with the ise45 deck, not {deck_key!r}")
-    players = check.integer(game.get("players"), "game.players", minimum=2)
-    if players != 2:
-        raise check.fail("game.players", f"Tensho is a two-player game, got {players}")
+    deck = DECKS["ise45"]
+    game = check.header(data, TOP_KEYS, {"name", "title", "deck", "players", "description"}, "tensho", "Tensho",
+                        deck)
+    check.two_players(game, "Tensho")
 
     deal = check.table(data, "deal", {"field", "hand", "draw", "dead"})
     sizes = {k: check.integer(deal.get(k), f"deal.{k}") for k in ("field", "hand", "draw", "dead")}
@@ -196,11 +183,11 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         source=source,
         text=text,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        game=game_name,
+        game="tensho",
         title=str(game.get("title", name)),
         description=str(game.get("description", "")),
         deck=deck,
-        players=players,
+        players=2,
         deal_field=sizes["field"],
         deal_hand=sizes["hand"],
         deal_draw=sizes["draw"],
