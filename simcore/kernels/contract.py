@@ -37,7 +37,9 @@ the stream at ``at``, exactly as the reference state's ``sample_hidden``.
 
 Every stub but ``context_nb`` and ``new_state_nb`` must run without numba's reference counting
 (``jit_options={"_nrt": False}`` on the overload; ``implements`` sets it). A stub with a default
-(``match_over_nb``: a match never ends early) needs implementing only by a game that differs.
+(``match_over_nb``: a match never ends early; ``start_points_nb``: 0) needs implementing only by
+a game that differs. ``implements_match_rows`` implements the stubs that only write the match
+columns, and ``implements_flat_state`` those that only read a state kept in one int64 array.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from numba.core import types
 from numba.extending import overload
 
@@ -65,6 +68,7 @@ __all__ = [
     "heuristic_choice_nb",
     "implements",
     "implements_flat_state",
+    "implements_match_rows",
     "learned_features_nb",
     "load_implementations",
     "match_over_nb",
@@ -76,6 +80,7 @@ __all__ = [
     "random_choice_nb",
     "rollout_turns_nb",
     "sample_hidden_nb",
+    "start_points_nb",
     "start_round_nb",
     "to_act_nb",
     "unused_row_nb",
@@ -245,6 +250,12 @@ def unused_row_nb(ctx: Any, out_int: Any, row: Any) -> None:
     _stub("unused_row_nb")
 
 
+def start_points_nb(ctx: Any) -> Any:
+    """The match points every seat starts a match with (int64), which the match loop's ``points``
+    count from. Default: 0 (``default``)."""
+    return _stub("start_points_nb")
+
+
 def match_over_nb(ctx: Any, points: Any) -> Any:
     """Whether the match ends now, before its last round, at the seats' match points ``points``
     (int64[>= seats], after the round just played). Default: never (``default``)."""
@@ -308,10 +319,27 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False,
     return register
 
 
-def implements_flat_state(context_class: type, done: int, seat: int, n_actions: int, keys: int) -> None:
-    """Implement ``done_nb``, ``to_act_nb``, ``n_actions_nb`` and ``action_key_nb`` for a game
-    whose state is one int64 array holding, at these offsets: a nonzero flag once the round is
-    over, the deciding seat, the number of legal actions and their keys from ``keys`` on."""
+def implements_flat_state(context_class: type, size: int, seats: int, done: int, seat: int, n_actions: int,
+                          keys: int, payoff: int) -> None:
+    """Implement the state's stubs for a game whose state is one int64 array of ``size`` words
+    and whose table has ``seats`` seats: ``new_state_nb``, ``copy_state_nb``, ``n_seats_nb``,
+    and ``done_nb``, ``to_act_nb``, ``n_actions_nb``, ``action_key_nb`` and ``payoff_nb`` from
+    these offsets: a nonzero flag once the round is over, the deciding seat, the number of legal
+    actions, their keys from ``keys`` on and each seat's payoff from ``payoff`` on."""
+    n_seats = np.int64(seats)
+
+    @implements(new_state_nb, context_class, nrt=True)
+    def _new_state(ctx: Any) -> Any:
+        return np.zeros(size, dtype=np.int64)
+
+    @implements(copy_state_nb, context_class)
+    def _copy_state(ctx: Any, src: Any, dst: Any) -> None:
+        for j in range(size):
+            dst[j] = src[j]
+
+    @implements(n_seats_nb, context_class)
+    def _n_seats(ctx: Any) -> Any:
+        return n_seats
 
     @implements(done_nb, context_class)
     def _done(ctx: Any, state: Any) -> Any:
@@ -328,6 +356,35 @@ def implements_flat_state(context_class: type, done: int, seat: int, n_actions: 
     @implements(action_key_nb, context_class)
     def _action_key(ctx: Any, state: Any, index: Any) -> Any:
         return state[keys + index]
+
+    @implements(payoff_nb, context_class)
+    def _payoff(ctx: Any, state: Any, seat: Any) -> Any:
+        return state[payoff + seat]
+
+
+def implements_match_rows(context_class: type, seats: int, match: int, round_in_match: int, match_end: int,
+                          valid: int, match_points: int) -> None:
+    """Implement ``write_match_nb``, ``end_match_nb`` and ``unused_row_nb`` for a game whose int64
+    output matrix holds, at these rows: the match, the round in it, the match's-last-round flag,
+    the valid-row flag, and each of its at most ``seats`` seats' match points from
+    ``match_points`` on (``start_points_nb`` plus the points the loop counts)."""
+
+    @implements(write_match_nb, context_class)
+    def _write_match(ctx: Any, out_int: Any, row: Any, unit: Any, round_in: Any, points: Any) -> None:
+        start = start_points_nb(ctx)
+        out_int[match, row] = unit
+        out_int[round_in_match, row] = round_in
+        out_int[match_end, row] = 0
+        for s in range(seats):
+            out_int[match_points + s, row] = start + points[s]
+
+    @implements(end_match_nb, context_class)
+    def _end_match(ctx: Any, out_int: Any, row: Any) -> None:
+        out_int[match_end, row] = 1
+
+    @implements(unused_row_nb, context_class)
+    def _unused_row(ctx: Any, out_int: Any, row: Any) -> None:
+        out_int[valid, row] = 0
 
 
 def default(stub: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -349,3 +406,8 @@ def default(stub: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable
 @default(match_over_nb)
 def _never_over(ctx: Any, points: Any) -> Any:
     return False
+
+
+@default(start_points_nb)
+def _no_start_points(ctx: Any) -> Any:
+    return np.int64(0)

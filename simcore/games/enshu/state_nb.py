@@ -1554,20 +1554,5 @@ def _next_dealer(ctx, dealer, winner):
     return winner
 
 
-@implements(C.write_match_nb, EnshuContext)
-def _write_match(ctx, out_int, row, unit, round_in_match, points):
-    out_int[E.C_MATCH, row] = unit
-    out_int[E.C_ROUND_IN_MATCH, row] = round_in_match
-    out_int[E.C_MATCH_END, row] = 0
-    for s in range(MAX_SEATS):
-        out_int[E.C_MATCH_POINTS + s, row] = points[s]
-
-
-@implements(C.end_match_nb, EnshuContext)
-def _end_match(ctx, out_int, row):
-    out_int[E.C_MATCH_END, row] = 1
-
-
-@implements(C.unused_row_nb, EnshuContext)
-def _unused_row(ctx, out_int, row):
-    out_int[E.C_VALID, row] = 0
+C.implements_match_rows(EnshuContext, MAX_SEATS, E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END, E.C_VALID,
+                        E.C_MATCH_POINTS)

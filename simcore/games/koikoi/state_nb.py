@@ -717,39 +717,19 @@ def _context(rules, seed):
                          np.zeros((MAX_ACTIONS, N_FEATURES), dtype=np.int64))
 
 
-@implements(C.new_state_nb, KoikoiContext, nrt=True)
-def _new_state(ctx):
-    return np.zeros(ST_SIZE, dtype=np.int64)
-
-
-@implements(C.copy_state_nb, KoikoiContext)
-def _copy_state(ctx, src, dst):
-    for j in range(ST_SIZE):
-        dst[j] = src[j]
-
-
-@implements(C.n_seats_nb, KoikoiContext)
-def _n_seats(ctx):
-    return np.int64(2)
-
-
 @implements(C.start_round_nb, KoikoiContext)
 def _start_round(ctx, state, unit, round_in_match, round_index, independent, dealer, points):
     month = 1 + round_in_match % 12  # reference.round_month (an independent round: 0)
     new_round_nb(state, ctx.seed, round_index, dealer, month, ctx.rt, ctx.ids, ctx.dstates)
 
 
-C.implements_flat_state(KoikoiContext, ST_DONE, ST_DSEAT, ST_N, ST_KEYS)
+C.implements_flat_state(KoikoiContext, ST_SIZE, 2, ST_DONE, ST_DSEAT, ST_N, ST_KEYS, ST_PAYOFF)
+C.implements_match_rows(KoikoiContext, 2, E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END, E.C_VALID, E.C_MATCH_POINTS)
 
 
 @implements(C.apply_nb, KoikoiContext)
 def _apply(ctx, state, index):
     apply_nb(state, index, ctx.rt)
-
-
-@implements(C.payoff_nb, KoikoiContext)
-def _payoff(ctx, state, seat):
-    return state[ST_PAYOFF + seat]
 
 
 @implements(C.sample_hidden_nb, KoikoiContext)
@@ -889,24 +869,9 @@ def _next_dealer(ctx, dealer, winner):
     return winner
 
 
-@implements(C.write_match_nb, KoikoiContext)
-def _write_match(ctx, out_int, row, unit, round_in_match, points):
-    start = param_nb(ctx.rt, E.P_START_POINTS)
-    out_int[E.C_MATCH, row] = unit
-    out_int[E.C_ROUND_IN_MATCH, row] = round_in_match
-    out_int[E.C_MATCH_END, row] = 0
-    out_int[E.C_MATCH_POINTS, row] = start + points[0]
-    out_int[E.C_MATCH_POINTS + 1, row] = start + points[1]
-
-
-@implements(C.end_match_nb, KoikoiContext)
-def _end_match(ctx, out_int, row):
-    out_int[E.C_MATCH_END, row] = 1
-
-
-@implements(C.unused_row_nb, KoikoiContext)
-def _unused_row(ctx, out_int, row):
-    out_int[E.C_VALID, row] = 0
+@implements(C.start_points_nb, KoikoiContext)
+def _start_points(ctx):
+    return param_nb(ctx.rt, E.P_START_POINTS)
 
 
 @implements(C.match_over_nb, KoikoiContext)

@@ -854,22 +854,6 @@ def _context(rules, seed):
                          np.zeros(OBS_BUFFER, dtype=np.int64), np.zeros((MAX_ACTIONS + 1, N_FEATURES), dtype=np.int64))
 
 
-@implements(C.new_state_nb, TenshoContext, nrt=True)
-def _new_state(ctx):
-    return np.zeros(ST_SIZE, dtype=np.int64)
-
-
-@implements(C.copy_state_nb, TenshoContext)
-def _copy_state(ctx, src, dst):
-    for j in range(ST_SIZE):
-        dst[j] = src[j]
-
-
-@implements(C.n_seats_nb, TenshoContext)
-def _n_seats(ctx):
-    return np.int64(2)
-
-
 @implements(C.start_round_nb, TenshoContext)
 def _start_round(ctx, state, unit, round_in_match, round_index, independent, dealer, points):
     alternate_index = unit if independent else round_in_match
@@ -877,17 +861,13 @@ def _start_round(ctx, state, unit, round_in_match, round_index, independent, dea
                  ctx.rt, ctx.ids, ctx.dstates)
 
 
-C.implements_flat_state(TenshoContext, ST_DONE, ST_DSEAT, ST_N, ST_KEYS)
+C.implements_flat_state(TenshoContext, ST_SIZE, 2, ST_DONE, ST_DSEAT, ST_N, ST_KEYS, ST_PAYOFF)
+C.implements_match_rows(TenshoContext, 2, E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END, E.C_VALID, E.C_MATCH_POINTS)
 
 
 @implements(C.apply_nb, TenshoContext)
 def _apply(ctx, state, index):
     apply_nb(state, index, ctx.seed, ctx.rt, ctx.ids, ctx.dstates)
-
-
-@implements(C.payoff_nb, TenshoContext)
-def _payoff(ctx, state, seat):
-    return state[ST_PAYOFF + seat]
 
 
 @implements(C.sample_hidden_nb, TenshoContext)
@@ -948,22 +928,3 @@ def _add_match_points(ctx, state, points):
 @implements(C.next_dealer_nb, TenshoContext)
 def _next_dealer(ctx, dealer, winner):
     return winner
-
-
-@implements(C.write_match_nb, TenshoContext)
-def _write_match(ctx, out_int, row, unit, round_in_match, points):
-    out_int[E.C_MATCH, row] = unit
-    out_int[E.C_ROUND_IN_MATCH, row] = round_in_match
-    out_int[E.C_MATCH_END, row] = 0
-    out_int[E.C_MATCH_POINTS, row] = points[0]
-    out_int[E.C_MATCH_POINTS + 1, row] = points[1]
-
-
-@implements(C.end_match_nb, TenshoContext)
-def _end_match(ctx, out_int, row):
-    out_int[E.C_MATCH_END, row] = 1
-
-
-@implements(C.unused_row_nb, TenshoContext)
-def _unused_row(ctx, out_int, row):
-    out_int[E.C_VALID, row] = 0
