@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from simcore.cards import ids_of
 from simcore.errors import DealError, DecisionError
 
-__all__ = ["DecisionError", "ScriptedDecisions", "capture_line", "check_deck", "check_dealer", "parse_deck",
+__all__ = ["DecisionError", "ScriptedDecisions", "ScriptedSeat", "capture_line", "check_deck", "check_dealer", "parse_deck",
            "play_deal", "round_of_run", "round_trace"]
 
 
@@ -58,6 +58,54 @@ class ScriptedDecisions:
             extra = len(self.decisions) - self.position
             raise DecisionError(f"{extra} decision(s) left unused after the round ended "
                                 f"(first unused: decision {self.position + 1}, {self.decisions[self.position]!r})")
+
+
+class ScriptedSeat:
+    """A seat that plays the decisions of a script (``ScriptedDecisions``) that fall to it: the
+    play of a card and the choice of a field card, which every game asks alike. A game's replay
+    subclasses it with the decisions of its own."""
+
+    name = "scripted"
+
+    def __init__(self, script: ScriptedDecisions, seat: int) -> None:
+        self.script = script
+        self.seat = seat
+
+    def card(self, value: Any, what: str) -> int:
+        """``value`` if it is a card id (``DecisionError`` about ``what`` if not)."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 64:
+            raise self.script.fail(what, value, "expected a card id")
+        return value
+
+    def play(self, obs: Any) -> int:
+        """The card played from ``obs.hand`` (a mask) on turn ``obs.turn``: the script's next
+        decision, or the last card in hand, which is forced and takes none (a script that spells
+        it out is accepted too)."""
+        if obs.hand.bit_count() == 1:
+            last = ids_of(obs.hand)[0]
+            self.script.skip_if_next_is(last)
+            return last
+        what = f"seat {self.seat} plays a card, turn {obs.turn}"
+        value = self.script.take(what)
+        if not (obs.hand >> self.card(value, what)) & 1:
+            raise self.script.fail(what, value, f"not in the hand {ids_of(obs.hand)}")
+        return value
+
+    def field_card(self, obs: Any, card: int, options: list[int], allow_decline: bool = False) -> int | None:
+        """The option (a mask of field cards) that holds the field card the script takes with
+        ``card``; None when the script says ``"decline"`` and ``allow_decline``."""
+        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
+        value = self.script.take(what)
+        if value == "decline":
+            if not allow_decline:
+                raise self.script.fail(what, value, "capturing is mandatory")
+            return None
+        if not isinstance(value, bool) and isinstance(value, int) and 0 <= value < 64:
+            for option in options:
+                if (option >> value) & 1:
+                    return option
+        legal = sorted({x for option in options for x in ids_of(option)})
+        raise self.script.fail(what, value, f"not one of the matching field cards {legal}")
 
 
 def parse_deck(text: str, deck_size: int = 45) -> list[int]:

@@ -37,6 +37,7 @@ from simcore.policies import PolicySpec
 from simcore.reference.replay import (
     DecisionError,
     ScriptedDecisions,
+    ScriptedSeat,
     capture_line,
     check_dealer,
     check_deck,
@@ -71,12 +72,8 @@ class EnshuScriptedDecisions(ScriptedDecisions):
         return _ScriptedEnshuSeat(self, seat)
 
 
-class _ScriptedEnshuSeat:
-    name = "scripted"
-
-    def __init__(self, script: EnshuScriptedDecisions, seat: int) -> None:
-        self.script = script
-        self.seat = seat
+class _ScriptedEnshuSeat(ScriptedSeat):
+    """Enshu-bana's decisions from a script, besides the play and the field card."""
 
     def _yes_no(self, what: str) -> bool:
         value = self.script.take(what)
@@ -110,24 +107,8 @@ class _ScriptedEnshuSeat:
                 return matches[0]
         raise self.script.fail(what, value, f'expected "no" or one of {labels}')
 
-    def play(self, obs: Observation) -> int:
-        if obs.hand.bit_count() == 1:
-            last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
-            self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
-            return last
-        what = f"seat {self.seat} plays a card, turn {obs.turn}"
-        value = self.script.take(what)
-        if isinstance(value, bool) or not isinstance(value, int) or not (0 <= value < 64 and (obs.hand >> value) & 1):
-            raise self.script.fail(what, value, f"not in the hand {ids_of(obs.hand)}")
-        return value
-
-    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
-        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
-        value = self.script.take(what)
-        legal = [ids_of(option)[0] for option in options]
-        if isinstance(value, bool) or value not in legal:
-            raise self.script.fail(what, value, f"not one of the matching field cards {legal}")
-        return 1 << value
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int | None:
+        return self.field_card(obs, card, options)
 
 
 def parse_enshu_deck(text: str) -> list[int]:

@@ -33,6 +33,7 @@ from simcore.hanafuda import month_of
 from simcore.policies import PolicySpec
 from simcore.reference.replay import (
     ScriptedDecisions,
+    ScriptedSeat,
     capture_line,
     check_dealer,
     check_deck,
@@ -47,31 +48,11 @@ __all__ = ["REDRAW", "RecordReplay", "dealing_order", "format_trace", "replay_de
 REDRAW = False  # a koi-koi deal never redraws its draw pile mid-round
 
 
-class _ScriptedSeat:
-    name = "scripted"
+class _ScriptedSeat(ScriptedSeat):
+    """Koi-koi's decisions from a script, besides the play and the field card."""
 
-    def __init__(self, script: ScriptedDecisions, seat: int) -> None:
-        self.script = script
-        self.seat = seat
-
-    def play(self, obs: Observation) -> int:
-        if obs.hand.bit_count() == 1:
-            last = ids_of(obs.hand)[0]
-            self.script.skip_if_next_is(last)
-            return last
-        what = f"seat {self.seat} plays a card, turn {obs.turn}"
-        value = self.script.take(what)
-        if isinstance(value, bool) or not isinstance(value, int) or not (0 <= value < 64 and (obs.hand >> value) & 1):
-            raise self.script.fail(what, value, f"not a card of the hand {ids_of(obs.hand)}")
-        return value
-
-    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int:
-        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
-        value = self.script.take(what)
-        for option in options:
-            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64 and option == 1 << value:
-                return option
-        raise self.script.fail(what, value, f"not one of the matching field cards {[ids_of(o)[0] for o in options]}")
+    def choose_capture(self, obs: Observation, card: int, options: list[int]) -> int | None:
+        return self.field_card(obs, card, options)
 
     def koikoi(self, obs: Observation) -> bool:
         what = f"seat {self.seat} calls koi-koi or stops, turn {obs.turn}"

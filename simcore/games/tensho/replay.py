@@ -36,6 +36,7 @@ from simcore.games.tensho.reference import (
 from simcore.policies import PolicySpec
 from simcore.reference.replay import (
     ScriptedDecisions,
+    ScriptedSeat,
     capture_line,
     check_dealer,
     check_deck,
@@ -50,17 +51,8 @@ __all__ = ["REDRAW", "format_trace", "replay_deck", "replay_from_run", "trace_js
 REDRAW = False
 
 
-class _ScriptedSeat:
-    name = "scripted"
-
-    def __init__(self, script: ScriptedDecisions, seat: int) -> None:
-        self.script = script
-        self.seat = seat
-
-    def _card(self, value: Any, what: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.script.fail(what, value, "expected a card id")
-        return value
+class _ScriptedSeat(ScriptedSeat):
+    """Tensho's decisions from a script, besides the play and the field card."""
 
     def choose_yaku_set(self, obs: Observation) -> int:
         what = f"seat {self.seat} chooses the yaku set"
@@ -90,30 +82,8 @@ class _ScriptedSeat:
             raise self.script.fail(what, value, 'expected "bank" or "keep"')
         return value == "bank"
 
-    def play(self, obs: Observation) -> int:
-        if obs.hand.bit_count() == 1:
-            last = ids_of(obs.hand)[0]  # the last card in hand is a forced move: no decision,
-            self.script.skip_if_next_is(last)  # though a list that spells it out is accepted
-            return last
-        what = f"seat {self.seat} plays a card, turn {obs.turn}"
-        card = self._card(self.script.take(what), what)
-        if not (0 <= card < 64 and (obs.hand >> card) & 1):
-            raise self.script.fail(what, card, f"not in the hand {ids_of(obs.hand)}")
-        return card
-
     def choose_capture(self, obs: Observation, card: int, options: list[int], allow_decline: bool):
-        what = f"seat {self.seat} chooses the field card taken with card {card}, turn {obs.turn}"
-        value = self.script.take(what)
-        if value == "decline":
-            if not allow_decline:
-                raise self.script.fail(what, value, "capturing is mandatory")
-            return None
-        chosen = self._card(value, what)
-        for option in options:
-            if 0 <= chosen < 64 and (option >> chosen) & 1:
-                return option
-        legal = sorted({x for option in options for x in ids_of(option)})
-        raise self.script.fail(what, value, f"not one of the matching field cards {legal}")
+        return self.field_card(obs, card, options, allow_decline)
 
 
 def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
