@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "play_through"]
+from simcore.rng import Stream, seat_stream
+
+__all__ = ["BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "bind_policies", "play_through"]
 
 
 @dataclass(kw_only=True)
@@ -196,3 +198,15 @@ def play_through(state: StateT, policies: Sequence[Any],
         if decision is None:
             return state
         state.apply(ask(policies[decision.seat], state, decision))
+
+
+def bind_policies(make_policy: Any, learned_policy: Any, compiled: Any, specs: Sequence[Any], seed: int,
+                  round_index: int, seats: int) -> list[Any]:
+    """Each of the ``seats`` seats' policy objects for round ``round_index`` of a run with
+    ``seed``, each drawing from its own stream of the round: the game's ``make_policy(spec,
+    compiled, stream)``, or its learned player's class for a ``learned`` seat."""
+    if len(specs) != seats:
+        raise ValueError(f"{seats} players need {seats} policies, got {len(specs)}")
+    return [(learned_policy if spec.name == "learned" else make_policy)(spec, compiled,
+                                                                      Stream(seed, round_index, seat_stream(s)))
+            for s, spec in enumerate(specs)]

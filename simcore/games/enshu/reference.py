@@ -61,16 +61,16 @@ from simcore.games.enshu.learned import LearnedPolicy
 from simcore.games.enshu.policies import Observation, make_policy
 from simcore.games.enshu.record import LAYOUT
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
-from simcore.policies import PolicySpec
 from simcore.reference import units
 from simcore.reference.forward import (
     BaseRoundResult,
     BaseRoundSetup,
     Decision,
     PausedRound,
+    bind_policies,
     play_through,
 )
-from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
+from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream
 
 __all__ = [
     "action_key",
@@ -1158,18 +1158,9 @@ def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: li
     return state.result
 
 
-def _make(spec: PolicySpec) -> Any:
-    """The reference engine's maker of ``spec``'s policy object: ``policies.make_policy``, or the
-    learned player's class (``learned``, which builds on the policies module)."""
-    return LearnedPolicy if spec.name == "learned" else make_policy
-
-
 def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
     """One policy per seat, each bound to its own stream of round ``round_index``."""
-    players = compiled.players
-    if len(specs) != players:
-        raise ValueError(f"{players} players need {players} policies, got {len(specs)}")
-    return [_make(specs[s])(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(players)]
+    return bind_policies(make_policy, LearnedPolicy, compiled, specs, seed, round_index, compiled.players)
 
 
 def _match_contribution(compiled: CompiledRules, result: RoundResult) -> list[int]:

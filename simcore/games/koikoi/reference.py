@@ -39,16 +39,16 @@ from simcore.games.koikoi.policies import Observation, make_policy
 from simcore.games.koikoi.record import LAYOUT
 from simcore.games.koikoi.scoring import dealt_hand, field_misdeal, pile_yaku, stop_score
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
-from simcore.policies import PolicySpec
 from simcore.reference import units
 from simcore.reference.forward import (
     BaseRoundResult,
     BaseRoundSetup,
     Decision,
     PausedRound,
+    bind_policies,
     play_through,
 )
-from simcore.rng import DEAL_STREAM, Stream, seat_stream
+from simcore.rng import DEAL_STREAM, Stream
 
 if TYPE_CHECKING:
     import numpy as np
@@ -420,15 +420,9 @@ def play_round(compiled: CompiledRules, setup: RoundSetup, policies, *, deck: li
     return state.result
 
 
-def _make(spec: PolicySpec) -> Any:
-    """The reference engine's maker of ``spec``'s policy object: ``policies.make_policy``, or the
-    learned player's class (``learned``, which builds on the policies module)."""
-    return LearnedPolicy if spec.name == "learned" else make_policy
-
-
 def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
     """Each seat's policy for round ``round_index``, drawing from its own stream of the round."""
-    return [_make(specs[s])(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
+    return bind_policies(make_policy, LearnedPolicy, compiled, specs, seed, round_index, N_SEATS)
 
 
 def next_dealer(compiled: CompiledRules, dealer: int, winner: int) -> int:

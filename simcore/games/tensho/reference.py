@@ -33,16 +33,16 @@ from simcore.games.tensho.decisions import action_key, ask_policy
 from simcore.games.tensho.learned import LearnedPolicy
 from simcore.games.tensho.policies import Observation, make_policy
 from simcore.games.tensho.record import LAYOUT
-from simcore.policies import PolicySpec
 from simcore.reference import units
 from simcore.reference.forward import (
     BaseRoundResult,
     BaseRoundSetup,
     Decision,
     PausedRound,
+    bind_policies,
     play_through,
 )
-from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream, seat_stream
+from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream
 
 if TYPE_CHECKING:
     import numpy as np
@@ -614,15 +614,9 @@ def new_state(compiled: CompiledRules, setup: RoundSetup, *, deck: list[int] | N
     return RoundState(compiled, setup, deck=deck, trace=trace)
 
 
-def _make(spec: PolicySpec) -> Any:
-    """The reference engine's maker of ``spec``'s policy object: ``policies.make_policy``, or the
-    learned player's class (``learned``, which builds on the policies module)."""
-    return LearnedPolicy if spec.name == "learned" else make_policy
-
-
 def seat_policies(compiled: CompiledRules, specs, seed: int, round_index: int):
     """Each seat's policy for round ``round_index``, drawing from its own stream of the round."""
-    return [_make(specs[s])(specs[s], compiled, Stream(seed, round_index, seat_stream(s))) for s in range(N_SEATS)]
+    return bind_policies(make_policy, LearnedPolicy, compiled, specs, seed, round_index, N_SEATS)
 
 
 def unit_layout(compiled: CompiledRules, rounds_per_match: int) -> int:
