@@ -181,6 +181,16 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
     return params, floats, wide, logs, policy_kinds(params)
 
 
+def game_policy_rows(game: str, title: str, compiled: Any, specs: Sequence[Any], seats: int,
+                     basic_params: Mapping[str, str], heuristic_tables: Callable[[Any, Any], np.ndarray]) -> PolicyArrays:
+    """``learned_rows`` for the general kernel of ``game`` (``title`` in messages): its heuristic's
+    tables (``heuristic_tables(compiled, spec)``), rollout policies parsed as recorded, and its
+    learned players' tables."""
+    return learned_rows(specs, seats, basic_params, lambda spec: heuristic_tables(compiled, spec),
+                        lambda name: parse_policy(name, game, recorded=True), title,
+                        lambda spec: learned_table(game, compiled, spec))
+
+
 class LearnedPlayer:
     """The learned player in a game's reference engine, each decision from the seat's observation
     (the kernel's ``learned_features_nb`` computes the same features).

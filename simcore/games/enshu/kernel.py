@@ -79,14 +79,11 @@ def rule_tables(compiled) -> tuple:
 def _general_args(compiled, specs) -> tuple:
     """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
     from simcore.games.enshu.heuristic_nb import heuristic_tables
-    from simcore.learned import learned_rows, learned_table
-    from simcore.policies import parse_policy
+    from simcore.learned import game_policy_rows
 
     if len(specs) != compiled.players:
         raise ValueError(f"{compiled.players} players need {compiled.players} policies, got {len(specs)}")
-    arrays = learned_rows(specs, E.MAX_SEATS, {}, lambda spec: heuristic_tables(compiled, spec),
-                          lambda name: parse_policy(name, "enshu", recorded=True), "Enshu-bana",
-                          lambda spec: learned_table("enshu", compiled, spec))
+    arrays = game_policy_rows("enshu", "Enshu-bana", compiled, specs, E.MAX_SEATS, {}, heuristic_tables)
     return EnshuRules(*rule_tables(compiled)), arrays
 
 

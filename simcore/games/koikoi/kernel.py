@@ -36,12 +36,9 @@ def _fast_args(compiled, specs) -> tuple:
 def _general_args(compiled, specs) -> tuple:
     """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
     from simcore.games.koikoi.policies import heuristic_tables
-    from simcore.learned import learned_rows, learned_table
-    from simcore.policies import parse_policy
+    from simcore.learned import game_policy_rows
 
-    arrays = learned_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
-                          lambda name: parse_policy(name, "koikoi", recorded=True), "koi-koi",
-                          lambda spec: learned_table("koikoi", compiled, spec))
+    arrays = game_policy_rows("koikoi", "koi-koi", compiled, specs, 2, BASIC_PARAMS, heuristic_tables)
     return kernel_rules(compiled), arrays
 
 

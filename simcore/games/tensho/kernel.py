@@ -125,12 +125,9 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
 def _general_args(compiled, specs) -> tuple:
     """The general kernel's rules and policy arrays (``simcore.kernels.policy_rows``)."""
     from simcore.games.tensho.heuristic_nb import heuristic_tables
-    from simcore.learned import learned_rows, learned_table
-    from simcore.policies import parse_policy
+    from simcore.learned import game_policy_rows
 
-    arrays = learned_rows(specs, 2, BASIC_PARAMS, lambda spec: heuristic_tables(compiled, spec),
-                          lambda name: parse_policy(name, "tensho", recorded=True), "Tensho",
-                          lambda spec: learned_table("tensho", compiled, spec))
+    arrays = game_policy_rows("tensho", "Tensho", compiled, specs, 2, BASIC_PARAMS, heuristic_tables)
     return kernel_rules(compiled), arrays
 
 
