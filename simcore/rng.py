@@ -34,6 +34,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from simcore.kernels.bits import lowest_id
+
 __all__ = [
     "DEAL_STREAM",
     "RULES_STREAM",
@@ -45,6 +47,7 @@ __all__ = [
     "stream_init_hashed_nb",
     "next_u64_nb",
     "uniform_below_nb",
+    "shuffled_ids_nb",
     "BATCH_LIMIT",
     "batch_layout",
     "mul_wide_nb",
@@ -406,6 +409,23 @@ def shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop, base=0):
     be two compilations), and these casts make it one."""
     return _shuffle_places_nb(s0, s1, s2, s3, ids, np.int64(n), np.int64(start), np.int64(stop),
                               np.int64(base))
+
+
+@nb.njit(inline="always", cache=True)
+def shuffled_ids_nb(mask, ids, states, at):
+    """The ids of the cards of ``mask`` written to ``ids`` in ascending order, then shuffled in
+    place by ``Stream.shuffle_places`` over every place but the last from the stream at
+    ``states[at:at + 4]`` (advanced): how a game's ``sample_hidden`` deals the unseen cards
+    anew. Returns how many (int64)."""
+    n = 0
+    rest = np.uint64(mask)
+    while rest:
+        ids[n] = lowest_id(rest)
+        rest &= rest - np.uint64(1)
+        n += 1
+    states[at], states[at + 1], states[at + 2], states[at + 3] = shuffle_places_nb(
+        states[at], states[at + 1], states[at + 2], states[at + 3], ids, n, 0, max(n - 1, 0), 0)
+    return n
 
 
 @nb.njit(cache=True, _nrt=False)

@@ -96,6 +96,22 @@ def bit(typingctx, card):
     return types.uint64(types.unliteral(card)), codegen
 
 
+KIND_SHIFT = 56  # an action's key, in every game: its decision kind << KIND_SHIFT | its payload
+PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
+
+
+@nb.njit(inline="always", cache=True)
+def key_of_nb(kind, payload):
+    """The action key of ``payload`` in a decision of ``kind`` (int64)."""
+    return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
+
+
+@nb.njit(inline="always", cache=True)
+def ubit_nb(card):
+    """The mask of card ``card`` as an int64 (``bit``: as a uint64)."""
+    return np.int64(1) << np.int64(card)
+
+
 def _target_has_fast_pdep() -> bool:
     """Whether numba compiles for a CPU with a fast BMI2 ``pdep``: one instruction of three
     cycles on Intel since Haswell and on AMD since Zen 3, but microcode taking tens to hundreds of

@@ -37,7 +37,7 @@ from simcore.games.enshu.heuristic_params import (
     HEURISTIC_OTHER_CHANCE,
     HEURISTIC_TRIPLE_STRENGTH,
 )
-from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.bits import PAYLOAD_MASK, lowest_id, popcount
 
 __all__ = [
     "KIND_CODES",
@@ -58,8 +58,6 @@ KIND_PLAY = 5
 KIND_CAPTURE = 6
 KIND_CODES = {"mizu_kotsu": KIND_MIZU_KOTSU, "kotsu": KIND_KOTSU, "join": KIND_JOIN, "fuke": KIND_FUKE,
               "declare_teyaku": KIND_DECLARE_TEYAKU, "play": KIND_PLAY, "capture": KIND_CAPTURE}
-KEY_SHIFT = 56
-PAYLOAD_MASK = (1 << KEY_SHIFT) - 1
 
 # --- the packed observation: int64[OBS_SIZE] ----------------------------------------------------
 MAX_SEATS = E.MAX_SEATS

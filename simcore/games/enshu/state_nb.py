@@ -89,7 +89,7 @@ from simcore.games.enshu.kernel_nb import (
 )
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb
 from simcore.kernels import contract as C
-from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.bits import KIND_SHIFT, bit, key_of_nb, kth_id, lowest_id, mask_value, popcount
 from simcore.kernels.contract import implements
 from simcore.kernels.policy_ids import POLICY_HEURISTIC, POLICY_RANDOM
 from simcore.rng import (
@@ -97,6 +97,7 @@ from simcore.rng import (
     RULES_STREAM,
     next_u64_nb,
     shuffle_places_nb,
+    shuffled_ids_nb,
     stream_init_nb,
     uniform_below_nb,
 )
@@ -114,7 +115,6 @@ KIND_FUKE = 3
 KIND_DECLARE_TEYAKU = 4
 KIND_PLAY = 5
 KIND_CAPTURE = 6
-KIND_SHIFT = 56
 NO_KIND = -1
 
 # --- phases (``RoundState.phase``) ------------------------------------------------------------
@@ -253,10 +253,6 @@ def draw_uniform_nb(states, at, n):
     return uniform_below_nb(states, n, at)
 
 
-@nb.njit(inline="always", cache=True)
-def action_key_nb(kind, payload):
-    """The int64 action key ``kind << 56 | payload``."""
-    return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -318,8 +314,8 @@ def ask_yes_no_nb(si, kind, seat):
     si[I_PEND_KIND] = kind
     si[I_PEND_SEAT] = seat
     si[I_PEND_N] = 2
-    si[I_KEYS] = action_key_nb(kind, 0)
-    si[I_KEYS + 1] = action_key_nb(kind, 1)
+    si[I_KEYS] = key_of_nb(kind, 0)
+    si[I_KEYS + 1] = key_of_nb(kind, 1)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -474,7 +470,7 @@ def resolve_nb(si, sm, params, month, month_mask, seat, card, source):
     while rest:
         x = lowest_id(rest)
         rest &= rest - U1
-        si[I_KEYS + k] = action_key_nb(KIND_CAPTURE, bit(x))
+        si[I_KEYS + k] = key_of_nb(KIND_CAPTURE, bit(x))
         k += 1
     si[I_PEND_N] = k
 
@@ -750,11 +746,11 @@ def teyaku_phase_nb(si, sm, rt, ws):
                     si[I_OPT_MONTH + k] = opt_ints[O_MONTH, k]
                     si[I_OPT_THREE + k] = opt_ints[O_THREE, k]
                     sm[M_OPT_CARDS + k] = opt_cards[k]
-                    si[I_KEYS + k] = action_key_nb(
+                    si[I_KEYS + k] = key_of_nb(
                         KIND_DECLARE_TEYAKU,
                         (opt_ints[O_INDEX, k] + 1) | (opt_ints[O_MONTH, k] << 8)
                         | (opt_ints[O_THREE, k] << 16))
-                si[I_KEYS + count] = action_key_nb(KIND_DECLARE_TEYAKU, 0)
+                si[I_KEYS + count] = key_of_nb(KIND_DECLARE_TEYAKU, 0)
                 si[I_PEND_N] = count + 1
                 return
             chosen = best_opt_nb(count, opt_ints, teyaku_ints)
@@ -1000,7 +996,7 @@ def set_play_keys_nb(si, hand):
     while rest:
         x = lowest_id(rest)
         rest &= rest - U1
-        si[I_KEYS + k] = action_key_nb(KIND_PLAY, x)
+        si[I_KEYS + k] = key_of_nb(KIND_PLAY, x)
         k += 1
     si[I_PEND_N] = k
 
@@ -1084,15 +1080,7 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
         if ((own_former >> np.uint64(card)) & U1) == U0:
             hidden_union |= bit(card)
             hidden_draw += 1
-    n_unseen = 0
-    rest = hidden_union
-    while rest:
-        cards[n_unseen] = lowest_id(rest)
-        rest &= rest - U1
-        n_unseen += 1
-    stop_at = n_unseen - 1 if n_unseen > 0 else 0
-    streams[at], streams[at + 1], streams[at + 2], streams[at + 3] = shuffle_places_nb(
-        streams[at], streams[at + 1], streams[at + 2], streams[at + 3], cards, n_unseen, 0, stop_at, 0)
+    n_unseen = shuffled_ids_nb(hidden_union, cards, streams, at)
     pos = 0
     for s in range(n):
         if s == seat:

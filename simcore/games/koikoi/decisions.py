@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from simcore.games.koikoi import enums as E
+from simcore.kernels.bits import KIND_SHIFT
 from simcore.reference.forward import Decision
 
 if TYPE_CHECKING:  # the reference engine imports this module
@@ -22,7 +23,7 @@ def action_key(decision: Decision, action: Any) -> int:
 
     Payloads: the card played; the mask of the field card taken; 0 to stop, 1 to call koi-koi.
     """
-    return (ACTION_KINDS[decision.kind] << E.KIND_SHIFT) | int(action)
+    return (ACTION_KINDS[decision.kind] << KIND_SHIFT) | int(action)
 
 
 def ask_policy(policy, state: RoundState, decision: Decision) -> Any:

@@ -128,7 +128,6 @@ END_TEYAKU_DRAW = 4  # both seats were dealt a scoring hand: nobody scores
 D_PLAY = 0
 D_CAPTURE = 1
 D_KOIKOI = 2
-KIND_SHIFT = 56
 
 # Redeals are capped so that a rule file redealing every deal cannot loop forever; a deal that
 # reaches the cap is played as dealt (with the shipped rules a redeal happens 1.3 % of deals).

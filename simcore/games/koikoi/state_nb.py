@@ -30,20 +30,19 @@ import numpy as np
 
 from simcore.games.koikoi import enums as E
 from simcore.kernels import contract as C
-from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
 from simcore.rng import (
     DEAL_STREAM,
     round_hash_nb,
     shuffle_places_nb,
+    shuffled_ids_nb,
     stream_init_hashed_nb,
     uniform_below_nb,
 )
 
 __all__ = ["KoikoiContext", "KoikoiRules", "kernel_rules", "rule_table"]
 
-KIND_SHIFT = E.KIND_SHIFT
-PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
 CAPTURE_WEIGHT = 100  # policies.CAPTURE_WEIGHT
 H_KOIKOI_BELOW = 0  # the heuristic's table (policies.HEURISTIC_ORDER)
 H_MIN_CARDS = 1
@@ -118,17 +117,6 @@ def rule_table(compiled) -> np.ndarray:
     put(R_YAKU_VALUE, compiled.yaku_value)
     put(R_WEIGHT, compiled.card_weight)
     return rt
-
-
-@nb.njit(inline="always", cache=True)
-def key_of_nb(kind, payload):
-    """The action key of ``payload`` in a decision of ``kind``."""
-    return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
-
-
-@nb.njit(inline="always", cache=True)
-def ubit_nb(card):
-    return np.int64(1) << np.int64(card)
 
 
 @nb.njit(inline="always", cache=True)
@@ -519,13 +507,7 @@ def sample_hidden_nb(src, dst, seat, states, at, ids):
     unseen = src[ST_HAND + opponent]
     for i in range(top, E.DRAW_SIZE):
         unseen |= ubit_nb(src[ST_DRAW + i])
-    n = 0
-    while unseen:
-        ids[n] = lowest_id(unseen)
-        unseen &= unseen - 1
-        n += 1
-    states[at], states[at + 1], states[at + 2], states[at + 3] = shuffle_places_nb(
-        states[at], states[at + 1], states[at + 2], states[at + 3], ids, n, 0, max(n - 1, 0), 0)
+    shuffled_ids_nb(unseen, ids, states, at)
     n_hand = popcount(src[ST_HAND + opponent])
     hand = np.int64(0)
     for i in range(n_hand):

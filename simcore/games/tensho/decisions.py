@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from simcore.kernels.bits import KIND_SHIFT
 from simcore.reference.forward import Decision
 
 if TYPE_CHECKING:  # the reference engine imports this module
@@ -31,7 +32,7 @@ def action_key(decision: Decision, action: Any) -> int:
         payload = DECLINE_CAPTURE_KEY if action is None else int(action)
     else:
         payload = int(action)
-    return (kind << 56) | payload
+    return (kind << KIND_SHIFT) | payload
 
 
 def ask_policy(policy, state: RoundState, decision: Decision) -> Any:

@@ -32,7 +32,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.bits import KIND_SHIFT, PAYLOAD_MASK, lowest_id, popcount
 
 __all__ = [
     "KIND_BANK_SIX",
@@ -67,8 +67,6 @@ KIND_OPENING_CLAIM = 1
 KIND_BANK_SIX = 2
 KIND_PLAY = 3
 KIND_CAPTURE = 4
-KIND_SHIFT = 56
-PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
 DECLINE_PAYLOAD = 1 << 50  # a capture decision's "leave the card on the field"
 
 # --- the packed observation: int64[OBS_SIZE] ---------------------------------------------------

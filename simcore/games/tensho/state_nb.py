@@ -34,7 +34,7 @@ from simcore.games.tensho import heuristic_nb as H
 from simcore.games.tensho.features_nb import N_FEATURES, features_nb
 from simcore.games.tensho.kernel_nb import greedy_gain_nb, greedy_placement_nb
 from simcore.kernels import contract as C
-from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
 from simcore.rng import (
     DEAL_STREAM,
@@ -42,6 +42,7 @@ from simcore.rng import (
     next_u64_nb,
     round_hash_nb,
     shuffle_places_nb,
+    shuffled_ids_nb,
     stream_init_hashed_nb,
     uniform_below_nb,
 )
@@ -52,8 +53,6 @@ K_OPENING_CLAIM = 1
 K_BANK_SIX = 2
 K_PLAY = 3
 K_CAPTURE = 4
-KIND_SHIFT = 56
-PAYLOAD_MASK = (1 << 56) - 1
 DECLINE = 1 << 50  # the payload of "leave the played card on the field"
 
 # --- state slots -----------------------------------------------------------------------------
@@ -126,17 +125,6 @@ PH_FINISH = 7
 
 SOURCE_PLAY = 0
 SOURCE_DRAW = 1
-
-
-@nb.njit(inline="always", cache=True)
-def key_of_nb(kind, payload):
-    """The action key of ``payload`` in a decision of ``kind``."""
-    return (np.int64(kind) << KIND_SHIFT) | np.int64(payload)
-
-
-@nb.njit(inline="always", cache=True)
-def ubit_nb(card):
-    return np.int64(1) << np.int64(card)
 
 
 def rule_table(compiled) -> np.ndarray:
@@ -605,14 +593,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     unseen = src[ST_HAND + opponent] | src[ST_DEAD]
     for i in range(top, DRAW_SIZE):
         unseen |= ubit_nb(src[ST_DRAW + i])
-    n = 0
-    rest = unseen
-    while rest:
-        ids[n] = lowest_id(rest)
-        rest &= rest - 1
-        n += 1
-    states[at], states[at + 1], states[at + 2], states[at + 3] = shuffle_places_nb(
-        states[at], states[at + 1], states[at + 2], states[at + 3], ids, n, 0, max(n - 1, 0), 0)
+    n = shuffled_ids_nb(unseen, ids, states, at)
     n_hand = popcount(src[ST_HAND + opponent])
     hand = np.int64(0)
     for i in range(n_hand):
