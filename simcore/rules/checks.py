@@ -3,13 +3,33 @@ the file and the key, and the supersession-cycle check."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from simcore.cards import Deck
 from simcore.errors import RulesError
 
-__all__ = ["Checker", "refuse_supersession_cycle", "supersession_cycle", "supersession_table"]
+__all__ = ["Checker", "file_fields", "refuse_supersession_cycle", "supersession_cycle", "supersession_table"]
+
+
+def file_fields(name: str, source: str, text: str, game_name: str, game: dict, deck: Deck,
+                options: dict[str, str | int], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of every game's rule set that say which file it is (``name``, ``source``, its
+    ``text`` and that text's sha256), what its ``[game]`` table calls it, its deck, and its
+    options with those of them set by ``--option`` (``overrides``)."""
+    return {
+        "name": name,
+        "source": source,
+        "text": text,
+        "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "game": game_name,
+        "title": str(game.get("title", name)),
+        "description": str(game.get("description", "")),
+        "deck": deck,
+        "options": options,
+        "overrides": {k: options[k] for k in overrides},
+    }
 
 
 class Checker:

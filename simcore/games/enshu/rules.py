@@ -17,7 +17,6 @@ W and S 2-3, C 2-5) and option ``enshu.players`` chooses one (``load_rules(name,
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +30,7 @@ from simcore.games.enshu.options import (
     VARIANT_PLAYERS,
 )
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
-from simcore.rules.checks import Checker, supersession_table
+from simcore.rules.checks import Checker, file_fields, supersession_table
 from simcore.rules.loader import RuleSetLookups
 
 __all__ = [
@@ -200,14 +199,7 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     _check_bounds(source, data, options, variant, allowed, deck, yaku, teyaku)
 
     return RuleSet(
-        name=name,
-        source=source,
-        text=text,
-        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        game="enshu",
-        title=str(game.get("title", name)),
-        description=str(game.get("description", "")),
-        deck=deck,
+        **file_fields(name, source, text, "enshu", game, deck, options, overrides),
         variant=variant,
         players=players,
         allowed_players=allowed,
@@ -215,8 +207,6 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
         deal_hand=hand,
         deal_draw=draw,
         deal_dead=0,
-        options=options,
-        overrides={k: options[k] for k in overrides},
         card_points=card_points,
         icp_months=icp_months,
         yaku=yaku,

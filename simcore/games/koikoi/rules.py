@@ -9,7 +9,6 @@ lowers the rule set to the engines' arrays.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +16,7 @@ from simcore.cards import HANAFUDA48, Deck, mask_of
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.options import OPTIONS
 from simcore.hanafuda import month_mask, month_of
-from simcore.rules.checks import Checker
+from simcore.rules.checks import Checker, file_fields
 from simcore.rules.loader import RuleSetLookups
 
 __all__ = ["CARD_CLASSES", "RuleSet", "YAKU_TABLE", "Yaku", "YakuInfo", "build_rules"]
@@ -150,17 +149,8 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     yaku = _yaku_table(classes, options)
     _check_sums(source, options)
     return RuleSet(
-        name=name,
-        source=source,
-        text=text,
-        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        game="koikoi",
-        title=str(game.get("title", name)),
-        description=str(game.get("description", "")),
-        deck=HANAFUDA48,
+        **file_fields(name, source, text, "koikoi", game, HANAFUDA48, options, overrides),
         players=2,
-        options=options,
-        overrides={k: options[k] for k in overrides},
         classes=classes,
         yaku=yaku,
     )

@@ -7,7 +7,6 @@ then lowers the rule set to the kernels' arrays.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from simcore.cards import DECKS, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.tensho.options import OPTIONS, SKIN_DEFAULTS
-from simcore.rules.checks import Checker, supersession_table
+from simcore.rules.checks import Checker, file_fields, supersession_table
 from simcore.rules.loader import RuleSetLookups
 from simcore.rules.schema import OptionSpec
 
@@ -179,21 +178,12 @@ def build_rules(name: str, source: str, text: str, data: dict, overrides: dict[s
     _check_tensho_bounds(source, value_keys, card_value_tables, yaku, options)
 
     return RuleSet(
-        name=name,
-        source=source,
-        text=text,
-        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        game="tensho",
-        title=str(game.get("title", name)),
-        description=str(game.get("description", "")),
-        deck=deck,
+        **file_fields(name, source, text, "tensho", game, deck, options, overrides),
         players=2,
         deal_field=sizes["field"],
         deal_hand=sizes["hand"],
         deal_draw=sizes["draw"],
         deal_dead=sizes["dead"],
-        options=options,
-        overrides={k: options[k] for k in overrides},
         card_value_tables=card_value_tables,
         chaff_sets=chaff_sets,
         yaku=yaku,
