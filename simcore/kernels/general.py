@@ -10,6 +10,7 @@ unit; everything else is here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from simcore.kernels.units_nb import play_units_nb
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
-__all__ = ["NOT_COUNTED", "play_general", "time_general"]
+__all__ = ["NOT_COUNTED", "GeneralKernel", "play_general", "time_general"]
 
 NOT_COUNTED = np.zeros((0, 2), dtype=np.int64)  # a run's general kernel counts no decision
 
@@ -71,3 +72,35 @@ def time_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     out = np.zeros((len(specs), 2), dtype=np.int64)
     out[:, :spent.shape[1]] = spent[:len(specs)]
     return out
+
+
+def match_stride(compiled: Any, rounds_per_match: int | None) -> int:
+    """Rows a unit reserves: 1 for an independent round, else a row per round of the match."""
+    return 1 if rounds_per_match is None else int(rounds_per_match)
+
+
+@dataclass(frozen=True)
+class GeneralKernel:
+    """A game's entry points to the general kernel: its ``kernel.py`` gives its
+    ``general_args``, the rows a unit reserves (``stride(compiled, rounds_per_match)``) and its
+    output matrices' rows, and exports ``play_units_general`` and ``time_decisions`` from here."""
+
+    general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
+    n_int: int
+    n_mask: int
+    stride: Callable[[Any, int | None], int] = match_stride
+
+    def play_units(self, compiled: Any, specs: Sequence[Any], seed: int, first_unit: int, n_units: int,
+                   rounds_per_match: int | None,
+                   out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``play_general``: every seat's policy through the state machine (the same rows as a
+        game's fast kernel for the seats it plays), int64[n_int, rows] and uint64[n_mask, rows]."""
+        return play_general(self.general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match,
+                            self.stride(compiled, rounds_per_match), self.n_int, self.n_mask, out)
+
+    def time_decisions(self, compiled: Any, specs: Sequence[Any], seed: int, first_round: int, n_rounds: int,
+                       timed: bool) -> np.ndarray:
+        """``time_general``: each seat's decisions with two or more options over the independent
+        rounds ``first_round ..`` of ``seed`` and (``timed``) their ticks, int64[seats, 2]."""
+        return time_general(self.general_args, compiled, specs, seed, first_round, n_rounds, timed, self.n_int,
+                            self.n_mask)

@@ -17,7 +17,7 @@ import numpy as np
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
 from simcore.games.enshu.state_nb import EnshuRules
-from simcore.kernels.general import play_general, time_general
+from simcore.kernels.general import GeneralKernel
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
@@ -137,19 +137,14 @@ def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int
     """
     from simcore.games.enshu.state_nb import MAX_ACTIONS
 
-    stride = _stride(rounds_per_match)
     # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
     groups = np.asarray(compiled.teyaku_group)
     most_options = 2 * max([int((groups == g).sum()) for g in (0, 1)] + [0]) + 1
     if int(compiled.params[E.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
         raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
                          f"rules may ask {max(int(compiled.params[E.P_HAND]), most_options)}")
-    return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
-                        E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)
+    return GENERAL.play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
 
 
-def time_decisions(compiled, specs, seed: int, first_round: int, n_rounds: int, timed: bool) -> np.ndarray:
-    """Each seat's decisions with two or more options over independent rounds ``first_round ..``
-    of ``seed`` and (``timed``) the ticks its policy spent on them (``time_general``): int64[seats, 2]."""
-    return time_general(_general_args, compiled, specs, seed, first_round, n_rounds, timed, E.N_INT_COLUMNS,
-                        E.N_MASK_COLUMNS)
+GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS, lambda compiled, rounds: _stride(rounds))
+time_decisions = GENERAL.time_decisions

@@ -12,7 +12,7 @@ import numpy as np
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.kernel_nb import months_in_nibbles, play_units_nb
 from simcore.games.koikoi.state_nb import kernel_rules, rule_table
-from simcore.kernels.general import play_general, time_general
+from simcore.kernels.general import GeneralKernel
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
 from simcore.kernels.prepared import prepared
 from simcore.kernels.threads import in_threads
@@ -60,18 +60,6 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     return played(out_int, out_mask, n_units * stride)
 
 
-def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-                       out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``play_units`` through the general kernel, whatever the seats' policies (the same rows as
-    the fast kernel for random and greedy seats): int64[N_INT_COLUMNS, rows] and
-    uint64[N_MASK_COLUMNS, rows]."""
-    stride = 1 if rounds_per_match is None else rounds_per_match
-    return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
-                        E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)
-
-
-def time_decisions(compiled, specs, seed: int, first_round: int, n_rounds: int, timed: bool) -> np.ndarray:
-    """Each seat's decisions with two or more options over independent rounds ``first_round ..``
-    of ``seed`` and (``timed``) the ticks its policy spent on them (``time_general``): int64[seats, 2]."""
-    return time_general(_general_args, compiled, specs, seed, first_round, n_rounds, timed, E.N_INT_COLUMNS,
-                        E.N_MASK_COLUMNS)
+GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
+play_units_general = GENERAL.play_units  # every policy, through the general kernel
+time_decisions = GENERAL.time_decisions

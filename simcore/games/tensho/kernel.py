@@ -21,7 +21,7 @@ from simcore.games.tensho.kernel_nb import (
     table_views,
 )
 from simcore.games.tensho.state_nb import kernel_rules
-from simcore.kernels.general import play_general, time_general
+from simcore.kernels.general import GeneralKernel
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_RANDOM,
@@ -108,11 +108,9 @@ def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds
     out : optional reusable flat buffers from ``simcore.record.output_buffers`` with room for
         ``n_units * stride`` rows; reusing them spares the page faults of fresh memory per chunk.
     """
-    from simcore.games.tensho.reference import unit_layout
-
     if any(spec.policy_id not in KERNEL_POLICIES for spec in specs):
         return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-    stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
+    stride = _stride(compiled, rounds_per_match)
     out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
     args = prepared(_fast_kernel_args, compiled, specs)
     matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
@@ -131,20 +129,13 @@ def _general_args(compiled, specs) -> tuple:
     return kernel_rules(compiled), arrays
 
 
-def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-                       out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``play_units`` through the general kernel, whatever the seats' policies (the same rows as
-    the fast kernel for random and greedy seats): int64[N_INT_COLUMNS, rows] and
-    uint64[N_MASK_COLUMNS, rows]."""
+def _stride(compiled, rounds_per_match: int | None) -> int:
+    """Rows a unit reserves: a match's rounds and the room for extra rounds (``unit_layout``)."""
     from simcore.games.tensho.reference import unit_layout
 
-    stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    return play_general(_general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match, stride,
-                        E.N_INT_COLUMNS, E.N_MASK_COLUMNS, out)
+    return 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
 
 
-def time_decisions(compiled, specs, seed: int, first_round: int, n_rounds: int, timed: bool) -> np.ndarray:
-    """Each seat's decisions with two or more options over independent rounds ``first_round ..``
-    of ``seed`` and (``timed``) the ticks its policy spent on them (``time_general``): int64[seats, 2]."""
-    return time_general(_general_args, compiled, specs, seed, first_round, n_rounds, timed, E.N_INT_COLUMNS,
-                        E.N_MASK_COLUMNS)
+GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS, _stride)
+play_units_general = GENERAL.play_units  # every policy, through the general kernel
+time_decisions = GENERAL.time_decisions
