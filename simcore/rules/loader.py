@@ -10,6 +10,7 @@ line naming the file, the key and the problem.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from simcore.registry import get_game, known_game_names
 if TYPE_CHECKING:
     from simcore.cards import Deck
 
-__all__ = ["MAX_RULES_BYTES", "RulesError", "RuleSetLookups", "load_rules", "load_rules_text", "shipped_rules",
+__all__ = ["MAX_RULES_BYTES", "BaseRuleSet", "RulesError", "RuleSetLookups", "load_rules", "load_rules_text", "shipped_rules",
            "parse_option_overrides"]
 
 # The largest rule file accepted: the shipped ones are under 10 KiB, and the text is stored with
@@ -54,6 +55,25 @@ class RuleSetLookups:
         """The name of card ``card_id`` in this rule set's skin."""
         return self.deck.label(card_id, self.skin)
 
+
+
+
+@dataclass(frozen=True)
+class BaseRuleSet(RuleSetLookups):
+    """The fields of every game's rule set (``simcore.rules.checks.file_fields`` fills all but
+    ``players``); a game's ``RuleSet`` adds its own."""
+
+    name: str
+    source: str  # a path, or "NAME.toml" (shipped)
+    text: str
+    sha256: str
+    game: str
+    title: str
+    description: str
+    deck: Deck
+    players: int
+    options: dict[str, str | int]
+    overrides: dict[str, str | int]
 
 SHIPPED_PACKAGE = "simcore.rules"
 

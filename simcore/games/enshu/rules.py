@@ -31,7 +31,7 @@ from simcore.games.enshu.options import (
 )
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
 from simcore.rules.checks import Checker, file_fields, supersession_table
-from simcore.rules.loader import RuleSetLookups
+from simcore.rules.loader import BaseRuleSet
 
 __all__ = [
     "Yaku",
@@ -111,29 +111,16 @@ class Teyaku:
 
 
 @dataclass(frozen=True)
-class RuleSet(RuleSetLookups):
-    """A validated Enshu-bana rule set with every option resolved.
+class RuleSet(BaseRuleSet):
+    """A validated Enshu-bana rule set with every option resolved (``players``: the chosen
+    number of players)."""
 
-    Field names follow ``simcore.rules.loader.RuleSet`` where they mean the same.
-    """
-
-    name: str
-    source: str
-    text: str
-    sha256: str
-    game: str  # "enshu"
-    title: str
-    description: str
-    deck: Deck
     variant: str  # "W" | "S" | "C"
-    players: int  # the chosen number of players
     allowed_players: tuple[int, ...]
     deal_field: int
     deal_hand: int
     deal_draw: int
     deal_dead: int
-    options: dict[str, str | int]
-    overrides: dict[str, str | int]
     card_points: tuple[int, ...]  # per card id
     icp_months: tuple[int, ...]
     yaku: tuple[Yaku, ...]

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simcore.cards import HANAFUDA48, Deck, mask_of
+from simcore.cards import HANAFUDA48, mask_of
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.options import OPTIONS
 from simcore.hanafuda import month_mask, month_of
 from simcore.rules.checks import Checker, file_fields
-from simcore.rules.loader import RuleSetLookups
+from simcore.rules.loader import BaseRuleSet
 
 __all__ = ["CARD_CLASSES", "RuleSet", "YAKU_TABLE", "Yaku", "YakuInfo", "build_rules"]
 
@@ -97,20 +97,9 @@ class Yaku:
 
 
 @dataclass(frozen=True)
-class RuleSet(RuleSetLookups):
+class RuleSet(BaseRuleSet):
     """A validated koi-koi rule set with every option resolved."""
 
-    name: str
-    source: str  # path or "NAME.toml" (shipped)
-    text: str
-    sha256: str
-    game: str
-    title: str
-    description: str
-    deck: Deck
-    players: int
-    options: dict[str, str | int]
-    overrides: dict[str, str | int]
     classes: tuple[int, ...]  # card masks by ``E.K_*``
     yaku: tuple[Yaku, ...]
 

@@ -15,7 +15,7 @@ from simcore.cards import DECKS, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.tensho.options import OPTIONS, SKIN_DEFAULTS
 from simcore.rules.checks import Checker, file_fields, supersession_table
-from simcore.rules.loader import RuleSetLookups
+from simcore.rules.loader import BaseRuleSet
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["INSTANT", "RuleSet", "Yaku", "build_rules"]
@@ -52,24 +52,13 @@ class Yaku:
 
 
 @dataclass(frozen=True)
-class RuleSet(RuleSetLookups):
+class RuleSet(BaseRuleSet):
     """A validated rule set with every option resolved."""
 
-    name: str
-    source: str  # path or "shipped:NAME"
-    text: str
-    sha256: str
-    game: str
-    title: str
-    description: str
-    deck: Deck
-    players: int
     deal_field: int
     deal_hand: int
     deal_draw: int
     deal_dead: int
-    options: dict[str, str | int]
-    overrides: dict[str, str | int]
     card_value_tables: dict[str, tuple[int, ...]]
     chaff_sets: dict[str, int]
     yaku: tuple[Yaku, ...]
