@@ -15,7 +15,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["prepared"]
+import numpy as np
+
+__all__ = ["prepared", "word_table"]
 
 T = TypeVar("T")
 KEEP = 16
@@ -36,3 +38,13 @@ def prepared(build: Callable[[Any, Sequence[Any]], T], compiled: Any, specs: Seq
     while len(_entries) > KEEP:
         _entries.popitem(last=False)
     return value
+
+
+def word_table(size: int, parts: Sequence[tuple[int, Any]]) -> np.ndarray:
+    """One int64[size] table of a kernel's constants (a game's rule table): each ``(at, values)``
+    of ``parts`` flattened into the slots from ``at`` on, uint64 masks stored bit for bit."""
+    table = np.zeros(size, dtype=np.int64)
+    for at, values in parts:
+        flat = np.asarray(values).ravel()
+        table[at:at + flat.size] = flat.view(np.int64) if flat.dtype == np.uint64 else flat
+    return table

@@ -32,6 +32,7 @@ from simcore.games.koikoi import enums as E
 from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
+from simcore.kernels.prepared import word_table
 from simcore.rng import (
     DEAL_STREAM,
     round_hash_nb,
@@ -103,20 +104,15 @@ DECK_MASK = (1 << E.DECK_SIZE) - 1
 def rule_table(compiled) -> np.ndarray:
     """The rule table ``rt`` of a ``CompiledRules``: int64[R_SIZE] (slots ``R_*``; masks stored
     bit for bit as int64)."""
-    rt = np.zeros(R_SIZE, dtype=np.int64)
-
-    def put(at: int, values) -> None:
-        values = np.asarray(values).ravel()
-        rt[at:at + values.size] = values.view(np.int64) if values.dtype == np.uint64 else values
-
-    put(R_PARAMS, compiled.params)
-    put(R_MONTH, compiled.month[:64])
-    put(R_MONTH_MASK, compiled.month_mask)
-    put(R_CLASSES, compiled.classes)
-    put(R_CHAFF, np.array([compiled.chaff_mask], dtype=np.uint64))
-    put(R_YAKU_VALUE, compiled.yaku_value)
-    put(R_WEIGHT, compiled.card_weight)
-    return rt
+    return word_table(R_SIZE, [
+        (R_PARAMS, compiled.params),
+        (R_MONTH, compiled.month[:64]),
+        (R_MONTH_MASK, compiled.month_mask),
+        (R_CLASSES, compiled.classes),
+        (R_CHAFF, np.array([compiled.chaff_mask], dtype=np.uint64)),
+        (R_YAKU_VALUE, compiled.yaku_value),
+        (R_WEIGHT, compiled.card_weight),
+    ])
 
 
 @nb.njit(inline="always", cache=True)

@@ -36,6 +36,7 @@ from simcore.games.tensho.kernel_nb import greedy_gain_nb, greedy_placement_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
+from simcore.kernels.prepared import word_table
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -130,25 +131,19 @@ SOURCE_DRAW = 1
 def rule_table(compiled) -> np.ndarray:
     """The rule table ``rt`` of a ``CompiledRules``: int64[R_SIZE] (slots ``R_*``; masks and
     yaku bitsets stored bit for bit as int64)."""
-    rt = np.zeros(R_SIZE, dtype=np.int64)
-
-    def put(at: int, values) -> None:
-        values = np.asarray(values).ravel()
-        rt[at:at + values.size] = values.view(np.int64) if values.dtype == np.uint64 else values
-
-    put(R_PARAMS, compiled.params)
-    put(R_RANK, compiled.rank[:64])
-    put(R_RANK_MASK, compiled.rank_mask[:16])
-    put(R_DEAL_ORDER, compiled.deal_order)
-    put(R_YAKU_MASK, compiled.yaku_mask)
-    for s in range(2):
-        put(R_YAKU_POINTS + 64 * s, compiled.yaku_points[s])
-    put(R_IN_SET, compiled.yaku_in_set)
-    put(R_INSTANT, compiled.yaku_instant)
-    put(R_SUPERSEDES, compiled.supersedes)
-    put(R_CARD_VALUE, compiled.card_value[:64])
-    put(R_CHAFF, np.array([compiled.chaff_mask], dtype=np.uint64))
-    return rt
+    return word_table(R_SIZE, [
+        (R_PARAMS, compiled.params),
+        (R_RANK, compiled.rank[:64]),
+        (R_RANK_MASK, compiled.rank_mask[:16]),
+        (R_DEAL_ORDER, compiled.deal_order),
+        (R_YAKU_MASK, compiled.yaku_mask),
+        *((R_YAKU_POINTS + 64 * s, compiled.yaku_points[s]) for s in range(2)),
+        (R_IN_SET, compiled.yaku_in_set),
+        (R_INSTANT, compiled.yaku_instant),
+        (R_SUPERSEDES, compiled.supersedes),
+        (R_CARD_VALUE, compiled.card_value[:64]),
+        (R_CHAFF, np.array([compiled.chaff_mask], dtype=np.uint64)),
+    ])
 
 
 @nb.njit(inline="always", cache=True)
