@@ -40,6 +40,7 @@ from simcore.games.enshu import heuristic_nb as H
 from simcore.games.enshu.compile import teyaku_options
 from simcore.games.enshu.decisions import ACTION_KINDS, action_key, ask_policy
 from simcore.games.enshu.policies import GreedyPolicy, HeuristicPolicy, Observation
+from simcore.kernels.bits import KIND_SHIFT, PAYLOAD_MASK
 from simcore.policies import parse_policy
 from simcore.rng import Stream
 from simcore.rules import load_rules, shipped_rules
@@ -189,10 +190,10 @@ def _obs(compiled, *, hand, field, piles, seat=0, exposed=None, declared=None, s
 def _both_play(compiled, obs) -> int:
     """The heuristic's card in both engines (they must agree)."""
     card = HeuristicPolicy(HEURISTIC, compiled).play(obs)
-    keys = np.array([(H.KIND_PLAY << H.KEY_SHIFT) | c for c in range(48) if (obs.hand >> c) & 1], dtype=np.int64)
+    keys = np.array([(H.KIND_PLAY << KIND_SHIFT) | c for c in range(48) if (obs.hand >> c) & 1], dtype=np.int64)
     index = H.heuristic_choose_nb(H.KIND_PLAY, H.pack_observation(obs), keys, len(keys),
                                   H.heuristic_tables(compiled, HEURISTIC))
-    assert int(keys[index] & H.PAYLOAD_MASK) == card
+    assert int(keys[index] & PAYLOAD_MASK) == card
     return card
 
 
@@ -260,14 +261,14 @@ def test_capture_choice_keeps_the_card_the_next_player_wants_off_the_field():
     choice = HeuristicPolicy(HEURISTIC, compiled).choose_capture(obs, PINE_CHAFF_1, options)
     assert choice == 1 << PINE_RIBBON
     packed = H.pack_observation(obs, PINE_CHAFF_1, "play")
-    keys = np.array([(H.KIND_CAPTURE << H.KEY_SHIFT) | o for o in options], dtype=np.int64)
+    keys = np.array([(H.KIND_CAPTURE << KIND_SHIFT) | o for o in options], dtype=np.int64)
     assert H.heuristic_choose_nb(H.KIND_CAPTURE, packed, keys, 2, H.heuristic_tables(compiled, HEURISTIC)) == 0
 
 
 def _yes_no(compiled, kind: str, obs) -> bool:
     policy = HeuristicPolicy(HEURISTIC, compiled)
     answer = getattr(policy, kind)(obs)
-    keys = np.array([(H.KIND_CODES[kind] << H.KEY_SHIFT) | v for v in (0, 1)], dtype=np.int64)
+    keys = np.array([(H.KIND_CODES[kind] << KIND_SHIFT) | v for v in (0, 1)], dtype=np.int64)
     index = H.heuristic_choose_nb(H.KIND_CODES[kind], H.pack_observation(obs), keys, 2,
                                   H.heuristic_tables(compiled, HEURISTIC))
     assert index == int(answer)
