@@ -371,16 +371,15 @@ def _complete(folder: Path) -> bool:
         return False
 
 
-def _sweep(setting: Setting, policy: str, plan: Plan) -> Path | None:
-    """The card-value sweep of a Tensho setting (T1, T2, T3 on the same deals), reused when complete."""
+def _sweep(setting: Setting, option: str, values: list[str], policy: str, plan: Plan, folder: Path) -> Path | None:
+    """A sweep of one option's values (the baseline first) under ``policy`` in every seat, in
+    ``folder``, reused when complete (None: not complete and nothing may be computed)."""
     from simcore.run.sweep import SweepConfig, run_sweep
 
-    folder = plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}"
     if not _complete(folder) and not plan.compute:
         return None
     if not _complete(folder):
-        run_sweep(SweepConfig(rules=setting.rules, options=_options(setting),
-                              vary=[("tensho.card_values", list(CARD_VALUES))],
+        run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
                               policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy),
                               seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
                               threads=plan.threads))
@@ -399,21 +398,6 @@ def variant_values(setting: Setting, option: str, values: tuple[str, ...]) -> li
 
     own = str(load_rules(setting.rules, dict(setting.options)).option(option))
     return [own, *[v for v in values if v != own]]
-
-
-def _variant_sweep(setting: Setting, option: str, values: list[str], policy: str, plan: Plan) -> Path | None:
-    """A koi-koi setting's sweep of one option's values (the setting's own first), reused when complete."""
-    from simcore.run.sweep import SweepConfig, run_sweep
-
-    folder = plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}"
-    if not _complete(folder) and not plan.compute:
-        return None
-    if not _complete(folder):
-        run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
-                              policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy),
-                              seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
-                              threads=plan.threads))
-    return folder
 
 
 def describe_variants(folder: Path, setting: Setting, policy: str, findings: Findings) -> None:
@@ -679,7 +663,8 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
         paths: dict[str, Path] = {}
         for policy in dict.fromkeys([*plan.policies, strong]):
             if setting.tensho:
-                sweep = _sweep(setting, policy, plan)
+                sweep = _sweep(setting, "tensho.card_values", list(CARD_VALUES), policy, plan,
+                               plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}")
                 if sweep is None:
                     findings.missing.append(f"{setting.label} / {policy}")
                     continue
@@ -717,7 +702,8 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
             policy = variant_policy(strong)
             findings.variant_policy[setting.label] = policy
             for option, values in KOIKOI_VARIANTS:
-                swept = _variant_sweep(setting, option, variant_values(setting, option, values), policy, plan)
+                swept = _sweep(setting, option, variant_values(setting, option, values), policy, plan,
+                               plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}")
                 if swept is None:
                     findings.missing.append(f"{setting.label} / {option}")
                     continue

@@ -184,8 +184,9 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
 def game_policy_rows(game: str, title: str, compiled: Any, specs: Sequence[Any], seats: int,
                      basic_params: Mapping[str, str], heuristic_tables: Callable[[Any, Any], np.ndarray]) -> PolicyArrays:
     """``learned_rows`` for the general kernel of ``game`` (``title`` in messages): its heuristic's
-    tables (``heuristic_tables(compiled, spec)``), rollout policies parsed as recorded, and its
-    learned players' tables."""
+    tables (``heuristic_tables(compiled, spec)``, int64[:]), rollout policies parsed as recorded,
+    and its learned players' tables; the ``PolicyArrays`` of ``policy_rows`` (int64 rows, float64
+    constants, int64 tables and log table)."""
     return learned_rows(specs, seats, basic_params, lambda spec: heuristic_tables(compiled, spec),
                         lambda name: parse_policy(name, game, recorded=True), title,
                         lambda spec: learned_table(game, compiled, spec))
