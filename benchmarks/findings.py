@@ -1043,10 +1043,15 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
         if not yaku:
             continue
         made = sorted(yaku, key=lambda r: -r.made.value)
+        seen = [r for r in made if r.made.value > 0] or made
+        never = [r.name for r in made if r.made.value == 0]
         won = max(yaku, key=lambda r: r.won.value)
         lines.append(f"* *{s.label}* ({policy}): most often made {made[0].name} ({made[0].made.text(True)} of "
-                     f"rounds), least often {made[-1].name} ({made[-1].made.text(True)}); the winner most often "
-                     f"holds {won.name} ({won.won.text(True)} of rounds). All {len(yaku)} in [Yaku](#yaku).")
+                     f"rounds), least often {seen[-1].name} ({seen[-1].made.text(True)})"
+                     + (f", never {', '.join(never)} (switched off or redealt under these rules, or too rare "
+                        f"for these rounds)" if never else "")
+                     + f"; the winner most often holds {won.name} ({won.won.text(True)} of rounds). All {len(yaku)} in "
+                     "[Yaku](#yaku).")
     out += [f"**{QUESTIONS[2]}**", "", *lines, ""]
     # 4. seat order
     lines = []
@@ -1757,7 +1762,9 @@ def main(argv: list[str] | None = None) -> int:
                 variants=not args.no_variants)
     settings_ = settings(args.quick)
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
-    command = " ".join(["python -m benchmarks.findings", *(argv if argv is not None else sys.argv[1:])])
+    # the command that makes the page: a re-render (--no-run) gives the same page from the same folders
+    command = " ".join(["python -m benchmarks.findings",
+                        *[a for a in (argv if argv is not None else sys.argv[1:]) if a != "--no-run"]])
     log = args.log.open("a", encoding="utf-8") if args.log else None
     skill = not args.no_skill
     if args.estimate:
