@@ -316,6 +316,11 @@ def test_a_session_keeps_one_local_cluster_for_several_runs(tmp_path):
             settings = client.run(lambda: (dask.config.get("distributed.worker.profile.enabled"),
                                            dask.config.get("distributed.admin.tick.interval")))
             callbacks = client.run(lambda dask_worker: set(dask_worker.periodic_callbacks))
+            # a local worker writes to this process's stderr: its Dask logs (a heartbeat that
+            # meets the closing scheduler logs a traceback) are off; this process's are not
+            levels = client.run(lambda: logging.getLogger("distributed").getEffectiveLevel())
+        assert set(levels.values()) == {logging.CRITICAL}
+        assert logging.getLogger("distributed").getEffectiveLevel() < logging.CRITICAL
         assert set(settings.values()) == {(False, "1s")}
         assert all("profile" not in names and "heartbeat" in names for names in callbacks.values())
         assert dask.config.get("distributed.worker.profile.enabled") == profiling

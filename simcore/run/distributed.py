@@ -71,6 +71,7 @@ __all__ = ["MAX_SHARDS_PER_TASK", "Connection", "DistributedStats", "NumbaCacheP
 
 LOCAL_SCHEDULER = re.compile(r"local(?::(\d+))?")
 PLUGIN_NAME = "fudasim-numba-cache"
+QUIET_PLUGIN_NAME = "fudasim-quiet-local-worker"
 # Dask settings of the clusters ``local:N`` starts (docs/distributed.md).  Dask's statistical
 # profiler samples every worker thread's stack each 10 ms and its event loops tick every 20 ms
 # for their latency figures: diagnostics for the dashboard that, on a machine with no core to
@@ -129,6 +130,19 @@ class NumbaCachePlugin(WorkerPlugin):
         use_node_local_cache()
 
 
+class QuietWorkerPlugin(WorkerPlugin):
+    """Keep a ``local:N`` worker's Dask logs off the terminal the run prints to.
+
+    A local worker writes to the run's own stderr, and one whose heartbeat meets the closing
+    scheduler logs an ERROR with a traceback as the cluster shuts down.  Whatever goes wrong in
+    a run reaches the client (a task's exception, ``KilledWorker``) and is reported from there.
+    """
+
+    def setup(self, worker: Any) -> None:
+        """Raise the worker process's ``distributed`` logger to CRITICAL."""
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
 def dask_setup(worker: Any) -> None:
     """``dask worker --preload simcore.run.distributed``: the node-local numba cache from the start."""
     use_node_local_cache()
@@ -179,8 +193,9 @@ def connect(address: str, timeout: float | None = None) -> Connection:
             raise RunError(f"--scheduler {address}: local:N needs at least one worker")
         try:
             with _workers_ignore_ctrl_c(), dask.config.set(LOCAL_CLUSTER_CONFIG):
+                # CRITICAL: see QuietWorkerPlugin.
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+                                       dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
         except (OSError, RuntimeError, TimeoutError) as error:
             raise RunError(f"--scheduler {address}: the local cluster did not start ({_one_line(error)}); "
                            f"a Python script that starts one must guard its entry point with "
@@ -205,6 +220,8 @@ def connect(address: str, timeout: float | None = None) -> Connection:
         connection = Connection(client, None, address)
     try:
         connection.client.register_plugin(NumbaCachePlugin(), name=PLUGIN_NAME)
+        if connection.cluster is not None:
+            connection.client.register_plugin(QuietWorkerPlugin(), name=QUIET_PLUGIN_NAME)
         _wait_for_a_worker(connection.client)  # before the run touches its folder
     except BaseException:
         connection.close()
