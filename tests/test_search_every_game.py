@@ -43,8 +43,15 @@ def _first_rules() -> list[str]:
     return sorted(seen.values())
 
 
-@pytest.mark.parametrize("policy", SETTINGS)
-@pytest.mark.parametrize("rules_name", _first_rules())
+def _cases() -> list:
+    """Every (rules, setting) pair; the fast subset (``-m "not slow"``) plays each setting in one
+    game and each game in every third setting, the full suite every pair."""
+    rules = _first_rules()
+    return [pytest.param(name, policy, marks=() if i % len(rules) == j else pytest.mark.slow)
+            for j, name in enumerate(rules) for i, policy in enumerate(SETTINGS)]
+
+
+@pytest.mark.parametrize(("rules_name", "policy"), _cases())
 def test_the_new_search_settings_write_the_same_rows_in_both_engines(rules_name, policy):
     rules = load_rules(rules_name)
     game = get_game(rules.game)
