@@ -7,6 +7,7 @@ finds the game through the registry by the file's ``[game] name``.
 from simcore.errors import RulesError
 from simcore.rules.loader import (
     MAX_RULES_BYTES,
+    earlier_text,
     load_rules,
     load_rules_text,
     parse_option_overrides,
@@ -18,6 +19,7 @@ __all__ = [
     "MAX_RULES_BYTES",
     "OptionSpec",
     "RulesError",
+    "earlier_text",
     "load_rules",
     "load_rules_text",
     "parse_option_overrides",

@@ -9,6 +9,7 @@ line naming the file, the key and the problem.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -21,8 +22,8 @@ from simcore.registry import get_game, known_game_names
 if TYPE_CHECKING:
     from simcore.cards import Deck
 
-__all__ = ["MAX_RULES_BYTES", "BaseRuleSet", "RulesError", "RuleSetLookups", "load_rules", "load_rules_text", "shipped_rules",
-           "parse_option_overrides"]
+__all__ = ["EARLIER_FOLDER", "MAX_RULES_BYTES", "BaseRuleSet", "RulesError", "RuleSetLookups", "earlier_text",
+           "load_rules", "load_rules_text", "shipped_rules", "parse_option_overrides"]
 
 # The largest rule file accepted: the shipped ones are under 10 KiB, and the text is stored with
 # every dataset, so a stray huge file is refused before it is parsed.
@@ -92,6 +93,24 @@ def shipped_rules() -> dict[str, str]:
     return out
 
 
+# Earlier texts of shipped rule files, kept verbatim as ``NAME-SHA.toml`` (SHA: the first 16 hex
+# digits of the text's sha256) after a change that left the rules as they were (a comment): a run,
+# tournament or sweep records its rules file's sha256, and one started with an earlier text
+# resumes with that text, so every shard of it carries the same rules text.
+EARLIER_FOLDER = "earlier"
+
+
+def earlier_text(name: str, sha256: str) -> str | None:
+    """The earlier text of shipped rule set ``name`` whose sha256 is ``sha256``, or None."""
+    if not isinstance(sha256, str) or len(sha256) != 64 or name not in shipped_rules():
+        return None
+    entry = resources.files(SHIPPED_PACKAGE) / EARLIER_FOLDER / f"{name}-{sha256[:16]}.toml"
+    if not entry.is_file():
+        return None
+    text = entry.read_text(encoding="utf-8")
+    return text if hashlib.sha256(text.encode("utf-8")).hexdigest() == sha256 else None
+
+
 def _refuse_large(source: str, size: int) -> None:
     if size > MAX_RULES_BYTES:
         raise RulesError(f"{source}: {size:,} bytes is larger than a rule file may be "
@@ -133,7 +152,7 @@ def parse_option_overrides(pairs: list[str] | tuple[str, ...]) -> dict[str, str]
     return out
 
 
-def load_rules(ref: str, overrides: dict[str, Any] | None = None) -> Any:
+def load_rules(ref: str, overrides: dict[str, Any] | None = None, recorded_sha256: str | None = None) -> Any:
     """Load a shipped rule set (by name) or a rule file (by path) and validate it.
 
     Parameters
@@ -142,6 +161,9 @@ def load_rules(ref: str, overrides: dict[str, Any] | None = None) -> Any:
         A shipped rule set's name (``tensho-ise``) or the path of a rule file.
     overrides : dict, optional
         Option values (``{"tensho.triple_match": "one"}``) that replace the file's.
+    recorded_sha256 : str, optional
+        The sha256 a run being resumed recorded: where ``ref`` is a shipped name and that is the
+        sha256 of an earlier text of the file (``earlier_text``), that text is loaded.
 
     Returns
     -------
@@ -154,6 +176,8 @@ def load_rules(ref: str, overrides: dict[str, Any] | None = None) -> Any:
         One line naming the file, the key and the problem.
     """
     name, source, text = _read_source(ref)
+    if recorded_sha256 is not None and source == f"{name}.toml":
+        text = earlier_text(name, recorded_sha256) or text
     return load_rules_text(text, name, source, overrides)
 
 

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,10 @@ class RunConfig:
     # ``paired_with``: also the per-round differences from that run (a dataset folder).
     summary: bool = False
     paired_with: str | None = None
+    # The sha256 of the rules text to play where ``rules`` names a shipped rule set whose file
+    # changed since (``simcore.rules.earlier_text``): a tournament or sweep begun with the earlier
+    # text plays it in every run.  A resumed run reads it from its own manifest.
+    rules_sha256: str | None = None
 
 
 
@@ -121,7 +125,7 @@ def with_players(rules: str, options: dict[str, str], players: int | None, flag:
 
 
 def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
-    rules = load_rules(config.rules, config.options)
+    rules = load_rules(config.rules, config.options, config.rules_sha256)
     game = game_of(rules)
     compiled = game.compile(rules)
     if config.engine not in ENGINES:
@@ -246,6 +250,16 @@ def recorded_policies(texts: Any, game: str | None) -> Any:
         return [recorded_text(str(text), game) for text in texts]
     except PolicyError:
         return texts
+
+
+def _recorded_sha256(out: storage.Location) -> str | None:
+    """The rules sha256 the manifest in ``out`` records, or None (no readable manifest: what
+    resuming then does names the problem)."""
+    try:
+        value = ds.read_manifest(out).get("rules_sha256")
+    except (ds.DatasetError, OSError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _check_resume(out: storage.Location, stored: dict[str, Any], plan: dict[str, Any]) -> None:
@@ -482,6 +496,13 @@ def run(config: RunConfig) -> RunSummary:
             out = storage.location(config.out)  # a folder, or a URI: s3://bucket/prefix (docs/distributed.md)
         except ds.DatasetError as error:
             raise RunError(f"--out {error}") from None
+    if config.resume and config.rules_sha256 is None:
+        recorded = _recorded_sha256(out)
+        if recorded is not None and recorded != plan["rules_sha256"]:
+            # begun with an earlier text of a shipped file: resumed with that text, if it is kept
+            # (else the check of the stored plan names the difference)
+            config = replace(config, rules_sha256=recorded)
+            plan, game, compiled, specs = _plan(config)
     if config.summary and isinstance(out, storage.StorePath):
         raise RunError(f"--out {storage.display(out)}: a summary run is written to a local or shared folder, not an "
                        f"object store (its shards are a few MB in all: write them locally and copy them)")

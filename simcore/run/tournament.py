@@ -48,7 +48,7 @@ from simcore import dataset as ds
 from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.policies import check_engine, parse_policy
-from simcore.rules import load_rules
+from simcore.rules import earlier_text, load_rules
 from simcore.storage import display, is_uri
 
 __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
@@ -269,6 +269,13 @@ def _remove_tournament(out: Path, stored: dict[str, Any]) -> None:
     (out / TOURNAMENT_FILE).unlink()
 
 
+def _earlier_shipped_text(plan: dict[str, Any], sha256: Any) -> bool:
+    """Whether ``sha256`` is that of an earlier text of the shipped rule file the plan names
+    (``simcore.rules.earlier_text``), whose rules are the same as today's."""
+    name = str(plan.get("rules_name"))
+    return plan.get("rules_source") == f"{name}.toml" and earlier_text(name, str(sha256)) is not None
+
+
 def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple[dict[str, Any], ds.DatasetLock]:
     """Check the folder against --resume/--overwrite, lock it, and write the manifest to follow."""
     if out.exists() and not out.is_dir():
@@ -286,6 +293,8 @@ def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple
                 then, now = stored.get(key), plan.get(key)
                 if key == "policies":  # spelled as today, so an old tournament's policies compare
                     then = recorded_policies(then, plan.get("game"))
+                if key == "rules_sha256" and _earlier_shipped_text(plan, then):
+                    continue  # begun with an earlier text of the shipped file: its runs play that text
                 if then != now:
                     raise RunError(f"--resume: {out} was started with a different "
                                    f"{_difference(key, then, now)}")
@@ -403,6 +412,7 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
                 resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
                 command=config.command, scheduler=address, summary=bool(manifest.get("summary")),
                 paired_with=str(baseline_path) if baseline_path is not None and path != baseline_path else None,
+                rules_sha256=str(manifest["rules_sha256"]),  # the text the tournament began with
             ))
             computed = summary.rounds - summary.rounds_present
             spent = timing.get(entry["name"], {"rounds": 0, "seconds": 0.0})
