@@ -59,6 +59,16 @@ def test_each_earlier_text_is_named_by_its_digest_and_holds_todays_rules():
     assert earlier_text("no-such-rules", ISE) is None and earlier_text("tensho-hanafuda", ISE) is None
 
 
+def test_a_rule_file_of_ones_own_is_never_replaced_by_an_earlier_shipped_text(tmp_path, monkeypatch):
+    """Only a shipped name resumes with an earlier text: a user's file (even one named like a
+    shipped set, in the folder the command runs in) is loaded as it is now."""
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "tensho-ise.toml"
+    mine.write_text(load_rules("tensho-ise").text + "# mine\n", encoding="utf-8")
+    for ref in (str(mine), "tensho-ise.toml"):
+        assert load_rules(ref, recorded_sha256=ISE).text == mine.read_text(encoding="utf-8")
+
+
 def _stop_after_first_shard(monkeypatch):
     commit = runner.ManifestWriter.commit
 

@@ -8,6 +8,7 @@ from simcore.errors import RulesError
 from simcore.rules.loader import (
     MAX_RULES_BYTES,
     earlier_text,
+    is_shipped,
     load_rules,
     load_rules_text,
     parse_option_overrides,
@@ -20,6 +21,7 @@ __all__ = [
     "OptionSpec",
     "RulesError",
     "earlier_text",
+    "is_shipped",
     "load_rules",
     "load_rules_text",
     "parse_option_overrides",

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from simcore.cards import Deck
 
 __all__ = ["EARLIER_FOLDER", "MAX_RULES_BYTES", "BaseRuleSet", "RulesError", "RuleSetLookups", "earlier_text",
-           "load_rules", "load_rules_text", "shipped_rules", "parse_option_overrides"]
+           "is_shipped", "load_rules", "load_rules_text", "shipped_rules", "parse_option_overrides"]
 
 # The largest rule file accepted: the shipped ones are under 10 KiB, and the text is stored with
 # every dataset, so a stray huge file is refused before it is parsed.
@@ -100,9 +100,14 @@ def shipped_rules() -> dict[str, str]:
 EARLIER_FOLDER = "earlier"
 
 
+def is_shipped(ref: str) -> bool:
+    """Whether ``load_rules(ref)`` loads a shipped rule set (a name no path shadows)."""
+    return ref in shipped_rules() and not Path(ref).exists()
+
+
 def earlier_text(name: str, sha256: str) -> str | None:
     """The earlier text of shipped rule set ``name`` whose sha256 is ``sha256``, or None."""
-    if not isinstance(sha256, str) or len(sha256) != 64 or name not in shipped_rules():
+    if len(sha256) != 64 or name not in shipped_rules():
         return None
     entry = resources.files(SHIPPED_PACKAGE) / EARLIER_FOLDER / f"{name}-{sha256[:16]}.toml"
     if not entry.is_file():
@@ -176,7 +181,7 @@ def load_rules(ref: str, overrides: dict[str, Any] | None = None, recorded_sha25
         One line naming the file, the key and the problem.
     """
     name, source, text = _read_source(ref)
-    if recorded_sha256 is not None and source == f"{name}.toml":
+    if recorded_sha256 is not None and is_shipped(ref):
         text = earlier_text(name, recorded_sha256) or text
     return load_rules_text(text, name, source, overrides)
 

@@ -48,7 +48,7 @@ from simcore import dataset as ds
 from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.policies import check_engine, parse_policy
-from simcore.rules import earlier_text, load_rules
+from simcore.rules import earlier_text, is_shipped, load_rules
 from simcore.storage import display, is_uri
 
 __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
@@ -269,11 +269,10 @@ def _remove_tournament(out: Path, stored: dict[str, Any]) -> None:
     (out / TOURNAMENT_FILE).unlink()
 
 
-def _earlier_shipped_text(plan: dict[str, Any], sha256: Any) -> bool:
-    """Whether ``sha256`` is that of an earlier text of the shipped rule file the plan names
-    (``simcore.rules.earlier_text``), whose rules are the same as today's."""
-    name = str(plan.get("rules_name"))
-    return plan.get("rules_source") == f"{name}.toml" and earlier_text(name, str(sha256)) is not None
+def _earlier_shipped_text(config: TournamentConfig, sha256: Any) -> bool:
+    """Whether ``sha256`` is that of an earlier text of the shipped rule set ``config.rules``
+    names (``simcore.rules.earlier_text``), whose rules are the same as today's."""
+    return is_shipped(config.rules) and earlier_text(config.rules, str(sha256)) is not None
 
 
 def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple[dict[str, Any], ds.DatasetLock]:
@@ -293,7 +292,7 @@ def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple
                 then, now = stored.get(key), plan.get(key)
                 if key == "policies":  # spelled as today, so an old tournament's policies compare
                     then = recorded_policies(then, plan.get("game"))
-                if key == "rules_sha256" and _earlier_shipped_text(plan, then):
+                if key == "rules_sha256" and _earlier_shipped_text(config, then):
                     continue  # begun with an earlier text of the shipped file: its runs play that text
                 if then != now:
                     raise RunError(f"--resume: {out} was started with a different "
