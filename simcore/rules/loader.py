@@ -125,7 +125,7 @@ def _refuse_large(source: str, size: int) -> None:
 def _read_source(ref: str) -> tuple[str, str, str]:
     """(name, source label, text) of a shipped name or a path."""
     path = Path(ref)
-    if ref in shipped_rules() and not path.exists():
+    if is_shipped(ref):
         text = (resources.files(SHIPPED_PACKAGE) / f"{ref}.toml").read_text(encoding="utf-8")
         return ref, f"{ref}.toml", text
     if path.is_file():
