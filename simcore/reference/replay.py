@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 from simcore.cards import ids_of
 from simcore.errors import DealError, DecisionError
 
-__all__ = ["DecisionError", "ScriptedDecisions", "ScriptedSeat", "capture_line", "check_deck", "check_dealer", "parse_deck",
-           "play_deal", "round_of_run", "round_trace"]
+__all__ = ["DecisionError", "ScriptedDecisions", "ScriptedSeat", "capture_line", "check_deck", "check_dealer", "deal_lines", "parse_deck",
+           "play_deal", "round_of_run", "round_trace", "run_replayer", "yaku_fields"]
 
 
 class ScriptedDecisions:
@@ -154,6 +154,29 @@ def round_of_run(play_unit: Callable[..., list[Any]], compiled: Any, specs: list
     return results[k]
 
 
+def run_replayer(play_unit: Callable[..., list[Any]],
+                 stride: Callable[[Any, int], int] | None = None) -> Callable[..., Any]:
+    """A game's ``replay_from_run`` over its ``play_unit``: ``round_of_run`` with a match's rows
+    ``stride(compiled, rounds_per_match)`` apart (``rounds_per_match`` when ``stride`` is None)."""
+
+    def replay_from_run(compiled: Any, specs: list[Any], seed: int, round_index: int,
+                        rounds_per_match: int | None = None) -> Any:
+        """The round ``round_index`` of a run, traced (a match is replayed from its start)."""
+        if rounds_per_match is None:
+            rows = 1
+        else:
+            rows = rounds_per_match if stride is None else stride(compiled, rounds_per_match)
+        return round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, rows)
+
+    return replay_from_run
+
+
+def yaku_fields(rules: Any, yaku: int) -> dict[str, list[str]]:
+    """A seat's yaku (a bitset over ``rules.yaku``) in a JSON trace: English names and keys."""
+    made = [rules.yaku[i] for i in ids_of(yaku)]
+    return {"yaku": [y.english for y in made], "yaku_keys": [y.key for y in made]}
+
+
 Script = TypeVar("Script", bound=ScriptedDecisions)
 
 
@@ -203,3 +226,14 @@ def capture_line(event: dict[str, Any], who: str, cards: Callable[[list[int]], s
     if event["captured"] == [event["card"]]:
         return f"{head} -> straight to the capture pile"
     return f"{head}, takes {cards(event['captured'][1:])}"
+
+
+def deal_lines(event: dict[str, Any], who: Callable[[int], str], cards: Callable[[list[int]], str]) -> list[str]:
+    """A traced two-seat deal's hands, the dealer's marked, and its draw pile, a line each
+    (``who(seat)`` names a seat at the start of a line)."""
+    lines = []
+    for seat, hand in enumerate(event["hands"]):
+        role = "dealer" if seat == event["dealer"] else "non-dealer"
+        lines.append(f"{who(seat)} hand ({role}): {cards(hand)}")
+    lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+    return lines

@@ -43,8 +43,8 @@ from simcore.reference.replay import (
     check_deck,
     parse_deck,
     play_deal,
-    round_of_run,
     round_trace,
+    run_replayer,
 )
 
 __all__ = [
@@ -116,12 +116,8 @@ def parse_enshu_deck(text: str) -> list[int]:
     return parse_deck(text, E.DECK_SIZE)
 
 
-def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
-                    rounds_per_match: int | None = None) -> RoundResult:
-    """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
-    stride = 1 if rounds_per_match is None else rounds_per_match
-    result: RoundResult = round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, stride)
-    return result
+replay_from_run = run_replayer(play_unit)
+"""The round ``round_index`` of a run, traced (a match is replayed from its start)."""
 
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,

@@ -37,9 +37,11 @@ from simcore.reference.replay import (
     capture_line,
     check_dealer,
     check_deck,
+    deal_lines,
     play_deal,
-    round_of_run,
     round_trace,
+    run_replayer,
+    yaku_fields,
 )
 
 __all__ = ["REDRAW", "RecordReplay", "dealing_order", "format_trace", "replay_deck", "replay_from_run", "replay_record",
@@ -70,12 +72,8 @@ def dealing_order(deck: list[int]) -> list[int]:
     return list(deck[field:hands]) + list(deck[:field]) + list(deck[hands:])
 
 
-def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
-                    rounds_per_match: int | None = None) -> RoundResult:
-    """The round ``round_index`` of a run, traced (a match is replayed from its start)."""
-    stride = 1 if rounds_per_match is None else rounds_per_match
-    result: RoundResult = round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, stride)
-    return result
+replay_from_run = run_replayer(play_unit)
+"""The round ``round_index`` of a run, traced (a match is replayed from its start)."""
 
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
@@ -97,8 +95,7 @@ def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     rules = compiled.rules
 
     def seat(s: int) -> dict[str, Any]:
-        yaku = [rules.yaku[i] for i in ids_of(result.yaku[s])]
-        return {"yaku": [y.english for y in yaku], "yaku_keys": [y.key for y in yaku],
+        return {**yaku_fields(rules, result.yaku[s]),
                 "yaku_points": result.yaku_points[s], "koikoi": result.koikoi[s]}
 
     head = {"exhausted": result.exhausted, "last_koikoi": result.last_koikoi}
@@ -121,10 +118,7 @@ def format_trace(compiled: CompiledRules, result: RoundResult, names: tuple[str,
             lines.append(f"Redeal: {event['reason']}")
         elif kind == "deal":
             lines.append(f"Field:  {cards(event['field'])}")
-            for seat in range(N_SEATS):
-                role = "dealer" if seat == event["dealer"] else "non-dealer"
-                lines.append(f"{names[seat].capitalize()} hand ({role}): {cards(event['hands'][seat])}")
-            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+            lines += deal_lines(event, lambda s: names[s].capitalize(), cards)
             lines.append("")
         elif kind == "dealt_yaku":
             lines.append(f"{names[event['seat']].capitalize()} was dealt {event['english']}")

@@ -40,9 +40,11 @@ from simcore.reference.replay import (
     capture_line,
     check_dealer,
     check_deck,
+    deal_lines,
     play_deal,
-    round_of_run,
     round_trace,
+    run_replayer,
+    yaku_fields,
 )
 
 __all__ = ["REDRAW", "format_trace", "replay_deck", "replay_from_run", "trace_json"]
@@ -86,12 +88,8 @@ class _ScriptedSeat(ScriptedSeat):
         return self.field_card(obs, card, options, allow_decline)
 
 
-def replay_from_run(compiled: CompiledRules, specs: list[PolicySpec], seed: int, round_index: int,
-                    rounds_per_match: int | None = None) -> RoundResult:
-    """The round ``round_index`` of a run, traced (matches are replayed from their start)."""
-    stride = 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
-    result: RoundResult = round_of_run(play_unit, compiled, specs, seed, round_index, rounds_per_match, stride)
-    return result
+replay_from_run = run_replayer(play_unit, unit_layout)
+"""The round ``round_index`` of a run, traced (a match is replayed from its start)."""
 
 
 def replay_deck(compiled: CompiledRules, deck: list[int], decisions: list[Any] | None,
@@ -111,9 +109,8 @@ def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
     rules = compiled.rules
 
     def seat(s: int) -> dict[str, Any]:
-        yaku = [rules.yaku[i] for i in ids_of(result.yaku[s])]
-        return {"yaku": [y.english for y in yaku], "yaku_keys": [y.key for y in yaku],
-                "yaku_romaji": [y.name for y in yaku], "yaku_points": result.yaku_points[s],
+        return {**yaku_fields(rules, result.yaku[s]),
+                "yaku_romaji": [rules.yaku[i].name for i in ids_of(result.yaku[s])], "yaku_points": result.yaku_points[s],
                 "chaff": result.chaff[s], "card_points": result.card_points[s]}
 
     head = {"first_player": result.first_player, "yaku_set": result.yaku_set,
@@ -140,10 +137,7 @@ def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
             lines.append(f"Redeal: {event['reason']} ({cards(event['field'])})")
         elif kind == "deal":
             lines.append(f"Field:              {cards(event['field'])}")
-            for seat in range(N_SEATS):
-                role = "dealer" if seat == event["dealer"] else "non-dealer"
-                lines.append(f"Seat {seat} hand ({role}): {cards(event['hands'][seat])}")
-            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+            lines += deal_lines(event, lambda s: f"Seat {s}", cards)
             lines.append(f"Dead cards:         {cards(event['dead'])}")
             lines.append("")
         elif kind == "six_to_dealer":
