@@ -1,8 +1,8 @@
 """What ``fudasim bench`` measures of each registered game: its benchmark cases.
 
 A game may offer a module ``bench`` in its package (``simcore/games/<name>/bench.py``, handed
-out by ``Game.bench()``) with a function ``cases()`` returning its ``BenchCase`` list and a function ``run_case()`` returning
-the ``RunCase`` of its end-to-end, memory and start-up figures (or None). A registered game
+out by ``Game.bench()``) with a function ``cases()`` returning its ``BenchCase`` list and a constant
+``RUN_CASE``, the ``RunCase`` of its end-to-end, memory and start-up figures. A registered game
 without one is still measured: random play on each of its shipped rule files, no end-to-end
 figures. So a new game is benchmarked by being registered, and says what is worth measuring of
 it next to its own code, without the benchmark driver naming it.
@@ -119,7 +119,7 @@ def bench_run_case(game_name: str) -> RunCase | None:
     Returns
     -------
     RunCase or None
-        The game's own ``bench.run_case()``; None without a ``bench`` module.
+        The game's own ``bench.RUN_CASE``; None without a ``bench`` module.
     """
     module = get_game(game_name).bench()
-    return None if module is None else module.run_case()
+    return None if module is None else module.RUN_CASE

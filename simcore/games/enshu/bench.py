@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simcore.bench import BenchCase, RunCase
 
-__all__ = ["cases", "run_case"]
+__all__ = ["RUN_CASE", "cases"]
 
 # (rule set, players, case label): each variant at its default player count, and C with five
 # players, which adds the dropout phase
@@ -38,12 +38,6 @@ def cases() -> list[BenchCase]:
     ] + [PIMC_CASE]
 
 
-def run_case() -> RunCase:
-    """``fudasim run enshu-c`` (3 random seats) at a tenth of Tensho's run sizes.
-
-    Returns
-    -------
-    RunCase
-        The run whose end-to-end rate, peak memory and start-up time are measured.
-    """
-    return RunCase("C 3p", "enshu-c", "random-random-random", rounds_divisor=10)
+# Measured end to end (rate, peak memory, start-up): ``fudasim run enshu-c`` (3 random seats) at a
+# tenth of Tensho's run sizes.
+RUN_CASE = RunCase("C 3p", "enshu-c", "random-random-random", rounds_divisor=10)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simcore.bench import BenchCase, RunCase
 
-__all__ = ["cases", "run_case"]
+__all__ = ["RUN_CASE", "cases"]
 
 # The strong players with their defaults against greedy, with the budgets of Tensho's cases; each
 # plays a share of the rounds in proportion to its cost.
@@ -37,12 +37,5 @@ def cases() -> list[BenchCase]:
     ]
 
 
-def run_case() -> RunCase:
-    """``fudasim run koikoi`` with random seats, at full sizes.
-
-    Returns
-    -------
-    RunCase
-        The run whose end-to-end rate, peak memory and start-up time are measured.
-    """
-    return RunCase("koikoi", "koikoi", "random-random")
+# Measured end to end (rate, peak memory, start-up): ``fudasim run koikoi`` with random seats, full sizes.
+RUN_CASE = RunCase("koikoi", "koikoi", "random-random")
