@@ -22,7 +22,7 @@ from simcore.kernels.units_nb import play_units_nb
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
 
-__all__ = ["NOT_COUNTED", "GeneralKernel", "play_general", "time_general"]
+__all__ = ["NOT_COUNTED", "FastKernel", "GeneralKernel", "play_general", "time_general"]
 
 NOT_COUNTED = np.zeros((0, 2), dtype=np.int64)  # a run's general kernel counts no decision
 
@@ -80,19 +80,59 @@ def match_stride(compiled: Any, rounds_per_match: int | None) -> int:
 
 
 @dataclass(frozen=True)
+class FastKernel:
+    """A game's fast kernel (its ``kernel_nb.play_units_nb``): a loop written for the seats it
+    plays (random and greedy), which writes the same rows as the general kernel, faster.
+
+    ``plays(compiled, specs)``: whether it plays these seats. ``args(compiled, specs)``: its
+    arrays, computed once per pair of objects (``simcore.kernels.prepared``).
+    ``launch(args, seed, first_unit, lo, hi, matches, stride, out_int, out_mask)``: plays units
+    ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..`` (``seed`` a uint64,
+    the others int64; ``matches``: 0 for independent rounds, else the match length), on the
+    calling thread.
+    """
+
+    plays: Callable[[Any, Sequence[Any]], bool]
+    args: Callable[[Any, Sequence[Any]], tuple]
+    launch: Callable[..., None]
+
+
+@dataclass(frozen=True)
 class GeneralKernel:
-    """A game's entry points to the general kernel: its ``kernel.py`` gives its
-    ``general_args``, the rows a unit reserves (``stride(compiled, rounds_per_match)``) and its
-    output matrices' rows, and exports ``play_units_general`` and ``time_decisions`` from here."""
+    """A game's entry points to its numba engines: its ``kernel.py`` gives its
+    ``general_args``, its output matrices' rows, the rows a unit reserves
+    (``stride(compiled, rounds_per_match)``) and its fast kernel if it has one, and exports
+    ``play_units``, ``play_units_general`` and ``time_decisions`` from here."""
 
     general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     n_int: int
     n_mask: int
     stride: Callable[[Any, int | None], int] = match_stride
+    fast: FastKernel | None = None
 
     def play_units(self, compiled: Any, specs: Sequence[Any], seed: int, first_unit: int, n_units: int,
                    rounds_per_match: int | None,
                    out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The output matrices (int64[n_int, rows], uint64[n_mask, rows], ``rows = n_units *
+        stride``) of ``n_units`` units: independent rounds (``rounds_per_match`` None) or matches.
+        The fast kernel plays them where it plays every seat, the general kernel otherwise.
+        ``out``: optional reusable flat buffers from ``simcore.record.output_buffers`` with room
+        for the rows (they need no initialisation)."""
+        fast = self.fast
+        if fast is None or not fast.plays(compiled, specs):
+            return self.play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
+        stride = self.stride(compiled, rounds_per_match)
+        out_int, out_mask = output_matrices(n_units * stride, out, self.n_int, self.n_mask)
+        args = prepared(fast.args, compiled, specs)
+        seed64, first, step = np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(stride)
+        matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
+        in_threads(lambda lo, hi: fast.launch(args, seed64, first, np.int64(lo), np.int64(hi), matches, step,
+                                              out_int, out_mask), n_units)
+        return played(out_int, out_mask, n_units * stride)
+
+    def play_units_general(self, compiled: Any, specs: Sequence[Any], seed: int, first_unit: int, n_units: int,
+                           rounds_per_match: int | None,
+                           out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``play_general``: every seat's policy through the state machine (the same rows as a
         game's fast kernel for the seats it plays), int64[n_int, rows] and uint64[n_mask, rows]."""
         return play_general(self.general_args, compiled, specs, seed, first_unit, n_units, rounds_per_match,

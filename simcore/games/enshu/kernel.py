@@ -16,8 +16,8 @@ import numpy as np
 
 from simcore.games.enshu import enums as E
 from simcore.games.enshu.kernel_nb import pack_rules_nb, play_units_nb
-from simcore.games.enshu.state_nb import EnshuRules
-from simcore.kernels.general import GeneralKernel
+from simcore.games.enshu.state_nb import MAX_ACTIONS, EnshuRules
+from simcore.kernels.general import FastKernel, GeneralKernel
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_HEURISTIC,
@@ -27,11 +27,7 @@ from simcore.kernels.policy_ids import (
     POLICY_PIMC,
     POLICY_RANDOM,
 )
-from simcore.kernels.prepared import prepared
-from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
-from simcore.record import output_matrices, played
-from simcore.rng import MASK64
 
 __all__ = ["play_units", "play_units_general", "policy_arrays", "time_decisions"]
 
@@ -83,6 +79,12 @@ def _general_args(compiled, specs) -> tuple:
 
     if len(specs) != compiled.players:
         raise ValueError(f"{compiled.players} players need {compiled.players} policies, got {len(specs)}")
+    # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
+    groups = np.asarray(compiled.teyaku_group)
+    most_options = 2 * max([int((groups == g).sum()) for g in (0, 1)] + [0]) + 1
+    if int(compiled.params[E.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
+        raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
+                         f"rules may ask {max(int(compiled.params[E.P_HAND]), most_options)}")
     arrays = game_policy_rows("enshu", "Enshu-bana", compiled, specs, E.MAX_SEATS, {}, heuristic_tables)
     return EnshuRules(*rule_tables(compiled)), arrays
 
@@ -99,52 +101,19 @@ def _fast_kernel_args(compiled, specs) -> tuple:
     return policy_arrays(specs, compiled.players), kernel_rule_args(compiled)
 
 
-def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
-
-    Parameters
-    ----------
-    compiled : CompiledRules
-    specs : sequence of PolicySpec, one per seat
-    rounds_per_match : None for independent rounds (unit ``u`` is round ``u``), else the match
-        length (unit ``u`` is a match of rounds ``u * rounds_per_match ..``)
-    out : optional reusable flat buffers from ``simcore.record.output_buffers`` (sized with
-        ``E.N_INT_COLUMNS`` and ``E.N_MASK_COLUMNS``) with room for ``n_units * stride`` rows;
-        they need no initialisation.
-
-    Random and greedy seats only: the fast kernel; any other policy: the general kernel
-    (``play_units_general``), which writes the same rows for random and greedy seats.
-    """
-    if len(specs) == compiled.players and any(spec.policy_id in SEARCH_POLICIES for spec in specs):
-        return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-    stride = _stride(rounds_per_match)
-    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    policy_ids, rules = prepared(_fast_kernel_args, compiled, specs)
-    matches = np.int64(0 if rounds_per_match is None else stride)
-    in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
-                                            np.int64(hi), matches, policy_ids, *rules, out_int, out_mask), n_units)
-    return played(out_int, out_mask, n_units * stride)
+def _plays_fast(compiled, specs) -> bool:
+    """Whether the fast kernel plays these seats: none searches (``policy_arrays`` refuses a
+    count of seats other than the players')."""
+    return not (len(specs) == compiled.players and any(spec.policy_id in SEARCH_POLICIES for spec in specs))
 
 
-def play_units_general(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-                       out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``play_units`` through the general kernel (the state machine), whatever the policies.
-
-    Same parameters and rows as ``play_units``: returns (int64[N_INT_COLUMNS, rows],
-    uint64[N_MASK_COLUMNS, rows]).  Every seat may play ``random``, ``greedy``, ``pimc``,
-    ``ismcts``, ``heuristic``, ``omniscient`` or ``learned``.
-    """
-    from simcore.games.enshu.state_nb import MAX_ACTIONS
-
-    # a pending decision keeps its actions in the state: a hand, or one group's options and "none"
-    groups = np.asarray(compiled.teyaku_group)
-    most_options = 2 * max([int((groups == g).sum()) for g in (0, 1)] + [0]) + 1
-    if int(compiled.params[E.P_HAND]) > MAX_ACTIONS or most_options > MAX_ACTIONS:
-        raise ValueError(f"the Enshu-bana general kernel holds at most {MAX_ACTIONS} actions per decision; these "
-                         f"rules may ask {max(int(compiled.params[E.P_HAND]), most_options)}")
-    return GENERAL.play_units(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
+def _launch(args, seed, first_unit, lo, hi, matches, stride, out_int, out_mask) -> None:
+    policy_ids, rules = args
+    play_units_nb(seed, first_unit, lo, hi, matches, policy_ids, *rules, out_int, out_mask)
 
 
-GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS, lambda compiled, rounds: _stride(rounds))
+GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS, lambda compiled, rounds: _stride(rounds),
+                        FastKernel(_plays_fast, _fast_kernel_args, _launch))
+play_units = GENERAL.play_units  # the fast kernel where it plays the seats, else the general kernel
+play_units_general = GENERAL.play_units_general  # every policy, through the general kernel
 time_decisions = GENERAL.time_decisions

@@ -12,12 +12,8 @@ import numpy as np
 from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.kernel_nb import months_in_nibbles, play_units_nb
 from simcore.games.koikoi.state_nb import kernel_rules, rule_table
-from simcore.kernels.general import GeneralKernel
+from simcore.kernels.general import FastKernel, GeneralKernel
 from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
-from simcore.kernels.prepared import prepared
-from simcore.kernels.threads import in_threads
-from simcore.record import output_matrices, played
-from simcore.rng import MASK64
 
 __all__ = ["BASIC_PARAMS", "play_units", "play_units_general", "time_decisions"]
 
@@ -42,24 +38,18 @@ def _general_args(compiled, specs) -> tuple:
     return kernel_rules(compiled), arrays
 
 
-def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units``
-    units, ``rows = n_units * stride`` (``stride``: 1, or ``rounds_per_match``); ``out``: optional
-    reusable flat buffers from ``simcore.record.output_buffers``. The fast kernel plays random
-    and greedy seats, the general kernel every other policy."""
-    if len(specs) != 2 or any(spec.policy_id not in KERNEL_POLICIES for spec in specs):
-        return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-    stride = 1 if rounds_per_match is None else rounds_per_match
-    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    greedy, nibbles, rt = prepared(_fast_args, compiled, specs)
-    matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
-    in_threads(lambda lo, hi: play_units_nb(np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo),
-                                            np.int64(hi), matches, np.int64(stride), greedy, nibbles, rt,
-                                            out_int, out_mask), n_units)
-    return played(out_int, out_mask, n_units * stride)
+def _plays_fast(compiled, specs) -> bool:
+    """Whether the fast kernel plays these seats: two, random or greedy."""
+    return len(specs) == 2 and all(spec.policy_id in KERNEL_POLICIES for spec in specs)
 
 
-GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-play_units_general = GENERAL.play_units  # every policy, through the general kernel
+def _launch(args, seed, first_unit, lo, hi, matches, stride, out_int, out_mask) -> None:
+    greedy, nibbles, rt = args
+    play_units_nb(seed, first_unit, lo, hi, matches, stride, greedy, nibbles, rt, out_int, out_mask)
+
+
+GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS,
+                        fast=FastKernel(_plays_fast, _fast_args, _launch))
+play_units = GENERAL.play_units  # the fast kernel where it plays the seats, else the general kernel
+play_units_general = GENERAL.play_units_general  # every policy, through the general kernel
 time_decisions = GENERAL.time_decisions

@@ -21,15 +21,12 @@ from simcore.games.tensho.kernel_nb import (
     table_views,
 )
 from simcore.games.tensho.state_nb import kernel_rules
-from simcore.kernels.general import GeneralKernel
+from simcore.kernels.general import FastKernel, GeneralKernel
 from simcore.kernels.policy_ids import (
     POLICY_GREEDY,
     POLICY_RANDOM,
 )
-from simcore.kernels.prepared import prepared
-from simcore.kernels.threads import in_threads
 from simcore.policies import PolicyError
-from simcore.record import output_matrices, played
 
 __all__ = ["BASIC_PARAMS", "play_units", "play_units_general", "policy_arrays", "time_decisions"]
 
@@ -96,28 +93,13 @@ def _with_scratch(args: tuple) -> tuple:
             states, ids, opts, hand, pile, same_rank, tables, np.int64(n_planes))
 
 
-def play_units(compiled, specs, seed: int, first_unit: int, n_units: int, rounds_per_match: int | None,
-               out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Output matrices (int64[N_INT_COLUMNS, rows], uint64[N_MASK_COLUMNS, rows]) of ``n_units`` units.
+def _plays_fast(compiled, specs) -> bool:
+    """Whether the fast kernel plays these seats: random or greedy."""
+    return all(spec.policy_id in KERNEL_POLICIES for spec in specs)
 
-    Parameters
-    ----------
-    compiled : CompiledRules
-    specs : sequence of PolicySpec, one per seat
-    rounds_per_match : None for independent rounds, else the match length
-    out : optional reusable flat buffers from ``simcore.record.output_buffers`` with room for
-        ``n_units * stride`` rows; reusing them spares the page faults of fresh memory per chunk.
-    """
-    if any(spec.policy_id not in KERNEL_POLICIES for spec in specs):
-        return play_units_general(compiled, specs, seed, first_unit, n_units, rounds_per_match, out)
-    stride = _stride(compiled, rounds_per_match)
-    out_int, out_mask = output_matrices(n_units * stride, out, E.N_INT_COLUMNS, E.N_MASK_COLUMNS)
-    args = prepared(_fast_kernel_args, compiled, specs)
-    matches = np.int64(0 if rounds_per_match is None else rounds_per_match)
-    in_threads(lambda lo, hi: play_units_nb(np.uint64(seed), np.int64(first_unit), np.int64(lo),
-                                            np.int64(hi), matches, np.int64(stride),
-                                            *_with_scratch(args), out_int, out_mask), n_units)
-    return played(out_int, out_mask, n_units * stride)
+
+def _launch(args, seed, first_unit, lo, hi, matches, stride, out_int, out_mask) -> None:
+    play_units_nb(seed, first_unit, lo, hi, matches, stride, *_with_scratch(args), out_int, out_mask)
 
 
 def _general_args(compiled, specs) -> tuple:
@@ -136,6 +118,8 @@ def _stride(compiled, rounds_per_match: int | None) -> int:
     return 1 if rounds_per_match is None else unit_layout(compiled, rounds_per_match)
 
 
-GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS, _stride)
-play_units_general = GENERAL.play_units  # every policy, through the general kernel
+GENERAL = GeneralKernel(_general_args, E.N_INT_COLUMNS, E.N_MASK_COLUMNS, _stride,
+                        FastKernel(_plays_fast, _fast_kernel_args, _launch))
+play_units = GENERAL.play_units  # the fast kernel where it plays the seats, else the general kernel
+play_units_general = GENERAL.play_units_general  # every policy, through the general kernel
 time_decisions = GENERAL.time_decisions
