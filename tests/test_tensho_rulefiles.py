@@ -97,7 +97,7 @@ def test_hanafuda_mapping_is_the_verified_one():
 
 def test_both_shipped_files_load_and_compile(shipped):
     compiled = compile_rules(shipped)
-    assert compiled.n_yaku == 31
+    assert len(compiled.yaku_mask) == 31
     assert shipped.deck is ISE45
     assert (shipped.deal_field, shipped.deal_hand, shipped.deal_draw, shipped.deal_dead) == (9, 6, 18, 6)
 

@@ -22,7 +22,7 @@ from simcore.registry import get_game, known_game_names
 if TYPE_CHECKING:
     from simcore.cards import Deck
 
-__all__ = ["EARLIER_FOLDER", "MAX_RULES_BYTES", "BaseRuleSet", "RulesError", "RuleSetLookups", "earlier_text",
+__all__ = ["EARLIER_FOLDER", "MAX_RULES_BYTES", "BaseRuleSet", "BaseYaku", "RulesError", "RuleSetLookups", "earlier_text",
            "is_shipped", "load_rules", "load_rules_text", "shipped_rules", "parse_option_overrides"]
 
 # The largest rule file accepted: the shipped ones are under 10 KiB, and the text is stored with
@@ -57,6 +57,15 @@ class RuleSetLookups:
         return self.deck.label(card_id, self.skin)
 
 
+@dataclass(frozen=True)
+class BaseYaku:
+    """The fields of every game's yaku (a game's ``Yaku`` adds its cards and values): its bit in
+    the dataset's yaku bitsets, its key in rule files, its name, and its name in English."""
+
+    index: int
+    key: str
+    name: str
+    english: str
 
 
 @dataclass(frozen=True)

@@ -80,11 +80,6 @@ class CompiledRules:
     teyaku_bonus_months: np.ndarray
 
     @property
-    def n_yaku(self) -> int:
-        """The number of yaku."""
-        return len(self.yaku_mask)
-
-    @property
     def n_teyaku(self) -> int:
         """The number of teyaku."""
         return len(self.teyaku_pattern)

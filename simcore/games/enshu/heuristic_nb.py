@@ -229,7 +229,7 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
         t[slot] = weights[name]
     p = compiled.params
     t[T_VARIANT] = int(p[E.P_VARIANT])
-    t[T_N_YAKU] = compiled.n_yaku
+    t[T_N_YAKU] = len(compiled.yaku_mask)
     t[T_N_TEYAKU] = compiled.n_teyaku
     t[T_CAPTURE_ALL] = int(int(p[E.P_CAPTURE_THREE]) == 0)
     t[T_DECK] = (1 << E.DECK_SIZE) - 1
@@ -243,7 +243,7 @@ def heuristic_tables(compiled, spec) -> np.ndarray:
         t[T_YAKU_WORTH + i] = worth
     for c in range(64):
         bits = 0
-        for i in range(compiled.n_yaku):
+        for i in range(len(compiled.yaku_mask)):
             if (int(compiled.yaku_mask[i]) >> c) & 1:
                 bits |= 1 << i
         t[T_CARD_YAKU + c] = as_int64(bits)  # a yaku bitset: bit 63 is the sign

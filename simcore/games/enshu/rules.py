@@ -31,7 +31,7 @@ from simcore.games.enshu.options import (
 )
 from simcore.rules.bounds import INT32_MAX, INT64_MAX, MAX_MATCH_ROUNDS, Number, Reach, check_bounds
 from simcore.rules.checks import Checker, file_fields, supersession_table
-from simcore.rules.loader import BaseRuleSet
+from simcore.rules.loader import BaseRuleSet, BaseYaku
 
 __all__ = [
     "Yaku",
@@ -67,13 +67,9 @@ def deal_sizes(variant: str, players: int, deal_2p: str = "8_8") -> tuple[int, i
 
 
 @dataclass(frozen=True)
-class Yaku:
+class Yaku(BaseYaku):
     """A dekiyaku, detected on capture piles."""
 
-    index: int
-    key: str
-    name: str
-    english: str
     cards: tuple[int, ...]
     mask: int
     kind: str  # "points" | "multiplier" | "uchikiri"

@@ -17,21 +17,17 @@ from simcore.games.koikoi import enums as E
 from simcore.games.koikoi.options import OPTIONS
 from simcore.hanafuda import month_mask, month_of
 from simcore.rules.checks import Checker, file_fields
-from simcore.rules.loader import BaseRuleSet
+from simcore.rules.loader import BaseRuleSet, BaseYaku
 
 __all__ = ["CARD_CLASSES", "RuleSet", "YAKU_TABLE", "Yaku", "YakuInfo", "build_rules"]
 
 
 @dataclass(frozen=True)
-class YakuInfo:
+class YakuInfo(BaseYaku):
     """One yaku of koi-koi's fixed family: its bit, key, names, the option that gives its points
     (None: a counting yaku, 1 point at ``minimum`` cards and 1 more per further card) and what it
     is made of."""
 
-    index: int
-    key: str
-    name: str
-    english: str
     option: str | None
     made_of: str  # for people (``fudasim rules show``, the docs)
 
@@ -83,14 +79,10 @@ CARD_CLASSES: dict[str, tuple[int, bool]] = {
 
 
 @dataclass(frozen=True)
-class Yaku:
+class Yaku(BaseYaku):
     """One yaku of a rule set: its bit ``index``, names, its cards (``mask``; for a counting
     yaku the cards counted) and its points (0: not played; a counting yaku's base point)."""
 
-    index: int
-    key: str
-    name: str
-    english: str
     mask: int
     value: int
     counting: bool

@@ -69,11 +69,6 @@ class CompiledRules:
     card_value: np.ndarray
     chaff_mask: np.uint64
 
-    @property
-    def n_yaku(self) -> int:
-        """The number of yaku."""
-        return len(self.yaku_mask)
-
     def kernel_args(self) -> tuple:
         """The rule arrays in the order the kernels take them."""
         return (

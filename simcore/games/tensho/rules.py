@@ -15,7 +15,7 @@ from simcore.cards import DECKS, Deck, mask_of
 from simcore.errors import RulesError
 from simcore.games.tensho.options import OPTIONS, SKIN_DEFAULTS
 from simcore.rules.checks import Checker, file_fields, supersession_table
-from simcore.rules.loader import BaseRuleSet
+from simcore.rules.loader import BaseRuleSet, BaseYaku
 from simcore.rules.schema import OptionSpec
 
 __all__ = ["INSTANT", "RuleSet", "Yaku", "build_rules"]
@@ -25,13 +25,9 @@ MAX_YAKU = 64
 
 
 @dataclass(frozen=True)
-class Yaku:
+class Yaku(BaseYaku):
     """One yaku of a rule file: its bit ``index``, names, cards, and its value in each yaku set."""
 
-    index: int
-    key: str
-    name: str
-    english: str
     face: str
     cards: tuple[int, ...]
     mask: int
