@@ -4,14 +4,34 @@ out of them. numpy only; each game's ``record`` module names its columns.
 Both engines of a game write one row per round into ``int64[n_int, rows]`` and
 ``uint64[n_mask, rows]`` (each column contiguous); the game's layout says which row of the
 matrices is which column of the dataset.
+
+The first ``CORE_INT_COLUMNS`` rows of the int64 matrix are the same in every game (``C_*``
+below): where the round sits in its run, who dealt and led it, who won and how it ended, and
+whether the row holds a round. A game numbers its own rows from ``CORE_INT_COLUMNS``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ColumnStore", "column_reader", "output_buffers", "output_matrices", "padded_rows", "played", "whole",
+__all__ = ["CORE_INT_COLUMNS", "C_DEALER", "C_END_REASON", "C_END_TURN", "C_FIRST_PLAYER", "C_MATCH", "C_MATCH_END",
+           "C_REDEALS", "C_ROUND", "C_ROUND_IN_MATCH", "C_VALID", "C_WINNER", "ColumnStore", "column_reader", "output_buffers", "output_matrices", "padded_rows", "played", "whole",
            "PADDING_ROWS"]
+
+
+# The int64 matrix's rows every game has.
+C_ROUND = 0  # the round's index in the run
+C_MATCH = 1  # its match (its round index when rounds are independent)
+C_ROUND_IN_MATCH = 2
+C_DEALER = 3
+C_FIRST_PLAYER = 4  # the seat that plays first
+C_WINNER = 5  # the game says what a winner is, and its codes for none
+C_END_REASON = 6  # an index into the game's ``END_REASONS``
+C_END_TURN = 7
+C_REDEALS = 8
+C_MATCH_END = 9  # 1 on a match's last round (every round when rounds are independent)
+C_VALID = 10  # 1 on a row that holds a round
+CORE_INT_COLUMNS = 11
 
 
 class ColumnStore:

@@ -10,6 +10,7 @@ Column order in a dataset: the scalar int columns (with ``end_reason`` inserted 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -17,9 +18,20 @@ import pyarrow as pa
 
 from simcore.dataset import END_REASON_TYPE
 from simcore.dataset import shard_table as generic_shard_table
-from simcore.record import ColumnStore, column_reader
+from simcore.record import (
+    C_DEALER,
+    C_END_REASON,
+    C_FIRST_PLAYER,
+    C_MATCH,
+    C_MATCH_END,
+    C_ROUND,
+    C_ROUND_IN_MATCH,
+    C_VALID,
+    ColumnStore,
+    column_reader,
+)
 
-__all__ = ["RecordLayout"]
+__all__ = ["POSITION_COLUMNS", "RecordLayout", "layout_of"]
 
 # A column whose round result attribute has another name.
 _ATTRIBUTE = {"round": "round_index"}
@@ -128,3 +140,29 @@ class RecordLayout:
         """A shard's Arrow table (``columns`` as ``columns`` gives them, each in its schema dtype),
         with the run metadata and the rules text attached."""
         return generic_shard_table(columns, run_info, rules_text, self.schema(players), self.end_reasons)
+
+
+# The first scalar columns of every game's record: where the round sits in its run and who dealt
+# and led it (``simcore.record``'s rows every game has).
+POSITION_COLUMNS: tuple[tuple[str, int, pa.DataType], ...] = (
+    ("round", C_ROUND, pa.int64()),
+    ("match", C_MATCH, pa.int64()),
+    ("round_in_match", C_ROUND_IN_MATCH, pa.int16()),
+    ("dealer", C_DEALER, pa.int8()),
+    ("first_player", C_FIRST_PLAYER, pa.int8()),
+)
+
+
+def layout_of(enums: ModuleType, *, scalar_int: tuple[tuple[str, int, pa.DataType], ...],
+              scalar_mask: tuple[tuple[str, int], ...], seat_int: tuple[tuple[str, int, pa.DataType], ...],
+              seat_mask: tuple[tuple[str, int], ...], seat_bool: tuple[tuple[str, int], ...] = (),
+              end_reason_at: int, max_seats: int) -> RecordLayout:
+    """A game's ``RecordLayout``: ``POSITION_COLUMNS`` then ``scalar_int``, the other columns as
+    given, the rows every game has (``simcore.record``'s ``C_END_REASON``, ``C_MATCH_END``,
+    ``C_VALID``), and from the game's ``enums`` its ``END_REASONS``, ``END_REASON_MEANINGS``,
+    ``N_INT_COLUMNS`` and ``N_MASK_COLUMNS``."""
+    return RecordLayout(
+        scalar_int=POSITION_COLUMNS + scalar_int, scalar_mask=scalar_mask, seat_int=seat_int,
+        seat_mask=seat_mask, seat_bool=seat_bool, end_reason=C_END_REASON, end_reason_at=end_reason_at,
+        end_reasons=enums.END_REASONS, end_reason_meanings=enums.END_REASON_MEANINGS, match_end=C_MATCH_END,
+        valid=C_VALID, max_seats=max_seats, n_int=enums.N_INT_COLUMNS, n_mask=enums.N_MASK_COLUMNS)

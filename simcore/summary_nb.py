@@ -25,14 +25,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.kernels.bits import lowest_id
+from simcore.kernels.bits import U0, U1, lowest_id
 from simcore.summary_layout import HISTOGRAM_BINS, HISTOGRAM_OFFSET, MAX_YAKU_SETS, SCALARS
 
 __all__ = ["summarise_block_nb"]
 
 _CONV = SCALARS.index("conv_seat0_wins")  # the first convergence running total
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 
 
 @nb.njit(cache=True, nogil=True)

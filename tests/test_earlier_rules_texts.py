@@ -13,8 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simcore.dataset import read_dataset, verify_dataset
-from simcore.rules import earlier_text, load_rules, shipped_rules
-from simcore.rules import loader
+from simcore.rules import earlier_text, load_rules, loader, shipped_rules
 from simcore.run import runner, tournament
 from simcore.run.runner import RunConfig, RunError, run
 from simcore.run.tournament import TournamentConfig, run_tournament, verify_tournament

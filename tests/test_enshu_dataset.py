@@ -38,6 +38,7 @@ from simcore.games.enshu.replay import (
     trace_json,
 )
 from simcore.policies import parse_policy
+from simcore.record import C_ROUND, C_VALID
 from simcore.rules.loader import load_rules
 
 NO, YES = "no", "yes"
@@ -53,8 +54,8 @@ def test_output_matrices_and_columns():
     ints, masks = play_units(c, specs, 5, 10, 30, None)
     assert ints.shape == (E.N_INT_COLUMNS, 30) and ints.dtype == np.int64
     assert masks.shape == (E.N_MASK_COLUMNS, 30) and masks.dtype == np.uint64
-    assert (ints[E.C_VALID] == 1).all()
-    assert list(ints[E.C_ROUND]) == list(range(10, 40))
+    assert (ints[C_VALID] == 1).all()
+    assert list(ints[C_ROUND]) == list(range(10, 40))
     # Seat 4 does not exist with 4 players: its columns stay 0.
     assert not ints[E.C_ACTIVE + 4].any() and not masks[E.M_HAND_DEALT + 4].any()
     columns = LAYOUT.columns(ints, masks, 4)
@@ -121,8 +122,8 @@ def test_match_play(name, players, options):
             assert r.match_points == totals
     # Matrices in match mode: stride rounds per unit, every row valid.
     ints, _ = play_units(c, specs, 21, 2, 3, 4)
-    assert ints.shape[1] == 12 and (ints[E.C_VALID] == 1).all()
-    assert list(ints[E.C_ROUND]) == list(range(8, 20))
+    assert ints.shape[1] == 12 and (ints[C_VALID] == 1).all()
+    assert list(ints[C_ROUND]) == list(range(8, 20))
 
 
 @pytest.mark.slow

@@ -33,6 +33,7 @@ from simcore.games.enshu.record import LAYOUT
 from simcore.games.enshu.reference import RoundSetup, new_state
 from simcore.games.enshu.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
+from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH
 from simcore.rng import Stream
 from simcore.rules.loader import load_rules
 
@@ -108,7 +109,7 @@ def reference_row(state) -> tuple[np.ndarray, np.ndarray]:
     state.result.match_points = [0] * state.result.players  # the unit loop's
     LAYOUT.fill_row(ints, masks, 0, state.result)
     # the match columns are the unit loop's
-    for column in (E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END):
+    for column in (C_MATCH, C_ROUND_IN_MATCH, C_MATCH_END):
         ints[column, 0] = 0
     ints[E.C_MATCH_POINTS:E.C_MATCH_POINTS + E.MAX_SEATS, 0] = 0
     return ints, masks

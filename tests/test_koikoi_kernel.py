@@ -11,6 +11,7 @@ import pytest
 from simcore.games import get_game
 from simcore.games.koikoi import enums as E
 from simcore.policies import parse_policy
+from simcore.record import C_MATCH_END, C_VALID
 from simcore.rules import load_rules
 
 VARIANTS = [
@@ -48,8 +49,8 @@ def test_a_match_ends_when_a_seat_reaches_zero_in_the_kernel():
     compiled = game.compile(load_rules("koikoi-kkj", {"koikoi.start_points": "2"}))
     specs = [parse_policy("random", "koikoi")] * 2
     ints, _ = game.play_units("kernel", compiled, specs, 5, 0, 40, 8)
-    valid = ints[E.C_VALID].reshape(40, 8) == 1
-    ends = ints[E.C_MATCH_END].reshape(40, 8) == 1
+    valid = ints[C_VALID].reshape(40, 8) == 1
+    ends = ints[C_MATCH_END].reshape(40, 8) == 1
     points = ints[E.C_MATCH_POINTS:E.C_MATCH_POINTS + 2].reshape(2, 40, 8)
     assert (valid.sum(axis=1) < 8).any()  # some matches stopped early
     for match in range(40):

@@ -15,7 +15,6 @@ import random
 import numpy as np
 import pytest
 
-from simcore.games.tensho import enums as E
 from simcore.games.tensho import kernel as K
 from simcore.games.tensho import state_nb as S
 from simcore.games.tensho.compile import compile_rules
@@ -24,6 +23,7 @@ from simcore.games.tensho.heuristic_nb import pack_observation
 from simcore.games.tensho.reference import RoundSetup, RoundState
 from simcore.games.tensho.reference import play_units as reference_play_units
 from simcore.policies import parse_policy
+from simcore.record import C_WINNER
 from simcore.rng import Stream, stream_state
 from simcore.rules import load_rules
 
@@ -275,8 +275,8 @@ def test_search_players_decide_and_beat_random():
     for policy in ("pimc:worlds=4", "ismcts:iterations=40", "heuristic"):
         specs = [parse_policy(policy, "tensho"), parse_policy("random", "tensho")]
         ints, _ = K.play_units(compiled, specs, 5, 0, 200, None)
-        wins = int((ints[E.C_WINNER] == 0).sum())
-        losses = int((ints[E.C_WINNER] == 1).sum())
+        wins = int((ints[C_WINNER] == 0).sum())
+        losses = int((ints[C_WINNER] == 1).sum())
         assert wins > 1.2 * losses, (policy, wins, losses)
 
 

@@ -1,5 +1,6 @@
 """Bit helpers shared by every game's kernel: popcount, lowest set bit, the k-th card of a mask,
 BMI2 ``pdep``/``pext`` where the target has a fast one, and the value of a set of cards.
+``U0`` and ``U1`` are uint64 0 and 1, for the kernels' mask arithmetic.
 
 Cards are bits (guarantee 5 of docs/guarantees.md): a set of cards is a uint64 mask, bit ``i`` card id ``i``.
 Every helper compiles into its caller as if written there.  The one-instruction ones
@@ -25,6 +26,8 @@ from numba.extending import intrinsic
 
 __all__ = [
     "FAST_PDEP",
+    "U0",
+    "U1",
     "bit",
     "kth_bit",
     "kth_bit_pdep",
@@ -36,6 +39,7 @@ __all__ = [
     "mask_value",
     "popcount",
     "slot",
+    "table_sum",
 ]
 
 U0 = np.uint64(0)
@@ -200,4 +204,16 @@ def mask_value(mask, card_value):
         i = lowest_id(mask)
         mask &= mask - U1
         total += card_value[i]
+    return total
+
+
+@nb.njit(inline="always", cache=True)
+def table_sum(mask, table, base):
+    """The sum of ``table[base + i]`` over the card ids ``i`` of ``mask`` (an int64 mask, as a
+    state machine's tables hold them)."""
+    total = np.int64(0)
+    while mask:
+        i = lowest_id(mask)
+        mask &= mask - 1
+        total += table[base + i]
     return total

@@ -53,6 +53,8 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
+from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH, C_VALID
+
 __all__ = [
     "MAX_ACTIONS",
     "MAX_PATH",
@@ -362,12 +364,13 @@ def implements_flat_state(context_class: type, size: int, seats: int, done: int,
         return state[payoff + seat]
 
 
-def implements_match_rows(context_class: type, seats: int, match: int, round_in_match: int, match_end: int,
-                          valid: int, match_points: int) -> None:
-    """Implement ``write_match_nb``, ``end_match_nb`` and ``unused_row_nb`` for a game whose int64
-    output matrix holds, at these rows: the match, the round in it, the match's-last-round flag,
-    the valid-row flag, and each of its at most ``seats`` seats' match points from
-    ``match_points`` on (``start_points_nb`` plus the points the loop counts)."""
+def implements_match_rows(context_class: type, seats: int, match_points: int) -> None:
+    """Implement ``write_match_nb``, ``end_match_nb`` and ``unused_row_nb`` for a game: they write
+    the rows every game's int64 output matrix has (``simcore.record``: the match, the round in
+    it, the match's-last-round flag, the valid-row flag) and each of its at most ``seats``
+    seats' match points from row ``match_points`` on (``start_points_nb`` plus the points the
+    loop counts)."""
+    match, round_in_match, match_end, valid = C_MATCH, C_ROUND_IN_MATCH, C_MATCH_END, C_VALID
 
     @implements(write_match_nb, context_class)
     def _write_match(ctx: Any, out_int: Any, row: Any, unit: Any, round_in: Any, points: Any) -> None:

@@ -30,8 +30,8 @@ from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
-__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "collect_nb", "hidden_check_nb",
-           "learned_choose_nb", "learned_rollout_nb"]
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "clear_rows_nb", "collect_nb",
+           "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb"]
 
 MAGIC = 0x4C524E31  # "LRN1"
 L_MAGIC = 0
@@ -44,6 +44,21 @@ L_WEIGHTS = 8
 # the streams of a labelled round (``collect_nb``): the behaviour's exploration and the teacher's worlds
 EXPLORE_STREAM = 900
 TEACHER_STREAM = 901
+
+
+@nb.njit(cache=True, _nrt=False)
+def clear_rows_nb(out, lo, hi):
+    """Zero rows ``lo .. hi - 1`` of a decision's feature rows ``out`` (int64[rows, features])."""
+    for row in range(lo, hi):
+        for f in range(out.shape[1]):
+            out[row, f] = 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def copy_row_nb(out, src, dst):
+    """Copy feature row ``src`` of ``out`` onto row ``dst``."""
+    for f in range(out.shape[1]):
+        out[dst, f] = out[src, f]
 
 
 @nb.njit(inline="always", cache=True)

@@ -5,6 +5,8 @@ rule arrays (``simcore.games.enshu.compile.CompiledRules``) are indexed by the `
 per-round output matrices of both engines by the ``C_*`` (int64) and ``M_*`` (uint64) constants.
 """
 
+from simcore.record import CORE_INT_COLUMNS
+
 MAX_SEATS = 5
 DECK_SIZE = 48
 N_MONTHS = 12
@@ -110,18 +112,11 @@ END_FUKE = 3  # a Fuke voided the round (variant C)
 
 # --- per-round output columns ------------------------------------------------------------------
 # int64 matrix: scalars, then blocks of MAX_SEATS per-seat columns (seat s at BASE + s)
-C_ROUND = 0
-C_MATCH = 1
-C_ROUND_IN_MATCH = 2
-C_DEALER = 3  # the dealer of the round (before any dropout)
-C_FIRST_PLAYER = 4  # the acting dealer: plays first (differs when the dealer dropped out)
-C_PLAYERS = 5
-C_WINNER = 6  # -1 for a voided (Fuke) round
-C_END_REASON = 7
-C_END_TURN = 8  # turns begun (0 when a teyaku stopped the round)
-C_REDEALS = 9
-C_MATCH_END = 10
-C_VALID = 11
+# rows 0 .. CORE_INT_COLUMNS - 1: simcore.record's C_*. C_DEALER is the dealer
+# of the round (before any dropout); C_FIRST_PLAYER the acting dealer, who plays first (it
+# differs when the dealer dropped out); C_WINNER -1 for a voided (Fuke) round; C_END_TURN the
+# turns begun (0 when a teyaku stopped the round).
+C_PLAYERS = CORE_INT_COLUMNS  # 11
 C_MULTIPLIER = 12  # variant C: the final field multiplier M; 1 otherwise
 C_FIELD_BRIGHTS = 13
 C_MIZU_KOTSU_COUNT = 14

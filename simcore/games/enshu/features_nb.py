@@ -58,6 +58,7 @@ from simcore.games.enshu.heuristic_nb import (
     decision_view,
 )
 from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.learned_nb import clear_rows_nb, copy_row_nb
 
 __all__ = ["N_FEATURES", "features_nb"]
 
@@ -74,18 +75,6 @@ def _clamp(x):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _clear(out, row):
-    for f in range(N_FEATURES):
-        out[row, f] = 0
-
-
-@nb.njit(cache=True, _nrt=False)
-def _copy_row(out, src, dst):
-    for f in range(N_FEATURES):
-        out[dst, f] = out[src, f]
-
-
-@nb.njit(cache=True, _nrt=False)
 def _finish(out, row, draw_size):
     stage = min(draw_size, LATE_SPAN)
     out[row, F_OWN_LATE] = out[row, F_OWN] * stage // LATE_SPAN
@@ -99,7 +88,7 @@ def _finish(out, row, draw_size):
 def _capture(out, row, captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
              unseen_chance, risks):
     """``learned._capture`` into ``out[row]``; returns the heuristic's value."""
-    _clear(out, row)
+    clear_rows_nb(out, row, row + 1)
     pile = pile_me
     cards = np.int64(0)
     g = np.int64(0)
@@ -162,7 +151,7 @@ def _play(out, row, scratch, card, obs, t, me, pile_me, all_piles, unknown, opp_
     matches = field & t[T_MONTH_MASK + month]
     k = popcount(matches)
     if k == 0:
-        _clear(out, row)
+        clear_rows_nb(out, row, row + 1)
         offer = _offer(card, field | b, hand & ~b, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
                        unseen_chance, risks)
         out[row, F_OFFER] = offer
@@ -185,7 +174,7 @@ def _play(out, row, scratch, card, obs, t, me, pile_me, all_piles, unknown, opp_
         if first or v > best:
             best = v
             first = False
-            _copy_row(out, scratch, row)
+            copy_row_nb(out, scratch, row)
     return best
 
 
@@ -206,8 +195,7 @@ def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
     (module docstring)."""
     scratch = n
-    for i in range(n):
-        _clear(out, i)
+    clear_rows_nb(out, 0, n)
     if kind == KIND_MIZU_KOTSU or kind == KIND_KOTSU or kind == KIND_JOIN or kind == KIND_FUKE:
         _yes_row(out, 1, obs, t)
         if kind == KIND_MIZU_KOTSU:

@@ -27,7 +27,9 @@ import numpy as np
 
 from simcore.games.enshu import enums as E
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb, matches_nb
-from simcore.kernels.bits import bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.bits import U0, U1, bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.rows_nb import write_outcome_nb
+from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -36,9 +38,6 @@ from simcore.rng import (
     stream_init_nb,
     uniform_below_nb,
 )
-
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 
 DECK_SIZE = E.DECK_SIZE
 MAX_SEATS = E.MAX_SEATS
@@ -897,15 +896,8 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
     mizu_total = 0
     for s in range(n):
         mizu_total += seat_ints[S_MIZU, s]
-    out_int[E.C_ROUND, row] = round_index
-    out_int[E.C_DEALER, row] = dealer
-    out_int[E.C_FIRST_PLAYER, row] = acting
+    write_outcome_nb(out_int, row, round_index, dealer, acting, winner, reason, turn, redeals)
     out_int[E.C_PLAYERS, row] = n
-    out_int[E.C_WINNER, row] = winner
-    out_int[E.C_END_REASON, row] = reason
-    out_int[E.C_END_TURN, row] = turn
-    out_int[E.C_REDEALS, row] = redeals
-    out_int[E.C_VALID, row] = 1
     out_int[E.C_MULTIPLIER, row] = multiplier
     out_int[E.C_FIELD_BRIGHTS, row] = popcount(field_dealt & class_masks[K_BRIGHT])
     out_int[E.C_MIZU_KOTSU_COUNT, row] = mizu_total
@@ -1029,9 +1021,9 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, policy_ids,
                         match_points[s] += 1 if winner == s else 0
                     else:
                         match_points[s] += seat_ints[S_PAYOFF, s]
-                out_int[E.C_MATCH, row] = unit
-                out_int[E.C_ROUND_IN_MATCH, row] = k
-                out_int[E.C_MATCH_END, row] = 1 if k == stride - 1 else 0
+                out_int[C_MATCH, row] = unit
+                out_int[C_ROUND_IN_MATCH, row] = k
+                out_int[C_MATCH_END, row] = 1 if k == stride - 1 else 0
                 for s in range(MAX_SEATS):
                     out_int[E.C_MATCH_POINTS + s, row] = match_points[s]
                 if winner >= 0:

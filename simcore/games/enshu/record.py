@@ -10,22 +10,19 @@ from __future__ import annotations
 import pyarrow as pa
 
 from simcore.games.enshu import enums as E
-from simcore.record_layout import RecordLayout
+from simcore.record import C_END_TURN, C_REDEALS, C_WINNER
+from simcore.record_layout import layout_of
 
 __all__ = ["LAYOUT", "bit_tables"]
 
 # Column name, matrix row, Arrow type (docs/enshu.md documents them).
-LAYOUT = RecordLayout(
+LAYOUT = layout_of(
+    E,
     scalar_int=(
-        ("round", E.C_ROUND, pa.int64()),
-        ("match", E.C_MATCH, pa.int64()),
-        ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
-        ("dealer", E.C_DEALER, pa.int8()),
-        ("first_player", E.C_FIRST_PLAYER, pa.int8()),
         ("players", E.C_PLAYERS, pa.int8()),
-        ("winner", E.C_WINNER, pa.int8()),
-        ("end_turn", E.C_END_TURN, pa.int8()),
-        ("redeals", E.C_REDEALS, pa.int16()),
+        ("winner", C_WINNER, pa.int8()),
+        ("end_turn", C_END_TURN, pa.int8()),
+        ("redeals", C_REDEALS, pa.int16()),
         ("multiplier", E.C_MULTIPLIER, pa.int32()),
         ("field_brights", E.C_FIELD_BRIGHTS, pa.int8()),
         ("mizu_kotsu_count", E.C_MIZU_KOTSU_COUNT, pa.int8()),
@@ -56,9 +53,7 @@ LAYOUT = RecordLayout(
         ("exposed", E.M_EXPOSED),
     ),
     seat_bool=(("active", E.C_ACTIVE), ("mizu_kotsu", E.C_MIZU_KOTSU), ("kotsu", E.C_KOTSU)),
-    end_reason=E.C_END_REASON, end_reason_at=7, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
-    end_reason_meanings=E.END_REASON_MEANINGS,
-    valid=E.C_VALID, max_seats=E.MAX_SEATS, n_int=E.N_INT_COLUMNS, n_mask=E.N_MASK_COLUMNS,
+    end_reason_at=7, max_seats=E.MAX_SEATS,
 )
 
 

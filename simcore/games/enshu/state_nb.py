@@ -89,9 +89,20 @@ from simcore.games.enshu.kernel_nb import (
 )
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb
 from simcore.kernels import contract as C
-from simcore.kernels.bits import KIND_SHIFT, bit, key_of_nb, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.bits import (
+    KIND_SHIFT,
+    U0,
+    U1,
+    bit,
+    key_of_nb,
+    kth_id,
+    lowest_id,
+    mask_value,
+    popcount,
+)
 from simcore.kernels.contract import implements
 from simcore.kernels.policy_ids import POLICY_HEURISTIC, POLICY_RANDOM
+from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -102,8 +113,6 @@ from simcore.rng import (
     uniform_below_nb,
 )
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 MAX_SEATS = E.MAX_SEATS
 DECK_SIZE = E.DECK_SIZE
 
@@ -1263,15 +1272,9 @@ def write_row_nb(si, sm, rt, out_int, out_mask, row):
     for s in range(n):
         mizu_total += si[I_MIZU + s]
         kotsu_total += si[I_KOTSU + s]
-    out_int[E.C_ROUND, row] = si[I_ROUND_INDEX]
-    out_int[E.C_DEALER, row] = si[I_DEALER]
-    out_int[E.C_FIRST_PLAYER, row] = si[I_ACTING]
+    write_outcome_nb(out_int, row, si[I_ROUND_INDEX], si[I_DEALER], si[I_ACTING], si[I_C_WINNER], si[I_REASON],
+                     si[I_TURN], si[I_REDEALS])
     out_int[E.C_PLAYERS, row] = n
-    out_int[E.C_WINNER, row] = si[I_C_WINNER]
-    out_int[E.C_END_REASON, row] = si[I_REASON]
-    out_int[E.C_END_TURN, row] = si[I_TURN]
-    out_int[E.C_REDEALS, row] = si[I_REDEALS]
-    out_int[E.C_VALID, row] = 1
     out_int[E.C_MULTIPLIER, row] = si[I_MULTIPLIER]
     out_int[E.C_FIELD_BRIGHTS, row] = popcount(sm[M_FIELD_DEALT] & class_masks[K_BRIGHT])
     out_int[E.C_MIZU_KOTSU_COUNT, row] = mizu_total
@@ -1542,5 +1545,4 @@ def _next_dealer(ctx, dealer, winner):
     return winner
 
 
-C.implements_match_rows(EnshuContext, MAX_SEATS, E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END, E.C_VALID,
-                        E.C_MATCH_POINTS)
+C.implements_match_rows(EnshuContext, MAX_SEATS, E.C_MATCH_POINTS)

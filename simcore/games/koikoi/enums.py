@@ -4,6 +4,8 @@ the end reasons and the rows of the engines' output matrices.
 Plain Python ints (numba treats module-level ints as compile-time constants).
 """
 
+from simcore.record import CORE_INT_COLUMNS
+
 # --- indices into the compiled ``params`` int32 array --------------------------------------
 # option codes (the index of the value in the option's choices) ...
 P_BDB_EXTRA = 0  # 0 per_animal, 1 none
@@ -141,19 +143,9 @@ TURNS = 2 * HAND_SIZE
 
 # --- per-round output columns written by both engines ---------------------------------------
 # int64 matrix rows
-C_ROUND = 0
-C_MATCH = 1
-C_ROUND_IN_MATCH = 2
-C_DEALER = 3
-C_FIRST_PLAYER = 4
-C_WINNER = 5
-C_END_REASON = 6
-C_END_TURN = 7
-C_REDEALS = 8
-C_EXHAUSTED = 9
-C_LAST_KOIKOI = 10  # the seat that called koi-koi last (-1: nobody called)
-C_MATCH_END = 11
-C_VALID = 12
+# (rows 0 .. CORE_INT_COLUMNS - 1: simcore.record's C_*)
+C_EXHAUSTED = CORE_INT_COLUMNS  # 11
+C_LAST_KOIKOI = 12  # the seat that called koi-koi last (-1: nobody called)
 C_YAKU_POINTS = 13  # + seat: the yaku's points before any multiplier
 C_SCORE = 15  # + seat: the round's points to the seat (after every multiplier; 0 unless it won)
 C_PAYOFF = 17  # + seat

@@ -41,6 +41,8 @@ from simcore.games.koikoi.state_nb import (
     stop_score_nb,
 )
 from simcore.kernels.bits import kth_id, lowest_id, popcount
+from simcore.kernels.rows_nb import write_outcome_nb
+from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH, C_VALID
 from simcore.rng import (
     DEAL_STREAM,
     SEAT_STREAM_BASE,
@@ -396,16 +398,9 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
         dealt0, dealt1, hand0, hand1 = dealt_d, dealt_o, hand_d, hand_o
     else:
         dealt0, dealt1, hand0, hand1 = dealt_o, dealt_d, hand_o, hand_d
-    out_int[E.C_ROUND, row] = round_index
-    out_int[E.C_DEALER, row] = dealer
-    out_int[E.C_FIRST_PLAYER, row] = dealer
-    out_int[E.C_WINNER, row] = winner
-    out_int[E.C_END_REASON, row] = reason
-    out_int[E.C_END_TURN, row] = turn
-    out_int[E.C_REDEALS, row] = redeals
+    write_outcome_nb(out_int, row, round_index, dealer, dealer, winner, reason, turn, redeals)
     out_int[E.C_EXHAUSTED, row] = 1 if reason == E.END_EXHAUSTED else 0
     out_int[E.C_LAST_KOIKOI, row] = last_caller
-    out_int[E.C_VALID, row] = 1
     out_mask[E.M_FIELD_DEALT, row] = np.uint64(field_dealt)
     out_int[E.C_YAKU_POINTS, row] = yaku_points0
     out_int[E.C_YAKU_POINTS + 1, row] = yaku_points1
@@ -452,9 +447,9 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, ni
                                                      ids, u, out_int, out_mask, row)
             points0 += payoff0
             points1 += payoff1
-            out_int[E.C_MATCH, row] = unit
-            out_int[E.C_ROUND_IN_MATCH, row] = k
-            out_int[E.C_MATCH_END, row] = 0
+            out_int[C_MATCH, row] = unit
+            out_int[C_ROUND_IN_MATCH, row] = k
+            out_int[C_MATCH_END, row] = 0
             out_int[E.C_MATCH_POINTS, row] = start + points0
             out_int[E.C_MATCH_POINTS + 1, row] = start + points1
             last_row = row
@@ -464,6 +459,6 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, greedy, ni
                 dealer = winner
             if not independent and early_end and (start + points0 <= 0 or start + points1 <= 0):
                 break
-        out_int[E.C_MATCH_END, last_row] = 1
+        out_int[C_MATCH_END, last_row] = 1
         for row in range(last_row + 1, (i + 1) * stride):
-            out_int[E.C_VALID, row] = 0
+            out_int[C_VALID, row] = 0

@@ -7,25 +7,22 @@ from __future__ import annotations
 import pyarrow as pa
 
 from simcore.games.koikoi import enums as E
-from simcore.record_layout import RecordLayout
+from simcore.record import C_END_TURN, C_REDEALS, C_WINNER
+from simcore.record_layout import layout_of
 
 __all__ = ["LAYOUT", "N_SEATS"]
 
 N_SEATS = 2
 
 # Column name, matrix row, Arrow type.
-LAYOUT = RecordLayout(
+LAYOUT = layout_of(
+    E,
     scalar_int=(
-        ("round", E.C_ROUND, pa.int64()),
-        ("match", E.C_MATCH, pa.int64()),
-        ("round_in_match", E.C_ROUND_IN_MATCH, pa.int16()),
-        ("dealer", E.C_DEALER, pa.int8()),
-        ("first_player", E.C_FIRST_PLAYER, pa.int8()),
-        ("winner", E.C_WINNER, pa.int8()),
-        ("end_turn", E.C_END_TURN, pa.int8()),
+        ("winner", C_WINNER, pa.int8()),
+        ("end_turn", C_END_TURN, pa.int8()),
         ("exhausted", E.C_EXHAUSTED, pa.bool_()),
         ("last_koikoi", E.C_LAST_KOIKOI, pa.int8()),
-        ("redeals", E.C_REDEALS, pa.int16()),
+        ("redeals", C_REDEALS, pa.int16()),
     ),
     scalar_mask=(("field_dealt", E.M_FIELD_DEALT),),
     seat_int=(
@@ -37,8 +34,6 @@ LAYOUT = RecordLayout(
     ),
     seat_mask=(("hand_dealt", E.M_HAND_DEALT), ("captured", E.M_CAPTURED), ("yaku", E.M_YAKU)),
     seat_bool=(),
-    end_reason=E.C_END_REASON, end_reason_at=6, end_reasons=E.END_REASONS, match_end=E.C_MATCH_END,
-    end_reason_meanings=E.END_REASON_MEANINGS,
-    valid=E.C_VALID, max_seats=N_SEATS, n_int=E.N_INT_COLUMNS, n_mask=E.N_MASK_COLUMNS,
+    end_reason_at=6, max_seats=N_SEATS,
 )
 

@@ -33,6 +33,7 @@ from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
 from simcore.kernels.prepared import word_table
+from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
     DEAL_STREAM,
     round_hash_nb,
@@ -651,16 +652,10 @@ def best_gain_nb(st, deny, rt):
 def write_row_nb(st, out_int, out_mask, row):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
     columns), as ``RecordLayout.fill_row``."""
-    out_int[E.C_ROUND, row] = st[ST_ROUND]
-    out_int[E.C_DEALER, row] = st[ST_DEALER]
-    out_int[E.C_FIRST_PLAYER, row] = st[ST_DEALER]
-    out_int[E.C_WINNER, row] = st[ST_WINNER]
-    out_int[E.C_END_REASON, row] = st[ST_REASON]
-    out_int[E.C_END_TURN, row] = st[ST_TURN]
-    out_int[E.C_REDEALS, row] = st[ST_REDEALS]
+    write_outcome_nb(out_int, row, st[ST_ROUND], st[ST_DEALER], st[ST_DEALER], st[ST_WINNER], st[ST_REASON],
+                     st[ST_TURN], st[ST_REDEALS])
     out_int[E.C_EXHAUSTED, row] = 1 if st[ST_REASON] == E.END_EXHAUSTED else 0
     out_int[E.C_LAST_KOIKOI, row] = st[ST_LAST_CALLER]
-    out_int[E.C_VALID, row] = 1
     out_mask[E.M_FIELD_DEALT, row] = np.uint64(st[ST_FIELD_DEALT])
     for seat in range(2):
         out_int[E.C_YAKU_POINTS + seat, row] = st[ST_POINTS + seat]
@@ -702,7 +697,7 @@ def _start_round(ctx, state, unit, round_in_match, round_index, independent, dea
 
 
 C.implements_flat_state(KoikoiContext, ST_SIZE, 2, ST_DONE, ST_DSEAT, ST_N, ST_KEYS, ST_PAYOFF)
-C.implements_match_rows(KoikoiContext, 2, E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END, E.C_VALID, E.C_MATCH_POINTS)
+C.implements_match_rows(KoikoiContext, 2, E.C_MATCH_POINTS)
 
 
 @implements(C.apply_nb, KoikoiContext)

@@ -3,6 +3,8 @@
 Plain Python ints (numba treats module-level ints as compile-time constants).
 """
 
+from simcore.record import CORE_INT_COLUMNS
+
 # --- indices into the compiled ``params`` int32 array (Tensho) ----------------------------
 P_TRIPLE_MATCH = 0  # 0 all, 1 one
 P_DOUBLE_MATCH = 1  # 0 choose, 1 highest_value_first
@@ -77,18 +79,8 @@ GREEDY_INSTANT_GAIN = 1_000_000
 
 # --- per-round output columns written by both engines (simcore.dataset names them) --------
 # int64 matrix columns
-C_ROUND = 0
-C_MATCH = 1
-C_ROUND_IN_MATCH = 2
-C_DEALER = 3
-C_FIRST_PLAYER = 4
-C_YAKU_SET = 5
-C_WINNER = 6
-C_END_REASON = 7
-C_END_TURN = 8
-C_REDEALS = 9
-C_MATCH_END = 10
-C_VALID = 11
+# (rows 0 .. CORE_INT_COLUMNS - 1: simcore.record's C_*)
+C_YAKU_SET = CORE_INT_COLUMNS  # 11
 C_YAKU_POINTS = 12  # + seat
 C_CARD_POINTS = 14
 C_CHAFF = 16

@@ -44,7 +44,8 @@ from simcore.games.tensho.heuristic_nb import (
     _recover,
     decision_view,
 )
-from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.bits import lowest_id, popcount, table_sum
+from simcore.kernels.learned_nb import clear_rows_nb, copy_row_nb
 
 __all__ = ["N_FEATURES", "features_nb"]
 
@@ -91,12 +92,6 @@ def _parts(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover
     return own, theirs
 
 
-@nb.njit(cache=True, _nrt=False)
-def _clear(out, row):
-    for f in range(N_FEATURES):
-        out[row, f] = 0
-
-
 @nb.njit(inline="always", cache=True)
 def _evens(s, pile, opp_pile, t):
     """Whether both piles' completed yaku are worth the same, and whether they also hold as many
@@ -122,7 +117,7 @@ def _finish(out, row, evens, draw_size):
 def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp_pile, unseen, n_unseen,
           access, s, q0, q1, draw_size, done0, evens, t):
     """``learned._take`` into ``out[row]``; returns the heuristic's gain."""
-    _clear(out, row)
+    clear_rows_nb(out, row, row + 1)
     moved = taken
     if card >= 0:
         moved |= np.int64(1) << card
@@ -144,12 +139,7 @@ def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0
     own, theirs = _parts(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0, hand, field,
                          pile, cover_hand, cover_field, same_rank, t)
     chaff = popcount(moved & t[T_CHAFF])
-    value = np.int64(0)
-    rest = moved
-    while rest:
-        x = lowest_id(rest)
-        rest &= rest - 1
-        value += t[T_CARD_VALUE + x]
+    value = table_sum(moved, t, T_CARD_VALUE)
     offer = np.int64(0)
     if card != t[T_SIX]:
         left = field & same_rank
@@ -172,7 +162,7 @@ def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0
 def _leave(out, row, card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, unseen, n_unseen, access, s,
            q0, q1, draw_size, done0, evens, t):
     """``learned._leave`` into ``out[row]``; returns the heuristic's gain."""
-    _clear(out, row)
+    clear_rows_nb(out, row, row + 1)
     bit = np.int64(1) << card
     hand = hand0 & ~bit
     field = field0 | bit
@@ -188,12 +178,6 @@ def _leave(out, row, card, hand0, field0, pile, cover_hand0, cover_field0, opp_p
     out[row, F_LEAVE] = 1
     _finish(out, row, evens, draw_size)
     return own - theirs - offer
-
-
-@nb.njit(cache=True, _nrt=False)
-def _copy_row(out, src, dst):
-    for f in range(N_FEATURES):
-        out[dst, f] = out[src, f]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -233,13 +217,13 @@ def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, o
             if first or g > best:
                 best = g
                 first = False
-                _copy_row(out, scratch, row)
+                copy_row_nb(out, scratch, row)
     if t[T_CAPTURE_OPTIONAL]:
         g = _leave(out, scratch, card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
                    s, q0, q1, draw_size, done0, evens, t)
         if g > best:
             best = g
-            _copy_row(out, scratch, row)
+            copy_row_nb(out, scratch, row)
     return best
 
 
@@ -248,8 +232,7 @@ def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
     (module docstring)."""
     scratch = n
-    for i in range(n):
-        _clear(out, i)
+    clear_rows_nb(out, 0, n)
     if kind == KIND_YAKU_SET or kind == KIND_BANK_SIX:
         wanted = t[T_YAKU_SET] if kind == KIND_YAKU_SET else 0
         for j in range(n):

@@ -32,7 +32,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from simcore.kernels.bits import KIND_SHIFT, PAYLOAD_MASK, lowest_id, popcount
+from simcore.kernels.bits import KIND_SHIFT, PAYLOAD_MASK, lowest_id, popcount, table_sum
 
 __all__ = [
     "KIND_BANK_SIX",
@@ -422,12 +422,7 @@ def _take_gain(card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp
     gain = _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0,
                            hand, field, pile, cover_hand, cover_field, same_rank, t)
     gain += t[T_W_CHAFF] * popcount(moved & t[T_CHAFF])
-    value = 0
-    rest = moved
-    while rest:
-        x = lowest_id(rest)
-        rest &= rest - 1
-        value += t[T_CARD_VALUE + x]
+    value = table_sum(moved, t, T_CARD_VALUE)
     gain += t[T_W_VALUE] * value
     if card != t[T_SIX]:
         left = field & same_rank

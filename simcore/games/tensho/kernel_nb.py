@@ -31,6 +31,8 @@ from numba.extending import overload
 from simcore.games.tensho import enums as E
 from simcore.kernels.bits import (
     FAST_PDEP,
+    U0,
+    U1,
     _pdep64,
     _pext64,
     bit,
@@ -41,6 +43,8 @@ from simcore.kernels.bits import (
     slot,
 )
 from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
+from simcore.kernels.rows_nb import write_outcome_nb
+from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH, C_VALID
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -55,8 +59,6 @@ from simcore.rng import (
     uniform_below_nb,
 )
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 U32 = np.uint64(32)
 LOW32 = np.uint64(0xFFFFFFFF)
 
@@ -805,15 +807,8 @@ def finish_round_nb(round_index, dealer, first, yaku_set, redeals, field_dealt, 
     else:
         payoff0 = score0 - score1
 
-    out_int[E.C_ROUND, row] = round_index
-    out_int[E.C_DEALER, row] = dealer
-    out_int[E.C_FIRST_PLAYER, row] = first
+    write_outcome_nb(out_int, row, round_index, dealer, first, winner, reason, turn, redeals)
     out_int[E.C_YAKU_SET, row] = yaku_set
-    out_int[E.C_WINNER, row] = winner
-    out_int[E.C_END_REASON, row] = reason
-    out_int[E.C_END_TURN, row] = turn
-    out_int[E.C_REDEALS, row] = redeals
-    out_int[E.C_VALID, row] = 1
     out_int[E.C_YAKU_POINTS, row] = points0
     out_int[E.C_YAKU_POINTS + 1, row] = points1
     out_int[E.C_CARD_POINTS, row] = value0
@@ -1109,14 +1104,14 @@ def play_units_nb(seed, first_unit, lo, hi, rounds_per_match, stride, policy_ids
             else:
                 points0 += score0
                 points1 += score1
-            out_int[E.C_MATCH, row] = unit
-            out_int[E.C_ROUND_IN_MATCH, row] = k
-            out_int[E.C_MATCH_END, row] = 0
+            out_int[C_MATCH, row] = unit
+            out_int[C_ROUND_IN_MATCH, row] = k
+            out_int[C_MATCH_END, row] = 0
             out_int[E.C_MATCH_POINTS, row] = points0
             out_int[E.C_MATCH_POINTS + 1, row] = points1
             last_row = row
             if winner >= 0:
                 dealer = winner
-        out_int[E.C_MATCH_END, last_row] = 1
+        out_int[C_MATCH_END, last_row] = 1
         for row in range(last_row + 1, (i + 1) * stride):
-            out_int[E.C_VALID, row] = 0  # room for extra rounds left unused
+            out_int[C_VALID, row] = 0  # room for extra rounds left unused

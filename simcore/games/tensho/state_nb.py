@@ -37,6 +37,7 @@ from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
 from simcore.kernels.prepared import word_table
+from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
     DEAL_STREAM,
     RULES_STREAM,
@@ -738,15 +739,9 @@ def write_row_nb(st, out_int, out_mask, row, rt):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
     columns), as ``kernel_nb.finish_round_nb`` does."""
     yaku0, points0, yaku1, points1 = pile_yaku_nb(st, rt)
-    out_int[E.C_ROUND, row] = st[ST_ROUND]
-    out_int[E.C_DEALER, row] = st[ST_DEALER]
-    out_int[E.C_FIRST_PLAYER, row] = st[ST_FIRST]
+    write_outcome_nb(out_int, row, st[ST_ROUND], st[ST_DEALER], st[ST_FIRST], st[ST_WINNER], st[ST_REASON],
+                     st[ST_TURN], st[ST_REDEALS])
     out_int[E.C_YAKU_SET, row] = st[ST_YAKU_SET]
-    out_int[E.C_WINNER, row] = st[ST_WINNER]
-    out_int[E.C_END_REASON, row] = st[ST_REASON]
-    out_int[E.C_END_TURN, row] = st[ST_TURN]
-    out_int[E.C_REDEALS, row] = st[ST_REDEALS]
-    out_int[E.C_VALID, row] = 1
     out_int[E.C_YAKU_POINTS, row] = points0
     out_int[E.C_YAKU_POINTS + 1, row] = points1
     for seat in range(2):
@@ -838,7 +833,7 @@ def _start_round(ctx, state, unit, round_in_match, round_index, independent, dea
 
 
 C.implements_flat_state(TenshoContext, ST_SIZE, 2, ST_DONE, ST_DSEAT, ST_N, ST_KEYS, ST_PAYOFF)
-C.implements_match_rows(TenshoContext, 2, E.C_MATCH, E.C_ROUND_IN_MATCH, E.C_MATCH_END, E.C_VALID, E.C_MATCH_POINTS)
+C.implements_match_rows(TenshoContext, 2, E.C_MATCH_POINTS)
 
 
 @implements(C.apply_nb, TenshoContext)
