@@ -6,7 +6,7 @@ minutes apart cannot be compared. This loads the kernel of a revision (``--again
 runs between them (in turn order A B, B A, ...) on the same output buffers, so that both sides see
 the same drift, the same CPU and the same memory. It prints each side's best, first-quartile and
 median time per round, their ratios, and whether the two kernels wrote identical rows for the
-same rounds (they must, unless the change is meant to alter rows and bumps ``ENGINE_VERSION``).
+same rounds (the dataset's columns by name, wherever each sits in the output matrices) (they must, unless the change is meant to alter rows and bumps ``ENGINE_VERSION``).
 
 The revision's ``simcore`` is extracted with ``git archive`` under another package name; both
 kernels are compiled afresh (about two minutes) into a temporary cache, in a child process with
@@ -55,6 +55,8 @@ class Side:
             self.output_buffers = output_buffers
             self.compiled = rules.compile_rules(rules.load_rules("tensho-ise", overrides))
             self.specs = [policies.parse_policy(args.policy), policies.parse_policy(args.policy)]
+            self.named = lambda ints, masks: {str(i): ints[i] for i in range(len(ints))} | {
+                f"mask {i}": masks[i] for i in range(len(masks))}
         else:
             loaded = rules.load_rules(args.rules, overrides)
             game = games.game_of(loaded)
@@ -65,7 +67,11 @@ class Side:
                 return game.play_units("kernel", compiled, specs, seed, first, n_units, rounds_per_match, out=out)
 
             self.play_units = play_units
-            self.specs = [policies.parse_policy(args.policy, game.name)] * game.players(self.compiled)
+            players = game.players(self.compiled)
+            self.specs = [policies.parse_policy(args.policy, game.name)] * players
+            # the dataset's columns by name: a change may move a column to another row of the
+            # output matrices without changing a row of the dataset
+            self.named = lambda ints, masks: game.columns(ints, masks, players)
         self.times: list[float] = []
 
     def play(self, first: int, rounds: int, buffers):
@@ -174,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         buffers = tuple(max((s[k] for s in sizes), key=len) for k in range(2))
         del sizes
         check = min(args.rounds, 200_000)
-        rows = [tuple(np.array(m) for m in side.play(0, check, buffers)) for side in (old, new)]
-        same_rows = all(np.array_equal(a, b) for a, b in zip(rows[0], rows[1], strict=True))
+        rows = [side.named(*side.play(0, check, buffers)) for side in (old, new)]
+        same_rows = rows[0].keys() == rows[1].keys() and all(np.array_equal(rows[0][k], rows[1][k]) for k in rows[0])
         del rows
         for rep in range(args.repeat):
             for side in (old, new) if rep % 2 == 0 else (new, old):
