@@ -154,7 +154,7 @@ def test_a_second_writer_is_refused_naming_the_holder_and_the_folder_is_untouche
 def test_a_running_writer_keeps_its_folder_and_finishes_with_the_uninterrupted_rows(tmp_path):
     # The reference engine is slow enough that the run is still going while the others try.
     out = tmp_path / "cw"
-    rounds, per_shard = 45_000, 1500
+    rounds, per_shard = 24_000, 1200
     command = [sys.executable, "-m", "cli.main", "run", "--rounds", str(rounds), "--shard-rounds", str(per_shard),
                "--no-progress", "--out", str(out)]
     first = subprocess.Popen([*command, "--seed", "9", "--engine", "reference"], env=ENV, stdout=subprocess.PIPE,

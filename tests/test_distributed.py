@@ -143,8 +143,8 @@ def test_a_worker_killed_mid_run_changes_no_row_and_leaves_one_shard_each(tmp_pa
 @pytest.mark.slow
 def test_a_killed_client_is_finished_by_resume_with_the_rows_of_a_local_run(tmp_path, cluster):
     address = cluster[0].scheduler_address
-    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "2000000", "--seed", "8",
-               "--shard-rounds", "20000", "--no-progress", "--scheduler", address]
+    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "1000000", "--seed", "8",
+               "--shard-rounds", "10000", "--no-progress", "--scheduler", address]
     out = tmp_path / "killed"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen([*command, "--out", str(out)], env=env, stdout=subprocess.DEVNULL,
@@ -160,14 +160,14 @@ def test_a_killed_client_is_finished_by_resume_with_the_rows_of_a_local_run(tmp_
 
     resumed = subprocess.run([*command, "--out", str(out), "--resume"], env=env, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
-    assert "already present" in resumed.stdout and "2,000,000" in resumed.stdout
+    assert "already present" in resumed.stdout and "1,000,000" in resumed.stdout
     assert read_manifest(out)["complete"] is True
     assert _no_temporaries(out)
     checked = subprocess.run([sys.executable, "-m", "cli.main", "verify", str(out)], env=env, capture_output=True,
                              text=True)
     assert checked.returncode == 0, checked.stdout
     whole = tmp_path / "whole"
-    fudasim.run("tensho-ise", rounds=2_000_000, seed=8, shard_rounds=20_000, out=whole)
+    fudasim.run("tensho-ise", rounds=1_000_000, seed=8, shard_rounds=10_000, out=whole)
     pd.testing.assert_frame_equal(read_dataset(out), read_dataset(whole))
 
 

@@ -257,23 +257,23 @@ SEARCH_MIXES = [
     ("enshu-w", 3, ["pimc:worlds=2", "greedy", "random"], None, 4),
     ("enshu-w", 2, ["ismcts:iterations=8", "pimc:worlds=2,rollout=greedy"], None, 3),
     ("enshu-s", 3, ["random", "ismcts:iterations=8,rollout=greedy", "greedy"], None, 3),
-    ("enshu-c", 3, ["pimc:worlds=2,objective=win", "random", "ismcts:iterations=8,c=1.5"], None, 3),
+    ("enshu-c", 3, ["pimc:worlds=2,objective=win", "greedy", "ismcts:iterations=8,c=1.5"], None, 3),
     ("enshu-c", 5, ["pimc:worlds=2", "greedy", "random", "ismcts:iterations=8", "random"], None, 2),
-    ("enshu-s", 2, ["pimc:worlds=2", "ismcts:iterations=8,objective=win"], 2, 2),
-    ("enshu-w", 3, ["pimc:worlds=2,rollout=heuristic", "heuristic", "ismcts:iterations=8,rollout=heuristic"], None, 2),
-    ("enshu-c", 4, ["heuristic:deny_weight=0", "pimc:worlds=2,rollout=heuristic", "random", "heuristic"], None, 2),
+    ("enshu-s", 2, ["pimc:worlds=2,rollout=greedy", "ismcts:iterations=8,objective=win"], 2, 2),
+    ("enshu-w", 3, ["pimc:worlds=2,rollout=heuristic", "greedy", "ismcts:iterations=8,rollout=heuristic"], None, 2),
+    ("enshu-c", 4, ["heuristic:deny_weight=0", "pimc:worlds=2,rollout=heuristic", "greedy", "heuristic"], None, 2),
     ("enshu-c", 3, ["omniscient:worlds=2", "pimc:worlds=2", "greedy"], None, 3),
     ("enshu-w", 2, ["omniscient:worlds=3,rollout=greedy", "heuristic"], 2, 2),
     ("enshu-s", 3, ["pimc:worlds=3,rollout=random,crn=1,z=0", "heuristic", "greedy"], None, 3),
-    ("enshu-c", 3, ["pimc:worlds=5,rollout=heuristic,z=1.0", "heuristic", "omniscient:worlds=2,rollout=random,crn=1,z=0.5"],
+    ("enshu-c", 3, ["pimc:worlds=5,rollout=heuristic,z=1.0", "greedy", "omniscient:worlds=2,rollout=random,crn=1,z=0.5"],
      None, 3),
-    ("enshu-w", 3, ["ismcts:iterations=12,norm=1,c=1.4,rollout=heuristic", "heuristic", "pimc:worlds=4,z=0.7"], None, 2),
-    ("enshu-c", 3, ["pimc:worlds=2,confirm=4,rollout=heuristic,z=0.5", "pimc:worlds=3,confirm=2,crn=1", "heuristic"],
+    ("enshu-w", 3, ["ismcts:iterations=12,norm=1,c=1.4,rollout=heuristic", "greedy", "pimc:worlds=4,z=0.7"], None, 2),
+    ("enshu-c", 3, ["pimc:worlds=2,confirm=4,rollout=heuristic,z=0.5", "pimc:worlds=3,confirm=2,crn=1", "greedy"],
      None, 3),
     ("enshu-c", 5, ["ismcts:iterations=14,tree=own,rollout=heuristic,norm=1,z=0.5", "heuristic", "greedy",
                     "ismcts:iterations=10,tree=own,rollout=greedy", "random"], None, 2),
-    ("enshu-w", 2, ["ismcts:iterations=12,tree=own,rollout=random", "heuristic"], 2, 2),
-    ("enshu-s", 3, ["ismcts:iterations=20,root=paired,tree=own,rollout=heuristic,norm=1,z=0.5", "heuristic",
+    ("enshu-w", 2, ["ismcts:iterations=12,tree=own,rollout=random", "greedy"], 2, 2),
+    ("enshu-s", 3, ["ismcts:iterations=20,root=paired,tree=own,rollout=heuristic,norm=1,z=0.5", "greedy",
                     "ismcts:iterations=7,root=paired,rollout=random"], None, 2),
     ("enshu-c", 3, ["ismcts:iterations=10,root=paired,tree=own,rollout=heuristic,norm=1,z=0.5,confirm=5", "heuristic",
                     "ismcts:iterations=6,root=paired,confirm=4,tree=all,rollout=greedy"], None, 2),
@@ -323,7 +323,7 @@ def test_general_kernel_writes_the_reference_rows_with_heuristic_seats_under_opt
 
 def test_search_rows_do_not_depend_on_the_thread_count():
     compiled = compiled_for("enshu-c", 4)
-    specs = [parse_policy(p, "enshu") for p in ("pimc:worlds=3", "heuristic", "ismcts:iterations=16", "random")]
+    specs = [parse_policy(p, "enshu") for p in ("pimc:worlds=3", "heuristic", "ismcts:iterations=16", "greedy")]
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)

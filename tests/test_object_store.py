@@ -221,8 +221,8 @@ def test_the_python_api_writes_to_s3_and_a_damaged_object_is_found(s3, tmp_path,
 
 @pytest.mark.slow
 def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(s3, tmp_path, endpoint):
-    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "1500000", "--seed", "21",
-               "--shard-rounds", "25000", "--threads", "1", "--no-progress", "--out", s3]
+    command = [sys.executable, "-m", "cli.main", "run", "tensho-ise", "--rounds", "600000", "--seed", "21",
+               "--shard-rounds", "10000", "--threads", "1", "--no-progress", "--out", s3]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -250,7 +250,7 @@ def test_a_killed_run_resumes_to_the_rows_of_an_uninterrupted_one(s3, tmp_path, 
     assert ".fudasim.lock" not in _objects(endpoint, s3)
     assert read_manifest(s3)["complete"] is True and verify_dataset(s3) == []
     whole = tmp_path / "whole"
-    fudasim.run("tensho-ise", rounds=1_500_000, seed=21, shard_rounds=25_000, out=whole)
+    fudasim.run("tensho-ise", rounds=600_000, seed=21, shard_rounds=10_000, out=whole)
     columns = ["round", "dealer", "winner", "end_reason", "captured_0", "captured_1", "yaku_0", "hand_dealt_1"]
     pd.testing.assert_frame_equal(read_dataset(s3, columns), read_dataset(whole, columns))
 

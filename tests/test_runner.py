@@ -119,8 +119,8 @@ def test_resume_refuses_a_run_of_another_engine_version(tmp_path):
 
 
 @pytest.mark.parametrize(("rules", "rounds", "per_shard"), [
-    ("tensho-ise", 3_000_000, 50_000),
-    ("enshu-c", 600_000, 10_000),  # a slower kernel: smaller shards, so the kill lands part-way
+    ("tensho-ise", 1_000_000, 20_000),
+    ("enshu-c", 300_000, 5_000),  # a slower kernel: smaller shards, so the kill lands part-way
 ])
 @pytest.mark.slow
 def test_a_killed_run_leaves_complete_shards_and_resume_completes_it_exactly(tmp_path, rules, rounds, per_shard):
