@@ -226,7 +226,7 @@ def test_the_learned_player_sees_only_its_observation(tmp_path, game_name, rules
 @pytest.mark.slow
 def test_a_model_weighing_only_the_heuristics_choice_plays_the_heuristic(tmp_path, game_name, rules_name, players):
     """Every game's first feature is 1 for the heuristic's own choice: weight on it alone, the
-    learned player is the heuristic, decision for decision (its rows, against greedy)."""
+    learned player is the heuristic, decision for decision (its rows, against heuristic seats)."""
     from simcore.learned import learning
     from simcore.models import Model, save_model
 
@@ -237,10 +237,9 @@ def test_a_model_weighing_only_the_heuristics_choice_plays_the_heuristic(tmp_pat
     for case in {c for c in module.blocks(compiled) if c is not None}:
         save_model(Model(game.name, case, 1, tuple(module.FEATURES), tuple(module.KINDS),
                          [list(row) for _ in module.KINDS]), tmp_path / f"{game.name}-{case}.v1.json")
-    greedy = parse_policy("greedy", game.name)
-    learned = [parse_policy(f"learned:model={tmp_path},version=1", game.name)] + [greedy] * (players - 1)
-    heuristic = [parse_policy("heuristic", game.name)] + [greedy] * (players - 1)
-    expected = game.play_units("kernel", compiled, heuristic, SEED, 0, 600, None)
+    heuristic = parse_policy("heuristic", game.name)
+    learned = [parse_policy(f"learned:model={tmp_path},version=1", game.name)] + [heuristic] * (players - 1)
+    expected = game.play_units("kernel", compiled, [heuristic] * players, SEED, 0, 600, None)
     for engine, units in (("kernel", 600), ("reference", 40)):
         rows = game.play_units(engine, compiled, learned, SEED, 0, units, None)
         for got, want in zip(rows, expected, strict=True):

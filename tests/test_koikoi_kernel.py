@@ -62,7 +62,9 @@ def test_a_match_ends_when_a_seat_reaches_zero_in_the_kernel():
         assert (points[:, match, :played - 1].min(axis=0) > 0).all()
 
 
-FAST_SEATS = (("random", "random"), ("greedy", "greedy"), ("random", "greedy"), ("greedy", "random"))
+# (Random seats alone are not here: the general kernel never plays them, and their fast-kernel rows are
+# checked against the reference engine above and pinned in tests/test_golden_rows.py.)
+FAST_SEATS = (("greedy", "greedy"), ("random", "greedy"), ("greedy", "random"))
 
 
 @pytest.mark.parametrize(("rules", "options"), [("koikoi", {}), ("koikoi-kkj", {}), *VARIANTS],
