@@ -10,6 +10,7 @@ import io
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MatplotlibFigure
 
@@ -91,9 +92,16 @@ def score_histograms_figure(summary: RunSummary) -> MatplotlibFigure:
     axes.set_yscale("log")
     axes.set_xlabel("score")
     axes.set_ylabel("share of rounds played (%, log scale)")
-    axes.legend(fontsize=8)
+    _legend_above(axes, seats)
     axes.grid(axis="y", alpha=0.3)
     return figure
+
+
+def _legend_above(axes: Axes, columns: int) -> None:
+    """The legend above the plot, in rows of ``columns``: it covers no data, and its place is
+    fixed (matplotlib's "best" place is searched over the data, slowly on a large plot, and
+    warns when it takes over a second)."""
+    axes.legend(fontsize=8, ncols=columns, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
 
 
 def seat_win_bars(table: Table) -> bytes:
@@ -113,8 +121,7 @@ def seat_win_bars_figure(table: Table) -> MatplotlibFigure:
     axes.set_xticks(positions, [f"seat {s}\n{p}" for s, p in zip(frame["seat"], frame["policy"], strict=True)])
     axes.set_ylabel("share of rounds played (%)")
     axes.axhline(50, color="grey", lw=0.8, ls=":")
-    # above the plot, in one row: inside it, the legend covered the last seat's bars
-    axes.legend(fontsize=8, ncols=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    _legend_above(axes, 3)  # inside the plot, the legend covered the last seat's bars
     return figure
 
 
@@ -139,7 +146,7 @@ def convergence_plot_figure(table: Table, policies: list[str] | None = None) -> 
     axes.set_xscale("log")
     axes.set_xlabel("rounds accumulated")
     axes.set_ylabel("estimate (%)")
-    axes.legend(fontsize=8)
+    _legend_above(axes, 2)
     axes.grid(alpha=0.3)
     return figure
 
@@ -178,7 +185,7 @@ def pairing_plot(frame: pd.DataFrame) -> bytes:
     axes.set_yticks(positions, picked["metric"].tolist(), fontsize=8)
     axes.invert_yaxis()
     axes.set_xlabel("difference (percent points)")
-    axes.legend(fontsize=8)
+    _legend_above(axes, 2)
     return to_png(figure)
 
 

@@ -576,7 +576,7 @@ def play_round_nb(seed, round_index, dealer, policy_ids, params, month, month_ma
                 mizu_count += 1
 
     # 2.-4. deal, misdeals, multiplier, kotsu, dropout_nb
-    redeals = 0
+    redeals = np.int64(0)  # int64 from the start: a literal 0 would compile write_outcome_nb twice
     multiplier = 1
     passes = 0
     kotsu_count = 0

@@ -219,7 +219,7 @@ def play_round_nb(seed, round_index, dealer, month, greedy, nibbles, rt, ids, u,
     h = round_hash_nb(seed, round_index)
     stream_init_hashed_nb(u, h, DEAL_STREAM, 8)
     s0, s1, s2, s3 = u[8], u[9], u[10], u[11]
-    redeals = 0
+    redeals = np.int64(0)  # int64 from the start: a literal 0 would compile write_outcome_nb twice
     while True:
         s0, s1, s2, s3 = shuffle_deck_nb(s0, s1, s2, s3, ids)
         hand_d = np.int64(0)
