@@ -344,31 +344,31 @@ def test_search_rows_do_not_depend_on_how_units_are_split():
         np.testing.assert_array_equal(whole[k], np.concatenate([parts[0][k], parts[1][k]], axis=1))
 
 
-def test_the_general_kernel_compiles_one_signature_per_set_of_policy_kinds():
-    import numba
-
+def test_the_general_kernel_compiles_one_signature_per_set_of_policy_kinds(monkeypatch):
+    from simcore.games.enshu.kernel import _general_args
     from simcore.games.enshu.state_nb import EnshuRules
-    from simcore.kernels.policy_rows import PolicyKinds
+    from simcore.kernels.policy_rows import ALL_KINDS_ENV, PolicyKinds
     from simcore.kernels.units_nb import play_units_nb
 
-    play_units_general(compiled_for("enshu-w", 2), [parse_policy("random"), parse_policy("heuristic", "enshu")],
-                       1, 0, 4, None)
-    play_units_general(compiled_for("enshu-c", 4), [parse_policy(p, "enshu") for p in ("heuristic", "random") * 2],
-                       3, 0, 2, None)
-    play_units_general(compiled_for("enshu-c", 5, {"enshu.c.dropped_hands": "set_aside"}),
-                       [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1",
-                                                           "random", "omniscient:worlds=1")], 2**64 - 1, 7, 2, 3)
-    # one compiled kernel for the game and each set of policy kinds (arguments 11 to 15), whatever
-    # the rules and the seats: the first two runs share the heuristic-only one; the third's
-    # searches roll out with the heuristic (their default rollout)
-    kinds = [sig[11:16] for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
-    assert len(kinds) == len(set(kinds))
-
-    def typed(**fields):
-        return tuple(numba.typeof(value) for value in PolicyKinds(**fields))
-
-    assert typed(greedy=None, heuristic=True, pimc=None, ismcts=None, learned=None) in kinds
-    assert typed(greedy=True, heuristic=True, pimc=True, ismcts=True, learned=None) in kinds
+    runs = [(compiled_for("enshu-w", 2), [parse_policy("random"), parse_policy("heuristic", "enshu")]),
+            (compiled_for("enshu-c", 4), [parse_policy(p, "enshu") for p in ("heuristic", "random") * 2]),
+            (compiled_for("enshu-c", 5, {"enshu.c.dropped_hands": "set_aside"}),
+             [parse_policy(p, "enshu") for p in ("ismcts:iterations=4", "greedy", "pimc:worlds=1", "random",
+                                                 "omniscient:worlds=1")])]
+    # a user's run compiles the policies its seats and their rollouts play, whatever the rules: the
+    # first two runs the heuristic only; the third's searches roll out with the heuristic (their
+    # default rollout)
+    monkeypatch.delenv(ALL_KINDS_ENV, raising=False)
+    kinds = [_general_args(compiled, specs)[1][4] for compiled, specs in runs]
+    assert kinds[0] == kinds[1] == PolicyKinds(greedy=None, heuristic=True, pimc=None, ismcts=None, learned=None)
+    assert kinds[2] == PolicyKinds(greedy=True, heuristic=True, pimc=True, ismcts=True, learned=None)
+    # under the tests' setting (tests/conftest.py) every run is the one kernel with every policy:
+    # the rules and the seats add no signature of their own
+    monkeypatch.setenv(ALL_KINDS_ENV, "1")
+    for seed, (compiled, specs) in enumerate(runs):
+        play_units_general(compiled, specs, 2**64 - 1 - seed, 7, 2, 3 if seed == 2 else None)
+    signatures = [sig for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
+    assert [sig[11:16] for sig in signatures] == [tuple(numba.typeof(True) for _ in PolicyKinds._fields)]
 
 
 def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from simcore.kernels.policy_rows import ALL_KINDS_ENV
+
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
@@ -56,6 +58,7 @@ def first_compile(tmp_path: Path, rules: str, *policies: str) -> dict[str, list[
     function of fudasim's, and the games' implementations of the round contract's stubs
     (``_apply``, ``_sample_hidden``, ...)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"), PYTHONPATH=str(ROOT))
+    env.pop(ALL_KINDS_ENV, None)  # a user's run: the policies its seats play (tests/conftest.py)
     done = subprocess.run([sys.executable, "-c", CHILD, rules, *policies], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800, check=False)
     assert done.returncode == 0, done.stderr[-2000:]

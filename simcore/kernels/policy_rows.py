@@ -27,6 +27,7 @@ greedy: the yaku set it prefers); a search player's objective default is its gam
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -83,6 +84,8 @@ class PolicyKinds(NamedTuple):
     learned: bool | None
 
 
+ALL_KINDS_ENV = "FUDASIM_ALL_POLICY_KINDS"  # set (not "0"): every policy compiled into one kernel per game
+
 PolicyArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, PolicyKinds]
 
 
@@ -93,8 +96,10 @@ def policy_kinds(params: np.ndarray) -> PolicyKinds:
     played = {int(pid) for pid in seats[:, P_POLICY]}
     played |= {int(row[P_ROLLOUT]) for row in seats if int(row[P_POLICY]) in SEARCHING}
 
+    every = os.environ.get(ALL_KINDS_ENV, "") not in ("", "0")
+
     def kind(*ids: int) -> bool | None:
-        return True if played.intersection(ids) else None
+        return True if every or played.intersection(ids) else None
 
     return PolicyKinds(kind(POLICY_GREEDY), kind(POLICY_HEURISTIC), kind(POLICY_PIMC, POLICY_OMNISCIENT),
                        kind(POLICY_ISMCTS), kind(POLICY_LEARNED))
