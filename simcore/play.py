@@ -33,7 +33,7 @@ from typing import Any
 from simcore.cards import ids_of
 from simcore.lines import keep, plain, wrap
 from simcore.policies import searches
-from simcore.reference.forward import Decision, State
+from simcore.reference.forward import Decision, State, watch
 
 __all__ = [
     "MatchRecord",
@@ -308,6 +308,7 @@ class PlaySession:
                 # out is ambiguous when the next entry names that card as a field card to take
                 entry = getattr(self.hooks, "decision_entry", None)  # optional (``RoundScreen``)
                 decisions.append(decision_entry(decision, action) if entry is None else entry(decision, action))
+            watch(policies, state, decision, action)
             state.apply(action)
         result = state.result
         record = self._record(round_index, dealer, result, tracker, decisions, state)

@@ -182,6 +182,10 @@ _CONFIRM = ParamSpec("confirm", 0, minimum=0, maximum=65536,
                      help="more worlds for the action that looked best over the first ones, against the "
                           "rollout policy's own, before z judges it on all (0: every action, every world)")
 
+_INFER = ParamSpec("infer", 0, minimum=0, maximum=4096,
+                   help="inference: draw up to this many worlds for each one searched and keep the first in which "
+                        "the rollout policy, in the other seats' places, would have played as they were seen to "
+                        "play this round (else the first of the fewest disagreements); 0 or 1: none")
 
 
 def changed_default(param: ParamSpec, default: int | float | str) -> ParamSpec:
@@ -198,7 +202,7 @@ register_policy(PolicyKind("pimc", POLICY_PIMC,
                            (changed_default(ParamSpec("worlds", 32, minimum=1, maximum=65536,
                                                       help="samples of the hidden cards per decision"), 16),
                             changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
-                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32)),
+                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), _INFER),
                            searches=True))
 # ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges, a new node trying
 # the rollout policy's move first (docs/policies.md; measured against heuristic in every case of
@@ -237,7 +241,8 @@ register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                                                            "legal one; rollout: the rollout policy's"), "rollout"),
                             ParamSpec("widen", 0, minimum=0, maximum=1_000_000,
                                       help="0: a tree node tries every legal action before choosing among them; "
-                                           "k: a node below the root has at most 1 + visits // k children")),
+                                           "k: a node below the root has at most 1 + visits // k children"),
+                            _INFER),
                            searches=True))
 register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            "for measurement only: pimc in the real position, seeing every hidden card",
@@ -335,6 +340,9 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
                 allowed = ", ".join(specs) or "none"
                 raise PolicyError(f"policy {name}: unknown parameter {item!r} (parameters: {allowed})")
             params[key] = specs[key].parse(name, value.strip())
+    if int(params.get("infer", 0)) > 1 and params.get("rollout") == "random":
+        raise PolicyError(f"policy {name}: infer={params['infer']} needs rollout=greedy or rollout=heuristic "
+                          "(the model of the other seats' play; random play tells nothing)")
     return PolicySpec(name, params, defaults, unstated,
                       tuple(key for key, spec in specs.items() if spec.recorded))
 

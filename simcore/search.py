@@ -81,6 +81,17 @@ ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, `
     ``log_table``: one float64 table computed by numpy, read by both engines, so the two
     compute each bound with the same operations on the same numbers.
 
+Inference, ``infer`` T (pimc and ismcts; T > 1, a ``greedy`` or ``heuristic`` rollout)
+    Each world is drawn up to T times: the first draw in which the rollout policy, put in the
+    place of each other seat at each of its decisions of this round that ``s`` saw taken (a card
+    played, a capture chosen: ``past.rehand(state, world, s)`` gives that past decision as the
+    world deals it, its seat's hand then being the cards it has played since and its hand in the
+    world), would have taken the action the seat took is searched; if none of the T draws agrees
+    with every one, the first with the fewest disagreements (counting stops once a draw has as
+    many as the best before it). The past decisions are those of two or more actions, at most
+    ``MAX_HISTORY``, which the round's loop tells the policy of (``watch``); the rollout policy
+    draws nothing, so inference draws only the worlds.
+
 ``omniscient`` (for measurement only), ``worlds`` W
     ``pimc`` in the real position: each of its W worlds is ``state.clone()``, so it sees every
     hidden card (the upper bound of the skill measures; it breaks guarantee 6 of docs/guarantees.md
@@ -102,6 +113,7 @@ __all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", 
            "log_table", "make_search_policy", "objective", "outscores"]
 
 SEARCH_POLICIES = ("pimc", "ismcts", "omniscient")
+MAX_HISTORY = 256  # the kernel's too (simcore.kernels.contract.MAX_HISTORY)
 
 
 def log_table(n: int) -> np.ndarray:
@@ -170,6 +182,47 @@ class _Search:
         self.rollout_policy = rollout
         self.ask_policy = ask_policy
         self.action_key = action_key
+        self.infer = int(spec.params.get("infer", 0))
+        self.past: list[tuple[Any, int, int]] = []  # (state, seat, action key) of the round's decisions
+
+    def watch(self, state: Any, decision: Any, action: Any) -> None:
+        """The round's loop tells of each decision taken (before applying it): with inference,
+        one of two or more actions is kept (module docstring)."""
+        if self.infer > 1 and len(decision.actions) > 1 and len(self.past) < MAX_HISTORY:
+            self.past.append((state.clone(), decision.seat, self.action_key(decision, action)))
+
+    def world(self, state: Any, seat: int) -> Any:
+        """A world to search: the hidden cards dealt anew from the stream, with inference drawn
+        up to ``infer`` times (module docstring)."""
+        world = state.sample_hidden(seat, self.stream)
+        if self.infer <= 1 or not self.past:
+            return world
+        fewest = self.disagreements(state, seat, world, MAX_HISTORY + 1)
+        for _ in range(self.infer - 1):
+            if fewest == 0:
+                break
+            drawn = state.sample_hidden(seat, self.stream)
+            count = self.disagreements(state, seat, drawn, fewest)
+            if count < fewest:
+                fewest, world = count, drawn
+        return world
+
+    def disagreements(self, state: Any, seat: int, world: Any, limit: int) -> int:
+        """How many past decisions of the other seats that ``seat`` saw taken the rollout policy,
+        in their place in ``world``, would have taken otherwise (counting stops at ``limit``)."""
+        count = 0
+        for past, who, key in self.past:
+            if count >= limit:
+                break
+            if who == seat:
+                continue
+            then = past.rehand(state, world, seat)
+            if then is None:
+                continue
+            decision = then.decision()
+            if self.action_key(decision, self.ask_policy(self.rollout_policy, then, decision)) != key:
+                count += 1
+        return count
 
     def rollout(self, world: Any) -> None:
         """Play ``world`` to its end with the rollout policy in every seat (draws from the stream)."""
@@ -194,10 +247,6 @@ class PimcPolicy(_Search):
         self.crn = bool(spec.params["crn"])
         self.z = float(spec.params["z"])
         self.confirm = int(spec.params["confirm"])
-
-    def world(self, state: Any, seat: int) -> Any:
-        """A world to search: the hidden cards dealt anew from the stream."""
-        return state.sample_hidden(seat, self.stream)
 
     def decide(self, state: Any, decision: Any) -> Any:
         """The action to take at ``decision`` of ``state`` (the seat's own decision)."""
@@ -359,7 +408,7 @@ class IsmctsPolicy(_Search):
         if self.paired:
             return actions[self._decide_paired(state, decision, root)]
         for _ in range(self.iterations):
-            self._descend(state.sample_hidden(seat, self.stream), seat, root, [])
+            self._descend(self.world(state, seat), seat, root, [])
         best = root.children[0]
         for child in root.children[1:]:
             if child.visits > best.visits:
@@ -405,7 +454,7 @@ class IsmctsPolicy(_Search):
         values = [0] * len(actions)
         played = [i for i in range(len(actions)) if only is None or i in (only, base)]
         for _ in range(worlds):
-            world = state.sample_hidden(seat, self.stream)
+            world = self.world(state, seat)
             for i in played:
                 copy = world.clone()
                 copy.apply(actions[i])

@@ -1,5 +1,6 @@
 """The search players' newer settings (common draws, a threshold, a confirming stage, the
-seat's own tree, paired roots, normalised means, the order a node expands in, progressive widening) in every registered game: the kernel and the
+seat's own tree, paired roots, normalised means, the order a node expands in, progressive widening,
+inference) in every registered game: the kernel and the
 reference engine write the same rows, cell for cell, in independent rounds and in a match.
 
 The search is written once (``simcore.kernels.search_nb``, ``simcore.search``), so a game added
@@ -30,7 +31,11 @@ SETTINGS = ("pimc:worlds=3,confirm=4,rollout=heuristic,crn=1,z=1",
             "ismcts:iterations=16,root=ucb,tree=all,rollout=random,widen=3,c=1",
             # playing for the margin over the other seats (koi-koi's default)
             "pimc:worlds=3,rollout=greedy,objective=margin",
-            "ismcts:iterations=10,tree=own,rollout=heuristic,norm=1,objective=margin")
+            "ismcts:iterations=10,tree=own,rollout=heuristic,norm=1,objective=margin",
+            # inference: worlds drawn again until the other seats' plays agree with the rollout
+            # policy's (the greedy seats here: a heuristic model disagrees, a greedy one agrees)
+            "pimc:worlds=3,confirm=4,rollout=heuristic,infer=6",
+            "ismcts:iterations=12,root=paired,tree=own,rollout=greedy,confirm=4,infer=4")
 
 
 def _first_rules() -> list[str]:

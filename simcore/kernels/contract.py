@@ -35,9 +35,10 @@ ones its seats play) draw only from the deciding seat's stream, exactly as the g
 reference policies do; ``sample_hidden_nb`` deals the cards ``seat`` cannot see, drawing from
 the stream at ``at``, exactly as the reference state's ``sample_hidden``.
 
-Every stub but ``context_nb`` and ``new_state_nb`` must run without numba's reference counting
+Every stub but ``context_nb``, ``new_state_nb`` and ``new_history_nb`` must run without numba's reference counting
 (``jit_options={"_nrt": False}`` on the overload; ``implements`` sets it). A stub with a default
-(``match_over_nb``: a match never ends early; ``start_points_nb``: 0) needs implementing only by
+(``match_over_nb``: a match never ends early; ``start_points_nb``: 0; ``rehand_nb``: a search
+player infers nothing from the other seats' play) needs implementing only by
 a game that differs. ``implements_match_rows`` implements the stubs that only write the match
 columns, and ``implements_flat_state`` those that only read a state kept in one int64 array.
 """
@@ -79,9 +80,12 @@ __all__ = [
     "new_state_nb",
     "next_dealer_nb",
     "payoff_nb",
+    "new_history_nb",
     "random_choice_nb",
+    "rehand_nb",
     "rollout_turns_nb",
     "sample_hidden_nb",
+    "save_past_nb",
     "start_points_nb",
     "start_round_nb",
     "to_act_nb",
@@ -93,6 +97,7 @@ __all__ = [
 
 MAX_ACTIONS = 64  # legal actions of one decision, in every game (a card of a 48-card deck, at most)
 MAX_PATH = 1024  # decisions of one round, in every game, with room to spare
+MAX_HISTORY = 256  # a round's decisions of two or more actions that a search player's inference reads
 
 
 def _stub(name: str) -> Any:
@@ -170,6 +175,30 @@ def sample_hidden_nb(ctx: Any, state: Any, seat: Any, streams: Any, at: Any, out
     """Write into ``out`` a world ``seat`` cannot tell from ``state``: the cards it cannot see
     dealt anew from the stream at ``streams[at:at + 4]``, as the reference's ``sample_hidden``."""
     _stub("sample_hidden_nb")
+
+
+def new_history_nb(ctx: Any, n: Any) -> Any:
+    """Room for ``n`` past states of ``ctx``'s game (``save_past_nb``, ``rehand_nb``). May
+    allocate."""
+    return _stub("new_history_nb")
+
+
+def save_past_nb(ctx: Any, state: Any, history: Any, k: Any) -> None:
+    """Keep a copy of ``state`` (paused at a decision) in slot ``k`` of ``history``."""
+    _stub("save_past_nb")
+
+
+def rehand_nb(ctx: Any, history: Any, k: Any, now: Any, world: Any, seat: Any, out: Any) -> Any:
+    """The past decision in slot ``k`` of ``history`` as it was in ``world``, for a search player
+    of ``seat`` that infers from the other seats' play: write into ``out`` that past state with
+    the cards ``seat`` could not see then dealt as ``world`` deals the ones it cannot see ``now``
+    (a hand then: the cards its seat has played from it since, which everyone saw, and its cards
+    in ``world``), the decision's legal actions listed afresh where they depend on them, exactly
+    as the reference's ``rehand``. True if the decision is one whose action ``seat`` saw taken
+    (a card played, a capture chosen), so that the seat may compare it with what a model of the
+    deciding seat would have done there; false for the others (nothing written then). Default:
+    false, a game whose search players infer nothing (``default``)."""
+    return _stub("rehand_nb")
 
 
 def random_choice_nb(ctx: Any, state: Any, streams: Any, at: Any) -> Any:
@@ -324,7 +353,8 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False,
 def implements_flat_state(context_class: type, size: int, seats: int, done: int, seat: int, n_actions: int,
                           keys: int, payoff: int) -> None:
     """Implement the state's stubs for a game whose state is one int64 array of ``size`` words
-    and whose table has ``seats`` seats: ``new_state_nb``, ``copy_state_nb``, ``n_seats_nb``,
+    and whose table has ``seats`` seats: ``new_state_nb``, ``copy_state_nb``, ``new_history_nb``
+    and ``save_past_nb`` (a history is int64[n, size]), ``n_seats_nb``,
     and ``done_nb``, ``to_act_nb``, ``n_actions_nb``, ``action_key_nb`` and ``payoff_nb`` from
     these offsets: a nonzero flag once the round is over, the deciding seat, the number of legal
     actions, their keys from ``keys`` on and each seat's payoff from ``payoff`` on."""
@@ -333,6 +363,15 @@ def implements_flat_state(context_class: type, size: int, seats: int, done: int,
     @implements(new_state_nb, context_class, nrt=True)
     def _new_state(ctx: Any) -> Any:
         return np.zeros(size, dtype=np.int64)
+
+    @implements(new_history_nb, context_class, nrt=True)
+    def _new_history(ctx: Any, n: Any) -> Any:
+        return np.zeros((n, size), dtype=np.int64)
+
+    @implements(save_past_nb, context_class)
+    def _save_past(ctx: Any, state: Any, history: Any, k: Any) -> None:
+        for j in range(size):
+            history[k, j] = state[j]
 
     @implements(copy_state_nb, context_class)
     def _copy_state(ctx: Any, src: Any, dst: Any) -> None:
@@ -414,3 +453,8 @@ def _never_over(ctx: Any, points: Any) -> Any:
 @default(start_points_nb)
 def _no_start_points(ctx: Any) -> Any:
     return np.int64(0)
+
+
+@default(rehand_nb)
+def _nothing_seen(ctx: Any, history: Any, k: Any, now: Any, world: Any, seat: Any, out: Any) -> Any:
+    return False

@@ -48,7 +48,7 @@ from simcore.kernels.policy_ids import (
 from simcore.search import log_table
 
 __all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
-           "P_EXPAND", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
+           "P_EXPAND", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
            "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
@@ -63,7 +63,8 @@ P_OWN = 8  # ismcts: 1 if the tree holds the searcher's own decisions only
 P_PAIRED = 9  # ismcts: 1 if every root action is tried in each world (root=paired)
 P_EXPAND = 10  # ismcts: 1 if a node expands the rollout policy's action first (expand=rollout)
 P_WIDEN = 11  # ismcts: a node below the root holds at most 1 + visits // widen children (0: no limit)
-N_PARAMS = 12
+P_INFER = 12  # pimc, ismcts: draws of the hidden cards per world that inference picks from (0, 1: none)
+N_PARAMS = 13
 
 F_C = 0  # ismcts: the exploration constant
 F_Z = 1  # the search players' deviation threshold in standard errors
@@ -151,6 +152,7 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
             params[seat, P_BUDGET] = budget
             floats[seat, F_Z] = float(spec.params["z"])
             params[seat, P_CONFIRM] = int(spec.params["confirm"])
+            params[seat, P_INFER] = int(spec.params.get("infer", 0))
             if pid == POLICY_ISMCTS:
                 floats[seat, F_C] = float(spec.params["c"])
                 params[seat, P_NORM] = int(spec.params["norm"])

@@ -23,7 +23,7 @@ policy, None when none does. numba drops a branch on ``x is not None`` when ``x`
 argument before it types it, so a kernel compiles only the policies its seats play (see
 ``choice_nb.basic_choice_nb``).
 
-Every function here but ``descend_nb`` (called from two places) is inlined into its caller
+Every function here but ``descend_nb`` and ``world_nb`` (each called from two places or more) is inlined into its caller
 (``inline="always"``): the general kernel (``units_nb.play_span_nb``) holds the search it plays
 in one compiled function, rather than a chain of them each compiling the game's state machine
 again (``units_nb``'s module docstring).  A function that calls an inlined one from two places
@@ -56,6 +56,7 @@ from simcore.kernels.policy_rows import (
     P_CONFIRM,
     P_CRN,
     P_EXPAND,
+    P_INFER,
     P_NORM,
     P_OBJECTIVE,
     P_OWN,
@@ -65,9 +66,9 @@ from simcore.kernels.policy_rows import (
     P_WIDEN,
 )
 
-__all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "ismcts_nb", "ismcts_seat_nb",
+__all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "disagreements_nb", "ismcts_nb", "ismcts_seat_nb",
            "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "pimc_seat_nb", "pimc_worlds_nb",
-           "rollout_nb"]
+           "rollout_nb", "world_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
 T_KEY = 0  # the action key that leads to the node
@@ -81,7 +82,8 @@ T_LAST = 7  # last child (-1: none)
 T_SQUARES = 8  # the sum of the squares of the seat's objective over the node's visits
 T_ROWS = 9
 
-Scratch = namedtuple("Scratch", ["world", "x", "totals", "squares", "values", "saved", "tree", "path"])
+Scratch = namedtuple("Scratch", ["world", "x", "totals", "squares", "values", "saved", "tree", "path", "history",
+                                 "past_seat", "past_key", "n_past", "past", "drawn"])
 
 
 @nb.njit(cache=True)
@@ -89,15 +91,67 @@ def new_scratch_nb(ctx, params):
     """One kernel thread's search scratch: two states of ``ctx``'s game (a sampled world and a
     copy to play out), int64[MAX_ACTIONS] totals, squares and values, uint64[4] for a saved
     stream, a tree with room for the largest ISMCTS seat of ``params`` (one node an iteration,
-    the root and, with ``root=paired``, the root's children) and a path."""
+    the root and, with ``root=paired``, the root's children) and a path; and for inference
+    (``world_nb``) the round's past decisions (``C.MAX_HISTORY`` where a seat infers, else one):
+    their states, seats and the keys of the actions taken, their number (``n_past[0]``, which
+    the unit loop keeps, ``units_nb``), and two more states (a past decision as a world deals it;
+    a world drawn)."""
     nodes = 2
+    past = 1
     for seat in range(params.shape[0] - 1):
         if params[seat, P_POLICY] == POLICY_ISMCTS:
             nodes = max(nodes, params[seat, P_BUDGET] + 2 * params[seat, P_CONFIRM] + 2 + C.MAX_ACTIONS)
+        if params[seat, P_INFER] > 1:
+            past = C.MAX_HISTORY
     return Scratch(C.new_state_nb(ctx), C.new_state_nb(ctx), np.zeros(C.MAX_ACTIONS, dtype=np.int64),
                    np.zeros(C.MAX_ACTIONS, dtype=np.int64), np.zeros(C.MAX_ACTIONS, dtype=np.int64),
                    np.zeros(4, dtype=np.uint64), np.zeros((T_ROWS, nodes), dtype=np.int64),
-                   np.zeros(C.MAX_PATH, dtype=np.int64))
+                   np.zeros(C.MAX_PATH, dtype=np.int64), C.new_history_nb(ctx, past), np.zeros(past, dtype=np.int64),
+                   np.zeros(past, dtype=np.int64), np.zeros(1, dtype=np.int64), C.new_state_nb(ctx),
+                   C.new_state_nb(ctx))
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def disagreements_nb(ctx, state, seat, world, limit, rollout_id, param, table, streams, at, scratch, greedy,
+                     heuristic):
+    """How many of the round's past decisions of the seats other than ``seat`` that ``seat`` saw
+    taken the rollout policy, deciding for that seat in ``world`` (``C.rehand_nb``), would have
+    taken otherwise; counting stops at ``limit``."""
+    count = 0
+    for k in range(scratch.n_past[0]):
+        if count >= limit:
+            break
+        if scratch.past_seat[k] == seat:
+            continue
+        if not C.rehand_nb(ctx, scratch.history, k, state, world, seat, scratch.past):
+            continue
+        index = basic_choice_nb(ctx, scratch.past, rollout_id, param, table, streams, at, greedy, heuristic)
+        if C.action_key_nb(ctx, scratch.past, index) != scratch.past_key[k]:
+            count += 1
+    return count
+
+
+@nb.njit(cache=True, _nrt=False)
+def world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic):
+    """Deal a world ``seat`` cannot tell from ``state`` into ``scratch.world``
+    (``C.sample_hidden_nb``). With inference (``infer`` > 1; the rollout policy greedy or
+    heuristic, which draw nothing): up to ``infer`` worlds are drawn, and the first in which the
+    rollout policy would have taken every action the other seats were seen to take this round
+    is kept, else the first of the fewest disagreements (``disagreements_nb``)."""
+    C.sample_hidden_nb(ctx, state, seat, streams, at, scratch.world)
+    if infer <= 1 or scratch.n_past[0] == 0:
+        return
+    fewest = disagreements_nb(ctx, state, seat, scratch.world, np.int64(C.MAX_HISTORY + 1), rollout_id, param,
+                              table, streams, at, scratch, greedy, heuristic)
+    for _ in range(infer - 1):
+        if fewest == 0:
+            break
+        C.sample_hidden_nb(ctx, state, seat, streams, at, scratch.drawn)
+        count = disagreements_nb(ctx, state, seat, scratch.drawn, fewest, rollout_id, param, table, streams, at,
+                                 scratch, greedy, heuristic)
+        if count < fewest:
+            fewest = count
+            C.copy_state_nb(ctx, scratch.drawn, scratch.world)
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
@@ -125,11 +179,11 @@ def deviates_nb(gain, squares, worlds, z):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, param, table,
-                   streams, at, scratch, greedy, heuristic):
+def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, infer, param,
+                   table, streams, at, scratch, greedy, heuristic):
     """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
     of ``state``'s pending decision out in each, in index order: every option, or (``only`` >= 0)
-    the base option and ``only``; with ``crn`` each option's rollout starts from the stream as
+    the base option and ``only``; ``infer``: ``world_nb``'s; with ``crn`` each option's rollout starts from the stream as
     the deal left it. Leaves in ``scratch.totals`` and ``scratch.squares`` each played option's
     sum of objective minus the base option's over the worlds, and of its square."""
     world, x, totals, squares, values, saved = (scratch.world, scratch.x, scratch.totals, scratch.squares,
@@ -141,7 +195,7 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
         if omniscient:
             C.copy_state_nb(ctx, state, world)
         else:
-            C.sample_hidden_nb(ctx, state, seat, streams, at, world)
+            world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic)
         if crn:
             for k in range(4):
                 saved[k] = streams[at + k]
@@ -164,8 +218,8 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, param, table, streams,
-            at, scratch, greedy, heuristic):
+def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, infer, param, table,
+            streams, at, scratch, greedy, heuristic):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
     action is the rollout policy's own choice when it is not random (which draws nothing), else
     the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
@@ -173,7 +227,7 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     index), else the base. With ``confirm``: the action of the largest positive gain over those
     worlds (ties: the lowest index), if any, is played against the base in ``confirm`` more
     worlds and taken if its gain over all ``worlds + confirm`` ``deviates_nb`` by ``z``;
-    otherwise the base."""
+    otherwise the base. ``infer``: how a world is dealt (``world_nb``)."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
@@ -189,8 +243,8 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     # the worlds, then (confirm) the best-looking option against the base: one call site, so
     # that the inlined pimc_worlds_nb is compiled once
     for confirming in range(2):
-        pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, param, table,
-                       streams, at, scratch, greedy, heuristic)
+        pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, infer, param,
+                       table, streams, at, scratch, greedy, heuristic)
         if confirming:
             break
         for i in range(n):
@@ -300,7 +354,7 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expa
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, expand, widen,
+def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, expand, widen, infer,
                      rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic):
     """``root=paired``: deal ``worlds`` worlds; in each, take every root action (or, ``only`` >= 0,
     the base and ``only``), in index order, in a copy of the world and descend below its child
@@ -313,7 +367,7 @@ def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c,
         totals[i] = 0
         squares[i] = 0
     for _ in range(worlds):
-        C.sample_hidden_nb(ctx, state, seat, streams, at, world)
+        world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic)
         for i in range(n):
             if only >= 0 and i != only and i != base:
                 continue
@@ -354,8 +408,8 @@ def add_child_nb(tree, new, node, key, seat):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, rollout_id, objective,
-              param, table, log_table, streams, at, scratch, greedy, heuristic):
+def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, infer, rollout_id,
+              objective, param, table, log_table, streams, at, scratch, greedy, heuristic):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
     availability-corrected UCB with constant ``c`` (``norm``: a node's mean divided by the largest
     |objective| met so far, at least 1; ``own``: the tree holds only ``seat``'s decisions, the
@@ -369,7 +423,8 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
     standard errors (``outscores_nb``): then the rollout policy's action. With ``paired``: one
     world per ``n`` iterations (``iterations // n`` worlds, at least one), in which every root
     action is taken in turn and the descent goes on below it; the root action is then chosen
-    from the paired gains over the base action as ``pimc_nb`` chooses, ``confirm`` included."""
+    from the paired gains over the base action as ``pimc_nb`` chooses, ``confirm`` included.
+    ``infer``: how a world is dealt (``world_nb``)."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
@@ -395,7 +450,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
         only = np.int64(-1)
         for confirming in range(2):  # as pimc_nb: one call site of the inlined paired_worlds_nb
             n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, count, only, base, n_nodes, scale, c, norm, own,
-                                              expand, widen, rollout_id, objective, param, table, log_table,
+                                              expand, widen, infer, rollout_id, objective, param, table, log_table,
                                               streams, at, scratch, greedy, heuristic)
             if confirming:
                 break
@@ -409,7 +464,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
             only = best
         return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
     for _ in range(iterations):
-        C.sample_hidden_nb(ctx, state, seat, streams, at, world)
+        world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic)
         n_nodes, scale = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own, expand,
                                     widen, rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
     best = np.int64(-1)
@@ -469,7 +524,7 @@ def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, s
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
     return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
                    policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
-                   params[rollout, P_BASIC], tables[rollout], streams, 4 * seat, scratch, greedy, heuristic)
+                   params[seat, P_INFER], params[rollout, P_BASIC], tables[rollout], streams, 4 * seat, scratch, greedy, heuristic)
 
 
 @nb.njit(inline="always", cache=True)
@@ -478,7 +533,8 @@ def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams,
     rollout = params.shape[0] - 1
     return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
                      floats[seat, F_Z], params[seat, P_OWN], params[seat, P_PAIRED], params[seat, P_CONFIRM],
-                     params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
+                     params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_INFER], params[seat, P_ROLLOUT],
+                     params[seat, P_OBJECTIVE],
                      params[rollout, P_BASIC], tables[rollout],
                      log_table, streams, 4 * seat, scratch, greedy, heuristic)
 

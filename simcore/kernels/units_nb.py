@@ -95,6 +95,7 @@ def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, round
     n_rounds = 1 if independent else stride
     counting = spent.shape[0] > 0
     timed = spent.shape[1] > 1
+    inferring = scratch.past_seat.size > 1  # a search seat infers: keep the round's past decisions
     for i in range(lo, hi):
         unit = first_unit + i
         for s in range(points.size):
@@ -110,6 +111,7 @@ def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, round
             for s in range(seats):
                 stream_init_hashed_nb(streams, h, SEAT_STREAM_BASE + s, 4 * s)
             C.start_round_nb(ctx, state, unit, k, round_index, independent, dealer, points)
+            scratch.n_past[0] = 0
             while not C.done_nb(ctx, state):
                 seat = C.to_act_nb(ctx, state)
                 several = counting and C.n_actions_nb(ctx, state) > 1
@@ -132,6 +134,12 @@ def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, round
                     spent[seat, 0] += 1
                     if timed:
                         spent[seat, 1] += cycles_nb() - began
+                n_past = scratch.n_past[0]
+                if inferring and n_past < C.MAX_HISTORY and C.n_actions_nb(ctx, state) > 1:
+                    C.save_past_nb(ctx, state, scratch.history, n_past)
+                    scratch.past_seat[n_past] = seat
+                    scratch.past_key[n_past] = C.action_key_nb(ctx, state, index)
+                    scratch.n_past[0] = n_past + 1
                 C.apply_nb(ctx, state, index)
             C.write_row_nb(ctx, state, out_int, out_mask, row)
             C.add_match_points_nb(ctx, state, points)

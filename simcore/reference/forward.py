@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from simcore.rng import Stream, seat_stream
 
-__all__ = ["BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "bind_policies", "play_through"]
+__all__ = ["BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "bind_policies", "play_through", "watch"]
 
 
 @dataclass(kw_only=True)
@@ -192,12 +192,24 @@ StateT = TypeVar("StateT", bound=State)
 
 def play_through(state: StateT, policies: Sequence[Any],
                  ask: Callable[[Any, StateT, Decision], Any]) -> StateT:
-    """Play ``state`` to the end, each decision answered by ``ask(policies[seat], state, decision)``."""
+    """Play ``state`` to the end, each decision answered by ``ask(policies[seat], state, decision)``
+    (and every policy told of it, ``watch``)."""
     while True:
         decision = state.decision()
         if decision is None:
             return state
-        state.apply(ask(policies[decision.seat], state, decision))
+        action = ask(policies[decision.seat], state, decision)
+        watch(policies, state, decision, action)
+        state.apply(action)
+
+
+def watch(policies: Sequence[Any], state: State, decision: Decision, action: Any) -> None:
+    """Tell each policy that watches the round's play (a search player's inference,
+    ``simcore.search``) of ``action`` taken at ``decision`` of ``state``, before it is applied."""
+    for policy in policies:
+        seen = getattr(policy, "watch", None)
+        if seen is not None:
+            seen(state, decision, action)
 
 
 def bind_policies(make_policy: Any, learned_policy: Any, compiled: Any, specs: Sequence[Any], seed: int,

@@ -384,6 +384,35 @@ class RoundState(PausedRound):
                 other._advance()
         return other
 
+    def rehand(self, now: RoundState, world: RoundState, seat: int) -> RoundState | None:
+        """This past state's decision as ``world`` (a ``sample_hidden`` of ``now``, for ``seat``)
+        deals it, for a search player's inference (``simcore.search``): a copy in which each
+        other seat's hand is the cards it has played since (seen by all) and its hand in
+        ``world``, the draw pile below what has been turned since and the set-aside cards are
+        ``world``'s, and a ``play`` of another seat lists its hand there. None unless the
+        decision is a card played or a capture chosen, with no seat dropped out or hands gathered
+        since (variant C)."""
+        pending = self.pending
+        if pending is None or pending.kind not in ("play", "capture"):
+            return None
+        if self.gathered != now.gathered or self.active != now.active:
+            return None
+        past = self.clone()
+        past.trace = False
+        past.events = []
+        past._deck = None
+        past.redraw = None
+        for s in range(self.n):
+            if s != seat:
+                past.hands[s] = (self.hands[s] & ~now.hands[s]) | world.hands[s]
+                past.hand_dealt[s] = world.hand_dealt[s]
+                past.teyaku_dealt[s] = world.teyaku_dealt[s]
+        past.draw = self.draw[:len(self.draw) - len(now.draw)] + list(world.draw)
+        past.set_aside = world.set_aside
+        if pending.kind == "play" and pending.seat != seat:
+            past.pending = Decision("play", pending.seat, tuple(ids_of(past.hands[pending.seat])))
+        return past
+
     def apply(self, action: Any) -> None:
         """Take ``action`` for the pending decision and step on to the next one (or the end)."""
         decision = self.pending

@@ -1432,6 +1432,59 @@ def _copy_state(ctx, src, dst):
     copy_state_nb(src[0], src[1], dst[0], dst[1])
 
 
+@implements(C.new_history_nb, EnshuContext, nrt=True, inline=False)
+def _new_history(ctx, n):
+    return (np.zeros((n, N_SI), dtype=np.int64), np.zeros((n, N_SM), dtype=np.uint64))
+
+
+@implements(C.save_past_nb, EnshuContext)
+def _save_past(ctx, state, history, k):
+    si, sm = state
+    for j in range(N_SI):
+        history[0][k, j] = si[j]
+    for j in range(N_SM):
+        history[1][k, j] = sm[j]
+
+
+@implements(C.rehand_nb, EnshuContext, inline=False)
+def _rehand(ctx, history, k, now, world, seat, out):
+    # a card played or a capture chosen, with no seat dropped out and no hands gathered since:
+    # each other seat's hand then is the cards it has played since (seen by all) and its hand in
+    # ``world``; the draw pile below what has been turned since and the set-aside cards are
+    # ``world``'s (RoundState.rehand)
+    hi, hm = history
+    si, sm = now
+    wi, wm = world
+    oi, om = out
+    kind = hi[k, I_PEND_KIND]
+    if kind != KIND_PLAY and kind != KIND_CAPTURE:
+        return False
+    n = ctx.rt[0][E.P_PLAYERS]
+    if hi[k, I_GATHERED] != si[I_GATHERED]:
+        return False
+    for s in range(n):
+        if hi[k, I_ACTIVE + s] != si[I_ACTIVE + s]:
+            return False
+    for j in range(N_SI):
+        oi[j] = hi[k, j]
+    for j in range(N_SM):
+        om[j] = hm[k, j]
+    for s in range(n):
+        if s != seat:
+            om[M_HANDS + s] = (hm[k, M_HANDS + s] & ~sm[M_HANDS + s]) | wm[M_HANDS + s]
+            om[M_HAND_DEALT + s] = wm[M_HAND_DEALT + s]
+            om[M_TEYAKU_DEALT + s] = wm[M_TEYAKU_DEALT + s]
+    turned = hi[k, I_DRAW_LEN] - si[I_DRAW_LEN]
+    at = hi[k, I_DRAW_START] + turned
+    for j in range(wi[I_DRAW_LEN]):
+        oi[I_DRAW + at + j] = wi[I_DRAW + wi[I_DRAW_START] + j]
+    om[M_SET_ASIDE] = wm[M_SET_ASIDE]
+    pend_seat = hi[k, I_PEND_SEAT]
+    if kind == KIND_PLAY and pend_seat != seat:
+        set_play_keys_nb(oi, om[M_HANDS + pend_seat])
+    return True
+
+
 @implements(C.n_seats_nb, EnshuContext)
 def _n_seats(ctx):
     return np.int64(ctx.rt[0][E.P_PLAYERS])

@@ -168,6 +168,25 @@ class RoundState(PausedRound):
             other.pending = Decision("play", opponent, tuple(ids_of(other.hands[opponent])))
         return other
 
+    def rehand(self, now: RoundState, world: RoundState, seat: int) -> RoundState:
+        """This past state's decision as ``world`` (a ``sample_hidden`` of ``now``, for ``seat``)
+        deals it, for a search player's inference (``simcore.search``): a copy in which the other
+        seat's hand is the cards it has played since (seen by both) and its hand in ``world``,
+        the draw pile below what has been turned since is ``world``'s, and a ``play`` of the
+        other seat lists that hand. Every koi-koi decision (a card played, a capture chosen, a
+        call) is seen by both seats."""
+        past = self.clone()
+        past.trace = False
+        past.events = []
+        opponent = 1 - seat
+        past.hands[opponent] = (self.hands[opponent] & ~now.hands[opponent]) | world.hands[opponent]
+        past.hand_dealt[opponent] = 0
+        past.draw = self.draw[:len(self.draw) - len(now.draw)] + list(world.draw)
+        pending = self.pending
+        if pending is not None and pending.seat == opponent and pending.kind == "play":
+            past.pending = Decision("play", opponent, tuple(ids_of(past.hands[opponent])))
+        return past
+
     def apply(self, action: Any) -> None:
         """Take ``action`` for the pending decision and step on to the next one (or the end)."""
         decision = self.pending

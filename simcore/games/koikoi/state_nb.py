@@ -705,6 +705,29 @@ def _apply(ctx, state, index):
     apply_nb(state, index, ctx.rt)
 
 
+@implements(C.rehand_nb, KoikoiContext, inline=False)
+def _rehand(ctx, history, k, now, world, seat, out):
+    # a card played, a capture chosen or a koi-koi call (all seen by both seats): the other seat's
+    # hand then is the cards it has played since and its hand in ``world``; the draw pile below
+    # what has been turned since is ``world``'s (RoundState.rehand)
+    for j in range(ST_SIZE):
+        out[j] = history[k, j]
+    opponent = 1 - seat
+    hand = (history[k, ST_HAND + opponent] & ~now[ST_HAND + opponent]) | world[ST_HAND + opponent]
+    out[ST_HAND + opponent] = hand
+    out[ST_HAND_DEALT + opponent] = 0
+    for i in range(now[ST_DRAW_TOP], E.DRAW_SIZE):
+        out[ST_DRAW + i] = world[ST_DRAW + i]
+    if out[ST_KIND] == E.D_PLAY and out[ST_DSEAT] == opponent:
+        m = 0
+        while hand:
+            out[ST_KEYS + m] = key_of_nb(E.D_PLAY, lowest_id(hand))
+            hand &= hand - 1
+            m += 1
+        out[ST_N] = m
+    return True
+
+
 @implements(C.sample_hidden_nb, KoikoiContext)
 def _sample_hidden(ctx, state, seat, streams, at, out):
     sample_hidden_nb(state, out, seat, streams, at, ctx.ids)

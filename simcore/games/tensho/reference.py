@@ -202,6 +202,28 @@ class RoundState(PausedRound):
                 other._bank_from(pending.info["index"])
         return other
 
+    def rehand(self, now: RoundState, world: RoundState, seat: int) -> RoundState | None:
+        """This past state's decision as ``world`` (a ``sample_hidden`` of ``now``, for ``seat``)
+        deals it, for a search player's inference (``simcore.search``): a copy in which the other
+        seat's hand is the cards it has played since (seen by all) and its hand in ``world``, the
+        draw pile below what has been turned since and the dead cards are ``world``'s, and a
+        ``play`` of the other seat lists that hand. None unless the decision is a card played or
+        a capture chosen (what ``seat`` saw taken)."""
+        pending = self.pending
+        if pending is None or pending.kind not in ("play", "capture"):
+            return None
+        past = self.clone()
+        past.trace = False
+        past.events = []
+        opponent = 1 - seat
+        past.hands[opponent] = (self.hands[opponent] & ~now.hands[opponent]) | world.hands[opponent]
+        past.hand_dealt[opponent] = 0
+        past.dead = world.dead
+        past.draw = self.draw[:len(self.draw) - len(now.draw)] + list(world.draw)
+        if pending.kind == "play" and pending.seat == opponent:
+            past.pending = Decision("play", opponent, tuple(ids_of(past.hands[opponent])))
+        return past
+
     def apply(self, action: Any) -> None:
         """Take ``action`` for the pending decision and step on to the next one (or the end)."""
         decision = self.pending

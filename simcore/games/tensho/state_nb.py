@@ -846,6 +846,33 @@ def _sample_hidden(ctx, state, seat, streams, at, out):
     sample_hidden_nb(state, out, seat, streams, at, ctx.rt, ctx.ids)
 
 
+@implements(C.rehand_nb, TenshoContext, inline=False)
+def _rehand(ctx, history, k, now, world, seat, out):
+    # a card played or a capture chosen: the other seat's hand then is the cards it has played
+    # since (seen by all) and its hand in ``world``; the draw pile below what has been turned
+    # since and the dead cards are ``world``'s (RoundState.rehand)
+    kind = history[k, ST_KIND]
+    if kind != K_PLAY and kind != K_CAPTURE:
+        return False
+    for j in range(ST_SIZE):
+        out[j] = history[k, j]
+    opponent = 1 - seat
+    hand = (history[k, ST_HAND + opponent] & ~now[ST_HAND + opponent]) | world[ST_HAND + opponent]
+    out[ST_HAND + opponent] = hand
+    out[ST_HAND_DEALT + opponent] = 0
+    out[ST_DEAD] = world[ST_DEAD]
+    for i in range(now[ST_DRAW_TOP], DRAW_SIZE):
+        out[ST_DRAW + i] = world[ST_DRAW + i]
+    if kind == K_PLAY and out[ST_DSEAT] == opponent:
+        m = 0
+        while hand:
+            out[ST_KEYS + m] = key_of_nb(K_PLAY, lowest_id(hand))
+            hand &= hand - 1
+            m += 1
+        out[ST_N] = m
+    return True
+
+
 @implements(C.random_choice_nb, TenshoContext)
 def _random_choice(ctx, state, streams, at):
     return random_choose_nb(state, streams, at)
