@@ -2,7 +2,10 @@
 
 The code block under "## A short tour" is read from README.md and each line is run through the
 shell, in a new temporary folder that holds only what a fresh clone gives the tour to read
-(``docs/examples``), with this installation's ``fudasim`` first on ``PATH``. Every line must
+(``docs/examples``), with this installation's ``fudasim`` first on ``PATH`` and this checkout first
+on ``PYTHONPATH`` (as every other test that starts a command), so that the commands run the code
+under test, whether the package was installed editable or not, and load the kernels the other
+tests compiled from the numba cache beside it instead of compiling them again. Every line must
 exit 0 without a traceback. Lines run as printed, except for the substitutions in
 ``SUBSTITUTIONS``, each with its reason:
 
@@ -85,7 +88,7 @@ def test_the_tour_runs_as_printed(tmp_path):
     assert fudasim.exists(), f"no fudasim script next to {sys.executable}: pip install -e ."
     shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples")
     path = f"{fudasim.parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = dict(os.environ, PATH=path, COLUMNS="100")
+    env = dict(os.environ, PATH=path, COLUMNS="100", PYTHONPATH=str(ROOT))
     lines = tour_lines()
     assert len(lines) >= 25
     for line in lines:
