@@ -195,19 +195,21 @@ def changed_default(param: ParamSpec, default: int | float | str) -> ParamSpec:
 
 
 # pimc's defaults are the strong settings of docs/policies.md (measured against heuristic in
-# every case of benchmarks/strength.py); before them it played 32 worlds of random rollouts
+# every case of benchmarks/strength.py); before them it played 32 worlds of random rollouts, and
+# until infer=4 became its default it inferred nothing (a recorded text without infer: 0)
 register_policy(PolicyKind("pimc", POLICY_PIMC,
                            "determinized Monte Carlo: each option played out in sampled worlds, the rollout "
                            "policy's own move kept unless another is clearly better",
                            (changed_default(ParamSpec("worlds", 32, minimum=1, maximum=65536,
                                                       help="samples of the hidden cards per decision"), 16),
                             changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
-                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), _INFER),
+                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), changed_default(_INFER, 4)),
                            searches=True))
 # ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges, a new node trying
 # the rollout policy's move first (docs/policies.md; measured against heuristic in every case of
 # benchmarks/strength.py); before them it was single-observer ISMCTS of 1,000 iterations, c 0.7 and
-# random rollouts. Texts recorded in between name iterations=64 and z=1.5 and omit expand (first).
+# random rollouts. Texts recorded in between name iterations=64 and z=1.5 and omit expand (first);
+# until infer=4 became its default it inferred nothing (a recorded text without infer: 0).
 register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                            "information-set Monte Carlo tree search over the seat's own decisions, every root "
                            "move tried in each world",
@@ -242,7 +244,7 @@ register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                             ParamSpec("widen", 0, minimum=0, maximum=1_000_000,
                                       help="0: a tree node tries every legal action before choosing among them; "
                                            "k: a node below the root has at most 1 + visits // k children"),
-                            _INFER),
+                            changed_default(_INFER, 4)),
                            searches=True))
 register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            "for measurement only: pimc in the real position, seeing every hidden card",
@@ -327,10 +329,12 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
     defaults = {key: spec.default for key, spec in specs.items()}
     unstated = {key: spec.recorded_default for key, spec in specs.items()}
     params = dict(unstated if recorded else defaults)
+    named: set[str] = set()
     if rest:
         for item in rest.split(","):
             key, sep, value = item.partition("=")
             key = key.strip()
+            named.add(key)
             if not sep or key not in specs:
                 others = [g for g, offers in _game_support(None).items()
                           if name in offers and key in {p.name for p in offers[name].params}]
@@ -341,8 +345,12 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
                 raise PolicyError(f"policy {name}: unknown parameter {item!r} (parameters: {allowed})")
             params[key] = specs[key].parse(name, value.strip())
     if int(params.get("infer", 0)) > 1 and params.get("rollout") == "random":
-        raise PolicyError(f"policy {name}: infer={params['infer']} needs rollout=greedy or rollout=heuristic "
-                          "(the model of the other seats' play; random play tells nothing)")
+        # inference reads the other seats' play through the rollout policy: random play tells
+        # nothing, so a default infer is 0 there and a named one is refused
+        if "infer" in named:
+            raise PolicyError(f"policy {name}: infer={params['infer']} needs rollout=greedy or rollout=heuristic "
+                              "(the model of the other seats' play; random play tells nothing)")
+        params["infer"] = 0
     return PolicySpec(name, params, defaults, unstated,
                       tuple(key for key, spec in specs.items() if spec.recorded))
 

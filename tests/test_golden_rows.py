@@ -154,7 +154,10 @@ def _search_runs() -> list[dict]:
                 "ismcts:iterations=16,root=paired,tree=own,rollout=heuristic,c=1.4,norm=1,z=1.5,confirm=8,"
                 "expand=rollout",
                 "ismcts:iterations=12,tree=all,rollout=random,expand=rollout,widen=3",
-                "ismcts:iterations=24,root=paired,tree=own,rollout=heuristic,expand=rollout,widen=2,confirm=4")
+                "ismcts:iterations=24,root=paired,tree=own,rollout=heuristic,expand=rollout,widen=2,confirm=4",
+                # inference: worlds drawn again until the other seats' plays agree with the rollout policy's
+                "pimc:worlds=4,confirm=8,rollout=heuristic,crn=1,z=1.5,infer=6",
+                "ismcts:iterations=16,root=paired,tree=own,rollout=greedy,confirm=4,infer=4")
     runs = []
     for rules, players in (("tensho-ise", 2), ("tensho-hanafuda", 2), ("enshu-w", 3), ("enshu-s", 2),
                            ("enshu-c", 4), ("koikoi", 2), ("koikoi-kkj", 2)):

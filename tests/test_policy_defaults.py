@@ -119,7 +119,7 @@ def test_an_old_dataset_replays_and_resumes_as_it_was_made(tmp_path):
         trace = json.loads(result.output)
         assert trace["row_in_dataset"] is True and trace["row_differences"] == [], round_index
 
-    with pytest.raises(RunError, match="policy of seat 0: .pimc:confirm=0,crn=0,rollout=random,worlds=2,z=0.0. then, "):
+    with pytest.raises(RunError, match="policy of seat 0: .pimc:confirm=0,crn=0,infer=0,rollout=random,worlds=2,z=0.0. then, "):
         _play(old, "pimc:worlds=2", resume=True)
     (old / "part-000001.parquet").unlink()
     _play(old, OLD_PIMC, resume=True)

@@ -191,6 +191,7 @@ def test_inference_needs_a_rollout_policy_that_models_play():
     assert str(parse_policy("ismcts:infer=1,rollout=random", "koikoi")).startswith("ismcts:")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name, options, policies", [
     ("tensho-ise", {}, ("pimc:worlds=3,confirm=3,infer=8", "heuristic")),
     ("koikoi", {}, ("heuristic", "ismcts:iterations=8,confirm=2,infer=8")),
