@@ -335,14 +335,9 @@ def next_turn_nb(st, rt):
     st[ST_TURN_BITS] = bits
     st[ST_TURN_POINTS] = points
     hand = st[ST_HAND + seat]
-    n = 0
-    while hand:
-        st[ST_KEYS + n] = key_of_nb(E.D_PLAY, lowest_id(hand))
-        hand &= hand - 1
-        n += 1
+    set_play_keys_nb(st, hand)
     st[ST_KIND] = E.D_PLAY
     st[ST_DSEAT] = seat
-    st[ST_N] = n
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -493,6 +488,18 @@ def apply_nb(st, index, rt):
 
 
 @nb.njit(cache=True, _nrt=False)
+def set_play_keys_nb(st, hand):
+    """List a play of each card of ``hand`` as the pending decision's actions (lowest id first),
+    and their number."""
+    n = 0
+    while hand:
+        st[ST_KEYS + n] = key_of_nb(E.D_PLAY, lowest_id(hand))
+        hand &= hand - 1
+        n += 1
+    st[ST_N] = n
+
+
+@nb.njit(cache=True, _nrt=False)
 def sample_hidden_nb(src, dst, seat, states, at, ids):
     """``RoundState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the other hand
     and the draw pile are shuffled (ascending ids, every place but the last) from the stream at
@@ -514,12 +521,7 @@ def sample_hidden_nb(src, dst, seat, states, at, ids):
     dst[ST_HAND + opponent] = hand
     dst[ST_HAND_DEALT + opponent] = 0
     if src[ST_KIND] == E.D_PLAY and src[ST_DSEAT] == opponent:
-        m = 0
-        while hand:
-            dst[ST_KEYS + m] = key_of_nb(E.D_PLAY, lowest_id(hand))
-            hand &= hand - 1
-            m += 1
-        dst[ST_N] = m
+        set_play_keys_nb(dst, hand)
 
 
 # --- the reference's policies, decision by decision ---------------------------------------------
@@ -719,12 +721,7 @@ def _rehand(ctx, history, k, now, world, seat, out):
     for i in range(now[ST_DRAW_TOP], E.DRAW_SIZE):
         out[ST_DRAW + i] = world[ST_DRAW + i]
     if out[ST_KIND] == E.D_PLAY and out[ST_DSEAT] == opponent:
-        m = 0
-        while hand:
-            out[ST_KEYS + m] = key_of_nb(E.D_PLAY, lowest_id(hand))
-            hand &= hand - 1
-            m += 1
-        out[ST_N] = m
+        set_play_keys_nb(out, hand)
     return True
 
 

@@ -393,14 +393,9 @@ def advance_nb(st, phase, arg, rt):
                 st[ST_SEAT] = seat
             st[ST_TURN] += 1
             hand = st[ST_HAND + seat]
-            n = 0
-            while hand:
-                st[ST_KEYS + n] = key_of_nb(K_PLAY, lowest_id(hand))
-                hand &= hand - 1
-                n += 1
+            set_play_keys_nb(st, hand)
             st[ST_KIND] = K_PLAY
             st[ST_DSEAT] = seat
-            st[ST_N] = n
             return
         elif phase == PH_AFTER_PLAY:
             seat = st[ST_SEAT]
@@ -578,6 +573,18 @@ def apply_nb(st, index, seed, rt, ids, states):
 
 
 @nb.njit(cache=True, _nrt=False)
+def set_play_keys_nb(st, hand):
+    """List a play of each card of ``hand`` as the pending decision's actions (lowest id first),
+    and their number."""
+    n = 0
+    while hand:
+        st[ST_KEYS + n] = key_of_nb(K_PLAY, lowest_id(hand))
+        hand &= hand - 1
+        n += 1
+    st[ST_N] = n
+
+
+@nb.njit(cache=True, _nrt=False)
 def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     """``RoundState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the cards
     ``seat`` has not seen (the other hand, the draw pile and the dead cards) are shuffled from
@@ -609,12 +616,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
         dst[ST_OWN_DEAL] = 1
     if src[ST_KIND] >= 0 and src[ST_DSEAT] == opponent:
         if src[ST_KIND] == K_PLAY:
-            m = 0
-            while hand:
-                dst[ST_KEYS + m] = key_of_nb(K_PLAY, lowest_id(hand))
-                hand &= hand - 1
-                m += 1
-            dst[ST_N] = m
+            set_play_keys_nb(dst, hand)
         elif src[ST_KIND] == K_BANK_SIX:
             dst[ST_KIND] = -1
             advance_nb(dst, np.int64(PH_BANK), np.int64(src[ST_CARD]), rt)
@@ -864,12 +866,7 @@ def _rehand(ctx, history, k, now, world, seat, out):
     for i in range(now[ST_DRAW_TOP], DRAW_SIZE):
         out[ST_DRAW + i] = world[ST_DRAW + i]
     if kind == K_PLAY and out[ST_DSEAT] == opponent:
-        m = 0
-        while hand:
-            out[ST_KEYS + m] = key_of_nb(K_PLAY, lowest_id(hand))
-            hand &= hand - 1
-            m += 1
-        out[ST_N] = m
+        set_play_keys_nb(out, hand)
     return True
 
 
