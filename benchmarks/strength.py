@@ -3,21 +3,22 @@
 For each case (a rule set, its options and player count) this plays two-policy ``fudasim
 tournament``s on the same deals (one seed: every pairing sees the same deals, each deal once per
 seating): each adjacent pair of the chain (``greedy -> heuristic`` by default), then each of
-``--versus`` (``pimc``, ``ismcts`` and ``learned``, each with its defaults) against
-``heuristic`` (``learned`` only in a case a model ships for), and with ``--ismcts-vs-pimc``
-``ismcts`` against ``pimc``. It prints the second policy's mean
+``--versus`` against ``heuristic``: ``pimc`` and ``ismcts`` with their defaults, ``pimc`` with
+four times its default budget (``--strong``) and ``learned`` (only in a case a model ships for);
+with ``--ismcts-vs-pimc`` also ``ismcts`` against ``pimc``. It prints the second policy's mean
 payoff gap per round and its win-rate gap, each with a 95% interval paired over deals, each
 policy's time per decision (the tournament's, see docs/tournament.md) and the rounds per second;
-then, per case, the strongest of the policies played. The table in docs/policies.md is this
-script's output::
+then, per case, the strongest of the policies played, and whether it beats the heuristic by at
+least as much as the heuristic beats greedy. The table in docs/policies.md is this script's
+output::
 
     python -m benchmarks.strength --scale 2 --out strength-runs > strength.md
 
 Each case plays its own number of deals (``Case.deals``, sized so that its intervals are of use),
 times ``--scale``; ``--deals`` gives every case the same number instead. ``--cases``,
-``--chain``, ``--versus``, ``--pimc`` and ``--ismcts`` change what is played; ``--engine reference`` plays the reference engine (slow; for
-checking). Finished tournament folders under ``--out`` are reused, so an interrupted table
-resumes.
+``--chain``, ``--versus``, ``--pimc``, ``--ismcts`` and ``--strong`` change what is played;
+``--engine reference`` plays the reference engine (slow; for checking). Finished tournament
+folders under ``--out`` are reused, so an interrupted table resumes.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CASES", "Case", "main", "strength_rows"]
+__all__ = ["CASES", "Case", "main", "margins", "strength_rows", "strongest"]
 
 Z95 = 1.959963984540054
 
@@ -62,9 +63,10 @@ CASES = {
     "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5, deals=600),
 }
 DEFAULT_CHAIN = "greedy,heuristic"
-DEFAULT_VERSUS = "PIMC,ISMCTS,learned"
+DEFAULT_VERSUS = "PIMC,ISMCTS,STRONG,learned"
 DEFAULT_PIMC = "pimc"
 DEFAULT_ISMCTS = "ismcts"
+DEFAULT_STRONG = "pimc:worlds=64,confirm=64"  # pimc with four times its default budget
 
 
 def _interval(values: np.ndarray) -> tuple[float, float]:
@@ -157,6 +159,29 @@ def strongest(rows: list[dict]) -> list[tuple[str, str, str]]:
     return out
 
 
+def _gap(rows: list[dict], case: str, weak: str, strong: str) -> tuple[float, float] | None:
+    for r in rows:
+        if r["case"] == case and r["weaker"] == weak and r["stronger"] == strong:
+            return r["payoff"]
+    return None
+
+
+def margins(rows: list[dict], case: str, policy: str) -> tuple[str, str]:
+    """``policy``'s payoff gap over ``heuristic`` in ``case`` and the heuristic's over ``greedy``,
+    as table cells ("" where not played)."""
+    over, under = _gap(rows, case, "heuristic", policy), _gap(rows, case, "greedy", "heuristic")
+    return (_cell(over) if over else "", _cell(under) if under else "")
+
+
+def _at_least(rows: list[dict], case: str, policy: str) -> str:
+    """Whether ``policy`` beats the heuristic by at least as much as the heuristic beats greedy
+    (point estimates; "" where either was not played)."""
+    over, under = _gap(rows, case, "heuristic", policy), _gap(rows, case, "greedy", "heuristic")
+    if over is None or under is None:
+        return ""
+    return "yes" if over[0] >= under[0] else "no"
+
+
 def _revision() -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
@@ -170,11 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
     parser.add_argument("--chain", default=DEFAULT_CHAIN,
-                        help="policies weakest first; PIMC and ISMCTS stand for --pimc and --ismcts")
+                        help="policies weakest first; PIMC, ISMCTS and STRONG stand for --pimc, --ismcts and --strong")
     parser.add_argument("--versus", default=DEFAULT_VERSUS,
                         help="each played against heuristic when the chain holds it ('' for none)")
     parser.add_argument("--pimc", default=DEFAULT_PIMC)
     parser.add_argument("--ismcts", default=DEFAULT_ISMCTS, help="'' to play no ismcts")
+    parser.add_argument("--strong", default=DEFAULT_STRONG, help="a search with a larger budget ('' for none)")
     parser.add_argument("--ismcts-vs-pimc", action="store_true", help="also --ismcts against --pimc")
     parser.add_argument("--deals", type=int, default=None, help="every case's deals (default: its own, scaled)")
     parser.add_argument("--scale", type=float, default=1.0, help="times each case's own deals")
@@ -187,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     from simcore.run.tournament import split_policies
 
     def named(policy: str) -> str:
-        return {"PIMC": args.pimc, "ISMCTS": args.ismcts}.get(policy, policy)
+        return {"PIMC": args.pimc, "ISMCTS": args.ismcts, "STRONG": args.strong}.get(policy, policy)
 
     chain = [p for p in (named(p) for p in split_policies(args.chain)) if p]
     pairs = list(zip(chain, chain[1:], strict=False))
@@ -209,9 +235,12 @@ def main(argv: list[str] | None = None) -> int:
         rows += strength_rows(case, mine, deals, args.seed, args.out, args.engine, args.threads)
     command = " ".join(["python -m benchmarks.strength", *(argv if argv is not None else sys.argv[1:])])
     sys.stdout.write(markdown(rows))
-    sys.stdout.write("\n| case | strongest policy | its gaps |\n|---|---|---|\n")
+    sys.stdout.write("\n| case | strongest policy | its gaps | its gap over heuristic | heuristic's over greedy | "
+                     "at least as large |\n|---|---|---|---:|---:|---|\n")
     for label, policy, verdict in strongest(rows):
-        sys.stdout.write(f"| {label} | {policy} | {verdict} |\n")
+        over, under = margins(rows, label, policy)
+        sys.stdout.write(f"| {label} | {policy} | {verdict} | {over} | {under} | "
+                         f"{_at_least(rows, label, policy)} |\n")
     sys.stdout.write(f"\n`{command}` at {_revision()}, seed {args.seed}; ± is the 95% interval paired over deals; "
                      f"µs per decision: weaker / stronger.\n")
     return 0
