@@ -61,6 +61,10 @@ def test_the_cases_are_those_the_figures_in_the_docs_were_measured_on():
         rule_set = load_rules(case.rules, dict(case.options))
         assert (rule_set.variant, f"{rule_set.players}p") == (variant, players)
     assert bench_run_case("tensho").rules == "tensho-ise"
+    koikoi = [(c.case, c.label) for c in bench_cases("koikoi")]
+    assert koikoi == [("koikoi", "random-random"), ("koikoi", "greedy-greedy"), ("koikoi-kkj", "random-random"),
+                      ("koikoi-kkj", "greedy-greedy"), ("koikoi", "heuristic-heuristic"), ("koikoi", "pimc-greedy"),
+                      ("koikoi", "ismcts-greedy"), ("koikoi", "learned-learned")]
 
 
 def _without_bench(module):

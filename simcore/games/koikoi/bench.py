@@ -12,13 +12,14 @@ SEARCH_CASES = (
     (("heuristic", "heuristic"), 10, 10),
     (("pimc", "greedy"), 1000, 200),
     (("ismcts", "greedy"), 2000, 400),
+    (("learned", "learned"), 10, 10),  # the shipped model in both seats (Tensho's target: 50,000 rounds/s)
 )
 
 
 def cases() -> list[BenchCase]:
     """Both shipped rule sets with random and greedy seats (greedy play a quarter of the rounds),
-    then heuristic against heuristic, pimc against greedy and ismcts against greedy under
-    ``koikoi``.
+    then heuristic against heuristic, pimc against greedy, ismcts against greedy and the learned
+    player in both seats under ``koikoi``.
 
     Returns
     -------
