@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -91,8 +92,10 @@ def strength_rows(case: Case, pairs: list[tuple[str, str]], deals: int, seed: in
         if game.players_option is not None:
             options[game.players_option] = str(case.players)
     rows = []
-    for k, (weak, strong) in enumerate(pairs):
-        folder = out / f"{case.rules}-{case.players or 2}p-{'-'.join(v for _, v in case.options) or 'default'}-{k}"
+    for weak, strong in pairs:
+        # the folder is named by the pairing, so that a rerun with other pairs resumes only its own
+        pairing = re.sub(r"[^A-Za-z0-9=.-]+", "_", f"{weak}--{strong}")
+        folder = out / f"{case.rules}-{case.players or 2}p-{'-'.join(v for _, v in case.options) or 'default'}-{pairing}"
         config = TournamentConfig(rules=case.rules, options=options, policies=(weak, strong), deals=deals, seed=seed,
                                   engine=engine, threads=threads, out=str(folder), resume=folder.exists())
         result = run_tournament(config)
