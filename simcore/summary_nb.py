@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels.bits import U0, U1, lowest_id
+from simcore.kernels.internal import internal_nb
 from simcore.summary_layout import HISTOGRAM_BINS, HISTOGRAM_OFFSET, MAX_YAKU_SETS, SCALARS
 
 __all__ = ["summarise_block_nb"]
@@ -267,7 +268,7 @@ def summarise_block_nb(ints, masks, columns, seat_columns, stop_codes, stop_mode
                 seat_yaku_sets[seat, yaku_set] += round_sets[yaku_set]
 
 
-@nb.njit(cache=True, nogil=True)
+@internal_nb(cache=True, nogil=True)
 def _spill(overflow, spill, kind, seat, value):
     """List a value outside the histograms' window in ``spill``, or flag its kind if it is full."""
     used = overflow[4]
@@ -280,7 +281,7 @@ def _spill(overflow, spill, kind, seat, value):
         overflow[kind] = 1
 
 
-@nb.njit(cache=True, nogil=True)
+@internal_nb(cache=True, nogil=True)
 def _outcome_counts(joint, seats, n_dealer, has_active, scalars, seat_counts, advantage, add):
     """The five convergence totals (seat 0 won, seat 0 played, the dealer won, the dealer played,
     a draw) of ``joint``'s rows; with ``add``, also add their per-seat and dealer counts to

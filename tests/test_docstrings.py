@@ -5,7 +5,7 @@ such a class. The modules are read with ``ast`` (nothing is imported, so no kern
 
 Exempt:
 
-- numba-compiled functions (``@nb.njit``, ``@intrinsic``, ...): a kernel module's docstring
+- numba-compiled functions (``@nb.njit``, ``@internal_nb``, ``@intrinsic``, ...): a kernel module's docstring
   states the contract of its kernels (dtypes, shapes, what is allocated where), and its helpers
   are named for what they compute; they are read together with that docstring;
 - the methods with which a class implements a protocol defined in these packages (``Game`` in
@@ -30,7 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simcore", "cli", "analysis")
-JIT_DECORATORS = {"njit", "jit", "intrinsic", "vectorize", "guvectorize", "generated_jit", "overload"}
+JIT_DECORATORS = {"njit", "jit", "intrinsic", "vectorize", "guvectorize", "generated_jit", "overload", "internal_nb"}
 # (path, name): Tensho's round steps (its module docstring lists them in order of play).
 PENDING = {
     *(("simcore/games/tensho/reference.py", f"RoundState.{name}")

@@ -27,6 +27,7 @@ import numpy as np
 
 from simcore.kernels import contract as C
 from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
@@ -46,7 +47,7 @@ EXPLORE_STREAM = 900
 TEACHER_STREAM = 901
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def clear_rows_nb(out, lo, hi):
     """Zero rows ``lo .. hi - 1`` of a decision's feature rows ``out`` (int64[rows, features])."""
     for row in range(lo, hi):
@@ -54,7 +55,7 @@ def clear_rows_nb(out, lo, hi):
             out[row, f] = 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def copy_row_nb(out, src, dst):
     """Copy feature row ``src`` of ``out`` onto row ``dst``."""
     for f in range(out.shape[1]):
@@ -96,14 +97,14 @@ def learned_choose_nb(ctx, state, table):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def learned_rollout_nb(ctx, x, table):
     """Play ``x`` to its end with the learned player of ``table`` in every seat."""
     while not C.done_nb(ctx, x):
         C.apply_nb(ctx, x, learned_choose_nb(ctx, x, table))
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def basic_rollout_nb(ctx, x, policy_id, table, streams, at):
     """Play ``x`` to its end with the ``choice_nb.basic_choice_nb`` of ``policy_id`` (tables
     ``table``) in every seat, as ``search_nb.rollout_nb`` does."""
@@ -113,7 +114,7 @@ def basic_rollout_nb(ctx, x, policy_id, table, streams, at):
         C.apply_nb(ctx, x, basic_choice_nb(ctx, x, policy_id, np.int64(0), table, streams, at, True, True))
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _choose(ctx, state, policy_id, table, heuristic_table, streams):
     """The behaviour's choice: the learned player of ``table``, or the ``choice_nb.basic_choice_nb``
     of ``policy_id`` with the heuristic's tables."""
@@ -122,7 +123,7 @@ def _choose(ctx, state, policy_id, table, heuristic_table, streams):
     return basic_choice_nb(ctx, state, policy_id, np.int64(0), heuristic_table, streams, 0, True, True)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _label_round_nb(ctx, state, world, x, streams, totals, points, seed, round_index, row, end, behaviour_id,
                     rollout_id, table, heuristic_table, worlds, truth, objective, explore_permille, label_permille,
                     out_features, out_q, out_slot, out_decision):

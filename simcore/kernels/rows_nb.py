@@ -4,8 +4,7 @@ fast kernel and its state machine's ``write_row_nb``): the rows ``simcore.record
 
 from __future__ import annotations
 
-import numba as nb
-
+from simcore.kernels.internal import internal_nb
 from simcore.record import (
     C_DEALER,
     C_END_REASON,
@@ -20,7 +19,7 @@ from simcore.record import (
 __all__ = ["write_outcome_nb"]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def write_outcome_nb(out_int, row, round_index, dealer, first_player, winner, reason, turn, redeals):
     """Write where round ``round_index`` sits, who dealt and led it, who won and how it ended
     into ``row`` of ``out_int``, and mark the row valid (the match columns are the unit loop's)."""

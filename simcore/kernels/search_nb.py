@@ -40,6 +40,7 @@ import numpy as np
 
 from simcore.kernels import contract as C
 from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.learned_nb import learned_choose_nb
 from simcore.kernels.policy_ids import (
     POLICY_ISMCTS,
@@ -86,7 +87,7 @@ Scratch = namedtuple("Scratch", ["world", "x", "totals", "squares", "values", "s
                                  "past_seat", "past_key", "n_past", "past", "drawn"])
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def new_scratch_nb(ctx, params):
     """One kernel thread's search scratch: two states of ``ctx``'s game (a sampled world and a
     copy to play out), int64[MAX_ACTIONS] totals, squares and values, uint64[4] for a saved
@@ -131,7 +132,7 @@ def disagreements_nb(ctx, state, seat, world, limit, rollout_id, param, table, s
     return count
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic):
     """Deal a world ``seat`` cannot tell from ``state`` into ``scratch.world``
     (``C.sample_hidden_nb``). With inference (``infer`` > 1; the rollout policy greedy or
@@ -278,7 +279,7 @@ def key_index(ctx, state, key):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expand, widen, rollout_id, objective,
                param, table, log_table, streams, at, scratch, greedy, heuristic):
     """One ISMCTS iteration in ``world`` from tree node ``node`` (the path to it, ``depth`` nodes,

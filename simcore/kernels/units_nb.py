@@ -48,6 +48,7 @@ import numpy as np
 from simcore.kernels import contract as C
 from simcore.kernels.choice_nb import basic_choice_nb
 from simcore.kernels.clock import cycles_nb
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.learned_nb import learned_choose_nb
 from simcore.kernels.policy_ids import POLICY_ISMCTS, POLICY_LEARNED, POLICY_OMNISCIENT, POLICY_PIMC
 from simcore.kernels.policy_rows import P_BASIC, P_POLICY
@@ -85,7 +86,7 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
                  tables, log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, rounds_per_match, stride, params, floats,
                  tables, log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent):
     """``play_units_nb``'s loop, in the context ``ctx`` with the search scratch ``scratch``, the

@@ -58,6 +58,7 @@ from simcore.games.enshu.heuristic_nb import (
     decision_view,
 )
 from simcore.kernels.bits import lowest_id, popcount
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.learned_nb import clear_rows_nb, copy_row_nb
 
 __all__ = ["N_FEATURES", "features_nb"]
@@ -84,7 +85,7 @@ def _finish(out, row, draw_size):
         out[row, f] = _clamp(out[row, f])
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _capture(out, row, captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
              unseen_chance, risks):
     """``learned._capture`` into ``out[row]``; returns the heuristic's value."""
@@ -141,7 +142,7 @@ def _capture(out, row, captured, left, field, hand, safe, obs, t, me, pile_me, a
     return g - offer
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _play(out, row, scratch, card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     """``learned._play`` into ``out[row]`` (``scratch``: a spare row); returns the value."""
     field = obs[OBS_FIELD]
@@ -178,7 +179,7 @@ def _play(out, row, scratch, card, obs, t, me, pile_me, all_piles, unknown, opp_
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _yes_row(out, row, obs, t):
     out[row, F_YES] = 1
     out[row, F_STRENGTH] = _clamp(_strength(obs, t))

@@ -38,6 +38,7 @@ from simcore.games.enshu.heuristic_params import (
     HEURISTIC_TRIPLE_STRENGTH,
 )
 from simcore.kernels.bits import PAYLOAD_MASK, lowest_id, popcount
+from simcore.kernels.internal import internal_nb
 
 __all__ = [
     "KIND_CODES",
@@ -305,7 +306,7 @@ def _yaku_of(captured, t):
     return ys
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _card_value(captured, t):
     v = np.int64(0)
     rest = captured
@@ -342,7 +343,7 @@ def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen
     return g
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _n_active(obs):
     k = np.int64(0)
     for s in range(obs[OBS_PLAYERS]):
@@ -351,7 +352,7 @@ def _n_active(obs):
     return k
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _risk_table(obs, t, unknown, n_active):
     """The risk of ``HeuristicPolicy._risk`` for 1, 2, 3 and 4 unknown cards of a month,
     11 bits each (it depends on the month only through that count): computed once a decision."""

@@ -28,6 +28,7 @@ import numpy as np
 from simcore.games.enshu import enums as E
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb, matches_nb
 from simcore.kernels.bits import U0, U1, bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH
 from simcore.rng import (
@@ -122,7 +123,7 @@ def draw_below_nb(state, n):
     return uniform_below_nb(state, n)
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def draw_yes_nb(state):
     """A random yes/no decision: ``uniform(2) == 1`` is yes."""
     return draw_below_nb(state, np.int64(2)) == 1
@@ -131,7 +132,7 @@ def draw_yes_nb(state):
 # --- card and yaku arithmetic ---------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def completed_yaku_nb(pile, yaku_masks):
     """Bitset of the yaku contained in ``pile``, after supersession."""
     completed = U0
@@ -148,7 +149,7 @@ def completed_yaku_nb(pile, yaku_masks):
     return completed & ~cancelled
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def stopping_yaku_nb(pile, yaku_masks, stopping_mask):
     """The round-stopping yaku in ``pile`` after supersession (as ``completed_yaku_nb(pile) & stopping_mask``)."""
     rest = stopping_mask
@@ -162,7 +163,7 @@ def stopping_yaku_nb(pile, yaku_masks, stopping_mask):
     return U0
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def points_yaku_value_nb(bits, yaku_ints):
     """Sum of the values of the points-kind yaku in ``bits`` (no upgrades: greedy's measure)."""
     total = 0
@@ -174,7 +175,7 @@ def points_yaku_value_nb(bits, yaku_ints):
     return total
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def icp_four_nb(hand, month_mask, icp):
     """True when ``hand`` holds all four cards of an I/C/P month."""
     for m in range(1, E.N_MONTHS + 1):
@@ -184,7 +185,7 @@ def icp_four_nb(hand, month_mask, icp):
     return False
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def shuffle_cards_nb(cards, start, size, state):
     """Fisher-Yates over ``cards[start:start + size]``, as ``reference.enshu.shuffle_in_place``
     (``Stream.shuffle_places`` over every place)."""
@@ -195,7 +196,7 @@ def shuffle_cards_nb(cards, start, size, state):
 # --- teyaku -----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def teyaku_options_nb(hand, group, stops, month_mask, class_masks, junk_only, teyaku_masks, teyaku_ints,
                    opt_ints, opt_cards):
     """Fill the option arrays with the ways ``hand`` qualifies for a teyaku; returns their number.
@@ -254,7 +255,7 @@ def teyaku_options_nb(hand, group, stops, month_mask, class_masks, junk_only, te
     return count
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def best_option_nb(count, opt_ints, teyaku_ints):
     """Index (into the option arrays) of the highest-valued option; ties: the first."""
     best = 0
@@ -264,7 +265,7 @@ def best_option_nb(count, opt_ints, teyaku_ints):
     return best
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def declare_nb(seat, k, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks):
     """Record option ``k`` as declared by ``seat`` (exposing its cards)."""
     index = opt_ints[O_INDEX, k]
@@ -282,7 +283,7 @@ def declare_nb(seat, k, opt_ints, opt_cards, teyaku_ints, seat_ints, seat_masks)
     seat_masks[SM_EXPOSED, seat] |= opt_cards[k]
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def decide_teyaku_nb(seat, policy_decides, policy_id, state, month_mask, class_masks, junk_only,
                   teyaku_masks, teyaku_ints, opt_ints, opt_cards, seat_ints, seat_masks):
     """Group A, then group B: the seat declares one of the qualifying points teyaku, or none."""
@@ -304,7 +305,7 @@ def decide_teyaku_nb(seat, policy_decides, policy_id, state, month_mask, class_m
 # --- greedy -------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_gain_nb(pile, captured, yaku_masks, yaku_ints, card_points, stopping):
     new = pile | captured
     rest = stopping
@@ -324,7 +325,7 @@ def greedy_gain_nb(pile, captured, yaku_masks, yaku_ints, card_points, stopping)
     return g
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_placement_nb(card, yaku_masks, yaku_ints, card_points):
     g = 10 * card_points[card]
     b = bit(card)
@@ -334,7 +335,7 @@ def greedy_placement_nb(card, yaku_masks, yaku_ints, card_points):
     return -g
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_play_nb(hand, field, pile, capture_one, month, month_mask, yaku_masks, yaku_ints, card_points, stopping):
     """The hand card whose best resolution gains most (ties: the lowest id)."""
     best = -1
@@ -370,7 +371,7 @@ def greedy_play_nb(hand, field, pile, capture_one, month, month_mask, yaku_masks
 # --- play -----------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def resolve_nb(card, field, pile, policy_id, state, capture_three_all, month, month_mask, yaku_masks, yaku_ints,
             card_points, stopping):
     """Resolve a played or turned card against the field; returns (field, pile)."""
@@ -396,7 +397,7 @@ def resolve_nb(card, field, pile, policy_id, state, capture_three_all, month, mo
     return field & ~taken, pile | cb | taken
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def dropout_nb(dealer, n, cap, multiplier, policy_ids, states, cards, seat_ints, seat_masks, card_points, month_mask,
             class_masks, junk_only, teyaku_masks, teyaku_ints, opt_ints, opt_cards):
     """The dropout_nb phase (4-5 players); returns (passes, multiplier).  See ``reference.enshu.RoundState._phase_dropout_pass``."""
@@ -484,7 +485,7 @@ def triplet_bonus_earned_nb(pile, month_cards, hand_dealt, all_four):
     return rest_of_month != U0 and (pile & rest_of_month) == rest_of_month
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def tally_nb(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyaku_masks, teyaku_ints,
           seat_ints, seat_masks):
     """Yaku bitset, card, yaku and teyaku points of a seat; returns its multiplier yaku combined
@@ -519,7 +520,7 @@ def tally_nb(seat, params, month_mask, card_points, yaku_masks, yaku_ints, teyak
     return n_mult, mult_sum, mult_product, mult_max
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def top_score_nb(start, n, reverse, seat_ints):
     """The highest score among active seats from ``start`` (in turn order, or reversed); ties: the first."""
     best = -1

@@ -101,6 +101,7 @@ from simcore.kernels.bits import (
     popcount,
 )
 from simcore.kernels.contract import implements
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.policy_ids import POLICY_HEURISTIC, POLICY_RANDOM
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
@@ -256,7 +257,7 @@ def new_state_arrays():
     return np.zeros(N_SI, dtype=np.int64), np.zeros(N_SM, dtype=np.uint64)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def draw_uniform_nb(states, at, n):
     """``Stream.uniform_below(n)`` on the stream at ``states[at:at + 4]`` (one call site)."""
     return uniform_below_nb(states, n, at)
@@ -264,7 +265,7 @@ def draw_uniform_nb(states, at, n):
 
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def copy_state_nb(si, sm, to_si, to_sm):
     """Clone: copy the state ``(si, sm)`` into ``(to_si, to_sm)`` (element loops: a slice
     assignment between arrays needs the runtime for its overlap copy)."""
@@ -277,7 +278,7 @@ def copy_state_nb(si, sm, to_si, to_sm):
 # --- setup ----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def raises_allowed_nb(params):
     """(C) Whether mizu-kotsu and kotsu are played."""
     return params[E.P_PLAYERS] >= 4 or params[E.P_C_KOTSU_SMALL_GAMES] == 0
@@ -330,7 +331,7 @@ def ask_yes_no_nb(si, kind, seat):
 # --- helpers ----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def first_active_from_nb(si, start, n):
     seat = start
     for _ in range(n):
@@ -340,7 +341,7 @@ def first_active_from_nb(si, start, n):
     return start
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def declare_option_nb(si, sm, seat, index, month, three, cards):
     """``RoundState.declare``: record the option and expose its cards."""
     d = si[I_N_DECLARED + seat]
@@ -353,7 +354,7 @@ def declare_option_nb(si, sm, seat, index, month, three, cards):
     sm[M_SEEN] |= cards
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def best_opt_nb(count, opt_ints, teyaku_ints):
     best = 0
     for k in range(1, count):
@@ -362,7 +363,7 @@ def best_opt_nb(count, opt_ints, teyaku_ints):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def gather_dropped_hands_nb(si, sm, rt):
     """Dropped hands go into the draw pile, which is reshuffled (or are set aside)."""
     params = rt[0]
@@ -399,7 +400,7 @@ def gather_dropped_hands_nb(si, sm, rt):
             sm[at], sm[at + 1], sm[at + 2], sm[at + 3], si, total, 0, total, I_DRAW)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def deal_nb(si, sm, rt):
     """``RoundState.deal`` from the deal_nb stream (misdeals redeal)."""
     params, month_mask = rt[0], rt[2]
@@ -484,14 +485,14 @@ def resolve_nb(si, sm, params, month, month_mask, seat, card, source):
     si[I_PEND_N] = k
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def take_nb(si, sm, seat, card, taken):
     sm[M_IN_PLAY] = U0
     sm[M_FIELD] &= ~taken
     sm[M_PILES + seat] |= bit(card) | taken
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def stop_nb(si, sm, seat, bits):
     si[I_WINNER] = seat
     sm[M_STOPPING] = bits
@@ -501,7 +502,7 @@ def stop_nb(si, sm, seat, bits):
 # --- scoring -------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def tally_nb(si, sm, rt, seat):
     """``RoundState.tally``: yaku, card, yaku and teyaku points into the count; returns the
     multiplier yaku as (count, sum, product, max)."""
@@ -546,7 +547,7 @@ def tally_nb(si, sm, rt, seat):
     return n_mult, mult_sum, mult_product, mult_max
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def top_score_nb(si, params, start):
     """``RoundState.top_score`` over ``si[I_SCORE:]``."""
     n = params[E.P_PLAYERS]
@@ -561,7 +562,7 @@ def top_score_nb(si, params, start):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def phase_score_nb(si, sm, rt):
     """``RoundState._phase_score``."""
     params = rt[0]
@@ -700,7 +701,7 @@ def phase_score_nb(si, sm, rt):
             si[I_PHASE] = P_FUKE
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def phase_settle_nb(si, sm, rt):
     """``RoundState._phase_settle`` (variant C)."""
     params = rt[0]
@@ -814,7 +815,7 @@ def round_end_nb(si, sm, rt):
             si[I_DONE] = 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def advance_nb(si, sm, rt, ws):
     """``RoundState._advance``: the rules' own steps until a decision or the end."""
     params, month, month_mask, class_masks = rt[0], rt[1], rt[2], rt[4]
@@ -998,7 +999,7 @@ def advance_nb(si, sm, rt, ws):
             round_end_nb(si, sm, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def set_play_keys_nb(si, hand):
     k = 0
     rest = hand
@@ -1190,7 +1191,7 @@ def observe_nb(si, sm, rt, seat, obs):
 # --- the random and greedy policies ----------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def random_choose_nb(si, sm, streams, at):
     """``RandomPolicy``'s answer to the pending decision, as an action index."""
     kind = si[I_PEND_KIND]
@@ -1306,7 +1307,7 @@ def write_row_nb(si, sm, rt, out_int, out_mask, row):
 # --- rollouts of random and greedy, a turn at a time -----------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, month, month_mask, yaku_masks,
                     yaku_ints, card_points, stopping):
     """``resolve_nb`` with the capture choice taken at once by random or greedy."""

@@ -41,6 +41,7 @@ from simcore.games.koikoi.state_nb import (
     stop_score_nb,
 )
 from simcore.kernels.bits import kth_id, lowest_id, popcount
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH, C_VALID
 from simcore.rng import (
@@ -104,7 +105,7 @@ def yaku_nb(pile, calls, month, rt):
     return np.int64(0), np.int64(0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def take_gain_nb(pile, base, calls, month, taken, rt):
     """``GreedyPolicy.take_gain`` of ``taken`` for a pile whose yaku points are ``base``."""
     _, points = yaku_nb(pile | taken, calls, month, rt)
@@ -115,7 +116,7 @@ def take_gain_nb(pile, base, calls, month, taken, rt):
     return gain
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_play_nb(hand, pile, calls, month, field, rt):
     """The greedy policy's card to play (``state_nb.policy_choose_nb`` on a play decision)."""
     _, base = yaku_nb(pile, calls, month, rt)
@@ -142,7 +143,7 @@ def greedy_play_nb(hand, pile, calls, month, field, rt):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_capture_nb(pile, calls, month, cb, matches, rt):
     """The greedy policy's choice of two field cards: the lower card's index 0, else 1."""
     _, base = yaku_nb(pile, calls, month, rt)
@@ -181,7 +182,7 @@ def misdeal_fast_nb(hand0, hand1, field, nibbles, rt):
     return kind == E.Y_KUTTSUKI and param_nb(rt, E.P_FIELD_PAIRS) == E.FIELD_REDEAL
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def reshuffle_nb(s0, s1, s2, s3, ids):
     """``shuffle_deck_nb``'s rare path: the deck filled again and shuffled by ``shuffle_places_nb``
     from the state before the shuffle; returns the state after it."""

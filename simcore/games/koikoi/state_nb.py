@@ -32,6 +32,7 @@ from simcore.games.koikoi import enums as E
 from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.prepared import word_table
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
@@ -124,7 +125,7 @@ def param_nb(rt, index):
 # --- yaku and scores (``scoring``) -------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def pile_yaku_nb(pile, calls, month, rt):
     """``(bits, points)`` of ``pile`` for a seat with ``calls`` koi-koi calls in a round of
     ``month`` (``scoring.pile_yaku``)."""
@@ -203,7 +204,7 @@ def pile_yaku_nb(pile, calls, month, rt):
     return bits, points
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def stop_score_nb(points, own, other, rt):
     """The round's points of a stop (``scoring.stop_score``)."""
     score = points
@@ -236,7 +237,7 @@ def dealt_hand_nb(cards, rt):
     return E.Y_KUTTSUKI if pairs == 4 else -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def misdeal_nb(hand0, hand1, field, rt):
     """Whether the rules redeal this deal (``RoundState._misdeal``)."""
     for hand in (hand0, hand1):
@@ -296,7 +297,7 @@ def new_round_nb(st, seed, round_index, dealer, month, rt, ids, states):
     start_nb(st, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def start_nb(st, rt):
     """The dealt hands that score (``RoundState._deal``'s end), else the first turn."""
     dealer = st[ST_DEALER]
@@ -322,7 +323,7 @@ def start_nb(st, rt):
         next_turn_nb(st, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def next_turn_nb(st, rt):
     """Begin the next turn (``RoundState.next_turn``), or end the round exhausted."""
     if st[ST_TURN] == E.TURNS:
@@ -340,7 +341,7 @@ def next_turn_nb(st, rt):
     st[ST_DSEAT] = seat
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def resolve_nb(st, seat, card, source, rt):
     """Resolve a played or turned card against the field; False when ``seat`` must first choose
     which of two field cards it takes (a pending capture decision)."""
@@ -366,7 +367,7 @@ def resolve_nb(st, seat, card, source, rt):
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def after_play_nb(st, rt):
     top = st[ST_DRAW_TOP]
     drawn = st[ST_DRAW + top]
@@ -375,7 +376,7 @@ def after_play_nb(st, rt):
         after_draw_nb(st, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def koikoi_allowed_nb(st, seat, rt):
     if st[ST_HAND + seat] == 0 and param_nb(rt, E.P_LAST_TURN) == 0:
         return False
@@ -387,7 +388,7 @@ def koikoi_allowed_nb(st, seat, rt):
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def after_draw_nb(st, rt):
     seat = st[ST_SEAT]
     bits, points = pile_yaku_nb(st[ST_PILE + seat], st[ST_CALLS + seat], st[ST_MONTH], rt)
@@ -408,14 +409,14 @@ def after_draw_nb(st, rt):
     finish_stop_nb(st, seat, E.END_FORCED_STOP, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def finish_stop_nb(st, seat, reason, rt):
     _, points = pile_yaku_nb(st[ST_PILE + seat], st[ST_CALLS + seat], st[ST_MONTH], rt)
     score = stop_score_nb(points, st[ST_CALLS + seat], st[ST_CALLS + 1 - seat], rt)
     finish_nb(st, seat, reason, score if seat == 0 else 0, score if seat == 1 else 0, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def exhausted_nb(st, rt):
     rule = param_nb(rt, E.P_EXHAUSTED)
     score0 = np.int64(0)  # int64 from the start: a local first typed as a constant would
@@ -439,7 +440,7 @@ def exhausted_nb(st, rt):
     finish_nb(st, winner, E.END_EXHAUSTED, score0, score1, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def finish_nb(st, winner, reason, score0, score1, rt):
     """Score the ended round (``RoundState._finish``)."""
     st[ST_KIND] = -1
@@ -487,7 +488,7 @@ def apply_nb(st, index, rt):
         next_turn_nb(st, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def set_play_keys_nb(st, hand):
     """List a play of each card of ``hand`` as the pending decision's actions (lowest id first),
     and their number."""
@@ -527,7 +528,7 @@ def sample_hidden_nb(src, dst, seat, states, at, ids):
 # --- the reference's policies, decision by decision ---------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def random_choose_nb(st, states, at):
     """The uniform random policy's choice (``policies.RandomPolicy``).  A called function, not
     ``inline="always"``: inlined through the random choice stub into
@@ -536,13 +537,13 @@ def random_choose_nb(st, states, at):
     return uniform_below_nb(states, st[ST_N], at)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def points_of_nb(st, seat, pile, rt):
     _, points = pile_yaku_nb(pile, st[ST_CALLS + seat], st[ST_MONTH], rt)
     return points
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def threatens_nb(st, seat, card, rt):
     """Whether ``card`` in the opponent's pile would raise its yaku points."""
     opponent = 1 - seat
@@ -550,7 +551,7 @@ def threatens_nb(st, seat, card, rt):
     return points_of_nb(st, opponent, pile | ubit_nb(card), rt) > points_of_nb(st, opponent, pile, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def take_gain_nb(st, seat, taken, deny, rt):
     """``GreedyPolicy.take_gain`` (``deny`` 0) or ``HeuristicPolicy.take_gain``."""
     pile = st[ST_PILE + seat]
@@ -565,7 +566,7 @@ def take_gain_nb(st, seat, taken, deny, rt):
     return gain
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def leave_gain_nb(st, seat, card, deny, rt):
     gain = -rt[R_WEIGHT + card]
     if deny != 0 and threatens_nb(st, seat, card, rt):
@@ -573,7 +574,7 @@ def leave_gain_nb(st, seat, card, deny, rt):
     return gain
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def resolution_gain_nb(st, seat, card, deny, rt):
     matches = st[ST_FIELD] & rt[R_MONTH_MASK + rt[R_MONTH + card]]
     count = popcount(matches)
@@ -588,7 +589,7 @@ def resolution_gain_nb(st, seat, card, deny, rt):
     return take_gain_nb(st, seat, cb | matches, deny, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def heuristic_koikoi_nb(st, seat, table, rt):
     """``HeuristicPolicy.koikoi``: 1 to call koi-koi, 0 to stop."""
     if popcount(st[ST_HAND + seat]) < table[H_MIN_CARDS]:
@@ -599,7 +600,7 @@ def heuristic_koikoi_nb(st, seat, table, rt):
     return 1 if near_nb(st, seat, rt) < table[H_DANGER] else 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def near_nb(st, seat, rt):
     """``HeuristicPolicy.near``: the cards outside both piles that would raise the opponent's yaku."""
     outside = np.int64(DECK_MASK) & ~(st[ST_PILE] | st[ST_PILE + 1])
@@ -612,7 +613,7 @@ def near_nb(st, seat, rt):
     return near
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def policy_choose_nb(st, heuristic, table, rt):
     """The greedy (``heuristic`` false) or heuristic policy's choice, an action index."""
     seat = st[ST_DSEAT]
@@ -630,7 +631,7 @@ def greedy_choose_nb(st, rt):
     return best_gain_nb(st, np.int64(0), rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def best_gain_nb(st, deny, rt):
     """The action of the largest gain (ties: the earliest) at a play or take decision, the
     opponent's yaku denied at weight ``deny`` (0: greedy)."""
@@ -745,7 +746,7 @@ def _heuristic_choice(ctx, state, table):
     return policy_choose_nb(state, True, table, ctx.rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def take_terms_nb(st, seat, taken, rt, out, i):
     """``learned._take``: the terms of taking ``taken`` into ``out[i]``."""
     pile = st[ST_PILE + seat]
@@ -763,7 +764,7 @@ def take_terms_nb(st, seat, taken, rt, out, i):
     out[i, F_DENIED] = denied
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def call_terms_nb(st, seat, rt, out, i):
     """``learned._call``: the terms of calling koi-koi into ``out[i]``."""
     opponent = 1 - seat

@@ -45,6 +45,7 @@ from simcore.games.tensho.heuristic_nb import (
     decision_view,
 )
 from simcore.kernels.bits import lowest_id, popcount, table_sum
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.learned_nb import clear_rows_nb, copy_row_nb
 
 __all__ = ["N_FEATURES", "features_nb"]
@@ -58,7 +59,7 @@ WIN_GAIN = np.int64(1) << np.int64(40)
 WIN = 1 << 20  # the ``win`` feature of a capture that completes an instant-win yaku
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _done_worth(s, pile, t):
     """Tenths of a point: the worth of the set's non-instant yaku complete in ``pile``."""
     total = np.int64(0)
@@ -113,7 +114,7 @@ def _finish(out, row, evens, draw_size):
         out[row, F_VALUE_EVEN] = out[row, F_VALUE]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp_pile, unseen, n_unseen,
           access, s, q0, q1, draw_size, done0, evens, t):
     """``learned._take`` into ``out[row]``; returns the heuristic's gain."""
@@ -158,7 +159,7 @@ def _take(out, row, card, taken, hand0, field0, pile0, cover_hand0, cover_field0
     return own - theirs + t[T_W_CHAFF] * chaff + t[T_W_VALUE] * value - offer
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _leave(out, row, card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, unseen, n_unseen, access, s,
            q0, q1, draw_size, done0, evens, t):
     """``learned._leave`` into ``out[row]``; returns the heuristic's gain."""
@@ -180,7 +181,7 @@ def _leave(out, row, card, hand0, field0, pile, cover_hand0, cover_field0, opp_p
     return own - theirs - offer
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access,
           s, q0, q1, draw_size, done0, evens, t):
     """``learned._play`` into ``out[row]`` (``scratch``: a spare row); returns the gain."""

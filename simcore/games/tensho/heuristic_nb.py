@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels.bits import KIND_SHIFT, PAYLOAD_MASK, lowest_id, popcount, table_sum
+from simcore.kernels.internal import internal_nb
 
 __all__ = [
     "KIND_BANK_SIX",
@@ -354,7 +355,7 @@ def _rank_yaku(rank_cards, s, t):
     return bits
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0,
                     hand1, field1, pile1, cover_hand1, cover_field1, same_rank, t):
     """``balance(after) - balance(before)`` of ``HeuristicPolicy``, summed over the yaku that
@@ -398,7 +399,7 @@ def _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n
     return chance * worth // 1000 * t[T_W_RISK] // 1000
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _take_gain(card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp_pile, unseen, n_unseen,
                access, s, q0, q1, t):
     """``HeuristicPolicy.take_gain``: capturing ``card`` (-1: none) with the field cards ``taken``."""
@@ -434,7 +435,7 @@ def _take_gain(card, taken, hand0, field0, pile0, cover_hand0, cover_field0, opp
     return gain
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _leave_gain(card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, unseen, n_unseen, access, s,
                 q0, q1, t):
     """``HeuristicPolicy.leave_gain``: putting ``card`` from the hand on the field."""
@@ -450,7 +451,7 @@ def _leave_gain(card, hand0, field0, pile, cover_hand0, cover_field0, opp_pile, 
                          s, q0, q1, t)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _play_gain(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s, q0, q1,
                t):
     """``HeuristicPolicy.play_gain``: the best resolution of playing ``card``."""

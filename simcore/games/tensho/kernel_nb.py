@@ -42,6 +42,7 @@ from simcore.kernels.bits import (
     popcount,
     slot,
 )
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.pair import bounded_products, lane, pair, with_lane, xoshiro_pair
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH, C_VALID
@@ -315,7 +316,7 @@ def settled_points_nb(bits, s, tables):
 # --- greedy ----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_gain_nb(pile, captured, s, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
                 greedy_weight, card_value, chaff_mask):
     new = pile | captured
@@ -385,7 +386,7 @@ def capture_options_nb(matches, opts, card_value, highest_value_first, triple_al
     return count
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_take_nb(pile, card, n_opts, allow_decline, s, opts, yaku_mask, yaku_points, yaku_in_set,
                 yaku_instant, supersedes, greedy_weight, card_value, chaff_mask):
     """What the greedy policy takes with ``card`` among ``opts[:n_opts]`` (0: it declines)."""
@@ -587,7 +588,7 @@ def random_pass_nb(checks, hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at
     return hc, pc, ho, po, (v0, v1, v2, v3), field, turn, -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def checked_pass_nb(hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, tables, choice_counts,
                  instant_cards, six, triple_all, highest_value_first, capture_optional,
                  check_each_capture, s):
@@ -598,7 +599,7 @@ def checked_pass_nb(hc, pc, ho, po, nc, no, vs, field, turn, ids, draw_at, table
                        check_each_capture, s, same_rank, opts, yaku_mask, yaku_instant, card_value)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def random_turns_nb(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_counts, instant_cards, six,
                  triple_all, highest_value_first, capture_optional, check_each_capture, s):
     """The turns of a round whose seats both play at random, a pass at a time: a turn of the
@@ -640,7 +641,7 @@ def random_turns_nb(hc, pc, ho, po, vs, field, ids, draw_at, tables, choice_coun
     return hc, pc, ho, po, field, turn, won_by
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def reshuffle_seen_nb(s0, s1, s2, s3, ids):
     """``shuffle_seen_nb``'s rare path: the deck filled again and shuffled by ``shuffle_places_nb``
     from the deal stream's state ``s0 .. s3`` before the shuffle; returns the state after it."""

@@ -36,6 +36,7 @@ from simcore.games.tensho.kernel_nb import greedy_gain_nb, greedy_placement_nb
 from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
+from simcore.kernels.internal import internal_nb
 from simcore.kernels.prepared import word_table
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
@@ -199,7 +200,7 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
         st[ST_KEYS + 1] = key_of_nb(K_YAKU_SET, 2)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
     """The yaku set is fixed: deal (and redeal), the six on the field, then the opening claims."""
     st[ST_YAKU_SET] = yaku_set
@@ -255,7 +256,7 @@ def set_chosen_nb(st, yaku_set, seed, rt, ids, states):
     advance_nb(st, np.int64(PH_OPENING), np.int64(1), rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def resolve_nb(st, seat, card, source, rt):
     """Resolve a played or turned card against the field; False when ``seat`` must first choose
     what it takes (a pending ``capture`` decision)."""
@@ -318,7 +319,7 @@ def resolve_nb(st, seat, card, source, rt):
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def advance_nb(st, phase, arg, rt):
     """Step the round from ``phase`` (``PH_*``; ``arg``: the rank or bank index it resumes at)
     through every step the rules take by themselves, to the next decision or the scored end."""
@@ -424,7 +425,7 @@ def advance_nb(st, phase, arg, rt):
             return
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def pile_yaku_nb(st, rt):
     """``(yaku0, points0, yaku1, points1)``: both piles' completed yaku of the round's set after
     supersession (a completed yaku cancels those it supersedes), and their points."""
@@ -476,7 +477,7 @@ def pile_value_nb(pile, rt):
     return total
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def finish_nb(st, rt):
     """Score the ended round: ``ST_WINNER``, ``ST_REASON``, ``ST_SCORE``, ``ST_PAYOFF``, ``ST_DONE``."""
     st[ST_KIND] = -1
@@ -572,7 +573,7 @@ def apply_nb(st, index, seed, rt, ids, states):
         set_chosen_nb(st, np.int64(payload), seed, rt, ids, states)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def set_play_keys_nb(st, hand):
     """List a play of each card of ``hand`` as the pending decision's actions (lowest id first),
     and their number."""
@@ -625,7 +626,7 @@ def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
 # --- the reference's random and greedy policies, decision by decision ------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def random_choose_nb(st, states, at):
     """The uniform random policy's choice (``policies.RandomPolicy``), drawn from the stream at
     ``states[at:at + 4]``: an opening claim declines when the first draw is 0, else picks a pair;
@@ -806,7 +807,7 @@ def observe_nb(st, seat, obs):
     obs[H.OBS_CARD] = st[ST_CARD] if st[ST_KIND] == K_CAPTURE else -1
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def heuristic_choose_state_nb(st, table, obs):
     """The heuristic policy's choice at ``st``'s pending decision (``heuristic_nb``), deciding
     from the deciding seat's packed observation only; ``table`` its ``heuristic_tables``.

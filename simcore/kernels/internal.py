@@ -1,0 +1,37 @@
+"""``internal_nb``: ``numba.njit`` for a function that only numba code calls.
+
+numba compiles, with every function, a wrapper that lets Python call it (converting each argument
+and the result) and a C wrapper; for a function whose callers are all compiled, both are wasted
+compile time (measured: a seventh of a first run's compile of Enshu-bana's heuristic kernel,
+``benchmarks.cold_start``). ``internal_nb(**options)`` compiles without them; called from Python,
+such a function raises ``TypeError`` (without the wrapper the call would crash the process).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numba as nb
+from numba.core.registry import CPUDispatcher
+
+__all__ = ["InternalDispatcher", "internal_nb"]
+
+
+class InternalDispatcher(CPUDispatcher):
+    """A dispatcher compiled without the wrappers Python calls through: compiled callers only."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for numba callers "
+                        "only (simcore.kernels.internal): call it from a numba function")
+
+
+def internal_nb(**options: Any) -> Callable[[Callable[..., Any]], InternalDispatcher]:
+    """``numba.njit(**options)`` without the Python and C wrappers (module docstring)."""
+
+    def decorate(function: Callable[..., Any]) -> InternalDispatcher:
+        dispatcher = nb.njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)(function)
+        dispatcher.__class__ = InternalDispatcher
+        return dispatcher
+
+    return decorate
