@@ -54,21 +54,25 @@ FAST = (0, 2, 7, 9, 10, 11)
 
 
 def _cases() -> list:
-    """Every (rules, setting) pair; the fast subset (``-m "not slow"``) plays each of the ``FAST``
-    settings in one game (setting ``i`` in game ``i`` modulo the games), the full suite every pair."""
+    """Every (rules, setting) pair, each with the units it plays (``None``: independent rounds,
+    else the match length; and how many); the fast subset (``-m "not slow"``) plays each of the
+    ``FAST`` settings in one game (setting ``i`` in game ``i`` modulo the games), on fewer units,
+    the full suite every pair."""
     rules = _first_rules()
-    return [pytest.param(name, policy, marks=() if i in FAST and i % len(rules) == j else pytest.mark.slow)
+    fast, full = ((None, 3), (3, 1)), ((None, 6), (3, 2))
+    return [pytest.param(name, policy, fast, id=f"{name}-{policy}") if i in FAST and i % len(rules) == j
+            else pytest.param(name, policy, full, marks=pytest.mark.slow, id=f"{name}-{policy}")
             for j, name in enumerate(rules) for i, policy in enumerate(SETTINGS)]
 
 
-@pytest.mark.parametrize(("rules_name", "policy"), _cases())
-def test_the_new_search_settings_write_the_same_rows_in_both_engines(rules_name, policy):
+@pytest.mark.parametrize(("rules_name", "policy", "plays"), _cases())
+def test_the_new_search_settings_write_the_same_rows_in_both_engines(rules_name, policy, plays):
     rules = load_rules(rules_name)
     game = get_game(rules.game)
     compiled = game.compile(rules)
     players = game.players(compiled)
     specs = [parse_policy(policy, game.name)] + [parse_policy("greedy", game.name)] * (players - 1)
-    for rounds_per_match, units in ((None, 6), (3, 2)):
+    for rounds_per_match, units in plays:
         kernel = game.play_units("kernel", compiled, specs, SEED, 5, units, rounds_per_match)
         reference = game.play_units("reference", compiled, specs, SEED, 5, units, rounds_per_match)
         for kernel_matrix, reference_matrix in zip(kernel, reference, strict=True):
