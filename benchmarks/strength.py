@@ -169,20 +169,13 @@ def _gap(rows: list[dict], case: str, weak: str, strong: str) -> tuple[float, fl
     return None
 
 
-def margins(rows: list[dict], case: str, policy: str) -> tuple[str, str]:
-    """``policy``'s payoff gap over ``heuristic`` in ``case`` and the heuristic's over ``greedy``,
-    as table cells ("" where not played)."""
+def margins(rows: list[dict], case: str, policy: str) -> tuple[str, str, str]:
+    """``policy``'s payoff gap over ``heuristic`` in ``case``, the heuristic's over ``greedy`` (as
+    table cells, "" where not played) and whether the first is at least the second (point
+    estimates: "yes" or "no"; "" where either was not played)."""
     over, under = _gap(rows, case, "heuristic", policy), _gap(rows, case, "greedy", "heuristic")
-    return (_cell(over) if over else "", _cell(under) if under else "")
-
-
-def _at_least(rows: list[dict], case: str, policy: str) -> str:
-    """Whether ``policy`` beats the heuristic by at least as much as the heuristic beats greedy
-    (point estimates; "" where either was not played)."""
-    over, under = _gap(rows, case, "heuristic", policy), _gap(rows, case, "greedy", "heuristic")
-    if over is None or under is None:
-        return ""
-    return "yes" if over[0] >= under[0] else "no"
+    verdict = "" if over is None or under is None else "yes" if over[0] >= under[0] else "no"
+    return ("" if over is None else _cell(over), "" if under is None else _cell(under), verdict)
 
 
 def _revision() -> str:
@@ -241,9 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout.write("\n| case | strongest policy | its gaps | its gap over heuristic | heuristic's over greedy | "
                      "at least as large |\n|---|---|---|---:|---:|---|\n")
     for label, policy, verdict in strongest(rows):
-        over, under = margins(rows, label, policy)
-        sys.stdout.write(f"| {label} | {policy} | {verdict} | {over} | {under} | "
-                         f"{_at_least(rows, label, policy)} |\n")
+        over, under, at_least = margins(rows, label, policy)
+        sys.stdout.write(f"| {label} | {policy} | {verdict} | {over} | {under} | {at_least} |\n")
     sys.stdout.write(f"\n`{command}` at {_revision()}, seed {args.seed}; ± is the 95% interval paired over deals; "
                      f"µs per decision: weaker / stronger.\n")
     return 0

@@ -2,8 +2,8 @@
 
 numba compiles, with every function, a wrapper that lets Python call it (converting each argument
 and the result) and a C wrapper; for a function whose callers are all compiled, both are wasted
-compile time (measured: a seventh of a first run's compile of Enshu-bana's heuristic kernel,
-``benchmarks.cold_start``). ``internal_nb(**options)`` compiles without them; called from Python,
+compile time (measured: about a tenth of the CPU time of a first run's compile of Enshu-bana's
+heuristic kernel, ``benchmarks.cold_start``; docs/performance.md). ``internal_nb(**options)`` compiles without them; called from Python,
 such a function raises ``TypeError`` (without the wrapper the call would crash the process).
 """
 
