@@ -36,9 +36,12 @@ __all__ = ["train"]
 @click.option("--labels", type=click.Choice(["sampled", "true"]), default="sampled", show_default=True,
               help="sampled: search the worlds the seat cannot tell apart (pimc); true: play each action "
                    "out in the real position (one world is enough: the players never draw).")
-@click.option("--fit", type=click.Choice(["ridge", "pairwise"]), default="ridge", show_default=True,
+@click.option("--fit", type=click.Choice(["ridge", "pairwise", "trees"]), default="ridge", show_default=True,
               help="ridge: regress the actions' labels, centred within each decision; pairwise: a logistic "
-                   "regression that ranks each decision's best action above the others.")
+                   "regression that ranks each decision's best action above the others; trees: gradient-"
+                   "boosted trees over the features and their differences from the heuristic's action.")
+@click.option("--trees", type=int, default=100, show_default=True, help="--fit trees: trees per decision kind.")
+@click.option("--leaves", type=int, default=31, show_default=True, help="--fit trees: leaves per tree at most.")
 @click.option("--objective", type=click.Choice(["win", "score", "margin"]), default=None,
               help="What a finished round counts in the labels: the sign of the payoff, the payoff, or "
                    "the payoff minus each other seat's (default: the game's pimc objective).")
@@ -51,7 +54,7 @@ __all__ = ["train"]
 @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when stderr is a terminal).")
 @reports_user_errors
 def train(rules, players, options, seed, iterations, rounds, worlds, label, explore, deals, alpha, labels, fit,
-          objective, version, out, threads, progress):
+          trees, leaves, objective, version, out, threads, progress):
     """Train the learned player's model for a rule set and player count (needs
     `pip install 'fudasim[learn]'`).
 
@@ -59,8 +62,8 @@ def train(rules, players, options, seed, iterations, rounds, worlds, label, expl
     fudasim train tensho-ise --option tensho.yaku_set_choice=fixed_2 --seed 1
     fudasim train enshu-c --players 5 --seed 1 --out enshu-c5.json
 
-    Self-play positions are labelled by search and a linear model over the game's features is
-    fitted to them, then plays against the heuristic; each iteration's strength is logged. The
+    Self-play positions are labelled by search and a linear model (or, --fit trees, boosted
+    trees) over the game's features is fitted to them, then plays against the heuristic; each iteration's strength is logged. The
     same command makes the same file. Play it with --policy SEAT=learned:model=FILE,version=N
     (docs/policies.md).
     """
@@ -69,7 +72,8 @@ def train(rules, players, options, seed, iterations, rounds, worlds, label, expl
 
     config = TrainConfig(rules=rules, options=rule_overrides(rules, options, players), seed=seed,
                          iterations=iterations, rounds=rounds, worlds=worlds, label=label, explore=explore,
-                         deals=deals, alpha=alpha, labels=labels, fit=fit, objective=objective,
+                         deals=deals, alpha=alpha, labels=labels, fit=fit, trees=trees, leaves=leaves,
+                         objective=objective,
                          version=version, out=str(out) if out else None, threads=threads,
                          command=shlex.join(["fudasim", *sys.argv[1:]]))
     model, path = run_train(config, log=lambda line: click.echo(line, err=True),

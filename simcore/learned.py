@@ -18,8 +18,9 @@ or the files of the folder PATH, named and chosen as the shipped ones.
 The choice
 ----------
 For every legal action the game computes F integer features from the deciding seat's
-observation; action ``i`` scores ``sum_f weights[slot][f] * features[i][f]``; the highest score
-wins, ties to the lowest index (``choose``). No float is on the decision path, so the kernel
+observation; action ``i`` scores ``sum_f weights[slot][f] * features[i][f]``, plus the leaf it
+reaches in each of the row's trees where the model has trees (``simcore.models.Tree``); the
+highest score wins, ties to the lowest index (``choose``). No float is on the decision path, so the kernel
 (``simcore.kernels.learned_nb``) and the reference engine decide identically.
 """
 
@@ -40,18 +41,27 @@ from simcore.kernels.learned_nb import (
     L_FEATURES,
     L_MAGIC,
     L_SLOTS,
+    L_TREES,
     L_WEIGHTS,
     MAGIC,
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_kinds, policy_rows
 from simcore.kernels.prepared import prepared
-from simcore.models import MAX_FEATURE, MAX_WEIGHT, MODELS_DIR, Model, load_model, shipped_models
+from simcore.models import (
+    MAX_FEATURE,
+    MAX_WEIGHT,
+    MODELS_DIR,
+    Model,
+    Tree,
+    load_model,
+    shipped_models,
+)
 from simcore.policies import PolicySpec, parse_policy
 from simcore.registry import REGISTRY
 
 __all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "choose", "learned_rows", "learned_table", "learning",
-           "table_weights"]
+           "table_trees", "table_weights"]
 
 
 class Learning(Protocol):
@@ -126,19 +136,61 @@ def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
     n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
     blocks = module.blocks(compiled)
     weights = np.zeros((len(blocks), n_kinds, n_features), dtype=np.int64)
+    trees: list[list[Tree]] = [[] for _ in range(len(blocks) * n_kinds)]
     for b, case in enumerate(blocks):
         if case is not None:
-            weights[b] = np.asarray(_model_for(game, case, spec, module).weights, dtype=np.int64)
+            model = _model_for(game, case, spec, module)
+            weights[b] = np.asarray(model.weights, dtype=np.int64)
+            for k, kind in enumerate(model.trees or []):
+                trees[b * n_kinds + k] = list(kind)
     aux = np.asarray(module.aux_table(compiled), dtype=np.int64)
-    table = np.zeros(L_WEIGHTS + weights.size + aux.size, dtype=np.int64)
+    forest = _forest(trees, L_WEIGHTS + weights.size + aux.size) if any(trees) else np.zeros(0, dtype=np.int64)
+    table = np.zeros(L_WEIGHTS + weights.size + aux.size + forest.size, dtype=np.int64)
     table[L_MAGIC] = MAGIC
     table[L_FEATURES] = n_features
     table[L_SLOTS] = len(blocks) * n_kinds
     table[L_AUX] = L_WEIGHTS + weights.size
     table[L_AUX_SIZE] = aux.size
+    table[L_TREES] = L_WEIGHTS + weights.size + aux.size if forest.size else 0
     table[L_WEIGHTS:L_WEIGHTS + weights.size] = weights.ravel()
-    table[L_WEIGHTS + weights.size:] = aux
+    table[L_WEIGHTS + weights.size:L_WEIGHTS + weights.size + aux.size] = aux
+    table[L_WEIGHTS + weights.size + aux.size:] = forest
     return table
+
+
+def _forest(trees: list[list[Tree]], at: int) -> np.ndarray:
+    """int64[:]: the trees of every weight row as a table holds them from index ``at``
+    (``simcore.kernels.learned_nb``): a start and a count per row, then each tree's node count
+    and nodes."""
+    index = np.zeros(2 * len(trees), dtype=np.int64)
+    body: list[int] = []
+    for slot, row in enumerate(trees):
+        index[2 * slot] = at + index.size + len(body)
+        index[2 * slot + 1] = len(row)
+        for tree in row:
+            body.append(len(tree.nodes))
+            for node in tree.nodes:
+                body.extend(node)
+    return np.concatenate([index, np.asarray(body, dtype=np.int64)])
+
+
+def table_trees(table: np.ndarray) -> list[list[Tree]]:
+    """The trees of a learned table (int64[:]) by slot (none: empty lists)."""
+    slots = int(table[L_SLOTS])
+    if not table[L_TREES]:
+        return [[] for _ in range(slots)]
+    out = []
+    for slot in range(slots):
+        at, count = int(table[table[L_TREES] + 2 * slot]), int(table[table[L_TREES] + 2 * slot + 1])
+        row = []
+        for _ in range(count):
+            size = int(table[at])
+            flat = [int(v) for v in table[at + 1:at + 1 + 4 * size]]
+            row.append(Tree(tuple((flat[4 * i], flat[4 * i + 1], flat[4 * i + 2], flat[4 * i + 3])
+                                  for i in range(size))))
+            at += 1 + 4 * size
+        out.append(row)
+    return out
 
 
 def table_weights(table: np.ndarray) -> list[list[int]]:
@@ -148,12 +200,22 @@ def table_weights(table: np.ndarray) -> list[list[int]]:
     return [flat[s * n_features:(s + 1) * n_features] for s in range(slots)]
 
 
-def choose(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int) -> int:
-    """The index of the action the learned player takes: the highest score (ties: the lowest index)."""
+def choose(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int,
+           trees: Sequence[Sequence[Tree]] = ()) -> int:
+    """The index of the action the learned player takes: the highest score (ties: the lowest
+    index); ``trees`` by slot, as ``table_trees`` gives them (none: the weights alone)."""
     row = weights[slot]
+    forest = trees[slot] if trees else ()
+    n_features = len(row)
+    base = next((values for values in features if values[0] == 1), features[0])  # the heuristic's action
     best, best_score = 0, None
     for i, values in enumerate(features):
         score = sum(w * x for w, x in zip(row, values, strict=True))
+
+        def value(f: int, values: Sequence[int] = values) -> int:
+            return values[f] if f < n_features else values[f - n_features] - base[f - n_features]
+
+        score += sum(tree.leaf(value) for tree in forest)
         if best_score is None or score > best_score:
             best, best_score = i, score
     return best
@@ -210,13 +272,14 @@ class LearnedPlayer:
     FEATURES_OF: ClassVar[Callable[..., list[list[int]]]]
 
     def __init__(self, spec: PolicySpec, compiled: Any, stream: Any = None) -> None:
-        self.weights, self.heuristic = prepared(type(self)._parts, compiled, [spec])
+        self.weights, self.trees, self.heuristic = prepared(type(self)._parts, compiled, [spec])
 
     @classmethod
-    def _parts(cls, compiled: Any, specs: Sequence[PolicySpec]) -> tuple[list[list[int]], Any]:
-        """The weight rows of a learned seat and the heuristic its features use (kept between rounds)."""
-        return (table_weights(learned_table(cls.GAME, compiled, specs[0])),
-                cls.HEURISTIC(parse_policy("heuristic", cls.GAME), compiled))
+    def _parts(cls, compiled: Any, specs: Sequence[PolicySpec]) -> tuple[list[list[int]], list[list[Tree]], Any]:
+        """The weight rows and trees of a learned seat and the heuristic its features use (kept
+        between rounds)."""
+        table = learned_table(cls.GAME, compiled, specs[0])
+        return table_weights(table), table_trees(table), cls.HEURISTIC(parse_policy("heuristic", cls.GAME), compiled)
 
     def slot(self, obs: Any, kind: str) -> int:
         """The weight row of a decision of ``kind``."""
@@ -226,4 +289,4 @@ class LearnedPlayer:
         """The action of ``actions`` the model takes (``context``: what the features function takes
         after the actions, e.g. the card played)."""
         rows = type(self).FEATURES_OF(self.heuristic, obs, kind, actions, *context)
-        return actions[choose(self.weights, rows, self.slot(obs, kind))]
+        return actions[choose(self.weights, rows, self.slot(obs, kind), self.trees)]

@@ -28,8 +28,17 @@ from simcore.games.tensho import learned as TL
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.policies import HeuristicPolicy
 from simcore.games.tensho.reference import play_units as tensho_reference
-from simcore.learned import learned_table, learning
-from simcore.models import MAX_WEIGHT, Model, load_model, newest_version, save_model, shipped_models
+from simcore.learned import choose, learned_table, learning, table_trees
+from simcore.models import (
+    LEAF,
+    MAX_WEIGHT,
+    Model,
+    Tree,
+    load_model,
+    newest_version,
+    save_model,
+    shipped_models,
+)
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
@@ -78,6 +87,14 @@ def test_a_version_plays_the_newest_model_at_or_below_it(tmp_path):
      '"weights": [[1, 2]]}', "weights are not one row"),
     ('{"format": 1, "game": "tensho", "case": "set1", "version": 1, "features": ["a"], "kinds": ["k"], '
      f'"weights": [[{MAX_WEIGHT + 1}]]}}', "outside"),
+    *[(f'{{"format": 1, "game": "tensho", "case": "set1", "version": 1, "features": ["a"], "kinds": ["k"], '
+       f'"weights": [[1]], "trees": {trees}}}', problem) for trees, problem in (
+        ("[]", "not one list per kind"),
+        ("[[[[0, 1, 1]]]]", "not \\[feature, threshold, left, right\\]"),
+        ("[[[[0, 1, 0, 2], [-1, 5, 0, 0], [-1, 6, 0, 0]]]]", "node 0 of tree 0 of kind k"),  # a child not after it
+        ("[[[[2, 1, 1, 2], [-1, 5, 0, 0], [-1, 6, 0, 0]]]]", "node 0 of tree 0 of kind k"),  # feature 2 of 2
+        (f"[[[[-1, {(1 << 24) + 1}, 0, 0]]]]", "node 0 of tree 0 of kind k"),  # a leaf too large
+        ("[[[]]]", "has 0 nodes"))],
 ])
 def test_a_bad_model_file_is_refused_with_its_name(tmp_path, text, problem):
     path = tmp_path / "model.json"
@@ -85,6 +102,37 @@ def test_a_bad_model_file_is_refused_with_its_name(tmp_path, text, problem):
     with pytest.raises(PolicyError, match=problem) as error:
         load_model(path)
     assert str(path) in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_tree_splits_on_a_feature_or_on_its_difference_from_the_heuristics_action():
+    """Features are [heuristic's choice, x]; the rows' x are 5 (the heuristic's action), 7 and 3."""
+    rows = [[1, 5], [0, 7], [0, 3]]
+    # relative x (feature 2 + 1 = 3): 0, +2, -2; leaves 0 at or below 0, 10 above
+    relative = Tree(((3, 0, 1, 2), (LEAF, 0, 0, 0), (LEAF, 10, 0, 0)))
+    assert choose([[0, 0]], rows, 0, [[relative]]) == 1
+    assert choose([[9, 0]], rows, 0, [[relative]]) == 1  # 9 < 10
+    assert choose([[10, 0]], rows, 0, [[relative]]) == 0  # a tie goes to the lowest index
+    # raw x (feature 1): 100 where x <= 4: the third action
+    raw = Tree(((1, 4, 1, 2), (LEAF, 100, 0, 0), (LEAF, 0, 0, 0)))
+    assert choose([[0, 0]], rows, 0, [[raw]]) == 2
+    assert choose([[0, 0]], rows, 0, [[raw, relative, relative]]) == 2  # 100 against 20
+    # the heuristic's action is the first marked one; with none marked, the first action
+    assert choose([[0, 0]], [[0, 5], [0, 7], [0, 3]], 0, [[relative]]) == 1
+    assert choose([[0, 0]], [[0, 9], [0, 7], [0, 3]], 0, [[relative]]) == 0  # nothing above the first
+
+
+def test_a_models_trees_reach_the_table_as_they_were_written(tmp_path):
+    compiled = compile_rules(load_rules("tensho-ise", {"tensho.yaku_set_choice": "fixed_1"}))
+    text = write_models(tmp_path, "tensho", ["set1"], seed=4)
+    model = load_model(tmp_path / "tensho-set1.v1.json")
+    assert model.trees is not None and any(model.trees) and not all(model.trees)
+    table = learned_table("tensho", compiled, parse_policy(text, "tensho"))
+    block = TL.blocks(compiled).index("set1") * len(TL.KINDS)
+    by_slot = table_trees(table)
+    assert by_slot[block:block + len(TL.KINDS)] == model.trees
+    assert not any(by_slot[:block]) and not any(by_slot[block + len(TL.KINDS):])
+    save_model(model, tmp_path / "again.json")
+    assert load_model(tmp_path / "again.json") == model
 
 
 def test_a_model_file_must_be_of_the_case_and_version_played(tmp_path):
@@ -221,16 +269,18 @@ def _train(args: list[str]):
 
 
 @pytest.mark.slow
-def test_train_makes_the_same_model_from_the_same_seed(tmp_path):
+@pytest.mark.parametrize("fit", [[], ["--fit", "trees", "--trees", "4", "--leaves", "7"]], ids=["ridge", "trees"])
+def test_train_makes_the_same_model_from_the_same_seed(tmp_path, fit):
     one, two, other = (tmp_path / name for name in ("one.json", "two.json", "other.json"))
     for path, seed in ((one, "7"), (two, "7"), (other, "8")):
-        result = _train(["tensho-ise", "--seed", seed, "--out", str(path), *TINY])
+        result = _train(["tensho-ise", "--seed", seed, "--out", str(path), *TINY, *fit])
         assert result.exit_code == 0, result.output
     assert "iteration 2/2" in result.output and "gain over heuristic" in result.output
     a, b, c = (json.loads(p.read_text()) for p in (one, two, other))
     a.pop("command"), b.pop("command"), c.pop("command")
     assert a == b
-    assert a["weights"] != c["weights"]
+    assert (a["weights"], a.get("trees")) != (c["weights"], c.get("trees"))
+    assert ("trees" in a) == bool(fit)
     model = load_model(one)
     assert (model.game, model.case) == ("tensho", "set1") and len(model.log) >= 2
     # the file plays: both engines, the same rows
@@ -243,8 +293,48 @@ def test_train_makes_the_same_model_from_the_same_seed(tmp_path):
         np.testing.assert_array_equal(x, y)
 
 
+def test_relative_features_are_differences_from_the_first_marked_action():
+    from simcore.run.train import relative_features
+
+    features = np.array([[0, 4], [1, 6], [1, 9], [0, 2], [0, 5]])  # decisions: rows 0-2 and 3-4
+    groups = np.array([7, 7, 7, 9, 9])
+    got = relative_features(features, groups)
+    np.testing.assert_array_equal(got[:, :2], features)
+    np.testing.assert_array_equal(got[:, 2:], [[-1, -2], [0, 0], [0, 3], [0, 0], [0, 3]])
+
+
+def test_fitted_trees_rank_a_decisions_actions_by_the_labels_they_learned():
+    """Labels x * x: the trees learn to take the action with the largest |x|; their integer form
+    (``simcore.learned.choose``) decides as they do on fresh decisions."""
+    from simcore.run.train import fit_trees
+
+    rng = np.random.default_rng(3)
+
+    def decisions(n: int) -> tuple[np.ndarray, np.ndarray]:
+        x = rng.integers(-9, 10, size=(n, 3))
+        heuristic = np.zeros((n, 3), dtype=np.int64)
+        heuristic[np.arange(n), rng.integers(0, 3, size=n)] = 1
+        return np.stack([heuristic, x], axis=2).reshape(3 * n, 2), np.repeat(np.arange(n), 3)
+
+    features, groups = decisions(3000)
+    labels = features[:, 1].astype(np.float64) ** 2
+    weights, trees, notes = fit_trees(features, labels, groups, np.zeros(len(groups), dtype=np.int64), 2,
+                                      np.array([1, 0]), {}, 30, 15, 1)
+    assert weights.tolist() == [[0, 0], [1, 0]]  # slot 1 has no decisions: the heuristic's choice
+    assert len(trees[0]) == 30 and trees[1] == [] and "3,000 decisions" in notes[0]
+    test, _ = decisions(500)
+    right = 0
+    for d in range(500):
+        rows = test[3 * d:3 * d + 3].tolist()
+        picked = choose(weights.tolist(), rows, 0, trees)
+        right += abs(rows[picked][1]) == max(abs(r[1]) for r in rows)
+    assert right >= 480
+
+
 @pytest.mark.parametrize("args, problem", [
     (["tensho-ise", "--rounds", "0"], "--rounds 0: must be"),
+    (["tensho-ise", "--trees", "0"], "--trees 0: must be"),
+    (["tensho-ise", "--leaves", "1"], "--leaves 1: must be"),
     (["tensho-ise", "--worlds", "-1"], "--worlds -1: must be"),
     (["tensho-ise", "--label", "1001"], "--label 1001: must be"),
     (["tensho-ise", "--alpha", "0"], "--alpha 0.0: must be"),

@@ -10,13 +10,17 @@ the general kernel carries it in the seat's row of the policy tables):
 * ``table[L_MAGIC]`` is ``MAGIC``; ``table[L_FEATURES]`` the game's feature count F;
   ``table[L_SLOTS]`` the rows of weights; ``table[L_AUX]`` and ``table[L_AUX_SIZE]`` where the
   game's auxiliary tables start and how long they are;
-* ``table[L_WEIGHTS + slot * F + f]``: the integer weight of feature ``f`` in row ``slot``.
+* ``table[L_WEIGHTS + slot * F + f]``: the integer weight of feature ``f`` in row ``slot``;
+* ``table[L_TREES]``: 0, or where the trees start (``simcore.models.Tree``): at
+  ``T = table[L_TREES]``, ``table[T + 2 * slot]`` is where row ``slot``'s trees start and
+  ``table[T + 2 * slot + 1]`` how many it has; each tree is its node count, then four integers a
+  node (feature, threshold, left, right; a leaf's feature is -1 and its threshold its value).
 
 At a decision the game's ``learned_features_nb`` gives every legal action's integer features
 from the deciding seat's observation and the row ``slot`` of weights; each action scores
-``sum_f weight[slot, f] * feature[action, f]`` (int64; the model files bound weights and the
-games bound features so that no sum overflows), and the player takes the highest score, ties
-to the lowest index. It draws nothing. The reference engine computes the same integers in
+``sum_f weight[slot, f] * feature[action, f]`` plus the leaf each of the row's trees reaches
+(int64; the model files bound weights and leaves and the games bound features so that no sum
+overflows), and the player takes the highest score, ties to the lowest index. It draws nothing. The reference engine computes the same integers in
 Python (``simcore.learned.choose``), so both engines decide identically.
 """
 
@@ -31,7 +35,7 @@ from simcore.kernels.internal import internal_nb
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
-__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_WEIGHTS", "MAGIC", "clear_rows_nb", "collect_nb",
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_WEIGHTS", "MAGIC", "clear_rows_nb", "collect_nb",
            "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb"]
 
 MAGIC = 0x4C524E31  # "LRN1"
@@ -40,6 +44,7 @@ L_FEATURES = 1
 L_SLOTS = 2
 L_AUX = 3
 L_AUX_SIZE = 4
+L_TREES = 5
 L_WEIGHTS = 8
 
 # the streams of a labelled round (``collect_nb``): the behaviour's exploration and the teacher's worlds
@@ -79,6 +84,35 @@ def score_nb(table, slot, features, i):
     return total
 
 
+@internal_nb(cache=True, _nrt=False)
+def tree_choice_nb(table, slot, features, n):
+    """``learned_choose_nb``'s choice where the weight row ``slot`` has trees."""
+    n_features = table[L_FEATURES]
+    h = 0  # the heuristic's action: the first whose feature 0 is 1
+    for i in range(n - 1, -1, -1):
+        if features[i, 0] == 1:
+            h = i
+    start = table[table[L_TREES] + 2 * slot]
+    n_trees = table[table[L_TREES] + 2 * slot + 1]
+    best = 0
+    best_score = np.int64(0)
+    for i in range(n):
+        total = score_nb(table, slot, features, i)
+        at = start
+        for _ in range(n_trees):
+            node = at + 1
+            while table[node] >= 0:
+                f = table[node]
+                x = features[i, f] if f < n_features else features[i, f - n_features] - features[h, f - n_features]
+                node = at + 1 + 4 * (table[node + 2] if x <= table[node + 1] else table[node + 3])
+            total += table[node + 1]
+            at += 1 + 4 * table[at]
+        if i == 0 or total > best_score:
+            best = i
+            best_score = total
+    return best
+
+
 @nb.njit(cache=True, _nrt=False)
 def learned_choose_nb(ctx, state, table):
     """The index of the action the learned player of ``table`` takes at ``state``'s pending
@@ -87,6 +121,8 @@ def learned_choose_nb(ctx, state, table):
     if n == 1:
         return 0
     features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+    if table[L_TREES] != 0 and table[table[L_TREES] + 2 * slot + 1] > 0:
+        return tree_choice_nb(table, slot, features, n)
     best = 0
     best_score = score_nb(table, slot, features, 0)
     for i in range(1, n):

@@ -2,7 +2,9 @@
 
 A model is one JSON file for one *case* of a game (e.g. Tensho's ``set1``, Enshu-bana's ``w2``):
 its format, game, case and version, the feature and kind names it was trained on, one row of
-integer weights per decision kind, the command that made it and its training log. The shipped
+integer weights per decision kind, optionally a list of integer decision trees per kind (``Tree``:
+an action's score is its weighted sum plus the leaf each tree reaches), the command that made it
+and its training log. The shipped
 ones are ``GAME-CASE.vVERSION.json`` here and are never changed: a retrained model ships as a
 new version (``simcore.learned`` says how a seat's policy picks one).
 
@@ -19,13 +21,38 @@ from typing import Any
 
 from simcore.errors import PolicyError
 
-__all__ = ["FORMAT", "MAX_FEATURE", "MAX_WEIGHT", "MODELS_DIR", "Model", "ModelFile", "load_model", "model_path",
-           "newest_version", "save_model", "shipped_models"]
+__all__ = ["FORMAT", "MAX_FEATURE", "MAX_LEAF", "MAX_NODES", "MAX_TREES", "MAX_WEIGHT", "MODELS_DIR", "Model", "ModelFile",
+           "Tree", "load_model", "model_path", "newest_version", "save_model", "shipped_models"]
 
 FORMAT = 1
 MODELS_DIR = Path(__file__).parent
 MAX_WEIGHT = 1 << 20  # |weight| bound: with features below 2**31, no score of 64 terms overflows int64
 MAX_FEATURE = (1 << 31) - 1  # a game clamps every feature to -MAX_FEATURE .. MAX_FEATURE
+MAX_LEAF = 1 << 24  # |leaf value| bound
+MAX_TREES = 4096  # trees per kind: with MAX_LEAF, no sum of leaves overflows int64
+MAX_NODES = 1 << 16  # nodes per tree
+LEAF = -1  # a node whose feature is LEAF is a leaf; its threshold is its value
+
+
+@dataclass(frozen=True)
+class Tree:
+    """One decision tree over an action's features: node ``i`` is ``(feature, threshold, left,
+    right)``; an inner node sends the action to ``left`` when its feature is at most
+    ``threshold``, else to ``right`` (both after ``i``); a leaf (``feature == LEAF``) adds its
+    ``threshold`` to the action's score. Features ``0 .. F - 1`` are the game's; ``F + f`` is
+    feature ``f`` *relative to the heuristic's action*: the action's ``x[f]`` less that of the
+    decision's first action whose feature 0 (every game's "the heuristic takes it") is 1, or of
+    its first action if none is."""
+
+    nodes: tuple[tuple[int, int, int, int], ...]
+
+    def leaf(self, value: Any) -> int:
+        """The value of the leaf an action reaches; ``value(f)`` gives its feature ``f``."""
+        i = 0
+        while self.nodes[i][0] != LEAF:
+            feature, threshold, left, right = self.nodes[i]
+            i = left if value(feature) <= threshold else right
+        return self.nodes[i][1]
 _NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.v(?P<version>[0-9]+)\.json$")
 
 
@@ -39,15 +66,19 @@ class Model:
     features: tuple[str, ...]
     kinds: tuple[str, ...]
     weights: list[list[int]]  # [kind][feature]
+    trees: list[list[Tree]] | None = None  # [kind][tree], added to the weighted sum
     command: str = ""
     log: list[str] = field(default_factory=list)
     about: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The file's contents."""
-        return {"format": FORMAT, "game": self.game, "case": self.case, "version": self.version,
-                "features": list(self.features), "kinds": list(self.kinds), "weights": self.weights,
-                "command": self.command, "log": self.log, "about": self.about}
+        data: dict[str, Any] = {"format": FORMAT, "game": self.game, "case": self.case, "version": self.version,
+                                "features": list(self.features), "kinds": list(self.kinds), "weights": self.weights}
+        if self.trees is not None:
+            data["trees"] = [[[list(node) for node in tree.nodes] for tree in kind] for kind in self.trees]
+        data.update(command=self.command, log=self.log, about=self.about)
+        return data
 
 
 @dataclass(frozen=True)
@@ -95,15 +126,62 @@ def load_model(path: str | Path) -> Model:
                              f"expected {FORMAT}")
         model = Model(str(data["game"]), str(data["case"]), int(data["version"]),
                       tuple(str(f) for f in data["features"]), tuple(str(k) for k in data["kinds"]),
-                      [[int(w) for w in row] for row in data["weights"]], str(data.get("command", "")),
-                      [str(line) for line in data.get("log", [])], dict(data.get("about", {})))
+                      [[int(w) for w in row] for row in data["weights"]], _trees(data.get("trees")),
+                      str(data.get("command", "")), [str(line) for line in data.get("log", [])],
+                      dict(data.get("about", {})))
     except (KeyError, TypeError, ValueError) as error:
         raise PolicyError(f"policy learned: {where} is not a model file ({error})") from None
+    if model.trees is not None:
+        _check_trees(model, where)
     if len(model.weights) != len(model.kinds) or any(len(row) != len(model.features) for row in model.weights):
         raise PolicyError(f"policy learned: {where}: weights are not one row of {len(model.features)} per kind")
     if any(abs(w) > MAX_WEIGHT for row in model.weights for w in row):
         raise PolicyError(f"policy learned: {where}: a weight is outside -{MAX_WEIGHT}..{MAX_WEIGHT}")
     return model
+
+
+def _trees(data: Any) -> list[list[Tree]] | None:
+    """A file's ``trees`` (None: no trees); ``ValueError``/``TypeError`` on a wrong shape."""
+    if data is None:
+        return None
+    trees = []
+    for kind in data:
+        row = []
+        for nodes in kind:
+            parsed = []
+            for node in nodes:
+                if len(node) != 4:
+                    raise ValueError("a tree node is not [feature, threshold, left, right]")
+                parsed.append((int(node[0]), int(node[1]), int(node[2]), int(node[3])))
+            row.append(Tree(tuple(parsed)))
+        trees.append(row)
+    return trees
+
+
+def _check_trees(model: Model, where: str) -> None:
+    """``PolicyError`` unless every tree is one a choice can walk: one list of trees per kind,
+    inner nodes on a feature (or a relative one) with both children after them, bounded leaves."""
+    assert model.trees is not None
+    if len(model.trees) != len(model.kinds):
+        raise PolicyError(f"policy learned: {where}: trees are not one list per kind")
+    n_features = len(model.features)
+    for k, kind in enumerate(model.trees):
+        if len(kind) > MAX_TREES:
+            raise PolicyError(f"policy learned: {where}: kind {model.kinds[k]} has more than {MAX_TREES} trees")
+        for t, tree in enumerate(kind):
+            size = len(tree.nodes)
+            if not 1 <= size <= MAX_NODES:
+                raise PolicyError(f"policy learned: {where}: tree {t} of kind {model.kinds[k]} has {size} nodes "
+                                  f"(1..{MAX_NODES})")
+            for i, (feature, threshold, left, right) in enumerate(tree.nodes):
+                if feature == LEAF:
+                    ok = abs(threshold) <= MAX_LEAF
+                else:
+                    ok = 0 <= feature < 2 * n_features and i < left < size and i < right < size
+                if not ok:
+                    raise PolicyError(f"policy learned: {where}: node {i} of tree {t} of kind {model.kinds[k]} "
+                                      f"is not a leaf within -{MAX_LEAF}..{MAX_LEAF} or a split on one of the "
+                                      f"{2 * n_features} features with both children after it")
 
 
 def save_model(model: Model, path: str | Path) -> None:

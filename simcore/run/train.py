@@ -17,6 +17,13 @@ model its apprentice):
    decision's actions count; the positions of every iteration so far are pooled. The weights
    are scaled so the largest is ``MAX_WEIGHT`` and rounded: the shipped, integer model. A kind
    with fewer than ``MIN_DECISIONS`` labelled decisions keeps the heuristic's choice.
+   ``--fit trees`` fits gradient-boosted trees instead (scikit-learn's
+   ``HistGradientBoostingRegressor``, ``--trees`` of at most ``--leaves`` leaves each) to the
+   centred labels, on the features and on their differences from the heuristic's action
+   (``simcore.models.Tree``), with no weights but the game's fixed ones; thresholds become
+   integers (every feature is one) and leaves are scaled and rounded so that the largest leaves
+   of all a kind's trees sum to ``MAX_WEIGHT // 2``: a fixed weight of ``MAX_WEIGHT`` on a 0/1
+   feature still outscores them.
 4. **Strength.** The new model plays ``deals`` deals in every seat in turn against the
    heuristic in the others; the log gives its gain per round over the heuristic in the same
    seat on the same deals (a seat's payoff less the table's mean: ``_evaluate``), with a 95%
@@ -45,7 +52,7 @@ from simcore.games import game_of
 from simcore.kernels.policy_ids import OBJECTIVE_IDS, POLICY_HEURISTIC, POLICY_LEARNED
 from simcore.kernels.threads import in_threads
 from simcore.learned import learned_table, learning
-from simcore.models import MAX_WEIGHT, Model, save_model
+from simcore.models import LEAF, MAX_LEAF, MAX_TREES, MAX_WEIGHT, Model, Tree, save_model
 from simcore.policies import parse_policy
 from simcore.registry import REGISTRY
 from simcore.rules import load_rules
@@ -57,7 +64,7 @@ ROWS_PER_ROUND = 512  # room for one round's labelled actions
 CHUNK_ROUNDS = 64
 Z95 = 1.959963984540054
 LABELS = ("sampled", "true")
-FITS = ("ridge", "pairwise")
+FITS = ("ridge", "pairwise", "trees")
 EVAL_ROUND = 0  # evaluation deals are rounds 0 .. deals - 1
 TRAIN_ROUND = 1 << 40  # an iteration's positions start at (iteration + 1) * TRAIN_ROUND
 
@@ -78,7 +85,9 @@ class TrainConfig:
     alpha: float = 1.0  # the ridge penalty, on standardised features
     labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
     objective: str | None = None  # win, score or margin (default: the game's pimc objective)
-    fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first
+    fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first; trees
+    trees: int = 100  # --fit trees: boosting iterations (trees per kind)
+    leaves: int = 31  # --fit trees: leaves per tree at most
     version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
     out: str | None = None
     threads: int | None = None
@@ -91,7 +100,9 @@ def _check(config: TrainConfig) -> None:
                                    ("--worlds", config.worlds, 1, 4096),
                                    ("--label", config.label, 1, 1000),
                                    ("--explore", config.explore, 0, 1000),
-                                   ("--deals", config.deals, 1, 10**8)):
+                                   ("--deals", config.deals, 1, 10**8),
+                                   ("--trees", config.trees, 1, MAX_TREES),
+                                   ("--leaves", config.leaves, 2, 4096)):
         if not low <= value <= high:
             raise RunError(f"{name} {value}: must be {low}..{high}")
     if not 0 <= config.seed < 2**64:
@@ -187,6 +198,70 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
     for f, weight in fixed.items():
         weights[:, f] = weight
     return weights, notes
+
+
+def relative_features(features: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """int64[rows, 2F]: each action's features, then their differences from its decision's
+    heuristic action (the first whose feature 0 is 1, else the first: ``simcore.models.Tree``)."""
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    sizes = np.diff(np.r_[starts, len(groups)])
+    marked = features[:, 0] == 1
+    first_marked = np.full(len(starts), -1)
+    index = np.repeat(np.arange(len(starts)), sizes)
+    rows = np.flatnonzero(marked)[::-1]  # the first marked row of a decision is written last
+    first_marked[index[rows]] = rows
+    base = np.where(first_marked >= 0, first_marked, starts)
+    return np.concatenate([features, features - features[np.repeat(base, sizes)]], axis=1)
+
+
+def _predictor_tree(nodes: np.ndarray, scale: float) -> Tree:
+    """One fitted scikit-learn tree (``TreePredictor.nodes``) as an integer ``Tree``: an integer
+    feature is at most a threshold t exactly when it is at most floor(t)."""
+    out = []
+    for node in nodes:
+        if node["is_leaf"]:
+            out.append((LEAF, int(np.rint(node["value"] * scale)), 0, 0))
+        else:
+            out.append((int(node["feature_idx"]), int(math.floor(node["num_threshold"])), int(node["left"]),
+                        int(node["right"])))
+    return Tree(tuple(out))
+
+
+def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
+              default: np.ndarray, fixed: dict[int, int], n_trees: int, leaves: int,
+              seed: int) -> tuple[np.ndarray, list[list[Tree]], list[str]]:
+    """``--fit trees`` (module docstring, step 3): weights int64[n_slots, F] (``default`` where a
+    slot has too few decisions, else 0 but the ``fixed`` ones), the trees of each slot and a
+    note per slot."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingRegressor
+    except ImportError:
+        raise RunError("fudasim train needs scikit-learn: pip install 'fudasim[learn]'") from None
+    weights = np.tile(default, (n_slots, 1)).astype(np.int64)
+    trees: list[list[Tree]] = [[] for _ in range(n_slots)]
+    notes = []
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    sizes = np.diff(np.r_[starts, len(groups)])
+    centred = labels - np.repeat(np.add.reduceat(labels, starts) / sizes, sizes) if len(starts) else labels
+    x = relative_features(features, groups).astype(np.float64)
+    for slot in range(n_slots):
+        rows = slots == slot
+        decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
+        if decisions < MIN_DECISIONS:
+            continue
+        model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=0.1,
+                                              early_stopping=False, random_state=seed % 2**32)
+        model.fit(x[rows], centred[rows])
+        fitted = [predictors[0].nodes for predictors in model._predictors]
+        top = sum(float(np.abs(nodes["value"][nodes["is_leaf"] == 1]).max()) for nodes in fitted)
+        scale = min(MAX_WEIGHT // 2 / top, MAX_LEAF) if top > 0 else 0.0
+        weights[slot] = 0
+        for f, weight in fixed.items():
+            weights[slot, f] = weight
+        trees[slot] = [_predictor_tree(nodes, scale) for nodes in fitted]
+        notes.append(f"slot {slot}: {decisions:,} decisions, {len(fitted)} trees, "
+                     f"R2 {model.score(x[rows], centred[rows]):.3f}")
+    return weights, trees, notes
 
 
 def _import_state_machines() -> None:
@@ -335,7 +410,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                    "rounds": config.rounds, "worlds": config.worlds, "label": config.label,
                    "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
                    "labels": config.labels, "objective": objective_name,
-                   "fit": config.fit}
+                   "fit": config.fit, **({"trees": config.trees, "leaves": config.leaves} if config.fit == "trees" else {})}
     model.command = config.command
     bar = _Bar(config.iterations * config.rounds, progress)
     pooled: list[tuple[np.ndarray, ...]] = []
@@ -350,9 +425,14 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
             pooled.append(_collect(game.name, module, compiled, config, table, heuristic, behaviour, objective,
                                    (iteration + 1) * TRAIN_ROUND, bar))
             feats, q, slots, groups = (np.concatenate([p[k] for p in pooled]) for k in range(4))
-            weights, notes = fit_weights(feats, q / config.worlds, groups, slots, n_slots, config.alpha, default,
-                                         fixed, config.fit)
             block = module.blocks(compiled).index(case)
+            if config.fit == "trees":
+                weights, trees, notes = fit_trees(feats, q / config.worlds, groups, slots, n_slots, default, fixed,
+                                                  config.trees, config.leaves, config.seed)
+                model.trees = trees[block * n_kinds:(block + 1) * n_kinds]
+            else:
+                weights, notes = fit_weights(feats, q / config.worlds, groups, slots, n_slots, config.alpha, default,
+                                             fixed, config.fit)
             model.weights = [[int(w) for w in row] for row in weights[block * n_kinds:(block + 1) * n_kinds]]
             save_model(model, candidate)
             gain, half = _evaluate(game, compiled, spec_text, config.deals, config.seed)
