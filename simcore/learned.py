@@ -121,10 +121,26 @@ def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
         if model.game != game or model.case != case:
             raise PolicyError(f"policy learned: {source} is a model of {model.game} {model.case}, "
                               f"these rules need {game} {case}")
-    if model.features != tuple(module.FEATURES) or model.kinds != tuple(module.KINDS):
+    if tuple(module.FEATURES)[:len(model.features)] != model.features or model.kinds != tuple(module.KINDS):
         raise PolicyError(f"policy learned: the {game} {case} model was trained on other features or "
                           f"decisions than this fudasim computes")
-    return model
+    return _widened(model, len(module.FEATURES))
+
+
+def _widened(model: Model, n_features: int) -> Model:
+    """``model`` over the first of ``n_features`` features (a game that added features after
+    it was trained computes its features first, in the same order): weight 0 on the new ones,
+    its trees' relative features renumbered."""
+    old = len(model.features)
+    if old == n_features:
+        return model
+    shift = n_features - old
+    weights = [list(row) + [0] * shift for row in model.weights]
+    trees = None if model.trees is None else [
+        [Tree(tuple((f + shift if f >= old else f, threshold, left, right) for f, threshold, left, right in tree.nodes))
+         for tree in kind] for kind in model.trees]
+    return Model(model.game, model.case, model.version, model.features, model.kinds, weights, trees, model.command,
+                 model.log, model.about)
 
 
 def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:

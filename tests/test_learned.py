@@ -66,7 +66,8 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
     for found in shipped_models(game):
         model = load_model(found.path)
         assert (model.game, model.case, model.version) == (found.game, found.case, found.version)
-        assert model.features == module.FEATURES and model.kinds == module.KINDS
+        # a game may add features after a model: it computes the model's first, in order
+        assert module.FEATURES[:len(model.features)] == model.features and model.kinds == module.KINDS
         assert model.command.startswith("fudasim train ")
 
 

@@ -42,6 +42,7 @@ from simcore.games.enshu.heuristic_nb import (
     T_KOTSU_STRENGTH,
     T_MONTH,
     T_MONTH_MASK,
+    T_N_YAKU,
     T_SAFE_DELAY,
     T_TEYAKU_B_MIN,
     T_TEYAKU_GROUP,
@@ -63,9 +64,18 @@ from simcore.kernels.learned_nb import clear_rows_nb, copy_row_nb
 
 __all__ = ["N_FEATURES", "features_nb"]
 
-N_FEATURES = 16
 (F_HEURISTIC, F_YES, F_STRENGTH, F_PASS, F_KOTSU_SEEN, F_TEYAKU, F_CARDS, F_OWN, F_DENY, F_OFFER, F_LEAVE, F_SAFE,
  F_SAFE_OWN, F_OWN_LATE, F_DENY_LATE, F_OFFER_LATE) = range(16)
+# The position after a card is played or a capture chosen (``learned``'s docstring): per yaku
+# slot, the cards of the yaku in each place, then the capture and the card's month.
+F_POSITION = 16
+POSITION_YAKU = 12  # yaku slots
+Y_MINE, Y_OPPONENTS, Y_OPPONENT_MOST, Y_FIELD, Y_HAND, Y_UNSEEN = range(6)
+PER_YAKU = 6
+F_AFTER = F_POSITION + POSITION_YAKU * PER_YAKU
+(A_CAPTURED_POINTS, A_MATCHES, A_LEAVES, A_DRAW, A_HAND, A_FIELD, A_MONTH_UNSEEN, A_MONTH_HAND, A_MONTH_FIELD, A_CARD,
+ A_MONTH) = range(F_AFTER, F_AFTER + 11)
+N_FEATURES = F_AFTER + 11
 LATE_SPAN = 24
 MAX_FEATURE = (1 << 31) - 1
 
@@ -191,6 +201,78 @@ def _yes_row(out, row, obs, t):
     out[row, F_KOTSU_SEEN] = seen
 
 
+@internal_nb(cache=True, _nrt=False)
+def _position(out, row, kind, payload, obs, t, me, card, pile_me, unknown):
+    """The position features of action ``row`` (``payload``: the card played, or the capture's
+    cards): the capture a play makes (every match where it takes all, else the match of most
+    points, the lowest id on a tie) and the places of every yaku's cards after it."""
+    field = obs[OBS_FIELD]
+    hand = obs[OBS_HAND]
+    if kind == KIND_PLAY:
+        card = payload
+    cb = np.int64(1) << card
+    month_mask = t[T_MONTH_MASK + t[T_MONTH + card]]
+    matches = field & month_mask
+    k = popcount(matches)
+    leaves = 0
+    if kind == KIND_PLAY:
+        hand &= ~cb
+        if k == 0:
+            captured = np.int64(0)
+            leaves = 1
+        elif k == 1 or (k == 3 and t[T_CAPTURE_ALL] == 1):
+            captured = cb | matches
+        else:
+            best = -1
+            rest = matches
+            while rest:
+                x = lowest_id(rest)
+                rest &= rest - 1
+                if best < 0 or t[T_CARD_POINTS + x] > t[T_CARD_POINTS + best]:
+                    best = x
+            captured = cb | (np.int64(1) << best)
+    else:
+        captured = payload | cb
+    pile = pile_me | captured
+    field_after = field & ~captured
+    if leaves:
+        field_after |= cb
+    opponents = np.int64(0)
+    for s in range(obs[OBS_PLAYERS]):
+        if s != me:
+            opponents |= obs[OBS_PILES + s]
+    for y in range(min(t[T_N_YAKU], POSITION_YAKU)):
+        mask = t[T_YAKU_MASK + y]
+        at = F_POSITION + y * PER_YAKU
+        most = 0
+        for s in range(obs[OBS_PLAYERS]):
+            if s != me:
+                most = max(most, popcount(obs[OBS_PILES + s] & mask))
+        out[row, at + Y_MINE] = popcount(pile & mask)
+        out[row, at + Y_OPPONENTS] = popcount(opponents & mask)
+        out[row, at + Y_OPPONENT_MOST] = most
+        out[row, at + Y_FIELD] = popcount(field_after & mask)
+        out[row, at + Y_HAND] = popcount(hand & mask)
+        out[row, at + Y_UNSEEN] = popcount(unknown & mask)
+    points = np.int64(0)
+    rest = captured
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        points += t[T_CARD_POINTS + x]
+    out[row, A_CAPTURED_POINTS] = points
+    out[row, A_MATCHES] = k
+    out[row, A_LEAVES] = leaves
+    out[row, A_DRAW] = obs[OBS_DRAW_SIZE]
+    out[row, A_HAND] = popcount(hand)
+    out[row, A_FIELD] = popcount(field_after)
+    out[row, A_MONTH_UNSEEN] = popcount(unknown & month_mask)
+    out[row, A_MONTH_HAND] = popcount(hand & month_mask)
+    out[row, A_MONTH_FIELD] = popcount(field_after & month_mask)
+    out[row, A_CARD] = card
+    out[row, A_MONTH] = t[T_MONTH + card]
+
+
 @nb.njit(cache=True, _nrt=False)
 def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
@@ -239,6 +321,7 @@ def features_nb(kind, obs, keys, n, t, out):
         for i in range(n):
             v = _play(out, i, scratch, keys[i] & PAYLOAD_MASK, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
                       unseen_chance, risks)
+            _position(out, i, kind, keys[i] & PAYLOAD_MASK, obs, t, me, card, pile_me, unknown)
             if i == 0 or v > top:
                 pick, top = i, v
     else:
@@ -250,6 +333,7 @@ def features_nb(kind, obs, keys, n, t, out):
             option = keys[i] & PAYLOAD_MASK
             v = _capture(out, i, option, matches & ~option, obs[OBS_FIELD], obs[OBS_HAND], safe, obs, t, me, pile_me,
                          all_piles, unknown, opp_exposed, unseen_chance, risks)
+            _position(out, i, kind, option, obs, t, me, card, pile_me, unknown)
             if i == 0 or v > top:
                 pick, top = i, v
     out[pick, F_HEURISTIC] = 1

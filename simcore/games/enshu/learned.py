@@ -26,6 +26,24 @@ heuristic's ``_play_value`` takes (the first of the best); a capture choice by i
                  ``own``, ``deny``, ``offer`` times ``min(draw pile, 24) // 24``'s stage:
                  ``x * min(draw_size, 24) // 24``
 
+The position after a card is played or a capture chosen (0 for the other decisions), for trees
+(``fudasim train --fit trees``) to weigh: a play takes every match where it takes all, else the
+match of most card points (the lowest id on a tie). For each of the first ``POSITION_YAKU`` yaku
+of the rules, how many of its cards are
+
+``y{i}_mine``          in the seat's pile after the action
+``y{i}_opponents``     in the other seats' piles
+``y{i}_opponent_most`` in the other seat's pile that holds most of them
+``y{i}_field``         on the field after the action
+``y{i}_hand``          in the seat's hand after it
+``y{i}_unseen``        where the seat cannot see them
+
+and ``captured_points`` (the card points the action takes), ``matches`` (field cards of the
+card's month before it), ``leaves`` (1: the card goes to the field), ``draw`` (the draw pile's
+size), ``hand`` and ``field`` (their sizes after it), ``month_unseen``, ``month_hand`` and
+``month_field`` (cards of the card's month unseen, in hand and on the field after it), ``card``
+and ``month``.
+
 Every feature is clamped to ``-MAX_FEATURE .. MAX_FEATURE`` (``simcore.learned``). The numba
 twin is ``simcore.games.enshu.features_nb``; ``state_nb`` implements the round contract's
 ``learned_features_nb`` with it.
@@ -48,13 +66,20 @@ from simcore.rng import Stream
 
 __all__ = ["FEATURES", "FIXED", "KINDS", "LearnedPolicy", "aux_table", "blocks", "kernel_rules", "features"]
 
+POSITION_YAKU = 12
+PER_YAKU = ("mine", "opponents", "opponent_most", "field", "hand", "unseen")
+AFTER = ("captured_points", "matches", "leaves", "draw", "hand", "field", "month_unseen", "month_hand", "month_field",
+         "card", "month")
 FEATURES = ("heuristic", "yes", "strength", "pass", "kotsu_seen", "teyaku", "cards", "own", "deny", "offer", "leave",
-            "safe", "safe_own", "own_late", "deny_late", "offer_late")
+            "safe", "safe_own", "own_late", "deny_late", "offer_late",
+            *(f"y{i}_{name}" for i in range(POSITION_YAKU) for name in PER_YAKU), *AFTER)
 KINDS = ("mizu_kotsu", "kotsu", "join", "fuke", "declare_teyaku", "play", "capture")
 FIXED: dict[str, int] = {}  # weights training does not fit
 N_FEATURES = len(FEATURES)
 (F_HEURISTIC, F_YES, F_STRENGTH, F_PASS, F_KOTSU_SEEN, F_TEYAKU, F_CARDS, F_OWN, F_DENY, F_OFFER, F_LEAVE, F_SAFE,
  F_SAFE_OWN, F_OWN_LATE, F_DENY_LATE, F_OFFER_LATE) = range(16)
+F_POSITION = 16
+F_AFTER = F_POSITION + POSITION_YAKU * len(PER_YAKU)
 LATE_SPAN = 24
 
 
@@ -174,6 +199,51 @@ def _play(h: HeuristicPolicy, obs: Observation, card: int) -> _Terms:
     return best
 
 
+def _position(h: HeuristicPolicy, obs: Observation, row: list[int], kind: str, payload: int, card: int) -> None:
+    """The position features (module docstring) of an action into ``row``: ``payload`` is the
+    card played or the capture's cards, ``card`` the card a capture is about; ``h`` has looked
+    at ``obs`` (its piles hold a captured card, its ``unknown`` the cards the seat cannot see)."""
+    me = obs.seat
+    hand, field = obs.hand, obs.field
+    if kind == "play":
+        card = payload
+    cb = 1 << card
+    month_mask = h.month_mask[h.month[card]]
+    matches = field & month_mask
+    k = matches.bit_count()
+    leaves = 0
+    if kind == "play":
+        hand &= ~cb
+        if k == 0:
+            captured, leaves = 0, 1
+        elif k == 1 or (k == 3 and h.capture_all):
+            captured = cb | matches
+        else:
+            best = -1
+            for x in ids_of(matches):
+                if best < 0 or h.card_points[x] > h.card_points[best]:
+                    best = x
+            captured = cb | (1 << best)
+    else:
+        captured = payload | cb
+    pile = h.piles[me] | captured
+    field_after = (field & ~captured) | (cb if leaves else 0)
+    others = [obs.piles[s] for s in range(obs.players) if s != me]
+    opponents = 0
+    for other in others:
+        opponents |= other
+    for y, mask in enumerate(h.yaku_mask[:POSITION_YAKU]):
+        at = F_POSITION + y * len(PER_YAKU)
+        row[at:at + len(PER_YAKU)] = [(pile & mask).bit_count(), (opponents & mask).bit_count(),
+                                      max([(other & mask).bit_count() for other in others], default=0),
+                                      (field_after & mask).bit_count(), (hand & mask).bit_count(),
+                                      (h.unknown & mask).bit_count()]
+    row[F_AFTER:F_AFTER + len(AFTER)] = [sum(h.card_points[x] for x in ids_of(captured)), k, leaves, obs.draw_size,
+                                         hand.bit_count(), field_after.bit_count(),
+                                         (h.unknown & month_mask).bit_count(), (hand & month_mask).bit_count(),
+                                         (field_after & month_mask).bit_count(), card, h.month[card]]
+
+
 def _yes_row(h: HeuristicPolicy, obs: Observation) -> list[int]:
     row = [0] * N_FEATURES
     row[F_YES] = 1
@@ -218,6 +288,8 @@ def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any]
         if t.value > terms[pick].value:
             pick = i
     rows = [t.row for t in terms]
+    for row, action in zip(rows, actions, strict=True):
+        _position(h, obs, row, kind, int(action), card)
     rows[pick][F_HEURISTIC] = 1
     return rows
 
