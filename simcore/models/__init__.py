@@ -185,6 +185,12 @@ def _check_trees(model: Model, where: str) -> None:
 
 
 def save_model(model: Model, path: str | Path) -> None:
-    """Write ``model`` to ``path`` (JSON, one weight row per line)."""
-    text = json.dumps(model.to_json(), indent=1)
+    """Write ``model`` to ``path`` (JSON, one weight per line, one tree per line)."""
+    data = model.to_json()
+    trees = data.pop("trees", None)
+    text = json.dumps(data, indent=1)
+    if trees is not None:
+        kinds = ",\n".join("  [" + ",\n   ".join(json.dumps(tree, separators=(",", ":")) for tree in kind) + "]"
+                           for kind in trees)
+        text = text.replace('\n "command":', f'\n "trees": [\n{kinds}\n ],\n "command":', 1)
     Path(path).write_text(text + "\n")
