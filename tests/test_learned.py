@@ -248,6 +248,39 @@ def test_a_model_files_decisions_on_a_fixed_corpus_are_pinned():
     assert "".join(picks) == PINNED_TENSHO
 
 
+PINNED_ENSHU_W2 = (  # the shipped Enshu-bana W 2p model (trees): 427 decisions, 38 unlike the heuristic's
+    "006141022220221000755434003000000200526030633120312007005310031201505031241312011027050544"
+    "120111030332233120056406333213110140452000311320010344650531300111645401430114522400010110"
+    "032343402200011203620403010013000103001013431103202222110701641030121110260120422032111700"
+    "466521223121051302301100101441402430202110107035123032000004035030032200107302205300004411"
+    "0433312114001202013301001715240100201002011142224220610525333131101"
+)
+
+
+def test_the_shipped_tree_models_decisions_on_a_fixed_corpus_are_pinned():
+    """Enshu-bana W with 2 players, seed 5, 30 rounds the heuristic plays: the index of the
+    option the shipped model takes at each decision with two or more."""
+    game = get_game("enshu")
+    compiled = game.compile(load_rules("enshu-w", {"enshu.players": "2"}))
+    specs = [parse_policy("learned", "enshu"), parse_policy("heuristic", "enshu")]
+    picks, unlike = [], 0
+    for r in range(30):
+        state = game.new_state(compiled, 5, r, r % 2)
+        learned, heuristic = game.seat_policies(compiled, specs, 5, r)
+        while (decision := state.decision()) is not None:
+            chosen = game.ask_policy(heuristic, state, decision)
+            if len(decision.actions) >= 2:
+                taken = game.ask_policy(learned, state, decision)
+                picks.append(str(list(decision.actions).index(taken)))
+                unlike += taken != chosen
+            state.apply(chosen)
+    assert "".join(picks) == PINNED_ENSHU_W2 and unlike == 38
+    kernel = game.play_units("kernel", compiled, specs, 5, 0, 60, None)
+    reference = game.play_units("reference", compiled, specs, 5, 0, 12, None)
+    for a, b in zip(kernel, reference, strict=True):
+        np.testing.assert_array_equal(a[:, :12], b)
+
+
 def test_the_pinned_model_plays_the_same_rows_in_both_engines():
     compiled = compile_rules(load_rules("tensho-ise"))
     specs = [parse_policy(f"learned:model={DATA}", "tensho"), parse_policy("heuristic", "tensho")]
