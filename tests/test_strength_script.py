@@ -46,8 +46,8 @@ def test_the_strongest_policy_of_a_case_is_ahead_of_every_policy_it_met():
 
 
 def test_learned_is_played_only_where_a_model_ships(tmp_path, capsys):
-    # a model ships for Tensho's yaku set 1, none for Enshu-bana C with 2 players
-    assert main(["--cases", "tensho-set1,enshu-c2", "--chain", "greedy,heuristic", "--versus", "learned",
+    # a model ships for Tensho's yaku set 1, none for Enshu-bana S with 2 players
+    assert main(["--cases", "tensho-set1,enshu-s2", "--chain", "greedy,heuristic", "--versus", "learned",
                  "--deals", "40", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     learned = [line.split("|")[1].strip() for line in out.splitlines() if "heuristic → learned" in line]
