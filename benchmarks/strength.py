@@ -61,7 +61,7 @@ CASES = {
     "enshu-s3": Case("Enshu-bana S, 3 players", "enshu-s", players=3, deals=1000, model="enshu-s3"),
     "enshu-c2": Case("Enshu-bana C, 2 players", "enshu-c", players=2, deals=2000, model="enshu-c2"),
     "enshu-c3": Case("Enshu-bana C, 3 players", "enshu-c", players=3, deals=1000, model="enshu-c3"),
-    "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5, deals=600),
+    "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5, deals=600, model="enshu-c5"),
 }
 DEFAULT_CHAIN = "greedy,heuristic"
 DEFAULT_VERSUS = "PIMC,ISMCTS,STRONG,learned"
