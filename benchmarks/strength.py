@@ -57,7 +57,7 @@ CASES = {
                         deals=4000, model="tensho-set2"),
     "enshu-w2": Case("Enshu-bana W, 2 players", "enshu-w", players=2, deals=2000, model="enshu-w2"),
     "enshu-w3": Case("Enshu-bana W, 3 players", "enshu-w", players=3, deals=1000, model="enshu-w3"),
-    "enshu-s2": Case("Enshu-bana S, 2 players", "enshu-s", players=2, deals=4000),
+    "enshu-s2": Case("Enshu-bana S, 2 players", "enshu-s", players=2, deals=4000, model="enshu-s2"),
     "enshu-s3": Case("Enshu-bana S, 3 players", "enshu-s", players=3, deals=1000, model="enshu-s3"),
     "enshu-c2": Case("Enshu-bana C, 2 players", "enshu-c", players=2, deals=2000, model="enshu-c2"),
     "enshu-c3": Case("Enshu-bana C, 3 players", "enshu-c", players=3, deals=1000, model="enshu-c3"),
