@@ -136,6 +136,29 @@ def test_a_models_trees_reach_the_table_as_they_were_written(tmp_path):
     assert load_model(tmp_path / "again.json") == model
 
 
+def test_a_model_of_fewer_features_plays_as_trained_after_the_game_adds_more(tmp_path):
+    """Enshu-bana's first 16 features were all its models had; a model over them gets weight 0 on
+    the rest, and its trees' relative features (16 + f) point at the same feature's difference."""
+    from simcore.games.enshu import learned as EL
+
+    old = EL.FEATURES[:16]
+    tree = Tree(((0, 0, 1, 2), (16 + 7, 3, 3, 4), (LEAF, 5, 0, 0), (LEAF, -1, 0, 0), (LEAF, 2, 0, 0)))
+    model = Model("enshu", "w2", 1, old, EL.KINDS, [[k + 1] + [0] * 15 for k in range(len(EL.KINDS))],
+                  [[tree] if k == 5 else [] for k in range(len(EL.KINDS))])
+    save_model(model, tmp_path / "enshu-w2.v1.json")
+    compiled = get_game("enshu").compile(load_rules("enshu-w", {"enshu.players": "2"}))
+    table = learned_table("enshu", compiled, parse_policy(f"learned:model={tmp_path},version=1", "enshu"))
+    n = len(EL.FEATURES)
+    from simcore.learned import table_weights
+
+    assert table_weights(table)[5] == [6] + [0] * (n - 1)
+    (moved,) = table_trees(table)[5]
+    assert moved.nodes[1] == (n + 7, 3, 3, 4) and moved.nodes[0] == (0, 0, 1, 2) and moved.nodes[2:] == tree.nodes[2:]
+    with pytest.raises(PolicyError, match="trained on other features"):
+        save_model(Model("enshu", "w2", 1, ("yes", *old[1:]), EL.KINDS, model.weights), tmp_path / "enshu-w2.v1.json")
+        learned_table("enshu", compiled, parse_policy(f"learned:model={tmp_path},version=1", "enshu"))
+
+
 def test_a_model_file_must_be_of_the_case_and_version_played(tmp_path):
     compiled = compile_rules(load_rules("tensho-ise", {"tensho.yaku_set_choice": "fixed_2"}))
     write_models(tmp_path, "tensho", ["set1"], seed=1, version=2)
