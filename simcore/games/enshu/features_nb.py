@@ -95,20 +95,26 @@ def _finish(out, row, draw_size):
         out[row, f] = _clamp(out[row, f])
 
 
+@nb.njit(inline="always", cache=True)
+def _card_points(cards, t):
+    """The card points of the cards of mask ``cards``."""
+    total = np.int64(0)
+    rest = cards
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        total += t[T_CARD_POINTS + x]
+    return total
+
+
 @internal_nb(cache=True, _nrt=False)
 def _capture(out, row, captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
              unseen_chance, risks):
     """``learned._capture`` into ``out[row]``; returns the heuristic's value."""
     clear_rows_nb(out, row, row + 1)
     pile = pile_me
-    cards = np.int64(0)
-    g = np.int64(0)
-    rest = captured
-    while rest:
-        card = lowest_id(rest)
-        rest &= rest - 1
-        cards += t[T_CARD_POINTS + card]
-        g += t[T_CARD_POINTS + card] * 10 * t[T_CARD_WEIGHT]
+    cards = _card_points(captured, t)
+    g = cards * 10 * t[T_CARD_WEIGHT]
     own = np.int64(0)
     deny = np.int64(0)
     ys = _yaku_of(captured, t)
@@ -254,13 +260,7 @@ def _position(out, row, kind, payload, obs, t, me, card, pile_me, unknown):
         out[row, at + Y_FIELD] = popcount(field_after & mask)
         out[row, at + Y_HAND] = popcount(hand & mask)
         out[row, at + Y_UNSEEN] = popcount(unknown & mask)
-    points = np.int64(0)
-    rest = captured
-    while rest:
-        x = lowest_id(rest)
-        rest &= rest - 1
-        points += t[T_CARD_POINTS + x]
-    out[row, A_CAPTURED_POINTS] = points
+    out[row, A_CAPTURED_POINTS] = _card_points(captured, t)
     out[row, A_MATCHES] = k
     out[row, A_LEAVES] = leaves
     out[row, A_DRAW] = obs[OBS_DRAW_SIZE]
