@@ -56,6 +56,8 @@ def test_the_cases_are_those_the_figures_in_the_docs_were_measured_on():
     enshu = [(c.case, c.label) for c in bench_cases("enshu")]
     assert [case for case, label in enshu if label.startswith("random")] == ["W 3p", "S 3p", "C 3p", "C 5p"]
     assert ("C 5p", "greedy-greedy-greedy-greedy-greedy") in enshu
+    assert enshu[-2:] == [("W 3p", "pimc-greedy-greedy"),
+                          ("C 5p", "learned-learned-learned-learned-learned")]
     for case in bench_cases("enshu"):
         variant, players = case.case.split()
         rule_set = load_rules(case.rules, dict(case.options))

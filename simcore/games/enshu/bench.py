@@ -19,23 +19,31 @@ PIMC_CASE = BenchCase("W 3p", "enshu-w",
                       ("pimc:worlds=32,rollout=random,crn=0,z=0,confirm=0", "greedy", "greedy"),
                       {"enshu.players": "3"}, rounds_divisor=1_000_000, reference_divisor=1_000_000)
 
+# The learned player's case (the players issue's target: 10,000 rounds/s on one thread): the
+# shipped model in every seat of C with 5 players; a few thousand kernel rounds, the reference's
+# minimum.
+LEARNED_CASE = BenchCase("C 5p", "enshu-c", ("learned",) * 5, {"enshu.players": "5"},
+                         rounds_divisor=200, reference_divisor=1_000_000)
+
 
 def cases() -> list[BenchCase]:
     """Each variant with random and greedy seats, at a tenth (random) and a twentieth (greedy) of
-    Tensho's kernel rounds, and a quarter of its reference-engine rounds; then ``PIMC_CASE``.
+    Tensho's kernel rounds, and a quarter of its reference-engine rounds; then ``PIMC_CASE`` and
+    ``LEARNED_CASE``.
 
     Returns
     -------
     list of BenchCase
         W, S and C with 3 players and C with 5, each with every seat random, then every seat
-        greedy; then pimc (32 worlds, random rollouts) against two greedy seats in W, 3 players.
+        greedy; then pimc (32 worlds, random rollouts) against two greedy seats in W, 3 players;
+        then the learned player in every seat of C, 5 players.
     """
     return [
         BenchCase(label, rules, (policy,) * players, {"enshu.players": str(players)},
                   rounds_divisor=10 if policy == "random" else 20, reference_divisor=4)
         for rules, players, label in _VARIANTS
         for policy in ("random", "greedy")
-    ] + [PIMC_CASE]
+    ] + [PIMC_CASE, LEARNED_CASE]
 
 
 # Measured end to end (rate, peak memory, start-up): ``fudasim run enshu-c`` (3 random seats) at a
