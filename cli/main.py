@@ -532,16 +532,25 @@ def _learned_models(game, rule_set) -> list[str]:
     from simcore.learned import learning
     from simcore.models import shipped_models
 
+    from simcore.policies import parse_policy
+
     module = learning(game.name)
     if module is None:
         return []
     played = set(module.blocks(game.compile(rule_set)))
     models = shipped_models(game.name)
-    lines = ["", "learned models (--policy learned; a case plays its newest version at or below the policy's):"]
+    version = int(parse_policy("learned", game.name).params["version"])
+    # the version `--policy learned` plays of each case: its newest at or below the default
+    plays = {}
+    for m in models:
+        if m.version <= version:
+            plays[m.case] = max(plays.get(m.case, 0), m.version)
+    lines = ["", f"learned models (--policy learned, version {version}, plays each case's newest version at or "
+                 "below it):"]
     if not models:
         lines.append("  none shipped")
     for m in models:
-        mark = "  (these rules play it)" if m.case in played else ""
+        mark = "  (these rules play it)" if m.case in played and plays.get(m.case) == m.version else ""
         lines.append(f"  {m.case:<8} version {m.version}{mark}")
     return lines
 
