@@ -44,7 +44,8 @@ __all__ = ["train"]
 @click.option("--leaves", type=int, default=31, show_default=True, help="--fit trees: leaves per tree at most.")
 @click.option("--objective", type=click.Choice(["win", "score", "margin"]), default=None,
               help="What a finished round counts in the labels: the sign of the payoff, the payoff, or "
-                   "the payoff minus each other seat's (default: the game's pimc objective).")
+                   "the payoff minus each other seat's (default: win in Tensho, score in Enshu-bana, "
+                   "margin in koi-koi).")
 @click.option("--version", "version", type=int, default=None,
               help="The model's version (default: the version --policy learned plays now; a retrained "
                    "model to ship names the next).")

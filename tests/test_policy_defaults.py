@@ -134,3 +134,46 @@ def test_an_ismcts_recorded_before_expand_existed_still_expands_the_first_action
     assert (spec.params["expand"], spec.params["widen"], spec.params["iterations"]) == ("first", 0, 64)
     assert parse_policy(text, "enshu").params["expand"] == "rollout"
     assert "expand=first" in recorded_text(text, "enshu")
+
+
+def test_enshu_search_plays_for_the_margin_and_an_old_text_for_the_payoff():
+    # S is not zero-sum: the search players' default is the margin over the other seats; a text
+    # recorded before names no objective and meant the payoff
+    for name in ("pimc", "ismcts", "omniscient"):
+        assert parse_policy(name, "enshu").params["objective"] == "margin"
+        assert parse_policy(name, "enshu", recorded=True).params["objective"] == "score"
+    # what a new dataset records names it, and reads back as it was played
+    written = str(parse_policy("pimc:worlds=8", "enshu"))
+    assert "objective=margin" in written
+    assert parse_policy(written, "enshu", recorded=True).params["objective"] == "margin"
+
+
+@pytest.mark.parametrize("rules, players", [("enshu-w", 3), ("enshu-c", 3), ("enshu-c", 5)])
+def test_in_zero_sum_enshu_the_margin_decides_as_the_score(rules, players):
+    # W and C are zero-sum: the margin is the payoff times the number of seats, so every decision
+    # and row is the same under either objective (why the default could change without changing
+    # them); in S it is not, and they differ
+    import numpy as np
+
+    from simcore.games import get_game
+    from simcore.rules import load_rules
+
+    game = get_game("enshu")
+    for rule_set, n, alike in ((rules, players, True), ("enshu-s", 2, False)):
+        compiled = game.compile(load_rules(rule_set, {"enshu.players": str(n)}))
+        rows = []
+        for objective in ("score", "margin"):
+            specs = [parse_policy(f"pimc:worlds=6,confirm=6,objective={objective}", "enshu"),
+                     *[parse_policy("heuristic", "enshu")] * (n - 1)]
+            rows.append(game.play_units("kernel", compiled, specs, 3, 0, 40, None))
+        same = all(np.array_equal(a, b) for a, b in zip(*rows, strict=True))
+        assert same is alike, rule_set
+
+
+def test_enshu_trains_by_the_payoff_unless_told_so_the_shipped_commands_make_their_models():
+    from simcore.learned import learning
+    from simcore.run.train import training_objective
+
+    assert training_objective("enshu", learning("enshu")) == "score"
+    assert training_objective("koikoi", learning("koikoi")) == "margin"
+    assert training_objective("tensho", learning("tensho")) == "win"

@@ -9,9 +9,9 @@ model its apprentice):
    features from the deciding seat's view (``simcore.kernels.learned_nb.collect_nb``).
 2. **Labels.** Each kept decision is searched as ``pimc`` does: ``worlds`` worlds the seat
    cannot tell apart, every action played in each and the round finished by the current player
-   in every seat; an action's label is its mean objective (the game's ``pimc`` default: the
-   sign of the payoff in Tensho, the payoff in Enshu-bana, the margin over the other seat in
-   koi-koi).
+   in every seat; an action's label is its mean objective (the game's ``TRAIN_OBJECTIVE``, else
+   its ``pimc`` default: the sign of the payoff in Tensho, the payoff in Enshu-bana, the margin
+   over the other seat in koi-koi).
 3. **Fit.** For each decision kind, a ridge regression (scikit-learn) of the labels on the
    features, both centred within each decision, so that only the differences between a
    decision's actions count; the positions of every iteration so far are pooled. The weights
@@ -57,7 +57,7 @@ from simcore.policies import parse_policy
 from simcore.registry import REGISTRY
 from simcore.rules import load_rules
 
-__all__ = ["MIN_DECISIONS", "TrainConfig", "fit_weights", "train"]
+__all__ = ["MIN_DECISIONS", "TrainConfig", "fit_weights", "train", "training_objective"]
 
 MIN_DECISIONS = 200  # labelled decisions of a kind below which the kind keeps the heuristic's choice
 ROWS_PER_ROUND = 512  # room for one round's labelled actions
@@ -84,7 +84,7 @@ class TrainConfig:
     deals: int = 2000  # evaluation deals per iteration
     alpha: float = 1.0  # the ridge penalty, on standardised features
     labels: str = "sampled"  # sampled: worlds the seat cannot tell apart; true: the real position
-    objective: str | None = None  # win, score or margin (default: the game's pimc objective)
+    objective: str | None = None  # win, score or margin (default: the game's TRAIN_OBJECTIVE, else its pimc objective)
     fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first; trees
     trees: int = 100  # --fit trees: boosting iterations (trees per kind)
     leaves: int = 31  # --fit trees: leaves per tree at most
@@ -198,6 +198,13 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
     for f, weight in fixed.items():
         weights[:, f] = weight
     return weights, notes
+
+
+def training_objective(game: str, module: Any) -> str:
+    """What ``fudasim train`` labels by without ``--objective``: the game's ``learned`` module's
+    ``TRAIN_OBJECTIVE`` where it names one (Enshu-bana: ``score``, as its shipped models were
+    trained), else the game's ``pimc`` default."""
+    return str(getattr(module, "TRAIN_OBJECTIVE", None) or parse_policy("pimc", game).params["objective"])
 
 
 def relative_features(features: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -389,7 +396,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
         raise RunError(f"--out {out}: is a folder; give the model file's path")
     if not out.parent.exists():
         raise RunError(f"--out {out}: folder {out.parent} does not exist")
-    objective_name = config.objective or str(parse_policy("pimc", game.name).params["objective"])
+    objective_name = config.objective or training_objective(game.name, module)
     if objective_name not in OBJECTIVE_IDS:
         raise RunError(f"--objective {objective_name}: must be one of {', '.join(OBJECTIVE_IDS)}")
     objective = OBJECTIVE_IDS[objective_name]

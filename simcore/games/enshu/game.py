@@ -8,7 +8,7 @@ from simcore.games import Game, GameRuleSet
 from simcore.games.base import GameBase
 from simcore.games.enshu.heuristic_params import HEURISTIC_PARAMS
 from simcore.games.enshu.record import LAYOUT
-from simcore.policies import ParamSpec, PolicySupport, objective_param
+from simcore.policies import ParamSpec, PolicySupport, changed_default, objective_param
 
 if TYPE_CHECKING:
     from simcore.games.enshu import rules as enshu_rules
@@ -18,6 +18,11 @@ __all__ = ["GAME", "LEARNED_VERSION", "EnshuGame"]
 # The newest version of the shipped learned models (``simcore/models/enshu-*.vN.json``): what
 # ``--policy learned`` plays and records; a retrained model ships as the next version.
 LEARNED_VERSION = 2
+# The search players play for the margin over the other seats: S is not zero-sum, and there a
+# seat's own score misleads them (docs/policies.md); in W and C, zero-sum, the margin is the
+# payoff times the number of seats and they decide alike. Before, they played for the payoff,
+# which a recorded text without an objective still means.
+_OBJECTIVE = changed_default(objective_param("score"), "margin")
 
 
 class EnshuGame(GameBase):
@@ -32,9 +37,9 @@ class EnshuGame(GameBase):
         ("random", PolicySupport()),
         ("greedy", PolicySupport()),
         ("heuristic", PolicySupport(engines=("kernel", "reference"), params=HEURISTIC_PARAMS)),
-        ("pimc", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
-        ("ismcts", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
-        ("omniscient", PolicySupport(engines=("kernel", "reference"), params=(objective_param("score"),))),
+        ("pimc", PolicySupport(engines=("kernel", "reference"), params=(_OBJECTIVE,))),
+        ("ismcts", PolicySupport(engines=("kernel", "reference"), params=(_OBJECTIVE,))),
+        ("omniscient", PolicySupport(engines=("kernel", "reference"), params=(_OBJECTIVE,))),
         ("learned", PolicySupport(params=(
             ParamSpec("version", LEARNED_VERSION, minimum=1, recorded=True,
                       help="the models' version: each case plays its newest shipped model at or below it"),))),

@@ -64,8 +64,12 @@ from simcore.learned import MAX_FEATURE, LearnedPlayer
 from simcore.policies import PolicySpec, parse_policy
 from simcore.rng import Stream
 
-__all__ = ["FEATURES", "FIXED", "KINDS", "LearnedPolicy", "aux_table", "blocks", "kernel_rules", "features"]
+__all__ = ["FEATURES", "FIXED", "KINDS", "TRAIN_OBJECTIVE", "LearnedPolicy", "aux_table", "blocks", "kernel_rules",
+           "features"]
 
+# What ``fudasim train`` labels by without --objective: the payoff, as when the shipped models
+# were trained (the search players' default then), so that their recorded commands make them again
+TRAIN_OBJECTIVE = "score"
 POSITION_YAKU = 12
 PER_YAKU = ("mine", "opponents", "opponent_most", "field", "hand", "unseen")
 AFTER = ("captured_points", "matches", "leaves", "draw", "hand", "field", "month_unseen", "month_hand", "month_field",
