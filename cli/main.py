@@ -531,7 +531,6 @@ def _learned_models(game, rule_set) -> list[str]:
     """The shipped models of the learned player (``--policy learned``), those these rules play marked."""
     from simcore.learned import learning
     from simcore.models import shipped_models
-
     from simcore.policies import parse_policy
 
     module = learning(game.name)
