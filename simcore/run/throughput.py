@@ -106,8 +106,10 @@ class BenchConfig:
             raise ValueError(f"unknown game {unknown[0]!r} (known: {', '.join(known_game_names())})")
 
 
-# ``--quick``: small sizes, for a smoke test.
-QUICK = {"rounds": 50_000, "reference_rounds": 200, "run_rounds": 200_000, "memory_rounds": 400_000, "repeat": 1}
+# ``--quick``: small sizes, for a smoke test; the search players' reference-engine cases (about a
+# round a second) play 5 rounds, not ``least_reference_rounds``' 50
+QUICK = {"rounds": 50_000, "reference_rounds": 200, "run_rounds": 200_000, "memory_rounds": 400_000, "repeat": 1,
+         "least_reference_rounds": 5}
 
 
 def kernel_figures(game: Game, case: BenchCase, config: BenchConfig) -> list[Row]:
