@@ -540,7 +540,7 @@ def _learned_models(game, rule_set) -> list[str]:
     models = shipped_models(game.name)
     version = int(parse_policy("learned", game.name).params["version"])
     # the version `--policy learned` plays of each case: its newest at or below the default
-    plays = {}
+    plays: dict[str, int] = {}
     for m in models:
         if m.version <= version:
             plays[m.case] = max(plays.get(m.case, 0), m.version)
