@@ -71,6 +71,35 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
         assert model.command.startswith("fudasim train ")
 
 
+# Every shipped model file and the first 16 hex digits of its sha256. A dataset records the
+# version its learned seats played (``learned:version=N``) and replays each case's newest model at
+# or below it, so a shipped file is never changed and a new one never takes a version a dataset
+# may already have recorded: it ships at the game's default version + 1, which becomes the
+# default (``LEARNED_VERSION`` in the game's ``game.py``), and is added here.
+SHIPPED = {
+    "enshu-c2.v1.json": "370bf88039b41386",
+    "enshu-c3.v1.json": "a7e490e11bf2ee60",
+    "enshu-c3.v2.json": "7b3c9742f8ebd37f",
+    "enshu-c5.v1.json": "967abbb362e0586c",
+    "enshu-c5.v2.json": "24b20a8767afe872",
+    "enshu-s2.v1.json": "710e2f0b3dd6e652",
+    "enshu-s3.v1.json": "3814aa26e80a2819",
+    "enshu-w2.v1.json": "afc857ed761dd2f1",
+    "enshu-w3.v1.json": "f470b4b96dc33f50",
+    "koikoi-kkj.v1.json": "8d52d65b397e44b7",
+    "koikoi-koikoi.v1.json": "5d14e7ba0bfa3c92",
+    "tensho-set1.v1.json": "0ade0ba55a141960",
+    "tensho-set2.v1.json": "9326b4847346ec6c",
+}
+
+
+def test_the_shipped_model_files_are_those_pinned_and_unchanged():
+    import hashlib
+
+    found = {m.path.name: hashlib.sha256(m.path.read_bytes()).hexdigest()[:16] for m in shipped_models()}
+    assert found == SHIPPED
+
+
 def test_a_version_plays_the_newest_model_at_or_below_it(tmp_path):
     compiled = compile_rules(load_rules("tensho-ise"))
     write_models(tmp_path, "tensho", ["set1"], seed=1, version=1)
