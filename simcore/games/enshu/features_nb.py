@@ -56,6 +56,7 @@ from simcore.games.enshu.heuristic_nb import (
     _safe,
     _strength,
     _yaku_of,
+    card_points_nb,
     decision_view,
 )
 from simcore.kernels.bits import lowest_id, popcount
@@ -95,25 +96,13 @@ def _finish(out, row, draw_size):
         out[row, f] = _clamp(out[row, f])
 
 
-@nb.njit(inline="always", cache=True)
-def _card_points(cards, t):
-    """The card points of the cards of mask ``cards``."""
-    total = np.int64(0)
-    rest = cards
-    while rest:
-        x = lowest_id(rest)
-        rest &= rest - 1
-        total += t[T_CARD_POINTS + x]
-    return total
-
-
 @internal_nb(cache=True, _nrt=False)
 def _capture(out, row, captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
              unseen_chance, risks):
     """``learned._capture`` into ``out[row]``; returns the heuristic's value."""
     clear_rows_nb(out, row, row + 1)
     pile = pile_me
-    cards = _card_points(captured, t)
+    cards = card_points_nb(captured, t)
     g = cards * 10 * t[T_CARD_WEIGHT]
     own = np.int64(0)
     deny = np.int64(0)
@@ -260,7 +249,7 @@ def _position(out, row, kind, payload, obs, t, me, card, pile_me, unknown):
         out[row, at + Y_FIELD] = popcount(field_after & mask)
         out[row, at + Y_HAND] = popcount(hand & mask)
         out[row, at + Y_UNSEEN] = popcount(unknown & mask)
-    out[row, A_CAPTURED_POINTS] = _card_points(captured, t)
+    out[row, A_CAPTURED_POINTS] = card_points_nb(captured, t)
     out[row, A_MATCHES] = k
     out[row, A_LEAVES] = leaves
     out[row, A_DRAW] = obs[OBS_DRAW_SIZE]

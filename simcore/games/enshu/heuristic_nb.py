@@ -43,6 +43,7 @@ from simcore.kernels.internal import internal_nb
 __all__ = [
     "KIND_CODES",
     "as_int64",
+    "card_points_nb",
     "OBS_SIZE",
     "heuristic_choose_nb",
     "heuristic_tables",
@@ -306,15 +307,21 @@ def _yaku_of(captured, t):
     return ys
 
 
+@nb.njit(inline="always", cache=True)
+def card_points_nb(cards, t):
+    """The card points of the cards of mask ``cards`` (the learned features' terms too)."""
+    total = np.int64(0)
+    rest = cards
+    while rest:
+        x = lowest_id(rest)
+        rest &= rest - 1
+        total += t[T_CARD_POINTS + x]
+    return total
+
+
 @internal_nb(cache=True, _nrt=False)
 def _card_value(captured, t):
-    v = np.int64(0)
-    rest = captured
-    while rest:
-        card = lowest_id(rest)
-        rest &= rest - 1
-        v += t[T_CARD_POINTS + card] * 10 * t[T_CARD_WEIGHT]
-    return v
+    return card_points_nb(captured, t) * 10 * t[T_CARD_WEIGHT]
 
 
 @nb.njit(cache=True, _nrt=False)
