@@ -530,7 +530,7 @@ def _describe_rules(rule_set) -> str:
 def _learned_models(game, rule_set) -> list[str]:
     """The shipped models of the learned player (``--policy learned``), those these rules play marked."""
     from simcore.learned import learning
-    from simcore.models import shipped_models
+    from simcore.models import played_model, shipped_models
     from simcore.policies import parse_policy
 
     module = learning(game.name)
@@ -539,17 +539,12 @@ def _learned_models(game, rule_set) -> list[str]:
     played = set(module.blocks(game.compile(rule_set)))
     models = shipped_models(game.name)
     version = int(parse_policy("learned", game.name).params["version"])
-    # the version `--policy learned` plays of each case: its newest at or below the default
-    plays: dict[str, int] = {}
-    for m in models:
-        if m.version <= version:
-            plays[m.case] = max(plays.get(m.case, 0), m.version)
     lines = ["", f"learned models (--policy learned, version {version}, plays each case's newest version at or "
                  "below it):"]
     if not models:
         lines.append("  none shipped")
     for m in models:
-        mark = "  (these rules play it)" if m.case in played and plays.get(m.case) == m.version else ""
+        mark = "  (these rules play it)" if m.case in played and played_model(game.name, m.case, version) == m else ""
         lines.append(f"  {m.case:<8} version {m.version}{mark}")
     return lines
 

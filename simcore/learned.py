@@ -55,6 +55,7 @@ from simcore.models import (
     Model,
     Tree,
     load_model,
+    played_model,
     shipped_models,
 )
 from simcore.policies import PolicySpec, parse_policy
@@ -103,15 +104,15 @@ def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
     source = str(spec.params["model"])
     if source == "shipped" or Path(source).is_dir():
         folder = MODELS_DIR if source == "shipped" else Path(source)
-        files = [m for m in shipped_models(game, folder) if m.case == case and m.version <= version]
-        if not files:
+        played = played_model(game, case, version, folder)
+        if played is None:
             where = "shipped" if source == "shipped" else f"in {source}"
             cases = sorted({m.case for m in shipped_models(game, folder)})
             raise PolicyError(f"policy learned: no {game} model for {case} at version {version} or below {where} "
                               f"(cases: {', '.join(cases) or 'none'})")
-        model = load_model(files[-1].path)
-        if (model.game, model.case, model.version) != (game, case, files[-1].version):
-            raise PolicyError(f"policy learned: {files[-1].path} holds {model.game} {model.case} version "
+        model = load_model(played.path)
+        if (model.game, model.case, model.version) != (game, case, played.version):
+            raise PolicyError(f"policy learned: {played.path} holds {model.game} {model.case} version "
                               f"{model.version}, not what its name says")
     else:
         model = load_model(source)

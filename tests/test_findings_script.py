@@ -243,7 +243,7 @@ def test_the_hanafuda_setting_plays_the_rounds_of_ise_set_1_with_t3(tmp_path):
 def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_ships(tmp_path):
     from simcore.models import shipped_models
 
-    # shipped: Tensho yaku sets 1 and 2, Enshu-bana W with 2 players and C with 3, and koi-koi's
+    # shipped: Tensho yaku sets 1 and 2, every Enshu-bana case of the strength table and koi-koi's
     # two rule files; none for C with 4 players, nor for a koi-koi variant
     cases = {(m.game, m.case) for m in shipped_models()}
     assert ("tensho", "set1") in cases and ("koikoi", "koikoi") in cases and ("enshu", "c4") not in cases

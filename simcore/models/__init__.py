@@ -22,7 +22,8 @@ from typing import Any
 from simcore.errors import PolicyError
 
 __all__ = ["FORMAT", "MAX_FEATURE", "MAX_LEAF", "MAX_NODES", "MAX_TREES", "MAX_WEIGHT", "MODELS_DIR", "Model", "ModelFile",
-           "Tree", "load_model", "model_path", "newest_version", "save_model", "shipped_models"]
+           "Tree", "load_model", "model_path", "newest_version", "played_model", "save_model",
+           "shipped_models"]
 
 FORMAT = 1
 MODELS_DIR = Path(__file__).parent
@@ -104,6 +105,13 @@ def shipped_models(game: str | None = None, folder: Path = MODELS_DIR) -> list[M
         if match and (game is None or match["game"] == game):
             found.append(ModelFile(match["game"], match["case"], int(match["version"]), path))
     return sorted(found, key=lambda m: (m.game, m.case, m.version))
+
+
+def played_model(game: str, case: str, version: int, folder: Path = MODELS_DIR) -> ModelFile | None:
+    """The model file ``learned:version=version`` plays for ``case``: the case's newest at or
+    below ``version`` (None: none)."""
+    files = [m for m in shipped_models(game, folder) if m.case == case and m.version <= version]
+    return files[-1] if files else None
 
 
 def newest_version(game: str, folder: Path = MODELS_DIR) -> int:
