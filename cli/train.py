@@ -46,6 +46,11 @@ __all__ = ["train"]
               help="What a finished round counts in the labels: the sign of the payoff, the payoff, or "
                    "the payoff minus each other seat's (default: win in Tensho, score in Enshu-bana, "
                    "margin in koi-koi).")
+@click.option("--value", is_flag=True, default=False,
+              help="Train a value model (what pimc and ismcts read with depth=N): the heuristic's self-play, "
+                   "the labels fitted without centring; the file is GAME-CASE.value.vVERSION.json.")
+@click.option("--unit", type=int, default=None,
+              help="--value: score points an objective point (default 4096 for win, 64 for score and margin).")
 @click.option("--version", "version", type=int, default=None,
               help="The model's version (default: the version --policy learned plays now; a retrained "
                    "model to ship names the next).")
@@ -55,7 +60,7 @@ __all__ = ["train"]
 @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when stderr is a terminal).")
 @reports_user_errors
 def train(rules, players, options, seed, iterations, rounds, worlds, label, explore, deals, alpha, labels, fit,
-          trees, leaves, objective, version, out, threads, progress):
+          trees, leaves, objective, value, unit, version, out, threads, progress):
     """Train the learned player's model for a rule set and player count (needs
     `pip install 'fudasim[learn]'`).
 
@@ -74,7 +79,7 @@ def train(rules, players, options, seed, iterations, rounds, worlds, label, expl
     config = TrainConfig(rules=rules, options=rule_overrides(rules, options, players), seed=seed,
                          iterations=iterations, rounds=rounds, worlds=worlds, label=label, explore=explore,
                          deals=deals, alpha=alpha, labels=labels, fit=fit, trees=trees, leaves=leaves,
-                         objective=objective,
+                         objective=objective, value=value, unit=unit,
                          version=version, out=str(out) if out else None, threads=threads,
                          command=shlex.join(["fudasim", *sys.argv[1:]]))
     model, path = run_train(config, log=lambda line: click.echo(line, err=True),

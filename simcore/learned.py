@@ -38,10 +38,12 @@ from simcore.errors import PolicyError
 from simcore.kernels.learned_nb import (
     L_AUX,
     L_AUX_SIZE,
+    L_BIAS,
     L_FEATURES,
     L_MAGIC,
     L_SLOTS,
     L_TREES,
+    L_UNIT,
     L_WEIGHTS,
     MAGIC,
 )
@@ -56,13 +58,15 @@ from simcore.models import (
     Tree,
     load_model,
     played_model,
+    played_value_model,
     shipped_models,
+    value_models,
 )
 from simcore.policies import PolicySpec, parse_policy
 from simcore.registry import REGISTRY
 
-__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "choose", "learned_rows", "learned_table", "learning",
-           "table_trees", "table_weights"]
+__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "best", "choose", "learned_rows", "learned_table",
+           "learning", "table_bias", "table_trees", "table_weights", "value_table"]
 
 
 class Learning(Protocol):
@@ -150,28 +154,84 @@ def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
     module = learning(game)
     if module is None:
         raise PolicyError(f"policy learned: not offered for {game}")
+    return _table(module, compiled, lambda case: _model_for(game, case, spec, module))
+
+
+def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
+    """int64[:]: the table of the value model a search seat of ``spec`` (``depth`` > 0) reads:
+    a learned table (``simcore.kernels.learned_nb``) with each slot's bias and the unit, from each
+    case's newest shipped value model at or below its ``value`` version."""
+    what = f"policy {spec.name}: depth={spec.params['depth']}"
+    if spec.params.get("tree") == "all":
+        raise PolicyError(f"{what} needs tree=own (a value model scores the searching seat alone)")
+    module = learning(game)
+    if module is None:
+        raise PolicyError(f"{what} needs a value model, and {game} has no learned player")
+    version = int(spec.params["value"])
+    objective = str(spec.params["objective"])
+    source = str(spec.params.get("values", "shipped"))
+    folder = MODELS_DIR if source == "shipped" else Path(source)
+    if not folder.is_dir():
+        raise PolicyError(f"{what}: values={source} is not a folder of value model files")
+
+    def model_of(case: str) -> Model:
+        found = played_value_model(game, case, version, folder)
+        if found is None:
+            cases = sorted({m.case for m in value_models(game, folder)})
+            where = "shipped" if source == "shipped" else f"in {source}"
+            raise PolicyError(f"{what} needs a {game} value model for {case} at version {version} or below "
+                              f"{where} (cases: {', '.join(cases) or 'none'})")
+        model = load_model(found.path)
+        if model.unit is None or (model.game, model.case, model.version) != (game, case, found.version):
+            raise PolicyError(f"{what}: {found.path} is not the {game} {case} value model its name says")
+        if model.about.get("objective") != objective:
+            raise PolicyError(f"{what}: the {game} {case} value model estimates objective="
+                              f"{model.about.get('objective')}, not objective={objective}")
+        if tuple(module.FEATURES)[:len(model.features)] != model.features or model.kinds != tuple(module.KINDS):
+            raise PolicyError(f"{what}: the {game} {case} value model was trained on other features or "
+                              f"decisions than this fudasim computes")
+        return _widened(model, len(module.FEATURES))
+
+    return _table(module, compiled, model_of)
+
+
+def _table(module: Learning, compiled: Any, model_of: Callable[[str], Model]) -> np.ndarray:
+    """A learned table (``simcore.kernels.learned_nb``) of the model ``model_of(case)`` of each
+    of ``compiled``'s blocks; with the bias and unit of value models."""
     n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
     blocks = module.blocks(compiled)
     weights = np.zeros((len(blocks), n_kinds, n_features), dtype=np.int64)
+    bias = np.zeros((len(blocks), n_kinds), dtype=np.int64)
+    units: set[int] = set()
     trees: list[list[Tree]] = [[] for _ in range(len(blocks) * n_kinds)]
     for b, case in enumerate(blocks):
         if case is not None:
-            model = _model_for(game, case, spec, module)
+            model = model_of(case)
             weights[b] = np.asarray(model.weights, dtype=np.int64)
             for k, kind in enumerate(model.trees or []):
                 trees[b * n_kinds + k] = list(kind)
+            if model.bias is not None and model.unit is not None:
+                bias[b] = model.bias
+                units.add(model.unit)
+    if len(units) > 1:
+        raise PolicyError(f"the value models of one table must share their unit, not {sorted(units)}")
     aux = np.asarray(module.aux_table(compiled), dtype=np.int64)
-    forest = _forest(trees, L_WEIGHTS + weights.size + aux.size) if any(trees) else np.zeros(0, dtype=np.int64)
-    table = np.zeros(L_WEIGHTS + weights.size + aux.size + forest.size, dtype=np.int64)
+    at = L_WEIGHTS + weights.size + aux.size
+    forest = _forest(trees, at) if any(trees) else np.zeros(0, dtype=np.int64)
+    extra = bias.ravel() if units else np.zeros(0, dtype=np.int64)
+    table = np.zeros(at + forest.size + extra.size, dtype=np.int64)
     table[L_MAGIC] = MAGIC
     table[L_FEATURES] = n_features
     table[L_SLOTS] = len(blocks) * n_kinds
     table[L_AUX] = L_WEIGHTS + weights.size
     table[L_AUX_SIZE] = aux.size
-    table[L_TREES] = L_WEIGHTS + weights.size + aux.size if forest.size else 0
+    table[L_TREES] = at if forest.size else 0
+    table[L_BIAS] = at + forest.size if units else 0
+    table[L_UNIT] = units.pop() if units else 0
     table[L_WEIGHTS:L_WEIGHTS + weights.size] = weights.ravel()
-    table[L_WEIGHTS + weights.size:L_WEIGHTS + weights.size + aux.size] = aux
-    table[L_WEIGHTS + weights.size + aux.size:] = forest
+    table[L_WEIGHTS + weights.size:at] = aux
+    table[at:at + forest.size] = forest
+    table[at + forest.size:] = extra
     return table
 
 
@@ -217,15 +277,28 @@ def table_weights(table: np.ndarray) -> list[list[int]]:
     return [flat[s * n_features:(s + 1) * n_features] for s in range(slots)]
 
 
+def table_bias(table: np.ndarray) -> tuple[list[int], int]:
+    """A value table's bias by slot and its unit (a learned player's: zeros and 0)."""
+    slots = int(table[L_SLOTS])
+    at = int(table[L_BIAS])
+    return ([int(b) for b in table[at:at + slots]] if at else [0] * slots), int(table[L_UNIT])
+
+
 def choose(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int,
            trees: Sequence[Sequence[Tree]] = ()) -> int:
     """The index of the action the learned player takes: the highest score (ties: the lowest
     index); ``trees`` by slot, as ``table_trees`` gives them (none: the weights alone)."""
+    return best(weights, features, slot, trees)[0]
+
+
+def best(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int,
+         trees: Sequence[Sequence[Tree]] = ()) -> tuple[int, int]:
+    """``choose``'s action and its score."""
     row = weights[slot]
     forest = trees[slot] if trees else ()
     n_features = len(row)
     base = next((values for values in features if values[0] == 1), features[0])  # the heuristic's action
-    best, best_score = 0, None
+    chosen, best_score = 0, None
     for i, values in enumerate(features):
         score = sum(w * x for w, x in zip(row, values, strict=True))
 
@@ -234,41 +307,55 @@ def choose(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], 
 
         score += sum(tree.leaf(value) for tree in forest)
         if best_score is None or score > best_score:
-            best, best_score = i, score
-    return best
+            chosen, best_score = i, score
+    assert best_score is not None
+    return chosen, best_score
 
 
 def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
                  heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
-                 game_title: str, table: Callable[[Any], np.ndarray]) -> PolicyArrays:
+                 game_title: str, table: Callable[[Any], np.ndarray],
+                 value: Callable[[Any], np.ndarray] | None = None) -> PolicyArrays:
     """``policy_rows`` (``simcore.kernels.policy_rows``) with learned seats: each one's id and, in
     its row of the tables (int64[seats + 1, T], widened as needed), its learned table
-    (``table(spec)``, int64[:])."""
+    (``table(spec)``, int64[:]); and in the row of a search seat whose ``depth`` > 0 its value
+    table (``value(spec)``)."""
     learned = {seat: table(spec) for seat, spec in enumerate(specs) if spec.policy_id == POLICY_LEARNED}
-    if not learned:
+    values = {seat: _value_of(spec, value) for seat, spec in enumerate(specs)
+              if int(spec.params.get("depth", 0) or 0) > 0}
+    if not learned and not values:
         return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title)
     stand_in = [rollout_spec("random") if seat in learned else spec for seat, spec in enumerate(specs)]
     params, floats, tables, logs, _ = policy_rows(stand_in, seats, basic_params, heuristic_tables, rollout_spec,
                                                   game_title)
-    width = max(tables.shape[1], *(t.size for t in learned.values()))
+    rows = {**learned, **values}
+    width = max(tables.shape[1], *(t.size for t in rows.values()))
     wide = np.zeros((tables.shape[0], width), dtype=np.int64)
     wide[:, :tables.shape[1]] = tables
-    for seat, t in learned.items():
-        params[seat, P_POLICY] = POLICY_LEARNED
+    for seat, t in rows.items():
+        if seat in learned:
+            params[seat, P_POLICY] = POLICY_LEARNED
         wide[seat, :] = 0
         wide[seat, :t.size] = t
     return params, floats, wide, logs, policy_kinds(params)
+
+
+def _value_of(spec: Any, value: Callable[[Any], np.ndarray] | None) -> np.ndarray:
+    if value is None:
+        raise PolicyError(f"policy {spec.name}: depth={spec.params['depth']} needs a value model; this game has none")
+    return value(spec)
 
 
 def game_policy_rows(game: str, title: str, compiled: Any, specs: Sequence[Any], seats: int,
                      basic_params: Mapping[str, str], heuristic_tables: Callable[[Any, Any], np.ndarray]) -> PolicyArrays:
     """``learned_rows`` for the general kernel of ``game`` (``title`` in messages): its heuristic's
     tables (``heuristic_tables(compiled, spec)``, int64[:]), rollout policies parsed as recorded,
-    and its learned players' tables; the ``PolicyArrays`` of ``policy_rows`` (int64 rows, float64
-    constants, int64 tables and log table)."""
+    its learned players' tables and its search players' value tables; the ``PolicyArrays`` of
+    ``policy_rows`` (int64 rows, float64 constants, int64 tables and log table)."""
     return learned_rows(specs, seats, basic_params, lambda spec: heuristic_tables(compiled, spec),
                         lambda name: parse_policy(name, game, recorded=True), title,
-                        lambda spec: learned_table(game, compiled, spec))
+                        lambda spec: learned_table(game, compiled, spec),
+                        lambda spec: value_table(game, compiled, spec))
 
 
 class LearnedPlayer:
@@ -290,6 +377,16 @@ class LearnedPlayer:
 
     def __init__(self, spec: PolicySpec, compiled: Any, stream: Any = None) -> None:
         self.weights, self.trees, self.heuristic = prepared(type(self)._parts, compiled, [spec])
+        self.bias = [0] * len(self.weights)
+        self.value = 0  # the last decision's highest score plus its row's bias (``value_nb``)
+
+    def use_value_model(self, compiled: Any, spec: PolicySpec) -> int:
+        """Score with the value model a search seat of ``spec`` reads (``value_table``) instead;
+        returns its unit."""
+        table = value_table(self.GAME, compiled, spec)
+        self.weights, self.trees = table_weights(table), table_trees(table)
+        self.bias, unit = table_bias(table)
+        return unit
 
     @classmethod
     def _parts(cls, compiled: Any, specs: Sequence[PolicySpec]) -> tuple[list[list[int]], list[list[Tree]], Any]:
@@ -306,4 +403,7 @@ class LearnedPlayer:
         """The action of ``actions`` the model takes (``context``: what the features function takes
         after the actions, e.g. the card played)."""
         rows = type(self).FEATURES_OF(self.heuristic, obs, kind, actions, *context)
-        return actions[choose(self.weights, rows, self.slot(obs, kind), self.trees)]
+        slot = self.slot(obs, kind)
+        index, score = best(self.weights, rows, slot, self.trees)
+        self.value = score + self.bias[slot]
+        return actions[index]

@@ -188,6 +188,17 @@ _INFER = ParamSpec("infer", 0, minimum=0, maximum=4096,
                         "play this round (else the first of the fewest disagreements); 0 or 1: none")
 
 
+_DEPTH = ParamSpec("depth", 0, minimum=0, maximum=64,
+                   help="0: every rollout plays to the end of the round; N: it stops at the seat's N-th decision "
+                        "of two or more actions after the searched one, and the learned value model scores the "
+                        "position there (a shipped value model for the rules and objective)")
+_VALUE = ParamSpec("value", 1, minimum=1,
+                   help="with depth: the value models' version (each case's newest at or below it)")
+_VALUES = ParamSpec("values", "shipped", kind=str,
+                    help="with depth: shipped, the value models fudasim ships; or a folder of value model files "
+                         "(fudasim train --value --out FOLDER/GAME-CASE.value.vN.json)")
+
+
 def changed_default(param: ParamSpec, default: int | float | str) -> ParamSpec:
     """``param`` with a new ``default``; a recorded text that does not name it keeps meaning the
     value it meant before (``ParamSpec.unstated``)."""
@@ -203,7 +214,8 @@ register_policy(PolicyKind("pimc", POLICY_PIMC,
                            (changed_default(ParamSpec("worlds", 32, minimum=1, maximum=65536,
                                                       help="samples of the hidden cards per decision"), 16),
                             changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
-                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), changed_default(_INFER, 4)),
+                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), changed_default(_INFER, 4),
+                            _DEPTH, _VALUE, _VALUES),
                            searches=True))
 # ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges, a new node trying
 # the rollout policy's move first (docs/policies.md; measured against heuristic in every case of
@@ -244,7 +256,7 @@ register_policy(PolicyKind("ismcts", POLICY_ISMCTS,
                             ParamSpec("widen", 0, minimum=0, maximum=1_000_000,
                                       help="0: a tree node tries every legal action before choosing among them; "
                                            "k: a node below the root has at most 1 + visits // k children"),
-                            changed_default(_INFER, 4)),
+                            changed_default(_INFER, 4), _DEPTH, _VALUE, _VALUES),
                            searches=True))
 register_policy(PolicyKind("omniscient", POLICY_OMNISCIENT,
                            "for measurement only: pimc in the real position, seeing every hidden card",

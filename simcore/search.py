@@ -16,6 +16,15 @@ Objective
     A finished world counts for seat ``s`` ``sign(payoff[s])`` (``objective=win``: +1, 0 or -1)
     or ``payoff[s]`` (``objective=score``). Totals are integers, so both engines add exactly.
 
+Learned evaluation, ``depth`` D (pimc and ismcts; ismcts with ``tree=own``)
+    With D > 0 a rollout stops at ``s``'s D-th decision of the searched decision's kind (its
+    actions' keys' ``bits.KIND_SHIFT``: D plays ahead where a play is searched) with two or more
+    actions after the position it starts from, where the value model of the rules and objective (``value``: its version;
+    ``simcore.learned.value_table``) scores the position for ``s``: its learned player's highest
+    action score there plus the decision kind's bias, an integer in the model's ``unit`` points an
+    objective point; a rollout that ends first counts its objective times ``unit``. Every total is
+    then in those points; ``z`` and ``norm`` do not depend on the scale.
+
 PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``confirm`` K
     At a decision with legal actions ``A`` (one action: taken without a draw), the *base* action
     ``b`` is the one the rollout policy itself would take in the real position when it is
@@ -100,6 +109,7 @@ Inference, ``infer`` T (pimc and ismcts; T > 1, a ``greedy`` or ``heuristic`` ro
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -107,7 +117,9 @@ from typing import Any
 import numpy as np
 
 from simcore.errors import PolicyError
+from simcore.kernels.bits import KIND_SHIFT
 from simcore.policies import PolicySpec, parse_policy
+from simcore.registry import REGISTRY
 
 __all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "deviates",
            "log_table", "make_search_policy", "objective", "outscores"]
@@ -184,6 +196,12 @@ class _Search:
         self.action_key = action_key
         self.infer = int(spec.params.get("infer", 0))
         self.past: list[tuple[Any, int, int]] = []  # (state, seat, action key) of the round's decisions
+        self.cut = int(spec.params.get("depth", 0))
+        self.unit = 1
+        if self.cut > 0:  # the value model's player: the game's learned player with the value model's numbers
+            player = importlib.import_module(f"{REGISTRY[game]}.learned").LearnedPolicy
+            self.value_player = player(parse_policy("learned", game), compiled, stream)
+            self.unit = self.value_player.use_value_model(compiled, spec)
 
     def watch(self, state: Any, decision: Any, action: Any) -> None:
         """The round's loop tells of each decision taken (before applying it): with inference,
@@ -232,6 +250,29 @@ class _Search:
                 return
             world.apply(self.ask_policy(self.rollout_policy, world, decision))
 
+    def playout(self, world: Any, seat: int, kind: int) -> int:
+        """Play ``world`` on with the rollout policy and return what it is worth to ``seat``: its
+        objective at the end; with ``depth``, in the value model's points, the rollout stopping at
+        the seat's ``depth``-th decision of ``kind`` with two or more actions (module docstring)."""
+        if self.cut == 0:
+            self.rollout(world)
+            return self.score(world, seat)
+        count = 0
+        while True:
+            decision = world.decision()
+            if decision is None:
+                return self.score(world, seat) * self.unit
+            if decision.seat == seat and len(decision.actions) >= 2 and self.kind(decision) == kind:
+                count += 1
+                if count >= self.cut:
+                    self.ask_policy(self.value_player, world, decision)
+                    return int(self.value_player.value)
+            world.apply(self.ask_policy(self.rollout_policy, world, decision))
+
+    def kind(self, decision: Any) -> int:
+        """A decision's kind: its actions' keys' (``simcore.kernels.bits.KIND_SHIFT``)."""
+        return int(self.action_key(decision, decision.actions[0])) >> KIND_SHIFT
+
     def score(self, world: Any, seat: int) -> int:
         """The objective of finished ``world`` for ``seat``."""
         return objective(world.returns(), seat, self.objective)
@@ -277,6 +318,7 @@ class PimcPolicy(_Search):
         squares = [0] * len(actions)
         values = [0] * len(actions)
         played = [i for i in range(len(actions)) if only is None or i in (only, base)]
+        kind = self.kind(state.decision())
         for _ in range(worlds):
             world = self.world(state, seat)
             saved = (list(self.stream.s), self.stream.draws)
@@ -285,8 +327,7 @@ class PimcPolicy(_Search):
                     self.stream.s, self.stream.draws = list(saved[0]), saved[1]
                 copy = world.clone()
                 copy.apply(actions[i])
-                self.rollout(copy)
-                values[i] = self.score(copy, seat)
+                values[i] = self.playout(copy, seat, kind)
             for i in played:
                 d = values[i] - values[base]
                 gains[i] += d
@@ -341,6 +382,7 @@ class IsmctsPolicy(_Search):
         self.expand_rollout = spec.params["expand"] == "rollout"
         self.widen = int(spec.params["widen"])
         self.root: _Node | None = None
+        self.root_kind = 0
         self.confirm = int(spec.params["confirm"]) if self.paired else 0
         self.scale = 1.0
         self.log = [float(v) for v in log_table(self.iterations + 2 * self.confirm)]
@@ -359,9 +401,10 @@ class IsmctsPolicy(_Search):
         assert best is not None
         return best
 
-    def _descend(self, world: Any, seat: int, node: _Node, path: list[_Node]) -> None:
+    def _descend(self, world: Any, seat: int, node: _Node, path: list[_Node]) -> int:
         """One iteration in ``world`` from ``node`` (reached by ``path``): select, expand, roll
-        out, and add each path node's seat's objective to it."""
+        out, and add each path node's seat's objective to it (with ``depth``: the playout's value,
+        every node being ``seat``'s); returns what the world is worth to ``seat``."""
         while True:
             pending = world.decision()
             if pending is None:
@@ -386,15 +429,16 @@ class IsmctsPolicy(_Search):
             node = self._select(node, world, keys)
             world.apply(pending.actions[keys.index(node.key)])
             path.append(node)
-        self.rollout(world)
-        returns = world.returns()
+        value = self.playout(world, seat, self.root_kind)
+        returns = world.returns() if self.cut == 0 else None
         for visited in path:
             visited.visits += 1
-            got = objective(returns, visited.seat, self.objective)
+            got = value if returns is None else objective(returns, visited.seat, self.objective)
             visited.total += got
             visited.squares += got * got
             if self.norm and abs(got) > self.scale:
                 self.scale = float(abs(got))
+        return value
 
     def decide(self, state: Any, decision: Any) -> Any:
         """The action to take at ``decision`` of ``state`` (the seat's own decision)."""
@@ -404,6 +448,7 @@ class IsmctsPolicy(_Search):
         seat = decision.seat
         root = _Node(-1, seat)
         self.root = root
+        self.root_kind = self.kind(decision)
         self.scale = 1.0
         if self.paired:
             return actions[self._decide_paired(state, decision, root)]
@@ -458,8 +503,7 @@ class IsmctsPolicy(_Search):
             for i in played:
                 copy = world.clone()
                 copy.apply(actions[i])
-                self._descend(copy, seat, children[i], [children[i]])
-                values[i] = objective(copy.returns(), seat, self.objective)
+                values[i] = self._descend(copy, seat, children[i], [children[i]])
             for i in played:
                 d = values[i] - values[base]
                 gains[i] += d

@@ -11,6 +11,8 @@ the general kernel carries it in the seat's row of the policy tables):
   ``table[L_SLOTS]`` the rows of weights; ``table[L_AUX]`` and ``table[L_AUX_SIZE]`` where the
   game's auxiliary tables start and how long they are;
 * ``table[L_WEIGHTS + slot * F + f]``: the integer weight of feature ``f`` in row ``slot``;
+* ``table[L_BIAS]``: 0, or (a value model's table, ``simcore.learned.value_table``) where one
+  bias a row starts; ``table[L_UNIT]`` its unit (0: not a value table);
 * ``table[L_TREES]``: 0, or where the trees start (``simcore.models.Tree``): at
   ``T = table[L_TREES]``, ``table[T + 2 * slot]`` is where row ``slot``'s trees start and
   ``table[T + 2 * slot + 1]`` how many it has; each tree is its node count, then four integers a
@@ -20,7 +22,9 @@ At a decision the game's ``learned_features_nb`` gives every legal action's inte
 from the deciding seat's observation and the row ``slot`` of weights; each action scores
 ``sum_f weight[slot, f] * feature[action, f]`` plus the leaf each of the row's trees reaches
 (int64; the model files bound weights and leaves and the games bound features so that no sum
-overflows), and the player takes the highest score, ties to the lowest index. It draws nothing. The reference engine computes the same integers in
+overflows), and the player takes the highest score, ties to the lowest index. It draws nothing.
+A value table's estimate of a position (``value_nb``) is the highest score plus the row's bias,
+in ``table[L_UNIT]`` points an objective point. The reference engine computes the same integers in
 Python (``simcore.learned.choose``), so both engines decide identically.
 """
 
@@ -35,8 +39,9 @@ from simcore.kernels.internal import internal_nb
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
-__all__ = ["L_AUX", "L_AUX_SIZE", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_WEIGHTS", "MAGIC", "clear_rows_nb", "collect_nb",
-           "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb"]
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_BIAS", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_UNIT", "L_WEIGHTS", "MAGIC",
+           "clear_rows_nb", "collect_nb", "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb",
+           "value_nb"]
 
 MAGIC = 0x4C524E31  # "LRN1"
 L_MAGIC = 0
@@ -45,6 +50,8 @@ L_SLOTS = 2
 L_AUX = 3
 L_AUX_SIZE = 4
 L_TREES = 5
+L_BIAS = 6
+L_UNIT = 7
 L_WEIGHTS = 8
 
 # the streams of a labelled round (``collect_nb``): the behaviour's exploration and the teacher's worlds
@@ -84,29 +91,44 @@ def score_nb(table, slot, features, i):
     return total
 
 
-@internal_nb(cache=True, _nrt=False)
-def tree_choice_nb(table, slot, features, n):
-    """``learned_choose_nb``'s choice where the weight row ``slot`` has trees."""
-    n_features = table[L_FEATURES]
-    h = 0  # the heuristic's action: the first whose feature 0 is 1
+@nb.njit(inline="always", cache=True)
+def heuristic_index_nb(features, n):
+    """The heuristic's action: the first whose feature 0 is 1 (none: the first)."""
+    h = 0
     for i in range(n - 1, -1, -1):
         if features[i, 0] == 1:
             h = i
-    start = table[table[L_TREES] + 2 * slot]
-    n_trees = table[table[L_TREES] + 2 * slot + 1]
+    return h
+
+
+@nb.njit(inline="always", cache=True)
+def total_nb(table, slot, features, i, h):
+    """Action ``i``'s score with the leaves it reaches in row ``slot``'s trees (``h``: the
+    heuristic's action, which the relative features are measured from)."""
+    n_features = table[L_FEATURES]
+    total = score_nb(table, slot, features, i)
+    if table[L_TREES] == 0:
+        return total
+    at = table[table[L_TREES] + 2 * slot]
+    for _ in range(table[table[L_TREES] + 2 * slot + 1]):
+        node = at + 1
+        while table[node] >= 0:
+            f = table[node]
+            x = features[i, f] if f < n_features else features[i, f - n_features] - features[h, f - n_features]
+            node = at + 1 + 4 * (table[node + 2] if x <= table[node + 1] else table[node + 3])
+        total += table[node + 1]
+        at += 1 + 4 * table[at]
+    return total
+
+
+@internal_nb(cache=True, _nrt=False)
+def tree_choice_nb(table, slot, features, n):
+    """``learned_choose_nb``'s choice where the weight row ``slot`` has trees."""
+    h = heuristic_index_nb(features, n)
     best = 0
     best_score = np.int64(0)
     for i in range(n):
-        total = score_nb(table, slot, features, i)
-        at = start
-        for _ in range(n_trees):
-            node = at + 1
-            while table[node] >= 0:
-                f = table[node]
-                x = features[i, f] if f < n_features else features[i, f - n_features] - features[h, f - n_features]
-                node = at + 1 + 4 * (table[node + 2] if x <= table[node + 1] else table[node + 3])
-            total += table[node + 1]
-            at += 1 + 4 * table[at]
+        total = total_nb(table, slot, features, i, h)
         if i == 0 or total > best_score:
             best = i
             best_score = total
@@ -131,6 +153,21 @@ def learned_choose_nb(ctx, state, table):
             best = i
             best_score = s
     return best
+
+
+@internal_nb(cache=True, _nrt=False)
+def value_nb(ctx, state, table):
+    """The value table ``table``'s estimate of ``state`` for the seat to act (module docstring):
+    the highest action score plus the row's bias, in ``table[L_UNIT]`` points an objective point."""
+    n = C.n_actions_nb(ctx, state)
+    features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+    h = heuristic_index_nb(features, n)
+    best_score = np.int64(0)
+    for i in range(n):
+        total = total_nb(table, slot, features, i, h)
+        if i == 0 or total > best_score:
+            best_score = total
+    return best_score + table[table[L_BIAS] + slot]
 
 
 @internal_nb(cache=True, _nrt=False)

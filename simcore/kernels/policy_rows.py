@@ -10,7 +10,9 @@ Contract
 * ``floats`` float64[seats, N_FLOATS]: a seat's real-valued parameters (``F_*`` below):
   ISMCTS's exploration constant, the search players' deviation threshold ``z``;
 * ``tables`` int64[seats + 1, T]: the heuristic's tables (the game's ``heuristic_tables``) of
-  each heuristic seat, 0 elsewhere, and in the last row those of the rollouts' heuristic;
+  each heuristic seat, 0 elsewhere, and in the last row those of the rollouts' heuristic
+  (``simcore.learned.learned_rows`` adds a learned seat's table, and a search seat's value table
+  where its ``depth`` > 0, in the seat's row);
 * ``log_table`` float64[most iterations + 1]: ``simcore.search.log_table``, the reference's
   own numbers;
 * ``kinds`` a ``PolicyKinds``: for greedy, heuristic, pimc (with omniscient), ismcts and learned, True
@@ -48,7 +50,7 @@ from simcore.kernels.policy_ids import (
 from simcore.search import log_table
 
 __all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
-           "P_EXPAND", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
+           "P_DEPTH", "P_EXPAND", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
            "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
@@ -64,7 +66,8 @@ P_PAIRED = 9  # ismcts: 1 if every root action is tried in each world (root=pair
 P_EXPAND = 10  # ismcts: 1 if a node expands the rollout policy's action first (expand=rollout)
 P_WIDEN = 11  # ismcts: a node below the root holds at most 1 + visits // widen children (0: no limit)
 P_INFER = 12  # pimc, ismcts: draws of the hidden cards per world that inference picks from (0, 1: none)
-N_PARAMS = 13
+P_DEPTH = 13  # pimc, ismcts: a rollout stops at the seat's P_DEPTH-th decision, scored by a value model (0: never)
+N_PARAMS = 14
 
 F_C = 0  # ismcts: the exploration constant
 F_Z = 1  # the search players' deviation threshold in standard errors
@@ -96,6 +99,8 @@ def policy_kinds(params: np.ndarray) -> PolicyKinds:
     seats = params[:-1]
     played = {int(pid) for pid in seats[:, P_POLICY]}
     played |= {int(row[P_ROLLOUT]) for row in seats if int(row[P_POLICY]) in SEARCHING}
+    if any(int(row[P_POLICY]) in SEARCHING and row[P_DEPTH] > 0 for row in seats):
+        played.add(POLICY_LEARNED)  # a value model scores the rollouts' ends
 
     every = os.environ.get(ALL_KINDS_ENV, "") not in ("", "0")
 
@@ -153,6 +158,7 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
             floats[seat, F_Z] = float(spec.params["z"])
             params[seat, P_CONFIRM] = int(spec.params["confirm"])
             params[seat, P_INFER] = int(spec.params.get("infer", 0))
+            params[seat, P_DEPTH] = int(spec.params.get("depth", 0))
             if pid == POLICY_ISMCTS:
                 floats[seat, F_C] = float(spec.params["c"])
                 params[seat, P_NORM] = int(spec.params["norm"])

@@ -39,9 +39,10 @@ import numba as nb
 import numpy as np
 
 from simcore.kernels import contract as C
+from simcore.kernels.bits import KIND_SHIFT
 from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
 from simcore.kernels.internal import internal_nb
-from simcore.kernels.learned_nb import learned_choose_nb
+from simcore.kernels.learned_nb import L_UNIT, learned_choose_nb, value_nb
 from simcore.kernels.policy_ids import (
     POLICY_ISMCTS,
     POLICY_LEARNED,
@@ -56,6 +57,7 @@ from simcore.kernels.policy_rows import (
     P_BUDGET,
     P_CONFIRM,
     P_CRN,
+    P_DEPTH,
     P_EXPAND,
     P_INFER,
     P_NORM,
@@ -68,7 +70,7 @@ from simcore.kernels.policy_rows import (
 )
 
 __all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "disagreements_nb", "ismcts_nb", "ismcts_seat_nb",
-           "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "pimc_seat_nb", "pimc_worlds_nb",
+           "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "playout_nb", "pimc_seat_nb", "pimc_worlds_nb",
            "rollout_nb", "world_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
@@ -166,6 +168,33 @@ def rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
         C.apply_nb(ctx, x, index)
 
 
+@nb.njit(inline="always", cache=True, _nrt=False)
+def playout_nb(ctx, x, seat, cut, kind, vtable, objective, rollout_id, param, table, streams, at, greedy, heuristic,
+               learned):
+    """Play ``x`` on with ``rollout_id`` in every seat and return what it is worth to ``seat``:
+    its objective at the round's end; with ``cut`` > 0 (``learned`` not None), in
+    ``vtable[L_UNIT]`` points an objective point, the rollout stopping at ``seat``'s ``cut``-th
+    decision of ``kind`` (the searched decision's, ``kind_nb``) with two or more actions, where
+    the value table ``vtable`` scores it (``learned_nb.value_nb``)."""
+    if learned is not None and cut > 0:
+        count = 0
+        while not C.done_nb(ctx, x):
+            if C.to_act_nb(ctx, x) == seat and C.n_actions_nb(ctx, x) >= 2 and kind_nb(ctx, x) == kind:
+                count += 1
+                if count >= cut:
+                    return value_nb(ctx, x, vtable)
+            C.apply_nb(ctx, x, basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic))
+        return objective_nb(ctx, x, seat, objective) * vtable[L_UNIT]
+    rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
+    return objective_nb(ctx, x, seat, objective)
+
+
+@nb.njit(inline="always", cache=True)
+def kind_nb(ctx, state):
+    """The kind of ``state``'s pending decision: its actions' keys' (``bits.KIND_SHIFT``)."""
+    return C.action_key_nb(ctx, state, 0) >> KIND_SHIFT
+
+
 @nb.njit(cache=True)
 def deviates_nb(gain, squares, worlds, z):
     """Whether an option whose objective minus the base option's sums to ``gain`` (and its
@@ -180,15 +209,16 @@ def deviates_nb(gain, squares, worlds, z):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, infer, param,
-                   table, streams, at, scratch, greedy, heuristic):
+def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, infer, cut, param,
+                   table, vtable, streams, at, scratch, greedy, heuristic, learned):
     """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
     of ``state``'s pending decision out in each, in index order: every option, or (``only`` >= 0)
     the base option and ``only``; ``infer``: ``world_nb``'s; with ``crn`` each option's rollout starts from the stream as
-    the deal left it. Leaves in ``scratch.totals`` and ``scratch.squares`` each played option's
+    the deal left it; ``cut``, ``vtable``: ``playout_nb``'s. Leaves in ``scratch.totals`` and ``scratch.squares`` each played option's
     sum of objective minus the base option's over the worlds, and of its square."""
     world, x, totals, squares, values, saved = (scratch.world, scratch.x, scratch.totals, scratch.squares,
                                                 scratch.values, scratch.saved)
+    kind = kind_nb(ctx, state)
     for i in range(n):
         totals[i] = 0
         squares[i] = 0
@@ -208,8 +238,8 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
                     streams[at + k] = saved[k]
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
-            rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
-            values[i] = objective_nb(ctx, x, seat, objective)
+            values[i] = playout_nb(ctx, x, seat, cut, kind, vtable, objective, rollout_id, param, table, streams,
+                                   at, greedy, heuristic, learned)
         for i in range(n):
             if only >= 0 and i != only and i != base:
                 continue
@@ -219,8 +249,8 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, infer, param, table,
-            streams, at, scratch, greedy, heuristic):
+def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, infer, cut, param, table,
+            vtable, streams, at, scratch, greedy, heuristic, learned):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
     action is the rollout policy's own choice when it is not random (which draws nothing), else
     the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
@@ -228,7 +258,8 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     index), else the base. With ``confirm``: the action of the largest positive gain over those
     worlds (ties: the lowest index), if any, is played against the base in ``confirm`` more
     worlds and taken if its gain over all ``worlds + confirm`` ``deviates_nb`` by ``z``;
-    otherwise the base. ``infer``: how a world is dealt (``world_nb``)."""
+    otherwise the base. ``infer``: how a world is dealt (``world_nb``); ``cut`` > 0: rollouts
+    stop early (``playout_nb``)."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
@@ -244,8 +275,8 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     # the worlds, then (confirm) the best-looking option against the base: one call site, so
     # that the inlined pimc_worlds_nb is compiled once
     for confirming in range(2):
-        pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, infer, param,
-                       table, streams, at, scratch, greedy, heuristic)
+        pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, infer, cut,
+                       param, table, vtable, streams, at, scratch, greedy, heuristic, learned)
         if confirming:
             break
         for i in range(n):
@@ -281,13 +312,15 @@ def key_index(ctx, state, key):
 
 @internal_nb(cache=True, _nrt=False)
 def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expand, widen, rollout_id, objective,
-               param, table, log_table, streams, at, scratch, greedy, heuristic):
+               cut, kind, param, table, vtable, log_table, streams, at, scratch, greedy, heuristic, learned):
     """One ISMCTS iteration in ``world`` from tree node ``node`` (the path to it, ``depth`` nodes,
     in ``scratch.path``): select while every legal action has a child (``widen`` > 0: or, at a
     node other than the root with a legal child, while the node has ``1 + visits // widen``
     children or more), expand one that has none (``expand``: the rollout policy's action if it
     has none, else the first; otherwise the first), roll out, and add each path node's seat's
-    objective to it. Returns the tree's new node count and the new ``scale`` (``ismcts_nb``)."""
+    objective to it (``cut`` > 0, with ``own``: ``playout_nb``'s value for ``seat``, whose every
+    node is). Returns the tree's new node count, the new ``scale`` (``ismcts_nb``) and what the
+    world is worth to ``seat``."""
     tree, path = scratch.tree, scratch.path
     missing = -1
     while True:
@@ -342,21 +375,23 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expa
         C.apply_nb(ctx, world, missing)
         path[depth] = new
         depth += 1
-    rollout_nb(ctx, world, rollout_id, param, table, streams, at, greedy, heuristic)
+    value = playout_nb(ctx, world, seat, cut, kind, vtable, objective, rollout_id, param, table, streams, at, greedy,
+                       heuristic, learned)
     for d in range(depth):
         p = path[d]
         tree[T_VISITS, p] += 1
-        got = objective_nb(ctx, world, tree[T_SEAT, p], objective)
+        got = value if learned is not None and cut > 0 else objective_nb(ctx, world, tree[T_SEAT, p], objective)
         tree[T_TOTAL, p] += got
         tree[T_SQUARES, p] += got * got
         if norm and abs(got) > scale:
             scale = np.float64(abs(got))
-    return n_nodes, scale
+    return n_nodes, scale, value
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, expand, widen, infer,
-                     rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic):
+                     rollout_id, objective, cut, param, table, vtable, log_table, streams, at, scratch, greedy,
+                     heuristic, learned):
     """``root=paired``: deal ``worlds`` worlds; in each, take every root action (or, ``only`` >= 0,
     the base and ``only``), in index order, in a copy of the world and descend below its child
     (the root's child ``1 + i``). Leaves in ``scratch.totals`` and ``scratch.squares`` each
@@ -375,10 +410,10 @@ def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c,
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
             path[0] = 1 + i
-            n_nodes, scale = descend_nb(ctx, x, seat, np.int64(1 + i), np.int64(1), n_nodes, scale, c, norm, own,
-                                        expand, widen, rollout_id, objective, param, table, log_table, streams, at,
-                                        scratch, greedy, heuristic)
-            values[i] = objective_nb(ctx, x, seat, objective)
+            n_nodes, scale, values[i] = descend_nb(ctx, x, seat, np.int64(1 + i), np.int64(1), n_nodes, scale, c,
+                                                   norm, own, expand, widen, rollout_id, objective, cut,
+                                                   kind_nb(ctx, state), param, table, vtable, log_table, streams, at,
+                                                   scratch, greedy, heuristic, learned)
         for i in range(n):
             if only >= 0 and i != only and i != base:
                 continue
@@ -410,7 +445,7 @@ def add_child_nb(tree, new, node, key, seat):
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, infer, rollout_id,
-              objective, param, table, log_table, streams, at, scratch, greedy, heuristic):
+              objective, cut, param, table, vtable, log_table, streams, at, scratch, greedy, heuristic, learned):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
     availability-corrected UCB with constant ``c`` (``norm``: a node's mean divided by the largest
     |objective| met so far, at least 1; ``own``: the tree holds only ``seat``'s decisions, the
@@ -425,7 +460,8 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
     world per ``n`` iterations (``iterations // n`` worlds, at least one), in which every root
     action is taken in turn and the descent goes on below it; the root action is then chosen
     from the paired gains over the base action as ``pimc_nb`` chooses, ``confirm`` included.
-    ``infer``: how a world is dealt (``world_nb``)."""
+    ``infer``: how a world is dealt (``world_nb``); ``cut`` > 0 (with ``own``): rollouts stop
+    early (``playout_nb``)."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
@@ -451,8 +487,8 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
         only = np.int64(-1)
         for confirming in range(2):  # as pimc_nb: one call site of the inlined paired_worlds_nb
             n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, count, only, base, n_nodes, scale, c, norm, own,
-                                              expand, widen, infer, rollout_id, objective, param, table, log_table,
-                                              streams, at, scratch, greedy, heuristic)
+                                              expand, widen, infer, rollout_id, objective, cut, param, table, vtable,
+                                              log_table, streams, at, scratch, greedy, heuristic, learned)
             if confirming:
                 break
             for i in range(n):
@@ -466,8 +502,9 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
         return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
     for _ in range(iterations):
         world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic)
-        n_nodes, scale = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own, expand,
-                                    widen, rollout_id, objective, param, table, log_table, streams, at, scratch, greedy, heuristic)
+        n_nodes, scale, _ = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own,
+                                       expand, widen, rollout_id, objective, cut, kind_nb(ctx, state), param, table,
+                                       vtable, log_table, streams, at, scratch, greedy, heuristic, learned)
     best = np.int64(-1)
     child = tree[T_FIRST, 0]
     while child >= 0:
@@ -520,24 +557,26 @@ def outscores_nb(total, squares, visits, base_total, base_squares, base_visits, 
 
 
 @nb.njit(inline="always", cache=True)
-def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic):
-    """``pimc_nb`` (or omniscient) with the parameters of ``seat``'s row of the policy arrays."""
+def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic, learned):
+    """``pimc_nb`` (or omniscient) with the parameters of ``seat``'s row of the policy arrays (its
+    row of the tables: its value table where it has ``depth``)."""
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
     return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
                    policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
-                   params[seat, P_INFER], params[rollout, P_BASIC], tables[rollout], streams, 4 * seat, scratch, greedy, heuristic)
+                   params[seat, P_INFER], params[seat, P_DEPTH], params[rollout, P_BASIC], tables[rollout],
+                   tables[seat], streams, 4 * seat, scratch, greedy, heuristic, learned)
 
 
 @nb.njit(inline="always", cache=True)
-def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic):
+def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic, learned):
     """``ismcts_nb`` with the parameters of ``seat``'s row of the policy arrays."""
     rollout = params.shape[0] - 1
     return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
                      floats[seat, F_Z], params[seat, P_OWN], params[seat, P_PAIRED], params[seat, P_CONFIRM],
                      params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_INFER], params[seat, P_ROLLOUT],
-                     params[seat, P_OBJECTIVE],
-                     params[rollout, P_BASIC], tables[rollout],
-                     log_table, streams, 4 * seat, scratch, greedy, heuristic)
+                     params[seat, P_OBJECTIVE], params[seat, P_DEPTH],
+                     params[rollout, P_BASIC], tables[rollout], tables[seat],
+                     log_table, streams, 4 * seat, scratch, greedy, heuristic, learned)
 
 
 @nb.njit(cache=True)
@@ -555,9 +594,11 @@ def decide_once_nb(rules, seed, state, params, floats, tables, log_table, stream
     seat = C.to_act_nb(ctx, state)
     policy_id = params[seat, P_POLICY]
     if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
-        return pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic)
+        return pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic,
+                            learned)
     if ismcts is not None and policy_id == POLICY_ISMCTS:
-        return ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic)
+        return ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic,
+                              learned)
     if learned is not None and policy_id == POLICY_LEARNED:
         return learned_choose_nb(ctx, state, tables[seat])
     return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, 4 * seat, greedy,

@@ -122,10 +122,10 @@ def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, round
                 policy_id = params[seat, P_POLICY]
                 if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
                     index = pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch,
-                                         greedy, heuristic)
+                                         greedy, heuristic, learned)
                 elif ismcts is not None and policy_id == POLICY_ISMCTS:
                     index = ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch,
-                                           greedy, heuristic)
+                                           greedy, heuristic, learned)
                 elif learned is not None and policy_id == POLICY_LEARNED:
                     index = learned_choose_nb(ctx, state, tables[seat])
                 else:

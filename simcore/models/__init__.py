@@ -8,6 +8,12 @@ and its training log. The shipped
 ones are ``GAME-CASE.vVERSION.json`` here and are never changed: a retrained model ships as a
 new version (``simcore.learned`` says how a seat's policy picks one).
 
+A *value model* (``GAME-CASE.value.vVERSION.json``, ``fudasim train --value``) has the same
+form and two more fields: ``bias``, one integer per kind, and ``unit``. Its highest action score
+plus its kind's bias, divided by ``unit``, estimates what the position is worth to the deciding
+seat in the objective its ``about["objective"]`` names (the search players' ``depth``,
+``simcore.search``).
+
 This module imports no numba: ``fudasim rules show`` lists the models through it.
 """
 
@@ -21,9 +27,9 @@ from typing import Any
 
 from simcore.errors import PolicyError
 
-__all__ = ["FORMAT", "MAX_FEATURE", "MAX_LEAF", "MAX_NODES", "MAX_TREES", "MAX_WEIGHT", "MODELS_DIR", "Model", "ModelFile",
-           "Tree", "load_model", "model_path", "newest_version", "played_model", "save_model",
-           "shipped_models"]
+__all__ = ["FORMAT", "MAX_FEATURE", "MAX_LEAF", "MAX_NODES", "MAX_TREES", "MAX_UNIT", "MAX_WEIGHT", "MODELS_DIR", "Model",
+           "ModelFile", "Tree", "load_model", "model_path", "newest_version", "played_model", "played_value_model",
+           "save_model", "shipped_models", "value_models"]
 
 FORMAT = 1
 MODELS_DIR = Path(__file__).parent
@@ -32,6 +38,7 @@ MAX_FEATURE = (1 << 31) - 1  # a game clamps every feature to -MAX_FEATURE .. MA
 MAX_LEAF = 1 << 24  # |leaf value| bound
 MAX_TREES = 4096  # trees per kind: with MAX_LEAF, no sum of leaves overflows int64
 MAX_NODES = 1 << 16  # nodes per tree
+MAX_UNIT = 1 << 20  # a value model's unit: at most this many score points an objective point
 LEAF = -1  # a node whose feature is LEAF is a leaf; its threshold is its value
 
 
@@ -55,6 +62,7 @@ class Tree:
             i = left if value(feature) <= threshold else right
         return self.nodes[i][1]
 _NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.v(?P<version>[0-9]+)\.json$")
+_VALUE_NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.value\.v(?P<version>[0-9]+)\.json$")
 
 
 @dataclass
@@ -71,11 +79,15 @@ class Model:
     command: str = ""
     log: list[str] = field(default_factory=list)
     about: dict[str, Any] = field(default_factory=dict)
+    bias: list[int] | None = None  # a value model's: [kind], added to the best action's score
+    unit: int | None = None  # a value model's: score points an objective point
 
     def to_json(self) -> dict[str, Any]:
         """The file's contents."""
         data: dict[str, Any] = {"format": FORMAT, "game": self.game, "case": self.case, "version": self.version,
                                 "features": list(self.features), "kinds": list(self.kinds), "weights": self.weights}
+        if self.bias is not None:
+            data.update(bias=self.bias, unit=self.unit)
         if self.trees is not None:
             data["trees"] = [[[list(node) for node in tree.nodes] for tree in kind] for kind in self.trees]
         data.update(command=self.command, log=self.log, about=self.about)
@@ -92,16 +104,25 @@ class ModelFile:
     path: Path
 
 
-def model_path(game: str, case: str, version: int, folder: Path = MODELS_DIR) -> Path:
-    """Where the shipped model of ``game``'s ``case`` at ``version`` lives."""
-    return folder / f"{game}-{case}.v{version}.json"
+def model_path(game: str, case: str, version: int, folder: Path = MODELS_DIR, value: bool = False) -> Path:
+    """Where the shipped model (``value``: value model) of ``game``'s ``case`` at ``version`` lives."""
+    return folder / f"{game}-{case}.{'value.' if value else ''}v{version}.json"
 
 
 def shipped_models(game: str | None = None, folder: Path = MODELS_DIR) -> list[ModelFile]:
     """The shipped model files (of ``game``, or all), by game, case and version."""
+    return _files(_NAME, game, folder)
+
+
+def value_models(game: str | None = None, folder: Path = MODELS_DIR) -> list[ModelFile]:
+    """The shipped value model files (of ``game``, or all), by game, case and version."""
+    return _files(_VALUE_NAME, game, folder)
+
+
+def _files(name: re.Pattern[str], game: str | None, folder: Path) -> list[ModelFile]:
     found = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        match = _NAME.match(path.name)
+        match = name.match(path.name)
         if match and (game is None or match["game"] == game):
             found.append(ModelFile(match["game"], match["case"], int(match["version"]), path))
     return sorted(found, key=lambda m: (m.game, m.case, m.version))
@@ -111,6 +132,13 @@ def played_model(game: str, case: str, version: int, folder: Path = MODELS_DIR) 
     """The model file ``learned:version=version`` plays for ``case``: the case's newest at or
     below ``version`` (None: none)."""
     files = [m for m in shipped_models(game, folder) if m.case == case and m.version <= version]
+    return files[-1] if files else None
+
+
+def played_value_model(game: str, case: str, version: int, folder: Path = MODELS_DIR) -> ModelFile | None:
+    """The value model file a search player's ``value=version`` reads for ``case``: the case's
+    newest at or below ``version`` (None: none)."""
+    files = [m for m in value_models(game, folder) if m.case == case and m.version <= version]
     return files[-1] if files else None
 
 
@@ -136,7 +164,9 @@ def load_model(path: str | Path) -> Model:
                       tuple(str(f) for f in data["features"]), tuple(str(k) for k in data["kinds"]),
                       [[int(w) for w in row] for row in data["weights"]], _trees(data.get("trees")),
                       str(data.get("command", "")), [str(line) for line in data.get("log", [])],
-                      dict(data.get("about", {})))
+                      dict(data.get("about", {})),
+                      None if data.get("bias") is None else [int(b) for b in data["bias"]],
+                      None if data.get("unit") is None else int(data["unit"]))
     except (KeyError, TypeError, ValueError) as error:
         raise PolicyError(f"policy learned: {where} is not a model file ({error})") from None
     if model.trees is not None:
@@ -145,6 +175,14 @@ def load_model(path: str | Path) -> Model:
         raise PolicyError(f"policy learned: {where}: weights are not one row of {len(model.features)} per kind")
     if any(abs(w) > MAX_WEIGHT for row in model.weights for w in row):
         raise PolicyError(f"policy learned: {where}: a weight is outside -{MAX_WEIGHT}..{MAX_WEIGHT}")
+    if (model.bias is None) != (model.unit is None):
+        raise PolicyError(f"policy learned: {where}: a value model needs both bias and unit")
+    if model.bias is not None and model.unit is not None:
+        if len(model.bias) != len(model.kinds) or any(abs(b) > MAX_LEAF for b in model.bias):
+            raise PolicyError(f"policy learned: {where}: bias is not one integer within -{MAX_LEAF}..{MAX_LEAF} "
+                              f"per kind")
+        if not 1 <= model.unit <= MAX_UNIT:
+            raise PolicyError(f"policy learned: {where}: unit {model.unit} is outside 1..{MAX_UNIT}")
     return model
 
 

@@ -31,6 +31,14 @@ model its apprentice):
 
 The model of the last iteration is written (``--out``), with the command, the library versions
 and the log. Everything is seeded: the same command makes the same file.
+
+``--value`` trains a *value model* instead (``simcore.models``; what the search players' ``depth``
+reads): every iteration's positions come from the heuristic's self-play (the search players'
+rollout policy), and the labels are fitted without centring (a ridge regression with an
+intercept, or ``--fit trees``), so that an action's score estimates its mean objective itself;
+weights, leaves and intercepts are multiplied by ``--unit`` and rounded. There is no strength
+check: the log gives each kind's R2 on the pooled positions and on a fifth of the decisions held
+out of the fit.
 """
 
 from __future__ import annotations
@@ -52,13 +60,14 @@ from simcore.games import game_of
 from simcore.kernels.policy_ids import OBJECTIVE_IDS, POLICY_HEURISTIC, POLICY_LEARNED
 from simcore.kernels.threads import in_threads
 from simcore.learned import learned_table, learning
-from simcore.models import LEAF, MAX_LEAF, MAX_TREES, MAX_WEIGHT, Model, Tree, save_model
+from simcore.models import LEAF, MAX_LEAF, MAX_TREES, MAX_UNIT, MAX_WEIGHT, Model, Tree, save_model
 from simcore.policies import parse_policy
 from simcore.registry import REGISTRY
 from simcore.rules import load_rules
 
-__all__ = ["MIN_DECISIONS", "TrainConfig", "fit_weights", "train", "training_objective"]
+__all__ = ["MIN_DECISIONS", "VALUE_UNITS", "TrainConfig", "fit_value", "fit_weights", "train", "training_objective"]
 
+VALUE_UNITS = {"win": 1 << 12, "score": 1 << 6, "margin": 1 << 6}  # --value's default --unit by objective
 MIN_DECISIONS = 200  # labelled decisions of a kind below which the kind keeps the heuristic's choice
 ROWS_PER_ROUND = 512  # room for one round's labelled actions
 CHUNK_ROUNDS = 64
@@ -89,6 +98,8 @@ class TrainConfig:
     trees: int = 100  # --fit trees: boosting iterations (trees per kind)
     leaves: int = 31  # --fit trees: leaves per tree at most
     version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
+    value: bool = False  # a value model (module docstring)
+    unit: int | None = None  # --value: score points an objective point (default: VALUE_UNITS)
     out: str | None = None
     threads: int | None = None
     command: str = ""
@@ -115,6 +126,10 @@ def _check(config: TrainConfig) -> None:
         raise RunError(f"--labels {config.labels}: must be one of {', '.join(LABELS)}")
     if config.version is not None and config.version < 1:
         raise RunError(f"--version {config.version}: must be at least 1")
+    if config.unit is not None and not (config.value and 1 <= config.unit <= MAX_UNIT):
+        raise RunError(f"--unit {config.unit}: must be 1..{MAX_UNIT}, with --value")
+    if config.value and config.fit == "pairwise":
+        raise RunError("--fit pairwise ranks actions; a value model (--value) is fitted by ridge or trees")
 
 
 def _sklearn() -> Any:
@@ -198,6 +213,64 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
     for f, weight in fixed.items():
         weights[:, f] = weight
     return weights, notes
+
+
+def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
+              alpha: float, unit: int, fit: str, n_trees: int, leaves: int,
+              seed: int) -> tuple[np.ndarray, np.ndarray, list[list[Tree]] | None, list[str]]:
+    """``--value`` (module docstring): integer weights int64[n_slots, F], a bias per slot, the
+    trees of each slot (``fit`` trees; else None) and a note per slot. A slot with fewer than
+    ``MIN_DECISIONS`` decisions scores every position by the mean label of all positions."""
+    linear_model = _sklearn()
+    n_features = features.shape[1]
+    weights = np.zeros((n_slots, n_features), dtype=np.int64)
+    mean = float(labels.mean()) if len(labels) else 0.0
+    bias = np.full(n_slots, int(np.rint(mean * unit)), dtype=np.int64)
+    trees: list[list[Tree]] | None = [[] for _ in range(n_slots)] if fit == "trees" else None
+    notes = []
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    x = (relative_features(features, groups) if fit == "trees" else features).astype(np.float64)
+    # a fifth of the decisions held out, chosen by the decision's number (every action of one together)
+    held = (np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(groups)])) % 5) == 4
+    for slot in range(n_slots):
+        rows = slots == slot
+        decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
+        if decisions < MIN_DECISIONS:
+            continue
+        train_rows, test_rows = rows & ~held, rows & held
+        if fit == "trees":
+            from sklearn.ensemble import HistGradientBoostingRegressor
+
+            model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=0.1,
+                                                  early_stopping=False, random_state=seed % 2**32)
+            r2_test = model.fit(x[train_rows], labels[train_rows]).score(x[test_rows], labels[test_rows])
+            r2 = model.fit(x[rows], labels[rows]).score(x[rows], labels[rows])
+            fitted = [predictors[0].nodes for predictors in model._predictors]
+            assert trees is not None
+            trees[slot] = [_predictor_tree(nodes, unit) for nodes in fitted]
+            intercept = float(np.asarray(model._baseline_prediction).ravel()[0])
+            if any(abs(node[1]) > MAX_LEAF for tree in trees[slot] for node in tree.nodes if node[0] == LEAF):
+                raise RunError(f"--unit {unit}: a leaf of slot {slot} is beyond {MAX_LEAF}; use a smaller --unit")
+        else:
+            scale = x[rows].std(axis=0)
+            used = scale > 0
+            model = linear_model.Ridge(alpha=alpha)
+            r2_test = model.fit(x[train_rows][:, used] / scale[used], labels[train_rows]).score(
+                x[test_rows][:, used] / scale[used], labels[test_rows])
+            r2 = model.fit(x[rows][:, used] / scale[used], labels[rows]).score(x[rows][:, used] / scale[used],
+                                                                                labels[rows])
+            w = np.zeros(n_features)
+            w[used] = model.coef_ / scale[used]
+            if np.abs(w).max() * unit > MAX_WEIGHT:
+                raise RunError(f"--unit {unit}: a weight of slot {slot} is beyond {MAX_WEIGHT}; use a smaller --unit")
+            weights[slot] = np.rint(w * unit).astype(np.int64)
+            intercept = float(model.intercept_)
+        if abs(intercept * unit) > MAX_LEAF:
+            raise RunError(f"--unit {unit}: the intercept of slot {slot} is beyond {MAX_LEAF}; use a smaller --unit")
+        bias[slot] = int(np.rint(intercept * unit))
+        notes.append(f"slot {slot}: {decisions:,} decisions, R2 {r2:.3f} "
+                     f"(held-out fifth: {r2_test:.3f})")
+    return weights, bias, trees, notes
 
 
 def training_objective(game: str, module: Any) -> str:
@@ -390,8 +463,11 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                        f"time (rules that play one model, e.g. a fixed yaku set)")
     case = cases[0]
     # by default the version ``--policy learned`` plays now; a model to ship as a new one names it
-    version = config.version if config.version is not None else int(parse_policy("learned", game.name).params["version"])
-    out = Path(config.out) if config.out else Path(f"{game.name}-{case}.v{version}.json")
+    if config.value:  # by default the version the search players' value models are read at now
+        version = config.version if config.version is not None else int(parse_policy("pimc", game.name).params["value"])
+    else:
+        version = config.version if config.version is not None else int(parse_policy("learned", game.name).params["version"])
+    out = Path(config.out) if config.out else Path(f"{game.name}-{case}.{'value.' if config.value else ''}v{version}.json")
     if out.is_dir():
         raise RunError(f"--out {out}: is a folder; give the model file's path")
     if not out.parent.exists():
@@ -400,6 +476,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
     if objective_name not in OBJECTIVE_IDS:
         raise RunError(f"--objective {objective_name}: must be one of {', '.join(OBJECTIVE_IDS)}")
     objective = OBJECTIVE_IDS[objective_name]
+    unit = config.unit if config.unit is not None else VALUE_UNITS[objective_name]
     if config.threads is not None:
         numba.set_num_threads(max(1, min(config.threads, numba.config.NUMBA_NUM_THREADS)))
     n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
@@ -417,7 +494,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                    "rounds": config.rounds, "worlds": config.worlds, "label": config.label,
                    "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
                    "labels": config.labels, "objective": objective_name,
-                   "fit": config.fit, **({"trees": config.trees, "leaves": config.leaves} if config.fit == "trees" else {})}
+                   "fit": config.fit, **({"trees": config.trees, "leaves": config.leaves} if config.fit == "trees" else {}),
+                   **({"value": True, "unit": unit} if config.value else {})}
     model.command = config.command
     bar = _Bar(config.iterations * config.rounds, progress)
     pooled: list[tuple[np.ndarray, ...]] = []
@@ -428,11 +506,25 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
             started = time.perf_counter()
             save_model(model, candidate)
             table = learned_table(game.name, compiled, parse_policy(spec_text, game.name))
-            behaviour = POLICY_HEURISTIC if iteration == 0 else POLICY_LEARNED
+            behaviour = POLICY_HEURISTIC if iteration == 0 or config.value else POLICY_LEARNED
             pooled.append(_collect(game.name, module, compiled, config, table, heuristic, behaviour, objective,
                                    (iteration + 1) * TRAIN_ROUND, bar))
             feats, q, slots, groups = (np.concatenate([p[k] for p in pooled]) for k in range(4))
             block = module.blocks(compiled).index(case)
+            if config.value:
+                weights, bias, trees, notes = fit_value(feats, q / config.worlds, groups, slots, n_slots, config.alpha,
+                                                        unit, config.fit, config.trees, config.leaves, config.seed)
+                model.weights = [[int(w) for w in row] for row in weights[block * n_kinds:(block + 1) * n_kinds]]
+                model.trees = None if trees is None else trees[block * n_kinds:(block + 1) * n_kinds]
+                model.bias = [int(b) for b in bias[block * n_kinds:(block + 1) * n_kinds]]
+                model.unit = unit
+                line = (f"iteration {iteration + 1}/{config.iterations}: {len(np.unique(groups)):,} decisions "
+                        f"({len(q):,} actions) labelled by {config.worlds} worlds each; a value model in "
+                        f"{unit} points an objective point")
+                model.log.append(line)
+                model.log.extend(f"  {note}" for note in notes)
+                log(f"{line}; {time.perf_counter() - started:,.0f} s")
+                continue
             if config.fit == "trees":
                 weights, trees, notes = fit_trees(feats, q / config.worlds, groups, slots, n_slots, default, fixed,
                                                   config.trees, config.leaves, config.seed)
