@@ -530,7 +530,7 @@ def _describe_rules(rule_set) -> str:
 def _learned_models(game, rule_set) -> list[str]:
     """The shipped models of the learned player (``--policy learned``), those these rules play marked."""
     from simcore.learned import learning
-    from simcore.models import played_model, shipped_models
+    from simcore.models import played_model, played_value_model, shipped_models, value_models
     from simcore.policies import parse_policy
 
     module = learning(game.name)
@@ -545,6 +545,16 @@ def _learned_models(game, rule_set) -> list[str]:
         lines.append("  none shipped")
     for m in models:
         mark = "  (these rules play it)" if m.case in played and played_model(game.name, m.case, version) == m else ""
+        lines.append(f"  {m.case:<8} version {m.version}{mark}")
+    values = value_models(game.name)
+    value = int(parse_policy("pimc", game.name).params["value"])
+    lines += ["", f"value models (pimc and ismcts with depth=N, value {value}, each case's newest version at or "
+                  "below it):"]
+    if not values:
+        lines.append("  none shipped")
+    for m in values:
+        mark = ("  (these rules read it)" if m.case in played and played_value_model(game.name, m.case, value) == m
+                else "")
         lines.append(f"  {m.case:<8} version {m.version}{mark}")
     return lines
 

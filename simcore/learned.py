@@ -179,7 +179,7 @@ def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
         if found is None:
             cases = sorted({m.case for m in value_models(game, folder)})
             where = "shipped" if source == "shipped" else f"in {source}"
-            raise PolicyError(f"{what} needs a {game} value model for {case} at version {version} or below "
+            raise PolicyError(f"{what} needs a value model of {game} {case} at version {version} or below "
                               f"{where} (cases: {', '.join(cases) or 'none'})")
         model = load_model(found.path)
         if model.unit is None or (model.game, model.case, model.version) != (game, case, found.version):

@@ -189,7 +189,7 @@ def test_depth_changes_what_the_search_plays(tmp_path):
 
 @pytest.mark.parametrize(("text", "problem"), [
     ("pimc:depth=1,values={folder}/missing", "is not a folder of value model files"),
-    ("pimc:depth=1,value=1,values={empty}", "needs a tensho value model for set1 at version 1 or below"),
+    ("pimc:depth=1,value=1,values={empty}", "needs a value model of tensho set1 at version 1 or below"),
     ("pimc:depth=1,objective=score,values={folder}", "estimates objective=win, not objective=score"),
     ("ismcts:depth=1,tree=all,values={folder}", "needs tree=own"),
 ])
@@ -221,7 +221,7 @@ def test_a_bad_value_model_file_is_refused_with_its_name(tmp_path, edit, problem
 
 
 def test_the_command_line_refuses_depth_without_a_value_model_in_one_line(tmp_path):
-    result = CliRunner().invoke(main, ["run", "enshu-w", "--players", "2", "--rounds", "2", "--policy",
+    result = CliRunner().invoke(main, ["run", "enshu-c", "--players", "4", "--rounds", "2", "--policy",
                                        "0=pimc:depth=1", "--out", str(tmp_path / "run")])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and "value model" in result.output, result.output
@@ -245,4 +245,56 @@ def test_train_value_makes_a_value_model_the_search_reads(tmp_path):
     specs = [parse_policy(f"pimc:worlds=3,confirm=3,depth=1,values={folder}", "tensho"), HEURISTIC]
     for k, r in zip(GAME.play_units("kernel", compiled, specs, SEED, 0, 3, None),
                     GAME.play_units("reference", compiled, specs, SEED, 0, 3, None), strict=True):
+        np.testing.assert_array_equal(k, r)
+
+
+# The shipped value models, by name and sha256: a dataset records ``value=N`` where a search seat
+# has ``depth``, and reads each case's newest value model at or below N, so a shipped file is never
+# changed; a retrained one ships at the next version (and ``value``'s default moves to it).
+SHIPPED_VALUES = {
+    "enshu-c2.value.v1.json": "8a6b418e32d7e9b7",
+    "enshu-c3.value.v1.json": "857a555721ba33ee",
+    "enshu-c5.value.v1.json": "a0d88b603ea1460d",
+    "enshu-s2.value.v1.json": "99f07edb3385d950",
+    "enshu-s3.value.v1.json": "a4bff3ce60ce5c7c",
+    "enshu-w2.value.v1.json": "8516d0610f0a5c25",
+    "enshu-w3.value.v1.json": "ea6c354d5ccd9774",
+    "koikoi-kkj.value.v1.json": "4620f89ef603ce5f",
+    "koikoi-koikoi.value.v1.json": "8930eeaf7431fa82",
+    "tensho-set1.value.v1.json": "ded835106cf67084",
+    "tensho-set2.value.v1.json": "2d12aed15bbcf30f",
+}
+
+
+def test_the_shipped_value_models_are_those_pinned_and_estimate_the_searchs_default_objective():
+    import hashlib
+
+    from simcore.models import value_models
+
+    found = {m.path.name: hashlib.sha256(m.path.read_bytes()).hexdigest()[:16] for m in value_models()}
+    assert found == SHIPPED_VALUES
+    for m in value_models():
+        model = load_model(m.path)
+        assert (model.game, model.case, model.version) == (m.game, m.case, m.version)
+        assert model.unit is not None and model.bias is not None
+        assert model.about["objective"] == parse_policy("pimc", m.game).params["objective"], m.path.name
+
+
+@pytest.mark.parametrize(("rules_name", "players"), [
+    pytest.param("enshu-w", 2, id="enshu-w2"),
+    pytest.param("koikoi", None, id="koikoi", marks=pytest.mark.slow),
+    pytest.param("enshu-c", 3, id="enshu-c3", marks=pytest.mark.slow),
+])
+def test_the_shipped_value_models_play_the_same_rows_in_both_engines(rules_name, players):
+    from simcore.games import game_of
+
+    rules = load_rules(rules_name, {} if players is None else {"enshu.players": str(players)})
+    game = game_of(rules)
+    compiled = game.compile(rules)
+    seats = game.players(compiled)
+    specs = [parse_policy("pimc:worlds=3,confirm=3,depth=2", game.name),
+             parse_policy("ismcts:iterations=12,confirm=3,depth=1", game.name),
+             *[parse_policy("greedy", game.name)] * (seats - 2)]
+    for k, r in zip(game.play_units("kernel", compiled, specs, SEED, 0, 3, None),
+                    game.play_units("reference", compiled, specs, SEED, 0, 3, None), strict=True):
         np.testing.assert_array_equal(k, r)
