@@ -126,9 +126,14 @@ def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
         if model.game != game or model.case != case:
             raise PolicyError(f"policy learned: {source} is a model of {model.game} {model.case}, "
                               f"these rules need {game} {case}")
+    return _fitted(model, module, f"policy learned: the {game} {case} model")
+
+
+def _fitted(model: Model, module: Learning, what: str) -> Model:
+    """``model`` over the game's features (``_widened``); ``PolicyError`` beginning ``what`` if it
+    was trained on features or decision kinds this fudasim does not compute."""
     if tuple(module.FEATURES)[:len(model.features)] != model.features or model.kinds != tuple(module.KINDS):
-        raise PolicyError(f"policy learned: the {game} {case} model was trained on other features or "
-                          f"decisions than this fudasim computes")
+        raise PolicyError(f"{what} was trained on other features or decisions than this fudasim computes")
     return _widened(model, len(module.FEATURES))
 
 
@@ -187,10 +192,7 @@ def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
         if model.about.get("objective") != objective:
             raise PolicyError(f"{what}: the {game} {case} value model estimates objective="
                               f"{model.about.get('objective')}, not objective={objective}")
-        if tuple(module.FEATURES)[:len(model.features)] != model.features or model.kinds != tuple(module.KINDS):
-            raise PolicyError(f"{what}: the {game} {case} value model was trained on other features or "
-                              f"decisions than this fudasim computes")
-        return _widened(model, len(module.FEATURES))
+        return _fitted(model, module, f"{what}: the {game} {case} value model")
 
     return _table(module, compiled, model_of)
 

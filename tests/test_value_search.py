@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_search_positions import position
 
 from cli.main import main
 from simcore.errors import PolicyError
@@ -45,18 +46,6 @@ def bias_models(folder: Path, bias: dict[str, int] = BIAS, unit: int = UNIT, obj
                       about={"objective": objective}, bias=[bias[k] for k in KINDS], unit=unit)
         save_model(model, folder / f"tensho-{case}.value.v1.json")
     return folder
-
-
-def position(round_index: int, step: int):
-    """The round after ``step`` decisions of heuristic play: (state, decision, heuristic's index)."""
-    state = GAME.new_state(COMPILED, SEED, round_index, round_index % 2)
-    players = GAME.seat_policies(COMPILED, [HEURISTIC, HEURISTIC], SEED, round_index)
-    for _ in range(step):
-        decision = state.decision()
-        state.apply(GAME.ask_policy(players[decision.seat], state, decision))
-    decision = state.decision()
-    base = list(decision.actions).index(GAME.ask_policy(players[decision.seat], state, decision))
-    return state, decision, base
 
 
 def oracle_values(state, decision, worlds: int, depth: int, bias: dict[str, int] = BIAS) -> list[list[int]]:

@@ -13,15 +13,16 @@ Policy arrays (``simcore.kernels.policy_rows`` packs them): ``params`` int64[sea
 N_PARAMS], row ``seat`` the seat's policy (columns ``P_*``), the last row the rollout policies'
 defaults; ``floats`` float64[seats, N_FLOATS], a seat's real parameters (columns ``F_*``: ISMCTS's
 exploration constant, PIMC's threshold ``z``); ``tables`` int64[seats + 1, T],
-the heuristic's tables of each heuristic seat and, in the last row, of the rollouts' heuristic;
+the heuristic's tables of each heuristic seat, the value table of each search seat with
+``depth`` (``P_DEPTH`` > 0: ``playout_nb``) and, in the last row, the rollouts' heuristic's;
 ``log_table`` float64[>= iterations + 1], ``simcore.search.log_table`` (the reference's own
 numbers). ``Scratch`` is one kernel thread's: ``new_scratch_nb``.
 
 ``greedy``, ``heuristic``, ``pimc``, ``ismcts`` and ``learned`` are the fields of ``policy_rows``'
 ``PolicyKinds``, passed as arguments of their own: True when some seat (or rollout) plays that
-policy, None when none does. numba drops a branch on ``x is not None`` when ``x`` is a None
-argument before it types it, so a kernel compiles only the policies its seats play (see
-``choice_nb.basic_choice_nb``).
+policy, None when none does (``learned`` is also True where a search seat has ``depth``).
+numba drops a branch on ``x is not None`` when ``x`` is a None argument before it types it, so a
+kernel compiles only the policies its seats play (see ``choice_nb.basic_choice_nb``).
 
 Every function here but ``descend_nb`` and ``world_nb`` (each called from two places or more) is inlined into its caller
 (``inline="always"``): the general kernel (``units_nb.play_span_nb``) holds the search it plays
