@@ -280,7 +280,7 @@ def table_weights(table: np.ndarray) -> list[list[int]]:
 
 
 def table_bias(table: np.ndarray) -> tuple[list[int], int]:
-    """A value table's bias by slot and its unit (a learned player's: zeros and 0)."""
+    """A value table's (int64[:]) bias by slot and its unit (a learned player's: zeros and 0)."""
     slots = int(table[L_SLOTS])
     at = int(table[L_BIAS])
     return ([int(b) for b in table[at:at + slots]] if at else [0] * slots), int(table[L_UNIT])
