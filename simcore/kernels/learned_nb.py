@@ -180,7 +180,7 @@ def learned_rollout_nb(ctx, x, table):
 @internal_nb(cache=True, _nrt=False)
 def basic_rollout_nb(ctx, x, policy_id, table, streams, at):
     """Play ``x`` to its end with the ``choice_nb.basic_choice_nb`` of ``policy_id`` (tables
-    ``table``) in every seat, as ``search_nb.rollout_nb`` does."""
+    ``table``) in every seat, as ``search_nb.playout_nb`` does."""
     while not C.done_nb(ctx, x):
         if C.rollout_turns_nb(ctx, x, policy_id, streams, at):
             continue

@@ -72,7 +72,7 @@ from simcore.kernels.policy_rows import (
 
 __all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "disagreements_nb", "ismcts_nb", "ismcts_seat_nb",
            "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "playout_nb", "pimc_seat_nb", "pimc_worlds_nb",
-           "rollout_nb", "world_nb"]
+           "world_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
 T_KEY = 0  # the action key that leads to the node
@@ -159,34 +159,27 @@ def world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scr
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic):
-    """Play ``x`` to its end with ``rollout_id`` in every seat (its game parameter ``param``, its
-    heuristic tables ``table``), drawing from the stream at ``at``."""
-    while not C.done_nb(ctx, x):
-        if C.rollout_turns_nb(ctx, x, rollout_id, streams, at):
-            continue
-        index = basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
-        C.apply_nb(ctx, x, index)
-
-
-@nb.njit(inline="always", cache=True, _nrt=False)
 def playout_nb(ctx, x, seat, cut, kind, vtable, objective, rollout_id, param, table, streams, at, greedy, heuristic,
                learned):
-    """Play ``x`` on with ``rollout_id`` in every seat and return what it is worth to ``seat``:
-    its objective at the round's end; with ``cut`` > 0 (``learned`` not None), in
+    """Play ``x`` on with ``rollout_id`` in every seat (its game parameter ``param``, its
+    heuristic tables ``table``, drawing from the stream at ``at``) and return what it is worth to
+    ``seat``: its objective at the round's end; with ``cut`` > 0 (``learned`` not None), in
     ``vtable[L_UNIT]`` points an objective point, the rollout stopping at ``seat``'s ``cut``-th
     decision of ``kind`` (the searched decision's, ``kind_nb``) with two or more actions, where
-    the value table ``vtable`` scores it (``learned_nb.value_nb``)."""
-    if learned is not None and cut > 0:
-        count = 0
-        while not C.done_nb(ctx, x):
+    the value table ``vtable`` scores it (``learned_nb.value_nb``). One loop, so that the
+    rollout policy's choice is inlined once."""
+    count = 0
+    while not C.done_nb(ctx, x):
+        if learned is not None and cut > 0:
             if C.to_act_nb(ctx, x) == seat and C.n_actions_nb(ctx, x) >= 2 and kind_nb(ctx, x) == kind:
                 count += 1
                 if count >= cut:
                     return value_nb(ctx, x, vtable)
-            C.apply_nb(ctx, x, basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic))
+        elif C.rollout_turns_nb(ctx, x, rollout_id, streams, at):  # a shortcut that may pass the cut
+            continue
+        C.apply_nb(ctx, x, basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic))
+    if learned is not None and cut > 0:
         return objective_nb(ctx, x, seat, objective) * vtable[L_UNIT]
-    rollout_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic)
     return objective_nb(ctx, x, seat, objective)
 
 
