@@ -210,10 +210,20 @@ def test_a_bad_value_model_file_is_refused_with_its_name(tmp_path, edit, problem
 
 
 def test_the_command_line_refuses_depth_without_a_value_model_in_one_line(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
     result = CliRunner().invoke(main, ["run", "enshu-c", "--players", "4", "--rounds", "2", "--policy",
-                                       "0=pimc:depth=1", "--out", str(tmp_path / "run")])
+                                       f"0=pimc:depth=1,values={empty}", "--out", str(tmp_path / "run")])
     assert result.exit_code == 2
-    assert result.output.strip().count("\n") == 0 and "value model" in result.output, result.output
+    assert result.output.strip().count("\n") == 0 and "value model of enshu c4" in result.output, result.output
+    # refused before its first round: the folder it made is gone, so the corrected command runs
+    assert not (tmp_path / "run").exists()
+    # a folder that was there before, empty, stays (empty)
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    result = CliRunner().invoke(main, ["run", "enshu-c", "--players", "4", "--rounds", "2", "--policy",
+                                       f"0=pimc:depth=1,values={empty}", "--out", str(kept)])
+    assert result.exit_code == 2 and kept.is_dir() and not any(kept.iterdir())
 
 
 def test_train_value_makes_a_value_model_the_search_reads(tmp_path):
@@ -243,6 +253,7 @@ def test_train_value_makes_a_value_model_the_search_reads(tmp_path):
 SHIPPED_VALUES = {
     "enshu-c2.value.v1.json": "8a6b418e32d7e9b7",
     "enshu-c3.value.v1.json": "857a555721ba33ee",
+    "enshu-c4.value.v1.json": "e6bd05fa9ebdf374",
     "enshu-c5.value.v1.json": "a0d88b603ea1460d",
     "enshu-s2.value.v1.json": "99f07edb3385d950",
     "enshu-s3.value.v1.json": "a4bff3ce60ce5c7c",

@@ -28,7 +28,7 @@ import numpy as np
 import simcore
 from simcore import dataset as ds
 from simcore import storage
-from simcore.errors import PolicyError, RunError
+from simcore.errors import FudasimError, PolicyError, RunError
 from simcore.games import Game, game_of
 from simcore.policies import (
     HiddenCardsWarning,
@@ -525,11 +525,37 @@ def run(config: RunConfig) -> RunSummary:
         if not 1 <= config.threads <= numba.config.NUMBA_NUM_THREADS:
             raise RunError(f"--threads {config.threads}: must be 1..{numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(config.threads)
+    existed = isinstance(out, Path) and out.exists()
+    fresh = isinstance(out, Path) and not (existed and any(out.iterdir()))
     plan, lock, present = _prepare_out(config, plan, out)
+    refused = False
     try:
         return _execute(config, plan, game, compiled, specs, out, present)
+    except FudasimError:
+        refused = True
+        raise
     finally:
         lock.release()
+        if refused and fresh:
+            _forget_unstarted(out, remove_folder=not existed)
+
+
+def _forget_unstarted(out: Path, remove_folder: bool) -> None:
+    """Remove what a run refused before its first shard (a policy's missing model, say) left in a
+    folder that was new or empty: its manifest and lock file, and (``remove_folder``: the run
+    made it) the folder, so that the corrected command is not told the folder is taken."""
+    names = set(os.listdir(out)) if out.is_dir() else set()
+    if not names <= {ds.RUN_FILE, ds.LOCK_FILE}:
+        return
+    if ds.RUN_FILE in names and ds.read_manifest(out).get(ds.SHARD_FILES):
+        return
+    for name in names:
+        (out / name).unlink(missing_ok=True)
+    if remove_folder:
+        try:
+            out.rmdir()
+        except OSError:
+            pass
 
 
 def _connect(address: str) -> Any:
