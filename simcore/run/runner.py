@@ -536,7 +536,7 @@ def run(config: RunConfig) -> RunSummary:
         raise
     finally:
         lock.release()
-        if refused and fresh:
+        if refused and fresh and isinstance(out, Path):
             _forget_unstarted(out, remove_folder=not existed)
 
 
