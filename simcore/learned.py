@@ -65,7 +65,8 @@ from simcore.models import (
 from simcore.policies import PolicySpec, parse_policy
 from simcore.registry import REGISTRY
 
-__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "best", "choose", "learned_rows", "learned_table",
+__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "best", "check_models", "choose", "learned_rows",
+           "learned_table",
            "learning", "table_bias", "table_trees", "table_weights", "value_table"]
 
 
@@ -160,6 +161,17 @@ def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
     if module is None:
         raise PolicyError(f"policy learned: not offered for {game}")
     return _table(module, compiled, lambda case: _model_for(game, case, spec, module))
+
+
+def check_models(game: str, compiled: Any, specs: Sequence[Any]) -> None:
+    """``PolicyError`` if a seat's model file (a learned seat's, or the value models of a search
+    seat with ``depth``) cannot be played under ``compiled`` rules: checked before a run touches
+    its folder."""
+    for spec in specs:
+        if spec.policy_id == POLICY_LEARNED:
+            learned_table(game, compiled, spec)
+        if int(spec.params.get("depth", 0) or 0) > 0:
+            value_table(game, compiled, spec)
 
 
 def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:

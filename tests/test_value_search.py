@@ -298,3 +298,15 @@ def test_the_shipped_value_models_play_the_same_rows_in_both_engines(rules_name,
     for k, r in zip(game.play_units("kernel", compiled, specs, SEED, 0, 3, None),
                     game.play_units("reference", compiled, specs, SEED, 0, 3, None), strict=True):
         np.testing.assert_array_equal(k, r)
+
+
+def test_a_missing_model_refuses_an_overwrite_before_the_old_dataset_is_touched(tmp_path):
+    out = tmp_path / "run"
+    assert CliRunner().invoke(main, ["run", "tensho-ise", "--rounds", "50", "--out", str(out),
+                                     "--no-progress"]).exit_code == 0
+    before = sorted((p.name, p.read_bytes()) for p in out.iterdir() if p.is_file())
+    for policy in ("0=learned:model=/nonexistent/model.json", f"0=pimc:depth=1,values={tmp_path}"):
+        result = CliRunner().invoke(main, ["run", "tensho-ise", "--rounds", "50", "--out", str(out), "--overwrite",
+                                           "--policy", policy, "--no-progress"])
+        assert result.exit_code == 2 and result.output.strip().count("\n") == 0, result.output
+        assert sorted((p.name, p.read_bytes()) for p in out.iterdir() if p.is_file()) == before

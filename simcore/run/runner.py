@@ -30,6 +30,7 @@ from simcore import dataset as ds
 from simcore import storage
 from simcore.errors import FudasimError, PolicyError, RunError
 from simcore.games import Game, game_of
+from simcore.learned import check_models
 from simcore.policies import (
     HiddenCardsWarning,
     check_engine,
@@ -139,6 +140,7 @@ def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
     specs = [parse_policy(chosen.get(seat, "random"), game.name) for seat in range(players)]
     for spec in specs:
         check_engine(spec, game.name, config.engine)  # never play a policy as another
+    check_models(game.name, compiled, specs)  # a missing model refused before the folder is touched
     if not 0 <= config.seed < 2**64:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if config.matches is not None:
