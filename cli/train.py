@@ -45,7 +45,7 @@ __all__ = ["train"]
 @click.option("--objective", type=click.Choice(["win", "score", "margin"]), default=None,
               help="What a finished round counts in the labels: the sign of the payoff, the payoff, or "
                    "the payoff minus each other seat's (default: win in Tensho, score in Enshu-bana, "
-                   "margin in koi-koi).")
+                   "margin in koi-koi; with --value, what pimc plays for: win in Tensho, margin elsewhere).")
 @click.option("--value", is_flag=True, default=False,
               help="Train a value model (what pimc and ismcts read with depth=N): the heuristic's self-play, "
                    "the labels fitted without centring; the file is GAME-CASE.value.vVERSION.json.")

@@ -310,3 +310,15 @@ def test_a_missing_model_refuses_an_overwrite_before_the_old_dataset_is_touched(
                                            "--policy", policy, "--no-progress"])
         assert result.exit_code == 2 and result.output.strip().count("\n") == 0, result.output
         assert sorted((p.name, p.read_bytes()) for p in out.iterdir() if p.is_file()) == before
+
+
+def test_train_value_labels_by_what_the_search_plays_for(tmp_path):
+    # Enshu-bana's learned player is trained on the score, its search plays for the margin: a
+    # value model made without --objective is one the search reads
+    out = tmp_path / "values" / "enshu-w2.value.v1.json"
+    out.parent.mkdir()
+    result = CliRunner().invoke(main, ["train", "enshu-w", "--players", "2", "--value", "--seed", "3",
+                                       "--iterations", "1", "--rounds", "40", "--worlds", "2", "--label", "1000",
+                                       "--no-progress", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert load_model(out).about["objective"] == "margin"

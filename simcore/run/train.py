@@ -34,7 +34,8 @@ and the log. Everything is seeded: the same command makes the same file.
 
 ``--value`` trains a *value model* instead (``simcore.models``; what the search players' ``depth``
 reads): every iteration's positions come from the heuristic's self-play (the search players'
-rollout policy), and the labels are fitted without centring (a ridge regression with an
+rollout policy), labelled by the search's objective unless ``--objective`` names another, and
+the labels are fitted without centring (a ridge regression with an
 intercept, or ``--fit trees``), so that an action's score estimates its mean objective itself;
 weights, leaves and intercepts are multiplied by ``--unit`` and rounded. There is no strength
 check: the log gives each kind's R2 on the pooled positions and on a fifth of the decisions held
@@ -472,7 +473,9 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
         raise RunError(f"--out {out}: is a folder; give the model file's path")
     if not out.parent.exists():
         raise RunError(f"--out {out}: folder {out.parent} does not exist")
-    objective_name = config.objective or training_objective(game.name, module)
+    # a value model estimates what the search plays for: by default its objective
+    objective_name = config.objective or (str(parse_policy("pimc", game.name).params["objective"]) if config.value
+                                          else training_objective(game.name, module))
     if objective_name not in OBJECTIVE_IDS:
         raise RunError(f"--objective {objective_name}: must be one of {', '.join(OBJECTIVE_IDS)}")
     objective = OBJECTIVE_IDS[objective_name]
