@@ -19,11 +19,12 @@ Objective
 Learned evaluation, ``depth`` D (pimc and ismcts; ismcts with ``tree=own``)
     With D > 0 a rollout stops at ``s``'s D-th decision of the searched decision's kind (its
     actions' keys' ``bits.KIND_SHIFT``: D plays ahead where a play is searched) with two or more
-    actions after the position it starts from, where the value model of the rules and objective (``value``: its version;
-    ``simcore.learned.value_table``) scores the position for ``s``: its learned player's highest
-    action score there plus the decision kind's bias, an integer in the model's ``unit`` points an
-    objective point; a rollout that ends first counts its objective times ``unit``. Every total is
-    then in those points; ``z`` and ``norm`` do not depend on the scale.
+    actions after the position it starts from. There the value model of the rules and objective
+    (``value``: its version; ``simcore.learned.value_table``) scores the position for ``s``: its
+    learned player's highest action score plus the decision kind's bias, an integer in the
+    model's ``unit`` points an objective point; a rollout that ends first counts its objective
+    times ``unit``. Every total is then in those points; ``z`` and ``norm`` do not depend on the
+    scale.
 
 PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``confirm`` K
     At a decision with legal actions ``A`` (one action: taken without a draw), the *base* action
