@@ -261,8 +261,8 @@ SHIPPED_VALUES = {
     "enshu-w3.value.v1.json": "ea6c354d5ccd9774",
     "koikoi-kkj.value.v1.json": "4620f89ef603ce5f",
     "koikoi-koikoi.value.v1.json": "8930eeaf7431fa82",
-    "tensho-set1.value.v1.json": "ded835106cf67084",
-    "tensho-set2.value.v1.json": "2d12aed15bbcf30f",
+    "tensho-set1.value.v1.json": "0637c6948e30978e",
+    "tensho-set2.value.v1.json": "e105380f6fa9b057",
 }
 
 
@@ -322,3 +322,31 @@ def test_train_value_labels_by_what_the_search_plays_for(tmp_path):
                                        "--no-progress", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert load_model(out).about["objective"] == "margin"
+
+
+def test_tenshos_position_features_read_the_observation():
+    # the features the value models read: the same for every action of a decision, counted from
+    # what the seat sees (hand, field, both piles, who deals, the yaku already in each pile)
+    from simcore.games.tensho.learned import F_POSITION, LearnedPolicy, features
+
+    state, decision, _ = position(8, 6)
+    assert decision.kind == "play"
+    player = LearnedPolicy(parse_policy("learned", "tensho"), COMPILED)
+    seen = []
+    pick = player.pick
+
+    def record(obs, kind, actions, *context):
+        seen.append((obs, features(player.heuristic, obs, kind, actions, *context)))
+        return pick(obs, kind, actions, *context)
+
+    player.pick = record
+    GAME.ask_policy(player, state, decision)
+    obs, rows = seen[-1]
+    seat = decision.seat
+    expected = [bin(obs.piles[seat]).count("1"), bin(obs.piles[1 - seat]).count("1"), len(decision.actions),
+                bin(obs.field).count("1"), int(obs.dealer == seat)]
+    assert len(rows) == len(decision.actions) and expected[0] + expected[1] > 0
+    for row in rows:
+        assert row[F_POSITION:] == rows[0][F_POSITION:]
+        assert row[F_POSITION + 3:F_POSITION + 8] == expected
+        assert row[F_POSITION + 2] == row[F_POSITION] - row[F_POSITION + 1]

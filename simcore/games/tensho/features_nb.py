@@ -15,6 +15,12 @@ import numpy as np
 
 from simcore.games.tensho.heuristic_nb import (
     DECLINE_PAYLOAD,
+    OBS_DEALER,
+    OBS_FIELD,
+    OBS_HAND,
+    OBS_PILES,
+    OBS_SEAT,
+    OBS_YAKU_SET,
     KIND_BANK_SIX,
     KIND_CAPTURE,
     KIND_OPENING_CLAIM,
@@ -28,6 +34,7 @@ from simcore.games.tensho.heuristic_nb import (
     T_HIGHEST_VALUE_FIRST,
     T_IN_SET,
     T_INSTANT,
+    T_N_YAKU,
     T_RANK,
     T_RANK_MASK,
     T_SIX,
@@ -50,9 +57,10 @@ from simcore.kernels.learned_nb import clear_rows_nb, copy_row_nb
 
 __all__ = ["N_FEATURES", "features_nb"]
 
-N_FEATURES = 14
+N_FEATURES = 22
 F_HEURISTIC, F_WIN, F_OWN, F_THEIRS, F_CHAFF, F_VALUE, F_OFFER, F_LEAVE, F_POINTS = range(9)
 F_OWN_LATE, F_THEIRS_LATE, F_OFFER_LATE, F_CHAFF_EVEN, F_VALUE_EVEN = range(9, 14)
+F_POSITION = 14  # the position's own features, the same for every action (``position_nb``)
 LATE_FROM = 6
 LATE_SPAN = 12
 WIN_GAIN = np.int64(1) << np.int64(40)
@@ -231,7 +239,48 @@ def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, o
 @nb.njit(cache=True, _nrt=False)
 def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
-    (module docstring)."""
+    (module docstring): the action's own, then the position's (``position_nb``)."""
+    option_features_nb(kind, obs, keys, n, t, out)
+    position_nb(obs, n, t, out)
+
+
+@nb.njit(inline="always", cache=True)
+def made_nb(pile, s, t):
+    """What the yaku of set ``s`` complete in ``pile`` are worth to the heuristic (tenths of a point)."""
+    total = np.int64(0)
+    for i in range(t[T_N_YAKU]):
+        mask = t[T_YAKU_MASK + i]
+        if (t[T_IN_SET + s] >> i) & 1 and pile & mask == mask:
+            total += t[T_YAKU_WORTH + s * 64 + i]
+    return total
+
+
+@nb.njit(cache=True, _nrt=False)
+def position_nb(obs, n, t, out):
+    """The position's features into columns ``F_POSITION ..`` of ``out[:n]``: what the yaku
+    already in the seat's pile and in the opponent's are worth, the difference, both piles'
+    sizes, the hand's and the field's, and whether the seat deals (``learned._position``)."""
+    seat = obs[OBS_SEAT]
+    s = max(obs[OBS_YAKU_SET], 1) - 1
+    pile = obs[OBS_PILES + seat]
+    opp_pile = obs[OBS_PILES + 1 - seat]
+    mine = made_nb(pile, s, t)
+    theirs = made_nb(opp_pile, s, t)
+    dealer = np.int64(1) if obs[OBS_DEALER] == seat else np.int64(0)
+    for i in range(n):
+        out[i, F_POSITION] = mine
+        out[i, F_POSITION + 1] = theirs
+        out[i, F_POSITION + 2] = mine - theirs
+        out[i, F_POSITION + 3] = popcount(pile)
+        out[i, F_POSITION + 4] = popcount(opp_pile)
+        out[i, F_POSITION + 5] = popcount(obs[OBS_HAND])
+        out[i, F_POSITION + 6] = popcount(obs[OBS_FIELD])
+        out[i, F_POSITION + 7] = dealer
+
+
+@nb.njit(cache=True, _nrt=False)
+def option_features_nb(kind, obs, keys, n, t, out):
+    """Every action's own features into ``out[:n]`` (the columns before ``F_POSITION``)."""
     scratch = n
     clear_rows_nb(out, 0, n)
     if kind == KIND_YAKU_SET or kind == KIND_BANK_SIX:

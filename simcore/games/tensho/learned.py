@@ -27,6 +27,16 @@ of the best):
 ``chaff_even`` ``chaff`` when both piles' completed yaku are worth the same, else 0
 ``value_even`` ``value`` when they are worth the same and hold as many chaff cards, else 0
 
+Then the position's own features, the same for every action of a decision (the search players'
+value models read them; a centred learned model cannot):
+
+``made_mine``, ``made_theirs``, ``made_lead``
+               what the yaku of the round's set already complete in the seat's pile and in the
+               opponent's are worth to the heuristic (tenths of a point), and the difference
+``pile_mine``, ``pile_theirs``, ``hand_size``, ``field_size``
+               the cards in each pile, in the hand and on the field
+``dealer``     1 if the seat deals
+
 An opening claim's "decline", banking or not, and the yaku set have every term 0 but
 ``heuristic``. The numba twin is ``simcore.games.tensho.features_nb``; ``state_nb`` implements
 the round contract's ``learned_features_nb`` with it.
@@ -48,13 +58,16 @@ from simcore.rng import Stream
 __all__ = ["FEATURES", "FIXED", "KINDS", "LearnedPolicy", "aux_table", "blocks", "kernel_rules", "features", "slot"]
 
 FEATURES = ("heuristic", "win", "own", "theirs", "chaff", "value", "offer", "leave", "points", "own_late",
-            "theirs_late", "offer_late", "chaff_even", "value_even")
+            "theirs_late", "offer_late", "chaff_even", "value_even",
+            # the position's, the same for every action (the value models read them)
+            "made_mine", "made_theirs", "made_lead", "pile_mine", "pile_theirs", "hand_size", "field_size", "dealer")
 KINDS = ("yaku_set", "opening_claim", "bank_six", "play", "capture")
 FIXED = {"win": MAX_WEIGHT}  # weights training does not fit: the same in every kind
 WIN = 1 << 20
 N_FEATURES = len(FEATURES)
 F_HEURISTIC, F_WIN, F_OWN, F_THEIRS, F_CHAFF, F_VALUE, F_OFFER, F_LEAVE, F_POINTS = range(9)
 F_OWN_LATE, F_THEIRS_LATE, F_OFFER_LATE, F_CHAFF_EVEN, F_VALUE_EVEN = range(9, 14)
+F_POSITION = 14
 LATE_FROM = 6  # draw-pile cards never turned
 LATE_SPAN = 12
 WIN_GAIN = 1 << 40  # the heuristic's gain of a capture that completes an instant-win yaku
@@ -204,7 +217,34 @@ def _zero() -> list[int]:
 def features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any], card: int = -1) -> list[list[int]]:
     """The features (module docstring) of every action of a decision of ``kind``, in the
     kernel's order: ``actions`` are the reference's, ``card`` the card a capture is about.
-    ``h`` is the heuristic at its default weights."""
+    ``h`` is the heuristic at its default weights. Each row: the action's own features, then
+    the position's (``_position``)."""
+    rows = _option_features(h, obs, kind, actions, card)
+    position = _position(h, obs)
+    for row in rows:
+        row[F_POSITION:] = position
+    return rows
+
+
+def _made(h: HeuristicPolicy, pile: int, s: int) -> int:
+    """What the yaku of set ``s`` complete in ``pile`` are worth to the heuristic (tenths of a point)."""
+    return sum(h.worth[s][i] for i in h.members[s] if pile & h.yaku_masks[i] == h.yaku_masks[i])
+
+
+def _position(h: HeuristicPolicy, obs: Observation) -> list[int]:
+    """The position's features (``features_nb.position_nb``): what the yaku already in the
+    seat's pile and in the opponent's are worth, the difference, both piles' sizes, the hand's
+    and the field's, and whether the seat deals."""
+    s = max(obs.yaku_set, 1) - 1
+    pile, opp_pile = obs.piles[obs.seat], obs.piles[1 - obs.seat]
+    mine, theirs = _made(h, pile, s), _made(h, opp_pile, s)
+    return [mine, theirs, mine - theirs, bin(pile).count("1"), bin(opp_pile).count("1"), bin(obs.hand).count("1"),
+            bin(obs.field).count("1"), int(obs.dealer == obs.seat)]
+
+
+def _option_features(h: HeuristicPolicy, obs: Observation, kind: str, actions: list[Any],
+                     card: int = -1) -> list[list[int]]:
+    """Every action's own features (the columns before ``F_POSITION``)."""
     if kind == "yaku_set":
         rows = [_zero() for _ in actions]
         rows[list(actions).index(h.params["yaku_set"])][F_HEURISTIC] = 1
