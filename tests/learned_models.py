@@ -3,6 +3,8 @@ kind, a few random trees over the features and their values relative to the heur
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -48,3 +50,8 @@ def write_models(folder: Path, game: str, cases, seed: int, version: int = 1) ->
         save_model(Model(game, case, version, tuple(module.FEATURES), tuple(module.KINDS), weights.tolist(), trees),
                    folder / f"{game}-{case}.v{version}.json")
     return f"learned:model={folder},version={version}"
+
+
+def digests(files: Iterable) -> dict[str, str]:
+    """Each model file's name and the first 16 hex digits of its sha256 (``ModelFile``s)."""
+    return {m.path.name: hashlib.sha256(m.path.read_bytes()).hexdigest()[:16] for m in files}

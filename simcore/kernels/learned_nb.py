@@ -121,9 +121,9 @@ def total_nb(table, slot, features, i, h):
     return total
 
 
-@internal_nb(cache=True, _nrt=False)
-def tree_choice_nb(table, slot, features, n):
-    """``learned_choose_nb``'s choice where the weight row ``slot`` has trees."""
+@nb.njit(inline="always", cache=True)
+def best_nb(table, slot, features, n):
+    """The action of the highest ``total_nb`` (ties: the lowest index) and that score."""
     h = heuristic_index_nb(features, n)
     best = 0
     best_score = np.int64(0)
@@ -132,7 +132,13 @@ def tree_choice_nb(table, slot, features, n):
         if i == 0 or total > best_score:
             best = i
             best_score = total
-    return best
+    return best, best_score
+
+
+@internal_nb(cache=True, _nrt=False)
+def tree_choice_nb(table, slot, features, n):
+    """``learned_choose_nb``'s choice where the weight row ``slot`` has trees."""
+    return best_nb(table, slot, features, n)[0]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -159,15 +165,8 @@ def learned_choose_nb(ctx, state, table):
 def value_nb(ctx, state, table):
     """The value table ``table``'s estimate of ``state`` for the seat to act (module docstring):
     the highest action score plus the row's bias, in ``table[L_UNIT]`` points an objective point."""
-    n = C.n_actions_nb(ctx, state)
     features, slot = C.learned_features_nb(ctx, state, aux_of(table))
-    h = heuristic_index_nb(features, n)
-    best_score = np.int64(0)
-    for i in range(n):
-        total = total_nb(table, slot, features, i, h)
-        if i == 0 or total > best_score:
-            best_score = total
-    return best_score + table[table[L_BIAS] + slot]
+    return best_nb(table, slot, features, C.n_actions_nb(ctx, state))[1] + table[table[L_BIAS] + slot]
 
 
 @internal_nb(cache=True, _nrt=False)

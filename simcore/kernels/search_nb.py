@@ -207,9 +207,10 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
                    table, vtable, streams, at, scratch, greedy, heuristic, learned):
     """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
     of ``state``'s pending decision out in each, in index order: every option, or (``only`` >= 0)
-    the base option and ``only``; ``infer``: ``world_nb``'s; with ``crn`` each option's rollout starts from the stream as
-    the deal left it; ``cut``, ``vtable``: ``playout_nb``'s. Leaves in ``scratch.totals`` and ``scratch.squares`` each played option's
-    sum of objective minus the base option's over the worlds, and of its square."""
+    the base option and ``only``; ``infer``: ``world_nb``'s; with ``crn`` each option's rollout
+    starts from the stream as the deal left it; ``cut``, ``vtable``: ``playout_nb``'s. Leaves in
+    ``scratch.totals`` and ``scratch.squares`` each played option's sum of objective minus the
+    base option's over the worlds, and of its square."""
     world, x, totals, squares, values, saved = (scratch.world, scratch.x, scratch.totals, scratch.squares,
                                                 scratch.values, scratch.saved)
     kind = kind_nb(ctx, state)
