@@ -348,3 +348,17 @@ def test_tenshos_position_features_read_the_observation():
         assert row[F_POSITION:] == rows[0][F_POSITION:]
         assert row[F_POSITION + 3:F_POSITION + 8] == expected
         assert row[F_POSITION + 2] == row[F_POSITION] - row[F_POSITION + 1]
+
+
+@pytest.mark.parametrize("text", ["pimc:worlds=6,confirm=6,depth=2", "ismcts:iterations=18,confirm=6,depth=2"])
+def test_a_search_with_depth_decides_alike_however_the_hidden_cards_lie(text):
+    # guarantee 6: the value model reads the seat's observation in each world the search deals,
+    # so dealing the hidden cards of the real position anew changes no decision
+    changed = 0
+    for round_index, step in ((3, 4), (8, 6), (11, 2)):
+        state, decision, _ = at(round_index, step)
+        other = state.sample_hidden(decision.seat, Stream(77, round_index, 0))
+        ROUNDS[id(other)] = round_index
+        changed += other.card_places() != state.card_places()
+        assert decide(text, other, decision) == decide(text, state, decision), (round_index, step)
+    assert changed == 3  # the hidden cards did lie elsewhere
