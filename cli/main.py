@@ -62,7 +62,7 @@ def _one_line_warning(message, category, filename, lineno, line=None) -> str:
 @click.group(cls=FudasimGroup, context_settings=CONTEXT)
 @click.version_option(simcore.__version__, "--version", prog_name="fudasim")
 def main() -> None:
-    """fudasim: Monte Carlo simulation of Tensho and Enshu-bana, written to Parquet."""
+    """fudasim: Monte Carlo simulation of Tensho, Enshu-bana and koi-koi, written to Parquet."""
 
 
 # --- run ---------------------------------------------------------------------------------------
