@@ -267,7 +267,7 @@ def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
     (module docstring)."""
     scratch = n
-    clear_rows_nb(out, 0, n)
+    clear_rows_nb(out, np.int64(0), n)  # np.int64, not a literal 0: the same compiled version as the calls for one row
     if kind == KIND_MIZU_KOTSU or kind == KIND_KOTSU or kind == KIND_JOIN or kind == KIND_FUKE:
         _yes_row(out, 1, obs, t)
         if kind == KIND_MIZU_KOTSU:

@@ -282,7 +282,7 @@ def position_nb(obs, n, t, out):
 def option_features_nb(kind, obs, keys, n, t, out):
     """Every action's own features into ``out[:n]`` (the columns before ``F_POSITION``)."""
     scratch = n
-    clear_rows_nb(out, 0, n)
+    clear_rows_nb(out, np.int64(0), n)  # np.int64, not a literal 0: the same compiled version as the calls for one row
     if kind == KIND_YAKU_SET or kind == KIND_BANK_SIX:
         wanted = t[T_YAKU_SET] if kind == KIND_YAKU_SET else 0
         for j in range(n):
