@@ -38,6 +38,7 @@ __all__ = [
     "PolicySpec",
     "PolicySupport",
     "changed_default",
+    "game_default",
     "check_engine",
     "HiddenCardsWarning",
     "hidden_notice",
@@ -205,6 +206,14 @@ def changed_default(param: ParamSpec, default: int | float | str) -> ParamSpec:
     return replace(param, default=default, unstated=param.recorded_default)
 
 
+def game_default(policy: str, param: str, default: int | float | str) -> ParamSpec:
+    """The registered ``policy``'s ``param`` with a game's own ``default`` (for that game's
+    ``PolicySupport``): a recorded text that does not name it keeps meaning what it meant
+    before (``changed_default``), in every game."""
+    spec = {p.name: p for p in POLICY_KINDS[policy].params}[param]
+    return changed_default(spec, default)
+
+
 # pimc's defaults are the strong settings of docs/policies.md (measured against heuristic in
 # every case of benchmarks/strength.py); before them it played 32 worlds of random rollouts, and
 # until infer=4 became its default it inferred nothing (a recorded text without infer: 0)
@@ -337,7 +346,10 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
     for offers in support.values():
         if name in offers:
             for param in offers[name].params:
-                specs.setdefault(param.name, param)
+                if game is None:
+                    specs.setdefault(param.name, param)
+                else:  # the game's own default for a core parameter (game_default) wins
+                    specs[param.name] = param
     defaults = {key: spec.default for key, spec in specs.items()}
     unstated = {key: spec.recorded_default for key, spec in specs.items()}
     params = dict(unstated if recorded else defaults)
@@ -363,6 +375,12 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
             raise PolicyError(f"policy {name}: infer={params['infer']} needs rollout=greedy or rollout=heuristic "
                               "(the model of the other seats' play; random play tells nothing)")
         params["infer"] = 0
+    objective = specs.get("objective")
+    if (int(params.get("depth", 0)) > 0 and "depth" not in named and objective is not None
+            and params["objective"] != objective.default):
+        # a game's default depth is for its default objective, the one its shipped value models
+        # estimate: another objective plays its rollouts to the end unless depth is named
+        params["depth"] = 0
     return PolicySpec(name, params, defaults, unstated,
                       tuple(key for key, spec in specs.items() if spec.recorded))
 

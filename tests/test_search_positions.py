@@ -101,8 +101,8 @@ def test_a_tie_goes_to_the_rollout_policys_own_move():
     assert len(decision.actions) == 4 and base == 3
     values = worlds(state, decision, 8, own_stream(3, decision.seat))
     assert sums(values, base) == ([0, 0, 0, 0], [0, 0, 0, 0])
-    for text in ("pimc:worlds=8,rollout=heuristic,z=0,confirm=0", "pimc:worlds=8,rollout=heuristic,z=1",
-                 "pimc:worlds=8,rollout=heuristic,z=0,confirm=8"):
+    for text in ("pimc:depth=0,worlds=8,rollout=heuristic,z=0,confirm=0", "pimc:depth=0,worlds=8,rollout=heuristic,z=1",
+                 "pimc:depth=0,worlds=8,rollout=heuristic,z=0,confirm=8"):
         assert decide(text, 3, state, decision) == 3, text
 
 
@@ -114,10 +114,10 @@ def test_z_keeps_the_rollout_policys_move_unless_the_gain_is_clear():
     assert len(decision.actions) == 6 and base == 2
     values = worlds(state, decision, 8, own_stream(1, decision.seat))
     assert sums(values, base) == ([0, 2, 0, 0, 0, -4], [0, 12, 0, 0, 0, 8])
-    assert decide("pimc:worlds=8,rollout=heuristic,z=0,confirm=0", 1, state, decision) == 1
-    assert decide("pimc:worlds=8,rollout=heuristic,z=0.5,confirm=0", 1, state, decision) == 1
-    assert decide("pimc:worlds=8,rollout=heuristic,z=0.6,confirm=0", 1, state, decision) == 2
-    assert decide("pimc:worlds=8,rollout=heuristic,z=1,confirm=0", 1, state, decision) == 2
+    assert decide("pimc:depth=0,worlds=8,rollout=heuristic,z=0,confirm=0", 1, state, decision) == 1
+    assert decide("pimc:depth=0,worlds=8,rollout=heuristic,z=0.5,confirm=0", 1, state, decision) == 1
+    assert decide("pimc:depth=0,worlds=8,rollout=heuristic,z=0.6,confirm=0", 1, state, decision) == 2
+    assert decide("pimc:depth=0,worlds=8,rollout=heuristic,z=1,confirm=0", 1, state, decision) == 2
 
 
 def test_confirm_plays_the_best_looking_move_on_more_worlds_before_taking_it():
@@ -131,7 +131,7 @@ def test_confirm_plays_the_best_looking_move_on_more_worlds_before_taking_it():
     gains, squares = sums(worlds(state, decision, 16, stream, played=[1, 2]), base)
     assert (gains[1], squares[1]) == (-4, 8)
     for z in (0.0, 1.0):
-        assert decide(f"pimc:worlds=8,confirm=16,rollout=heuristic,z={z}", 1, state, decision) == 2, z
+        assert decide(f"pimc:depth=0,worlds=8,confirm=16,rollout=heuristic,z={z}", 1, state, decision) == 2, z
 
 
 def test_ismcts_z_keeps_the_rollout_policys_move_where_the_options_tie():
@@ -169,7 +169,7 @@ def test_a_new_ismcts_node_tries_the_rollout_policys_move_first():
     # take the first legal card instead, no card gains over heuristic's, and card 2 stays.
     text = "ismcts:iterations=6,root=paired,tree=own,rollout=heuristic,confirm=0,z=0,expand="
     assert decide(text + "rollout", 1, state, decision) == 1
-    assert decide("pimc:worlds=1,rollout=heuristic,confirm=0,z=0", 1, state, decision) == 1
+    assert decide("pimc:depth=0,worlds=1,rollout=heuristic,confirm=0,z=0", 1, state, decision) == 1
     assert decide(text + "first", 1, state, decision) == base == 2
     # root=ucb with one iteration makes one root child, which is then the most visited: heuristic's
     # card with expand=rollout, the first card with expand=first.
