@@ -360,15 +360,17 @@ def test_the_general_kernel_compiles_one_signature_per_set_of_policy_kinds(monke
     # default rollout)
     monkeypatch.delenv(ALL_KINDS_ENV, raising=False)
     kinds = [_general_args(compiled, specs)[1][4] for compiled, specs in runs]
-    assert kinds[0] == kinds[1] == PolicyKinds(greedy=None, heuristic=True, pimc=None, ismcts=None, learned=None)
-    assert kinds[2] == PolicyKinds(greedy=True, heuristic=True, pimc=True, ismcts=True, learned=None)
+    assert kinds[0] == kinds[1] == PolicyKinds(greedy=None, heuristic=True, pimc=None, ismcts=None, learned=None,
+                                               evaluate=None)
+    assert kinds[2] == PolicyKinds(greedy=True, heuristic=True, pimc=True, ismcts=True, learned=None, evaluate=None)
     # under the tests' setting (tests/conftest.py) every run is the one kernel with every policy:
     # the rules and the seats add no signature of their own
     monkeypatch.setenv(ALL_KINDS_ENV, "1")
     for seed, (compiled, specs) in enumerate(runs):
         play_units_general(compiled, specs, 2**64 - 1 - seed, 7, 2, 3 if seed == 2 else None)
     signatures = [sig for sig in play_units_nb.signatures if sig[0].instance_class is EnshuRules]
-    assert [sig[11:16] for sig in signatures] == [tuple(numba.typeof(True) for _ in PolicyKinds._fields)]
+    fields = len(PolicyKinds._fields)
+    assert [sig[11:11 + fields] for sig in signatures] == [tuple(numba.typeof(True) for _ in range(fields))]
 
 
 def hidden_shuffled(machine: Machine, seat: int, rng: random.Random) -> Machine:
@@ -427,7 +429,7 @@ def test_search_decisions_do_not_change_when_only_hidden_cards_change(rules, pla
     floats[:, F_C] = 0.7
     logs = log_table(64)
     # every policy search() asks
-    kinds = PolicyKinds(greedy=True, heuristic=None, pimc=True, ismcts=True, learned=None)
+    kinds = PolicyKinds(greedy=True, heuristic=None, pimc=True, ismcts=True, learned=None, evaluate=None)
 
     def search(state: Machine, seat: int, policy: int, budget: int, rollout: int, words: np.ndarray) -> int:
         params = np.zeros((E.MAX_SEATS + 1, N_PARAMS), dtype=np.int64)

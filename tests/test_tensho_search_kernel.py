@@ -305,7 +305,7 @@ def test_the_general_kernel_gives_the_same_rows_on_one_thread_and_one_signature_
         spent = K.time_decisions(compiled, specs, 2**63 + 9, 0, 30, timed)
         assert spent.shape == (2, 2) and spent[:, 0].min() > 30 and (spent[:, 1].min() > 0) == timed
     assert (K.time_decisions(compiled, specs, 2**63 + 9, 0, 30, False)[:, 0] == spent[:, 0]).all()
-    # one compiled kernel for the game and these policy kinds (arguments 11 to 15), whatever the
+    # one compiled kernel for the game and these policy kinds (arguments 11 to 16), whatever the
     # seed and the threads (every game's rules type has its own)
-    kinds = [sig[11:16] for sig in play_units_nb.signatures if sig[0].instance_class is TenshoRules]
+    kinds = [sig[11:17] for sig in play_units_nb.signatures if sig[0].instance_class is TenshoRules]
     assert len(kinds) == len(set(kinds))

@@ -16,7 +16,8 @@ Contract
 * ``log_table`` float64[most iterations + 1]: ``simcore.search.log_table``, the reference's
   own numbers;
 * ``kinds`` a ``PolicyKinds``: for greedy, heuristic, pimc (with omniscient), ismcts and learned, True
-  when a seat or a search seat's rollouts play it, None when none does.  The general kernel
+  when a seat or a search seat's rollouts play it, None when none does; and ``evaluate``, True
+  when a search seat has ``depth`` (a value model scores its rollouts' ends).  The general kernel
   compiles only the policies that are not None (numba leaves out a branch on an argument that
   is None), so that a first run of heuristic seats compiles no search player, and a first run
   of pimc against random no heuristic and no ISMCTS; each set of kinds is a kernel of its own
@@ -85,7 +86,8 @@ class PolicyKinds(NamedTuple):
     heuristic: bool | None
     pimc: bool | None  # pimc and omniscient
     ismcts: bool | None
-    learned: bool | None
+    learned: bool | None  # a seat plays the learned player
+    evaluate: bool | None  # a search seat's rollouts end in its value model's estimate (depth)
 
 
 ALL_KINDS_ENV = "FUDASIM_ALL_POLICY_KINDS"  # set (not "0"): every policy compiled into one kernel per game
@@ -99,16 +101,14 @@ def policy_kinds(params: np.ndarray) -> PolicyKinds:
     seats = params[:-1]
     played = {int(pid) for pid in seats[:, P_POLICY]}
     played |= {int(row[P_ROLLOUT]) for row in seats if int(row[P_POLICY]) in SEARCHING}
-    if any(int(row[P_POLICY]) in SEARCHING and row[P_DEPTH] > 0 for row in seats):
-        played.add(POLICY_LEARNED)  # a value model scores the rollouts' ends
-
     every = os.environ.get(ALL_KINDS_ENV, "") not in ("", "0")
+    evaluate = every or any(int(row[P_POLICY]) in SEARCHING and row[P_DEPTH] > 0 for row in seats)
 
     def kind(*ids: int) -> bool | None:
         return True if every or played.intersection(ids) else None
 
     return PolicyKinds(kind(POLICY_GREEDY), kind(POLICY_HEURISTIC), kind(POLICY_PIMC, POLICY_OMNISCIENT),
-                       kind(POLICY_ISMCTS), kind(POLICY_LEARNED))
+                       kind(POLICY_ISMCTS), kind(POLICY_LEARNED), True if evaluate else None)
 
 
 def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],

@@ -18,9 +18,10 @@ the heuristic's tables of each heuristic seat, the value table of each search se
 ``log_table`` float64[>= iterations + 1], ``simcore.search.log_table`` (the reference's own
 numbers). ``Scratch`` is one kernel thread's: ``new_scratch_nb``.
 
-``greedy``, ``heuristic``, ``pimc``, ``ismcts`` and ``learned`` are the fields of ``policy_rows``'
-``PolicyKinds``, passed as arguments of their own: True when some seat (or rollout) plays that
-policy, None when none does (``learned`` is also True where a search seat has ``depth``).
+``greedy``, ``heuristic``, ``pimc``, ``ismcts``, ``learned`` and ``evaluate`` are the fields of
+``policy_rows``' ``PolicyKinds``, passed as arguments of their own: True when some seat (or
+rollout) plays that policy, None when none does; ``evaluate`` is True where a search seat has
+``depth`` (its rollouts end in a value model's estimate), and the search functions take only it.
 numba drops a branch on ``x is not None`` when ``x`` is a None argument before it types it, so a
 kernel compiles only the policies its seats play (see ``choice_nb.basic_choice_nb``).
 
@@ -160,17 +161,17 @@ def world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scr
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def playout_nb(ctx, x, seat, cut, kind, vtable, objective, rollout_id, param, table, streams, at, greedy, heuristic,
-               learned):
+               evaluate):
     """Play ``x`` on with ``rollout_id`` in every seat (its game parameter ``param``, its
     heuristic tables ``table``, drawing from the stream at ``at``) and return what it is worth to
-    ``seat``: its objective at the round's end; with ``cut`` > 0 (``learned`` not None), in
+    ``seat``: its objective at the round's end; with ``cut`` > 0 (``evaluate`` not None), in
     ``vtable[L_UNIT]`` points an objective point, the rollout stopping at ``seat``'s ``cut``-th
     decision of ``kind`` (the searched decision's, ``kind_nb``) with two or more actions, where
     the value table ``vtable`` scores it (``learned_nb.value_nb``). One loop, so that the
     rollout policy's choice is inlined once."""
     count = 0
     while not C.done_nb(ctx, x):
-        if learned is not None and cut > 0:
+        if evaluate is not None and cut > 0:
             if C.to_act_nb(ctx, x) == seat and C.n_actions_nb(ctx, x) >= 2 and kind_nb(ctx, x) == kind:
                 count += 1
                 if count >= cut:
@@ -178,7 +179,7 @@ def playout_nb(ctx, x, seat, cut, kind, vtable, objective, rollout_id, param, ta
         elif C.rollout_turns_nb(ctx, x, rollout_id, streams, at):  # a shortcut that may pass the cut
             continue
         C.apply_nb(ctx, x, basic_choice_nb(ctx, x, rollout_id, param, table, streams, at, greedy, heuristic))
-    if learned is not None and cut > 0:
+    if evaluate is not None and cut > 0:
         return objective_nb(ctx, x, seat, objective) * vtable[L_UNIT]
     return objective_nb(ctx, x, seat, objective)
 
@@ -204,7 +205,7 @@ def deviates_nb(gain, squares, worlds, z):
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, infer, cut, param,
-                   table, vtable, streams, at, scratch, greedy, heuristic, learned):
+                   table, vtable, streams, at, scratch, greedy, heuristic, evaluate):
     """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
     of ``state``'s pending decision out in each, in index order: every option, or (``only`` >= 0)
     the base option and ``only``; ``infer``: ``world_nb``'s; with ``crn`` each option's rollout
@@ -234,7 +235,7 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
             C.copy_state_nb(ctx, world, x)
             C.apply_nb(ctx, x, i)
             values[i] = playout_nb(ctx, x, seat, cut, kind, vtable, objective, rollout_id, param, table, streams,
-                                   at, greedy, heuristic, learned)
+                                   at, greedy, heuristic, evaluate)
         for i in range(n):
             if only >= 0 and i != only and i != base:
                 continue
@@ -245,7 +246,7 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, infer, cut, param, table,
-            vtable, streams, at, scratch, greedy, heuristic, learned):
+            vtable, streams, at, scratch, greedy, heuristic, evaluate):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
     action is the rollout policy's own choice when it is not random (which draws nothing), else
     the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
@@ -271,7 +272,7 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     # that the inlined pimc_worlds_nb is compiled once
     for confirming in range(2):
         pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, infer, cut,
-                       param, table, vtable, streams, at, scratch, greedy, heuristic, learned)
+                       param, table, vtable, streams, at, scratch, greedy, heuristic, evaluate)
         if confirming:
             break
         for i in range(n):
@@ -307,7 +308,7 @@ def key_index(ctx, state, key):
 
 @internal_nb(cache=True, _nrt=False)
 def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expand, widen, rollout_id, objective,
-               cut, kind, param, table, vtable, log_table, streams, at, scratch, greedy, heuristic, learned):
+               cut, kind, param, table, vtable, log_table, streams, at, scratch, greedy, heuristic, evaluate):
     """One ISMCTS iteration in ``world`` from tree node ``node`` (the path to it, ``depth`` nodes,
     in ``scratch.path``): select while every legal action has a child (``widen`` > 0: or, at a
     node other than the root with a legal child, while the node has ``1 + visits // widen``
@@ -371,11 +372,11 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expa
         path[depth] = new
         depth += 1
     value = playout_nb(ctx, world, seat, cut, kind, vtable, objective, rollout_id, param, table, streams, at, greedy,
-                       heuristic, learned)
+                       heuristic, evaluate)
     for d in range(depth):
         p = path[d]
         tree[T_VISITS, p] += 1
-        got = value if learned is not None and cut > 0 else objective_nb(ctx, world, tree[T_SEAT, p], objective)
+        got = value if evaluate is not None and cut > 0 else objective_nb(ctx, world, tree[T_SEAT, p], objective)
         tree[T_TOTAL, p] += got
         tree[T_SQUARES, p] += got * got
         if norm and abs(got) > scale:
@@ -386,7 +387,7 @@ def descend_nb(ctx, world, seat, node, depth, n_nodes, scale, c, norm, own, expa
 @nb.njit(inline="always", cache=True, _nrt=False)
 def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c, norm, own, expand, widen, infer,
                      rollout_id, objective, cut, param, table, vtable, log_table, streams, at, scratch, greedy,
-                     heuristic, learned):
+                     heuristic, evaluate):
     """``root=paired``: deal ``worlds`` worlds; in each, take every root action (or, ``only`` >= 0,
     the base and ``only``), in index order, in a copy of the world and descend below its child
     (the root's child ``1 + i``). Leaves in ``scratch.totals`` and ``scratch.squares`` each
@@ -408,7 +409,7 @@ def paired_worlds_nb(ctx, state, seat, n, worlds, only, base, n_nodes, scale, c,
             n_nodes, scale, values[i] = descend_nb(ctx, x, seat, np.int64(1 + i), np.int64(1), n_nodes, scale, c,
                                                    norm, own, expand, widen, rollout_id, objective, cut,
                                                    kind_nb(ctx, state), param, table, vtable, log_table, streams, at,
-                                                   scratch, greedy, heuristic, learned)
+                                                   scratch, greedy, heuristic, evaluate)
         for i in range(n):
             if only >= 0 and i != only and i != base:
                 continue
@@ -440,7 +441,7 @@ def add_child_nb(tree, new, node, key, seat):
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, expand, widen, infer, rollout_id,
-              objective, cut, param, table, vtable, log_table, streams, at, scratch, greedy, heuristic, learned):
+              objective, cut, param, table, vtable, log_table, streams, at, scratch, greedy, heuristic, evaluate):
     """Single-observer ISMCTS at ``state``'s pending decision: ``iterations`` determinizations,
     availability-corrected UCB with constant ``c`` (``norm``: a node's mean divided by the largest
     |objective| met so far, at least 1; ``own``: the tree holds only ``seat``'s decisions, the
@@ -483,7 +484,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
         for confirming in range(2):  # as pimc_nb: one call site of the inlined paired_worlds_nb
             n_nodes, scale = paired_worlds_nb(ctx, state, seat, n, count, only, base, n_nodes, scale, c, norm, own,
                                               expand, widen, infer, rollout_id, objective, cut, param, table, vtable,
-                                              log_table, streams, at, scratch, greedy, heuristic, learned)
+                                              log_table, streams, at, scratch, greedy, heuristic, evaluate)
             if confirming:
                 break
             for i in range(n):
@@ -499,7 +500,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
         world_nb(ctx, state, seat, infer, rollout_id, param, table, streams, at, scratch, greedy, heuristic)
         n_nodes, scale, _ = descend_nb(ctx, world, seat, np.int64(0), np.int64(0), n_nodes, scale, c, norm, own,
                                        expand, widen, rollout_id, objective, cut, kind_nb(ctx, state), param, table,
-                                       vtable, log_table, streams, at, scratch, greedy, heuristic, learned)
+                                       vtable, log_table, streams, at, scratch, greedy, heuristic, evaluate)
     best = np.int64(-1)
     child = tree[T_FIRST, 0]
     while child >= 0:
@@ -552,18 +553,18 @@ def outscores_nb(total, squares, visits, base_total, base_squares, base_visits, 
 
 
 @nb.njit(inline="always", cache=True)
-def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic, learned):
+def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic, evaluate):
     """``pimc_nb`` (or omniscient) with the parameters of ``seat``'s row of the policy arrays (its
     row of the tables: its value table where it has ``depth``)."""
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
     return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
                    policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
                    params[seat, P_INFER], params[seat, P_DEPTH], params[rollout, P_BASIC], tables[rollout],
-                   tables[seat], streams, 4 * seat, scratch, greedy, heuristic, learned)
+                   tables[seat], streams, 4 * seat, scratch, greedy, heuristic, evaluate)
 
 
 @nb.njit(inline="always", cache=True)
-def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic, learned):
+def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic, evaluate):
     """``ismcts_nb`` with the parameters of ``seat``'s row of the policy arrays."""
     rollout = params.shape[0] - 1
     return ismcts_nb(ctx, state, seat, params[seat, P_BUDGET], floats[seat, F_C], params[seat, P_NORM],
@@ -571,16 +572,16 @@ def ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams,
                      params[seat, P_EXPAND], params[seat, P_WIDEN], params[seat, P_INFER], params[seat, P_ROLLOUT],
                      params[seat, P_OBJECTIVE], params[seat, P_DEPTH],
                      params[rollout, P_BASIC], tables[rollout], tables[seat],
-                     log_table, streams, 4 * seat, scratch, greedy, heuristic, learned)
+                     log_table, streams, 4 * seat, scratch, greedy, heuristic, evaluate)
 
 
 @nb.njit(cache=True)
 def decide_once_nb(rules, seed, state, params, floats, tables, log_table, streams, greedy, heuristic, pimc, ismcts,
-                   learned):
+                   learned, evaluate):
     """The index of the action ``state``'s pending decision's seat takes by its policy
     (``params[seat]``), from outside a kernel (tests, one decision asked from Python): a context
     of ``rules`` and ``seed`` and search scratch made for the call; ``streams`` uint64[4 * (seats
-    + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced; ``greedy`` .. ``learned`` the
+    + 1)] holds seat ``s``'s stream at ``4 * s`` and is advanced; ``greedy`` .. ``evaluate`` the
     fields of a ``simcore.kernels.policy_rows.PolicyKinds`` naming every policy the call may meet.
     The same choice as ``units_nb.play_units_nb``'s (which writes it out in its own body, as
     here: numba drops a branch of a policy whose kind is None before it inlines the search)."""
@@ -590,10 +591,10 @@ def decide_once_nb(rules, seed, state, params, floats, tables, log_table, stream
     policy_id = params[seat, P_POLICY]
     if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
         return pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch, greedy, heuristic,
-                            learned)
+                            evaluate)
     if ismcts is not None and policy_id == POLICY_ISMCTS:
         return ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch, greedy, heuristic,
-                              learned)
+                              evaluate)
     if learned is not None and policy_id == POLICY_LEARNED:
         return learned_choose_nb(ctx, state, tables[seat])
     return basic_choice_nb(ctx, state, policy_id, params[seat, P_BASIC], tables[seat], streams, 4 * seat, greedy,

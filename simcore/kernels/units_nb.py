@@ -5,7 +5,7 @@ machine, every decision asked of the seat's policy (as ``simcore.kernels.search_
 Contract
 --------
 ``play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, floats, tables,
-log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent)`` plays units
+log_table, greedy, heuristic, pimc, ismcts, learned, evaluate, out_int, out_mask, spent)`` plays units
 ``first_unit + lo .. first_unit + hi - 1``
 into rows ``lo * stride ..`` of the output matrices (int64[n_int, rows], uint64[n_mask, rows]); it is
 ``nogil``, so the thread pool (``simcore.kernels.threads``) plays spans of a run side by side.
@@ -24,7 +24,7 @@ policy spent on them (the tournament's time per decision; the same decisions as 
 
 Seat ``s``'s decision stream is ``(seed, round, SEAT_STREAM_BASE + s)`` at ``4 * s`` of the
 streams array. The policy arrays are ``simcore.kernels.policy_rows``', and ``greedy`` ..
-``learned`` the fields of its ``PolicyKinds`` (numba compiles the kernel once for each game's
+``evaluate`` the fields of its ``PolicyKinds`` (numba compiles the kernel once for each game's
 rules type and set of policy kinds: only the policies the seats play); ``rules`` is the game's
 rules namedtuple (``contract.context_nb``).
 
@@ -74,7 +74,7 @@ def shared_lead(points, seats):
 
 @nb.njit(cache=True, nogil=True)
 def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, params, floats, tables, log_table,
-                  greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent):
+                  greedy, heuristic, pimc, ismcts, learned, evaluate, out_int, out_mask, spent):
     """Play units ``first_unit + lo .. first_unit + hi - 1`` into rows ``lo * stride ..``
     (module docstring)."""
     ctx = C.context_nb(rules, seed)
@@ -83,12 +83,12 @@ def play_units_nb(rules, seed, first_unit, lo, hi, rounds_per_match, stride, par
     streams = np.zeros(4 * params.shape[0], dtype=np.uint64)
     points = np.zeros(params.shape[0], dtype=np.int64)
     play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, rounds_per_match, stride, params, floats,
-                 tables, log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent)
+                 tables, log_table, greedy, heuristic, pimc, ismcts, learned, evaluate, out_int, out_mask, spent)
 
 
 @internal_nb(cache=True, _nrt=False)
 def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, rounds_per_match, stride, params, floats,
-                 tables, log_table, greedy, heuristic, pimc, ismcts, learned, out_int, out_mask, spent):
+                 tables, log_table, greedy, heuristic, pimc, ismcts, learned, evaluate, out_int, out_mask, spent):
     """``play_units_nb``'s loop, in the context ``ctx`` with the search scratch ``scratch``, the
     state ``state``, the seats' streams ``streams`` and match points ``points`` it allocated."""
     seats = C.n_seats_nb(ctx)
@@ -122,10 +122,10 @@ def play_span_nb(ctx, scratch, state, streams, points, first_unit, lo, hi, round
                 policy_id = params[seat, P_POLICY]
                 if pimc is not None and (policy_id == POLICY_PIMC or policy_id == POLICY_OMNISCIENT):
                     index = pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, scratch,
-                                         greedy, heuristic, learned)
+                                         greedy, heuristic, evaluate)
                 elif ismcts is not None and policy_id == POLICY_ISMCTS:
                     index = ismcts_seat_nb(ctx, state, seat, params, floats, tables, log_table, streams, scratch,
-                                           greedy, heuristic, learned)
+                                           greedy, heuristic, evaluate)
                 elif learned is not None and policy_id == POLICY_LEARNED:
                     index = learned_choose_nb(ctx, state, tables[seat])
                 else:
