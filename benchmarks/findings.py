@@ -278,17 +278,21 @@ class Plan:
     compute: bool = True  # False: use only the folders already complete
     calls: int = 0  # koi-koi rounds whose every koi-koi decision is answered both ways
     variants: bool = True  # koi-koi's rule variants (``KOIKOI_VARIANTS``)
+    search_rounds_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own search_rounds
 
-    def size(self, policy: str) -> int:
-        """Rounds per run of ``policy`` (the search players get ``search_rounds``)."""
-        return self.rounds if fast_policy(policy) else self.search_rounds
+    def size(self, policy: str, setting: Setting | None = None) -> int:
+        """Rounds per run of ``policy`` in ``setting`` (the search players get ``search_rounds``,
+        or the setting's own where ``search_rounds_for`` names it)."""
+        if fast_policy(policy):
+            return self.rounds
+        return self.search_rounds_for.get(setting.slug(), self.search_rounds) if setting else self.search_rounds
 
-    def match_count(self, policy: str) -> int:
+    def match_count(self, policy: str, setting: Setting | None = None) -> int:
         """Matches of ``policy`` in every seat: ``matches``, or for a search player no more rounds
-        than its runs play (``search_rounds``)."""
+        than its runs play (``size``)."""
         if fast_policy(policy):
             return self.matches
-        return min(self.matches, max(1, self.search_rounds // self.match_rounds))
+        return min(self.matches, max(1, self.size(policy, setting) // self.match_rounds))
 
     def chain_for(self, setting: Setting) -> list[str]:
         """The skill tournament's policies in ``setting``: the chain's that can play there (the
@@ -360,7 +364,7 @@ def _run(setting: Setting, policy: str, plan: Plan, rounds: int | None = None, s
     if matches:
         run(RunConfig(matches=matches, rounds_per_match=plan.match_rounds, **common))  # type: ignore[arg-type]
     else:
-        run(RunConfig(rounds=rounds or plan.size(policy), **common))  # type: ignore[arg-type]
+        run(RunConfig(rounds=rounds or plan.size(policy, setting), **common))  # type: ignore[arg-type]
     return path
 
 
@@ -380,7 +384,7 @@ def _sweep(setting: Setting, option: str, values: list[str], policy: str, plan: 
         return None
     if not _complete(folder):
         run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
-                              policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy),
+                              policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy, setting),
                               seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
                               threads=plan.threads))
     return folder
@@ -682,7 +686,7 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
                 describe_run(path, setting, policy, findings)
             note(f"{setting.label} / {policy}")
         if plan.matches:
-            path = _run(setting, strong, plan, matches=plan.match_count(strong), tag=f"-matches{plan.match_rounds}")
+            path = _run(setting, strong, plan, matches=plan.match_count(strong, setting), tag=f"-matches{plan.match_rounds}")
             if path is None:
                 findings.missing.append(f"{setting.label} / {strong} matches")
             else:
@@ -842,11 +846,11 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
         strong = plan.strongest.get(s.slug(), chain[fair[-1]] if fair else plan.policies[-1])
         tables = len(CARD_VALUES) if s.tensho else 1
         for policy in dict.fromkeys([*plan.policies, strong]):
-            rounds = plan.size(policy) * tables
+            rounds = plan.size(policy, s) * tables
             parts.append((f"{s.label}: {policy}" + (" (T1, T2, T3)" if tables > 1 else ""), rounds,
                           rounds * cost(policy)))
         if plan.matches:
-            rounds = plan.match_count(strong) * plan.match_rounds
+            rounds = plan.match_count(strong, s) * plan.match_rounds
             parts.append((f"{s.label}: {strong}, matches", rounds, rounds * cost(strong)))
         if plan.calls and s.koikoi:
             policy = strong if fast_policy(strong) else "heuristic"
@@ -854,7 +858,7 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
                           plan.calls * _calling_seconds(s, policy, plan, cache)))
         if plan.variants and s.koikoi:
             policy = variant_policy(strong)
-            rounds = plan.size(policy) * sum(len(variant_values(s, o, v)) for o, v in KOIKOI_VARIANTS)
+            rounds = plan.size(policy, s) * sum(len(variant_values(s, o, v)) for o, v in KOIKOI_VARIANTS)
             parts.append((f"{s.label}: rule variants ({policy})", rounds, rounds * cost(policy)))
         if seeds:
             rounds = seeds * seed_rounds
@@ -1140,7 +1144,7 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
                      and n.quantity.endswith(VARIANT_METRICS["ends by exhausted"])]
         most = max(exhausted, key=lambda n: abs(n.value)) if exhausted else None
         mine = [h for (n, _), h in zip(findings.variants, holm, strict=True) if n.setting == s.label]
-        text = (f"*{s.label}* ({policy}, {findings.rounds.get((s.label, policy), 0) or plan.size(policy):,} rounds a "
+        text = (f"*{s.label}* ({policy}, {findings.rounds.get((s.label, policy), 0) or plan.size(policy, s):,} rounds a "
                 f"variant): the largest change in the dealer's win rate is {_variant(largest.quantity)}, "
                 f"{largest.text(True)} (Holm p = {_p(largest_h)})")
         if most is not None:
@@ -1181,7 +1185,7 @@ def variants_section(page: Page, findings: Findings, settings_: list[Setting], p
             rows.append([_variant(combo + ":"), *cells, "; ".join(ps),
                          _cell(findings, s.label, policy, f"{combo}: winner changes", shown)])
         if rows:
-            page.add(f"### {s.label}", "", f"{policy} in both seats, {plan.size(policy):,} rounds a variant.", "",
+            page.add(f"### {s.label}", "", f"{policy} in both seats, {plan.size(policy, s):,} rounds a variant.", "",
                      *_table(header, rows), "")
 
 
@@ -1700,6 +1704,18 @@ def save_numbers(findings: Findings, path: Path) -> None:
     path.write_text(json.dumps([asdict(n) for n in findings.numbers.values()], indent=0), encoding="utf-8")
 
 
+def _sizes(values: list[str]) -> dict[str, int]:
+    """``--search-rounds-for SLUG=N`` values: a setting's slug -> its search runs' rounds."""
+    out = {}
+    for value in values:
+        slug, sep, rounds = value.partition("=")
+        if not sep or not slug or not rounds.strip().isdigit() or int(rounds) < 1:
+            raise SystemExit(f"--search-rounds-for {value!r}: give SLUG=N (a setting's slug, e.g. tensho-ise-fixed_1, "
+                             "and a whole number of rounds)")
+        out[slug] = int(rounds)
+    return out
+
+
 def _pairs(values: list[str], flag: str) -> dict[str, str]:
     out = {}
     for value in values:
@@ -1724,6 +1740,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="good play in a setting, instead of the measured strongest (repeatable)")
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run of a fast policy")
     parser.add_argument("--search-rounds", type=int, default=110_000, help="rounds per run of a search policy")
+    parser.add_argument("--search-rounds-for", action="append", default=[], metavar="SLUG=N",
+                        help="a setting's own --search-rounds (repeatable), e.g. where its search player is fast")
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
     parser.add_argument("--matches", type=int, default=10_000, help="matches of the strongest policy (0: none)")
     parser.add_argument("--match-rounds", type=int, default=12, help="rounds per match")
@@ -1759,8 +1777,12 @@ def main(argv: list[str] | None = None) -> int:
                 matches=args.matches, match_rounds=args.match_rounds,
                 strongest=_pairs(args.strongest, "--strongest"), engine=args.engine, threads=args.threads,
                 compute=not args.no_run, calls=args.calls,
-                variants=not args.no_variants)
+                variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for))
     settings_ = settings(args.quick)
+    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest)) - {s.slug() for s in settings(False)})
+    if unknown:
+        raise SystemExit(f"no setting has the slug {', '.join(unknown)} "
+                         f"(settings: {', '.join(s.slug() for s in settings(False))})")
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
     # the command that makes the page: a re-render (--no-run) gives the same page from the same folders
     command = " ".join(["python -m benchmarks.findings",

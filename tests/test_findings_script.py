@@ -260,6 +260,20 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     # and its matches: a search player plays no more rounds in matches than in its runs
     matched = dataclasses.replace(plan, matches=100, match_rounds=12, search_rounds=240)
     assert matched.match_count("learned") == 100 and matched.match_count("pimc") == 20
+    # a setting may have search runs of its own size (where its search player is fast)
+    own = dataclasses.replace(matched, search_rounds_for={SET_1.slug(): 1200})
+    assert own.size("pimc", SET_1) == 1200 and own.match_count("pimc", SET_1) == 100
+    assert own.size("pimc", other) == 240 and own.match_count("pimc", other) == 20
+    assert own.size("learned", SET_1) == 10
+
+
+def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
+    for argv, said in ((["--search-rounds-for", "tensho-ise-set1=5"], "no setting has the slug tensho-ise-set1"),
+                       (["--strongest", "enshu-c-6p=pimc"], "no setting has the slug enshu-c-6p"),
+                       (["--search-rounds-for", "koikoi=many"], "give SLUG=N")):
+        with pytest.raises(SystemExit, match=said):
+            main([*argv, "--no-run", "--out", str(tmp_path / "runs"), "--doc", str(tmp_path / "page.md")])
+    assert not (tmp_path / "page.md").exists()
 
 
 def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
