@@ -278,19 +278,22 @@ def test_the_shipped_value_models_are_those_pinned_and_estimate_the_searchs_defa
         assert model.about["objective"] == parse_policy("pimc", m.game).params["objective"], m.path.name
 
 
-@pytest.mark.parametrize(("rules_name", "players"), [
-    pytest.param("enshu-w", 2, id="enshu-w2"),
-    pytest.param("koikoi", None, id="koikoi", marks=pytest.mark.slow),
-    pytest.param("enshu-c", 3, id="enshu-c3", marks=pytest.mark.slow),
+@pytest.mark.parametrize(("rules_name", "players", "pimc"), [
+    # Tensho's pimc cuts its rollouts two plays ahead by default (depth is not named)
+    pytest.param("tensho-ise", None, "pimc:worlds=3,confirm=3", id="tensho"),
+    pytest.param("enshu-w", 2, "pimc:worlds=3,confirm=3,depth=2", id="enshu-w2"),
+    pytest.param("koikoi", None, "pimc:worlds=3,confirm=3,depth=2", id="koikoi", marks=pytest.mark.slow),
+    pytest.param("enshu-c", 3, "pimc:worlds=3,confirm=3,depth=2", id="enshu-c3", marks=pytest.mark.slow),
 ])
-def test_the_shipped_value_models_play_the_same_rows_in_both_engines(rules_name, players):
+def test_the_shipped_value_models_play_the_same_rows_in_both_engines(rules_name, players, pimc):
     from simcore.games import game_of
 
     rules = load_rules(rules_name, {} if players is None else {"enshu.players": str(players)})
     game = game_of(rules)
     compiled = game.compile(rules)
     seats = game.players(compiled)
-    specs = [parse_policy("pimc:worlds=3,confirm=3,depth=2", game.name),
+    assert parse_policy(pimc, game.name).params["depth"] == 2
+    specs = [parse_policy(pimc, game.name),
              parse_policy("ismcts:iterations=12,confirm=3,depth=1", game.name),
              *[parse_policy("greedy", game.name)] * (seats - 2)]
     for k, r in zip(game.play_units("kernel", compiled, specs, SEED, 0, 3, None),
