@@ -1547,6 +1547,12 @@ def strongest_section(page: Page, findings: Findings, settings_: list[Setting], 
              *_table(["setting", "strongest fair policy", "chosen", "rounds", "strength"], rows))
 
 
+def _own_sizes(plan: Plan, settings_: list[Setting]) -> str:
+    """`` (SETTING: N, ...)``: the settings whose search runs have a size of their own."""
+    own = [f"{s.label}: {plan.search_rounds_for[s.slug()]:,}" for s in settings_ if s.slug() in plan.search_rounds_for]
+    return f" ({'; '.join(own)})" if own else ""
+
+
 def render(findings: Findings, plan: Plan, settings_: list[Setting], command: str, fresh: Findings | None = None,
            fresh_plan: Plan | None = None) -> Page:
     """The page of ``findings`` (and its calibration against ``fresh``, when given)."""
@@ -1555,7 +1561,8 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
     page.add("# Findings", "",
              f"Made by `{command}` at commit {_revision()} (seed {plan.seed}; `--no-run` re-renders it from the "
              f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy, "
-             f"{plan.search_rounds:,} per run of a search policy, {plan.deals:,} deals per pairing of the skill "
+             f"{plan.search_rounds:,} per run of a search policy{_own_sizes(plan, settings_)}, {plan.deals:,} deals "
+             f"per pairing of the skill "
              f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds (a search policy: as many rounds as its runs)"
                             if plan.matches else "")
              + ". Every [low, high] is a 95% interval; every table names its policy and size.", "")
