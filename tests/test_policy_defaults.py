@@ -147,6 +147,10 @@ def test_a_game_sets_its_own_default_for_a_search_parameter_and_old_texts_keep_t
     before = "pimc:confirm=32,crn=1,infer=4,rollout=heuristic,worlds=16,z=1.5"
     assert defaults(before, "tensho", recorded=True) == (0, 16, 32, 4)
     assert defaults(recorded_text(before, "tensho"), "tensho") == (0, 16, 32, 4)
+    # so resuming such a dataset with today's --policy pimc names another policy (refused), and
+    # with its recorded text the same one
+    assert recorded_text(before, "tensho") != str(parse_policy("pimc", "tensho"))
+    assert recorded_text(before, "tensho") == str(parse_policy(recorded_text(before, "tensho"), "tensho"))
     # a text parsed for no game in particular keeps the core's defaults
     assert defaults("pimc", None) == (0, 16, 32, 4)
 
