@@ -1714,22 +1714,21 @@ def save_numbers(findings: Findings, path: Path) -> None:
 def _sizes(values: list[str]) -> dict[str, int]:
     """``--search-rounds-for SLUG=N`` values: a setting's slug -> its search runs' rounds."""
     out = {}
-    for value in values:
-        slug, sep, rounds = value.partition("=")
-        if not sep or not slug or not rounds.strip().isdigit() or int(rounds) < 1:
-            raise SystemExit(f"--search-rounds-for {value!r}: give SLUG=N (a setting's slug, e.g. tensho-ise-fixed_1, "
-                             "and a whole number of rounds)")
+    for slug, rounds in _pairs(values, "--search-rounds-for", "N").items():
+        if not rounds.strip().isdigit() or int(rounds) < 1:
+            raise SystemExit(f"--search-rounds-for {slug}={rounds}: give SLUG=N (N a whole number of rounds)")
         out[slug] = int(rounds)
     return out
 
 
-def _pairs(values: list[str], flag: str) -> dict[str, str]:
+def _pairs(values: list[str], flag: str, what: str = "POLICY") -> dict[str, str]:
+    """``flag``'s ``SLUG=WHAT`` values: a setting's slug -> the text after ``=``."""
     out = {}
     for value in values:
-        slug, sep, policy = value.partition("=")
-        if not sep or not slug or not policy:
-            raise SystemExit(f"{flag} {value!r}: give SLUG=POLICY (a setting's slug, e.g. enshu-c-4p)")
-        out[slug] = policy
+        slug, sep, text = value.partition("=")
+        if not sep or not slug or not text:
+            raise SystemExit(f"{flag} {value!r}: give SLUG={what} (a setting's slug, e.g. enshu-c-4p)")
+        out[slug] = text
     return out
 
 
@@ -1786,10 +1785,10 @@ def main(argv: list[str] | None = None) -> int:
                 compute=not args.no_run, calls=args.calls,
                 variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for))
     settings_ = settings(args.quick)
-    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest)) - {s.slug() for s in settings(False)})
+    slugs = [s.slug() for s in settings(False)]
+    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest)) - set(slugs))
     if unknown:
-        raise SystemExit(f"no setting has the slug {', '.join(unknown)} "
-                         f"(settings: {', '.join(s.slug() for s in settings(False))})")
+        raise SystemExit(f"no setting has the slug {', '.join(unknown)} (settings: {', '.join(slugs)})")
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
     # the command that makes the page: a re-render (--no-run) gives the same page from the same folders
     command = " ".join(["python -m benchmarks.findings",
