@@ -62,6 +62,8 @@ CASES = {
     "enshu-c2": Case("Enshu-bana C, 2 players", "enshu-c", players=2, deals=2000, model="enshu-c2"),
     "enshu-c3": Case("Enshu-bana C, 3 players", "enshu-c", players=3, deals=1000, model="enshu-c3"),
     "enshu-c5": Case("Enshu-bana C, 5 players", "enshu-c", players=5, deals=600, model="enshu-c5"),
+    "koikoi": Case("Koi-koi (Nintendo-style values)", "koikoi", deals=4000, model="koikoi-koikoi"),
+    "koikoi-kkj": Case("Koi-koi (KoiKoi-Japan)", "koikoi-kkj", deals=4000, model="koikoi-kkj"),
 }
 DEFAULT_CHAIN = "greedy,heuristic"
 DEFAULT_VERSUS = "PIMC,ISMCTS,STRONG,learned"
