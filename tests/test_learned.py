@@ -386,6 +386,73 @@ def test_relative_features_are_differences_from_the_first_marked_action():
     np.testing.assert_array_equal(got[:, 2:], [[-1, -2], [0, 0], [0, 3], [0, 0], [0, 3]])
 
 
+def test_relative_features_in_float64_and_in_blocks_are_the_same_numbers(monkeypatch):
+    """The fits read them as float64, computed a block of rows at a time: the blocks' edges fall
+    inside decisions and a decision's heuristic action may lie in the block before."""
+    import simcore.run.train as train_module
+
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 7, size=400)
+    groups = np.repeat(np.arange(400) * 3, sizes)
+    features = rng.integers(-1000, 1000, size=(len(groups), 5))
+    features[:, 0] = rng.integers(0, 2, size=len(groups))
+    whole = train_module.relative_features(features, groups)
+    monkeypatch.setattr(train_module, "_BLOCK_ROWS", 7)
+    blocks = train_module.relative_features(features.astype(np.int32), groups, np.float64)
+    assert whole.dtype == np.int64 and blocks.dtype == np.float64
+    np.testing.assert_array_equal(blocks, whole.astype(np.float64))
+
+
+@pytest.mark.parametrize("fit", ["ridge", "pairwise", "trees", "value", "value-trees"])
+def test_a_slots_model_is_fitted_from_its_own_rows_alone(fit):
+    """The fits take one decision kind's rows at a time: a kind's model is the one fitted on its
+    decisions with the other kinds' removed, whatever the other kinds hold."""
+    from simcore.run.train import fit_trees, fit_value, fit_weights
+
+    rng = np.random.default_rng(11)
+    sizes = rng.integers(2, 5, size=600)
+    groups = np.repeat(np.arange(600), sizes)
+    features = rng.integers(-9, 10, size=(len(groups), 4))
+    features[:, 0] = 0
+    features[np.r_[0, np.cumsum(sizes)[:-1]], 0] = 1
+    labels = features[:, 1] * 2.0 - features[:, 2] + rng.normal(0, 1, len(groups))
+    slots = np.repeat(rng.integers(0, 2, size=600), sizes)
+
+    def fitted(f, y, g, sl, n_slots):
+        if fit in ("ridge", "pairwise"):
+            return fit_weights(f, y, g, sl, n_slots, 1.0, np.array([1, 0, 0, 0]), {}, fit)[0][0]
+        if fit == "trees":
+            return fit_trees(f, y, g, sl, n_slots, np.array([1, 0, 0, 0]), {}, 5, 7, 1)[1][0]
+        weights, bias, trees, _ = fit_value(f, y, g, sl, n_slots, 1.0, 64, "trees" if fit == "value-trees" else "ridge",
+                                            5, 7, 1)
+        return weights[0], bias[0], trees and trees[0]
+
+    alone = slots == 0
+    one = fitted(features[alone], labels[alone], groups[alone], slots[alone], 1)
+    both = fitted(features, labels, groups, slots, 2)
+    assert repr(one) == repr(both)
+
+
+def test_train_refuses_a_training_larger_than_the_memory_available(tmp_path, monkeypatch):
+    """Extrapolated from its first rounds, before the memory runs out (and the system kills it)."""
+    import simcore.run.train as train_module
+    from cli.main import main
+
+    monkeypatch.setattr(train_module, "available_memory", lambda: 2**20)
+    out = tmp_path / "m.json"
+    result = CliRunner().invoke(main, ["train", "tensho-ise", "--rounds", "100000", "--labels", "true", "--worlds", "1",
+                                       "--threads", "1", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line]
+    assert len(lines) == 1 and lines[0].startswith("fudasim: error: --rounds 100000 (x --iterations 2) would hold "
+                                                   "about "), result.output
+    assert "GiB of labelled actions" in lines[0] and "0.0 GiB is available" in lines[0]
+    assert not out.exists()
+    # what it extrapolates: the features of every action, and the fit's float64 copies
+    assert train_module.training_bytes(1000, 99, "trees") == 1000 * (99 * 4 + 24 + 99 * 22)
+    assert train_module.training_bytes(1000, 99, "ridge") == 1000 * (99 * 4 + 24 + 99 * 32)
+
+
 def test_fitted_trees_rank_a_decisions_actions_by_the_labels_they_learned():
     """Labels x * x: the trees learn to take the action with the largest |x|; their integer form
     (``simcore.learned.choose``) decides as they do on fresh decisions."""

@@ -72,6 +72,7 @@ VALUE_UNITS = {"win": 1 << 12, "score": 1 << 6, "margin": 1 << 6}  # --value's d
 MIN_DECISIONS = 200  # labelled decisions of a kind below which the kind keeps the heuristic's choice
 ROWS_PER_ROUND = 512  # room for one round's labelled actions
 CHUNK_ROUNDS = 64
+_BLOCK_ROWS = 1 << 16  # rows of relative_features computed at a time
 Z95 = 1.959963984540054
 LABELS = ("sampled", "true")
 FITS = ("ridge", "pairwise", "trees")
@@ -165,6 +166,17 @@ def _pairwise(linear_model: Any, x: np.ndarray, y: np.ndarray, groups: np.ndarra
     return model.coef_[0], f"{len(d):,} pairs, {100 * right:.1f}% ranked right"
 
 
+def _centred(x: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """``x`` (float64[rows] or [rows, F]) less the mean of its decision's rows (``groups``: rows of
+    one decision are adjacent)."""
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    if not len(starts):
+        return x
+    sizes = np.diff(np.r_[starts, len(groups)])
+    means = np.add.reduceat(x, starts, axis=0) / (sizes[:, None] if x.ndim == 2 else sizes)
+    return x - np.repeat(means, sizes, axis=0)
+
+
 def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
                 alpha: float, default: np.ndarray, fixed: dict[int, int],
                 fit: str = "ridge") -> tuple[np.ndarray, list[str]]:
@@ -180,19 +192,14 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
     n_features = features.shape[1]
     weights = np.tile(default, (n_slots, 1)).astype(np.int64)
     notes = []
-    x = features.astype(np.float64)
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    sizes = np.diff(np.r_[starts, len(groups)])
-    mean_x = np.add.reduceat(x, starts, axis=0) / sizes[:, None] if len(starts) else x
-    mean_y = np.add.reduceat(labels, starts) / sizes if len(starts) else labels
-    xc = x - np.repeat(mean_x, sizes, axis=0)
-    yc = labels - np.repeat(mean_y, sizes)
     for slot in range(n_slots):
         rows = slots == slot
         decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
         if decisions < MIN_DECISIONS:
             continue
-        xs, ys = xc[rows], yc[rows]
+        # one slot's rows at a time (a decision's rows share its slot): centred within each decision
+        xs, ys = _centred(features[rows].astype(np.float64), groups[rows]), _centred(labels[rows], groups[rows])
         scale = xs.std(axis=0)
         used = scale > 0
         used[list(fixed)] = False
@@ -230,7 +237,6 @@ def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
     trees: list[list[Tree]] | None = [[] for _ in range(n_slots)] if fit == "trees" else None
     notes = []
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    x = (relative_features(features, groups) if fit == "trees" else features).astype(np.float64)
     # a fifth of the decisions held out, chosen by the decision's number (every action of one together)
     held = (np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(groups)])) % 5) == 4
     for slot in range(n_slots):
@@ -238,14 +244,18 @@ def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
         decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
         if decisions < MIN_DECISIONS:
             continue
-        train_rows, test_rows = rows & ~held, rows & held
+        # one slot's rows at a time (a decision's rows share its slot), so memory holds one slot's
+        x = (relative_features(features[rows], groups[rows], np.float64) if fit == "trees"
+             else features[rows].astype(np.float64))
+        y = labels[rows]
+        train, test = ~held[rows], held[rows]
         if fit == "trees":
             from sklearn.ensemble import HistGradientBoostingRegressor
 
             model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=0.1,
                                                   early_stopping=False, random_state=seed % 2**32)
-            r2_test = model.fit(x[train_rows], labels[train_rows]).score(x[test_rows], labels[test_rows])
-            r2 = model.fit(x[rows], labels[rows]).score(x[rows], labels[rows])
+            r2_test = model.fit(x[train], y[train]).score(x[test], y[test])
+            r2 = model.fit(x, y).score(x, y)
             fitted = [predictors[0].nodes for predictors in model._predictors]
             assert trees is not None
             trees[slot] = [_predictor_tree(nodes, unit) for nodes in fitted]
@@ -253,13 +263,12 @@ def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
             if any(abs(node[1]) > MAX_LEAF for tree in trees[slot] for node in tree.nodes if node[0] == LEAF):
                 raise RunError(f"--unit {unit}: a leaf of slot {slot} is beyond {MAX_LEAF}; use a smaller --unit")
         else:
-            scale = x[rows].std(axis=0)
+            scale = x.std(axis=0)
             used = scale > 0
+            xs = x[:, used] / scale[used]
             model = linear_model.Ridge(alpha=alpha)
-            r2_test = model.fit(x[train_rows][:, used] / scale[used], labels[train_rows]).score(
-                x[test_rows][:, used] / scale[used], labels[test_rows])
-            r2 = model.fit(x[rows][:, used] / scale[used], labels[rows]).score(x[rows][:, used] / scale[used],
-                                                                                labels[rows])
+            r2_test = model.fit(xs[train], y[train]).score(xs[test], y[test])
+            r2 = model.fit(xs, y).score(xs, y)
             w = np.zeros(n_features)
             w[used] = model.coef_ / scale[used]
             if np.abs(w).max() * unit > MAX_WEIGHT:
@@ -281,9 +290,11 @@ def training_objective(game: str, module: Any) -> str:
     return str(getattr(module, "TRAIN_OBJECTIVE", None) or parse_policy("pimc", game).params["objective"])
 
 
-def relative_features(features: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """int64[rows, 2F]: each action's features, then their differences from its decision's
-    heuristic action (the first whose feature 0 is 1, else the first: ``simcore.models.Tree``)."""
+def relative_features(features: np.ndarray, groups: np.ndarray, dtype: type = np.int64) -> np.ndarray:
+    """``dtype``[rows, 2F] (int64 unless named): each action's features, then their differences
+    from its decision's heuristic action (the first whose feature 0 is 1, else the first:
+    ``simcore.models.Tree``). Written into one array a block of rows at a time, so that it takes
+    little more memory than its result (float64 holds the integer features exactly)."""
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
     sizes = np.diff(np.r_[starts, len(groups)])
     marked = features[:, 0] == 1
@@ -291,8 +302,14 @@ def relative_features(features: np.ndarray, groups: np.ndarray) -> np.ndarray:
     index = np.repeat(np.arange(len(starts)), sizes)
     rows = np.flatnonzero(marked)[::-1]  # the first marked row of a decision is written last
     first_marked[index[rows]] = rows
-    base = np.where(first_marked >= 0, first_marked, starts)
-    return np.concatenate([features, features - features[np.repeat(base, sizes)]], axis=1)
+    base = np.repeat(np.where(first_marked >= 0, first_marked, starts), sizes)
+    n, f = features.shape
+    out = np.empty((n, 2 * f), dtype=dtype)
+    out[:, :f] = features
+    for lo in range(0, n, _BLOCK_ROWS):
+        hi = min(lo + _BLOCK_ROWS, n)
+        np.subtract(out[lo:hi, :f], out[base[lo:hi], :f], out=out[lo:hi, f:])
+    return out
 
 
 def _predictor_tree(nodes: np.ndarray, scale: float) -> Tree:
@@ -324,15 +341,17 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
     sizes = np.diff(np.r_[starts, len(groups)])
     centred = labels - np.repeat(np.add.reduceat(labels, starts) / sizes, sizes) if len(starts) else labels
-    x = relative_features(features, groups).astype(np.float64)
     for slot in range(n_slots):
         rows = slots == slot
         decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
         if decisions < MIN_DECISIONS:
             continue
+        # one slot's rows at a time (a decision's rows share its slot), so memory holds one slot's
+        x = relative_features(features[rows], groups[rows], np.float64)
+        y = centred[rows]
         model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=0.1,
                                               early_stopping=False, random_state=seed % 2**32)
-        model.fit(x[rows], centred[rows])
+        model.fit(x, y)
         fitted = [predictors[0].nodes for predictors in model._predictors]
         top = sum(float(np.abs(nodes["value"][nodes["is_leaf"] == 1]).max()) for nodes in fitted)
         scale = min(MAX_WEIGHT // 2 / top, MAX_LEAF) if top > 0 else 0.0
@@ -341,7 +360,7 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
             weights[slot, f] = weight
         trees[slot] = [_predictor_tree(nodes, scale) for nodes in fitted]
         notes.append(f"slot {slot}: {decisions:,} decisions, {len(fitted)} trees, "
-                     f"R2 {model.score(x[rows], centred[rows]):.3f}")
+                     f"R2 {model.score(x, y):.3f}")
     return weights, trees, notes
 
 
@@ -373,10 +392,58 @@ def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, 
         in_threads(lambda lo, hi: play(lo + 1, hi + 1), n - 1, min_span=1)
 
 
+def _compact(features: np.ndarray) -> np.ndarray:
+    """``features`` as int32 where every value fits (they are counts and card points), else as they are."""
+    if features.size and (features.min() < np.iinfo(np.int32).min or features.max() > np.iinfo(np.int32).max):
+        return features
+    return features.astype(np.int32)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can give without swapping (``MemAvailable``), or None where it
+    does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def training_bytes(actions: int, n_features: int, fit: str, value: bool = False) -> int:
+    """About the most memory ``fudasim train`` holds for ``actions`` labelled actions: their
+    features (int32) and labels, twice while an iteration's are pooled with the earlier ones, or
+    once with what the fit of the largest decision kind reads (every action, at most): ``--fit
+    trees`` float64 features and their differences from the heuristic's action, binned; ridge,
+    pairwise and ``--value`` fits float64 copies of about four times the features."""
+    pooled = n_features * 4 + 3 * 8
+    fitted = n_features * (22 if fit == "trees" and not value else 32)
+    return actions * max(2 * pooled, pooled + fitted)
+
+
+def _check_memory(config: TrainConfig, n_features: int, actions: int, rounds: int) -> None:
+    """Refuse a training whose labelled actions, extrapolated from its first ``rounds`` rounds
+    (``actions`` of them), would not fit in the memory available now."""
+    free = available_memory()
+    if free is None or rounds <= 0:
+        return
+    total = config.iterations * config.rounds
+    need = training_bytes(int(actions / rounds * total), n_features, config.fit, config.value)
+    if need > free:
+        raise RunError(f"--rounds {config.rounds} (x --iterations {config.iterations}) would hold about "
+                       f"{need / 2**30:,.1f} GiB of labelled actions ({actions / rounds:,.0f} a round in the first "
+                       f"{rounds}, --label {config.label}); {free / 2**30:,.1f} GiB is available: lower --rounds "
+                       f"or --label")
+
+
 def _collect(game_name: str, module: Any, compiled: Any, config: TrainConfig, table: np.ndarray,
              heuristic: np.ndarray, behaviour: int, objective: int, first_round: int,
-             progress: Callable[[int], None]) -> tuple[np.ndarray, ...]:
-    """Labelled positions of ``config.rounds`` self-play rounds from ``first_round``."""
+             progress: Callable[[int], None], check: bool = False) -> tuple[np.ndarray, ...]:
+    """Labelled positions of ``config.rounds`` self-play rounds from ``first_round``; with
+    ``check``, the memory the whole training needs is checked after the first block of rounds
+    (``_check_memory``)."""
     rules = module.kernel_rules(compiled)
     n_features = len(module.FEATURES)
     parts: list[tuple[np.ndarray, ...]] = []
@@ -392,7 +459,9 @@ def _collect(game_name: str, module: Any, compiled: Any, config: TrainConfig, ta
         _chunk(rules, config, start, n, behaviour, table, heuristic, objective, feats, q, slot, decision, count)
         keep = np.concatenate([np.arange(r * ROWS_PER_ROUND, r * ROWS_PER_ROUND + count[r]) for r in range(n)])
         rounds = np.repeat(np.arange(start, start + n, dtype=np.int64), count)
-        parts.append((feats[keep], q[keep], slot[keep], rounds * 4096 + decision[keep]))
+        parts.append((_compact(feats[keep]), q[keep], slot[keep], rounds * 4096 + decision[keep]))
+        if check and not done:
+            _check_memory(config, n_features, len(keep), n)
         done += n
         progress(n)
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
@@ -511,8 +580,10 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
             table = learned_table(game.name, compiled, parse_policy(spec_text, game.name))
             behaviour = POLICY_HEURISTIC if iteration == 0 or config.value else POLICY_LEARNED
             pooled.append(_collect(game.name, module, compiled, config, table, heuristic, behaviour, objective,
-                                   (iteration + 1) * TRAIN_ROUND, bar))
-            feats, q, slots, groups = (np.concatenate([p[k] for p in pooled]) for k in range(4))
+                                   (iteration + 1) * TRAIN_ROUND, bar, check=iteration == 0))
+            if len(pooled) > 1:  # one copy of the positions so far, not two
+                pooled = [tuple(np.concatenate([p[k] for p in pooled]) for k in range(4))]
+            feats, q, slots, groups = pooled[0]
             block = module.blocks(compiled).index(case)
             if config.value:
                 weights, bias, trees, notes = fit_value(feats, q / config.worlds, groups, slots, n_slots, config.alpha,
