@@ -75,11 +75,14 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
 # version its learned seats played (``learned:version=N``) and replays each case's newest model at
 # or below it, so a shipped file is never changed and a new one never takes a version a dataset
 # may already have recorded: it ships at the game's default version + 1, which becomes the
-# default (``LEARNED_VERSION`` in the game's ``game.py``), and is added here.
+# default (``LEARNED_VERSION`` in the game's ``game.py``), and is added here. A model for a case
+# that had none may ship at the default version: ``learned`` was refused there, so no dataset
+# recorded it (Enshu-bana C with 4 players, version 2).
 SHIPPED = {
     "enshu-c2.v1.json": "370bf88039b41386",
     "enshu-c3.v1.json": "a7e490e11bf2ee60",
     "enshu-c3.v2.json": "7b3c9742f8ebd37f",
+    "enshu-c4.v2.json": "0359b74926b88808",
     "enshu-c5.v1.json": "967abbb362e0586c",
     "enshu-c5.v2.json": "24b20a8767afe872",
     "enshu-s2.v1.json": "710e2f0b3dd6e652",
