@@ -183,6 +183,11 @@ _CONFIRM = ParamSpec("confirm", 0, minimum=0, maximum=65536,
                      help="more worlds for the action that looked best over the first ones, against the "
                           "rollout policy's own, before z judges it on all (0: every action, every world)")
 
+_RACE = ParamSpec("race", 0, minimum=0, maximum=65536,
+                  help="with confirm: play the confirming worlds this many at a time, and after each block but the "
+                       "last give the action up if its gain over all worlds so far is not positive, or take it if "
+                       "that gain is 2z standard errors (0: every confirming world, then z judges)")
+
 _INFER = ParamSpec("infer", 0, minimum=0, maximum=4096,
                    help="inference: draw up to this many worlds for each one searched and keep the first in which "
                         "the rollout policy, in the other seats' places, would have played as they were seen to "
@@ -223,7 +228,7 @@ register_policy(PolicyKind("pimc", POLICY_PIMC,
                            (changed_default(ParamSpec("worlds", 32, minimum=1, maximum=65536,
                                                       help="samples of the hidden cards per decision"), 16),
                             changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
-                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), changed_default(_INFER, 4),
+                            changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), _RACE, changed_default(_INFER, 4),
                             _DEPTH, _VALUE, _VALUES),
                            searches=True))
 # ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges, a new node trying

@@ -26,7 +26,7 @@ Learned evaluation, ``depth`` D (pimc and ismcts; ismcts with ``tree=own``)
     times ``unit``. Every total is then in those points; ``z`` and ``norm`` do not depend on the
     scale.
 
-PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``confirm`` K
+PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``confirm`` K, ``race`` R
     At a decision with legal actions ``A`` (one action: taken without a draw), the *base* action
     ``b`` is the one the rollout policy itself would take in the real position when it is
     ``greedy`` or ``heuristic`` (which draw nothing), else the first. *Playing out* worlds: for
@@ -44,6 +44,9 @@ PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``con
     against ``b`` alone (both, in index order) in K more worlds, and taken if its gain over all
     W + K worlds passes ``deviates``, else ``b``. Most of the worlds go to the one action that
     may replace ``b``, and a decision where nothing looks better than ``b`` costs W worlds.
+    With ``race`` R > 0 the K worlds are played R at a time (the same worlds, in the same order),
+    and after each block but the last ``j`` is given up (``b``) if its gain over all worlds so
+    far is not positive, or taken if that gain passes ``deviates`` with ``2 z``.
 
     Every action meets the same worlds (common random numbers across the options), so the gains
     are paired world by world; with ``z > 0`` the search leaves the rollout policy's move only
@@ -289,6 +292,7 @@ class PimcPolicy(_Search):
         self.crn = bool(spec.params["crn"])
         self.z = float(spec.params["z"])
         self.confirm = int(spec.params["confirm"])
+        self.race = int(spec.params.get("race", 0))
 
     def decide(self, state: Any, decision: Any) -> Any:
         """The action to take at ``decision`` of ``state`` (the seat's own decision)."""
@@ -307,9 +311,18 @@ class PimcPolicy(_Search):
         if self.confirm == 0 or best == base:
             return actions[best]
         gain, square = gains[best], squares[best]
-        gains, squares = self.play_out(state, seat, actions, self.confirm, best, base)
-        passes = deviates(gain + gains[best], square + squares[best], self.worlds + self.confirm, self.z)
-        return actions[best] if passes else actions[base]
+        played = 0  # confirming worlds played, in blocks of race (0: all at once)
+        while True:
+            count = self.confirm - played if self.race <= 0 else min(self.race, self.confirm - played)
+            gains, squares = self.play_out(state, seat, actions, count, best, base)
+            gain, square, played = gain + gains[best], square + squares[best], played + count
+            if played >= self.confirm:
+                break
+            if gain <= 0:
+                return actions[base]
+            if deviates(gain, square, self.worlds + played, 2.0 * self.z):
+                return actions[best]
+        return actions[best] if deviates(gain, square, self.worlds + self.confirm, self.z) else actions[base]
 
     def play_out(self, state: Any, seat: int, actions: Any, worlds: int, only: int | None,
                  base: int) -> tuple[list[int], list[int]]:

@@ -35,7 +35,9 @@ SETTINGS = ("pimc:worlds=3,confirm=4,rollout=heuristic,crn=1,z=1",
             # inference: worlds drawn again until the other seats' plays agree with the rollout
             # policy's (the greedy seats here: a heuristic model disagrees, a greedy one agrees)
             "pimc:worlds=3,confirm=4,rollout=heuristic,infer=6",
-            "ismcts:iterations=12,root=paired,tree=own,rollout=greedy,confirm=4,infer=4")
+            "ismcts:iterations=12,root=paired,tree=own,rollout=greedy,confirm=4,infer=4",
+            # pimc confirming in blocks: given up or taken before the last block
+            "pimc:worlds=3,confirm=6,race=2,rollout=heuristic,crn=1,z=0.5")
 
 
 def _first_rules() -> list[str]:
@@ -49,8 +51,8 @@ def _first_rules() -> list[str]:
 
 
 # the settings of the fast subset: pimc's confirm and z, a paired ismcts root, every seat's tree,
-# the margin and inference in each search
-FAST = (0, 2, 7, 9, 10, 11)
+# the margin and inference in each search, pimc's race
+FAST = (0, 2, 7, 9, 10, 11, 12)
 
 
 def _cases() -> list:

@@ -134,6 +134,30 @@ def test_confirm_plays_the_best_looking_move_on_more_worlds_before_taking_it():
         assert decide(f"pimc:depth=0,worlds=8,confirm=16,rollout=heuristic,z={z}", 1, state, decision) == 2, z
 
 
+def test_race_judges_the_confirming_worlds_block_by_block():
+    # The same position and worlds: over the 16 confirming worlds card 1's paired difference from
+    # card 2 is 0 but in the 7th and the 16th (-2 each). Its gain over all worlds so far (8 + k)
+    # is 2, squares 12, through the 6th; 0 (squares 16) from the 7th; -2 after the 16th.
+    state, decision, base = position(1, 2)
+    stream = own_stream(1, decision.seat)
+    worlds(state, decision, 8, stream)
+    values = worlds(state, decision, 16, stream, played=[1, 2])
+    assert [v[1] - v[2] for v in values] == [0] * 6 + [-2] + [0] * 8 + [-2]
+    text = "pimc:depth=0,worlds=8,confirm=16,rollout=heuristic"
+    # z = 0, race = 4: after the first block the gain, 2, is positive and passes 2z = 0: card 1 is
+    # taken there, where the whole 24 worlds (race = 0, or race = 16) keep heuristic's card 2
+    assert decide(f"{text},z=0,race=4", 1, state, decision) == 1
+    assert decide(f"{text},z=0,race=1", 1, state, decision) == 1
+    assert decide(f"{text},z=0,race=0", 1, state, decision) == 2
+    assert decide(f"{text},z=0,race=16", 1, state, decision) == 2
+    # z = 1, race = 4: after 4, 2^2 * 11 = 44 < 2^2 * (12 * 12 - 2^2) = 560, it goes on; after 8
+    # the gain is 0: card 2, without the last 8 worlds (4 draws a world)
+    spec = parse_policy(f"{text},z=1,race=4", "tensho")
+    searcher = GAME.seat_policies(COMPILED, [spec, spec], SEED, 1)[decision.seat]
+    assert list(decision.actions).index(GAME.ask_policy(searcher, state, decision)) == 2
+    assert searcher.stream.draws == 4 * (8 + 8)
+
+
 def test_ismcts_z_keeps_the_rollout_policys_move_where_the_options_tie():
     # Round 3, decision 7 again: every card gives the same result in every world, so no child's
     # mean beats heuristic's card by any margin. The most visited child (z = 0) is another card;

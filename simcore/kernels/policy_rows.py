@@ -51,7 +51,7 @@ from simcore.kernels.policy_ids import (
 from simcore.search import log_table
 
 __all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
-           "P_DEPTH", "P_EXPAND", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
+           "P_DEPTH", "P_EXPAND", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_RACE", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
            "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
@@ -68,7 +68,8 @@ P_EXPAND = 10  # ismcts: 1 if a node expands the rollout policy's action first (
 P_WIDEN = 11  # ismcts: a node below the root holds at most 1 + visits // widen children (0: no limit)
 P_INFER = 12  # pimc, ismcts: draws of the hidden cards per world that inference picks from (0, 1: none)
 P_DEPTH = 13  # pimc, ismcts: a rollout stops at the seat's P_DEPTH-th decision, scored by a value model (0: never)
-N_PARAMS = 14
+P_RACE = 14  # pimc: confirming worlds played at a time, each block judged (0: all at once)
+N_PARAMS = 15
 
 F_C = 0  # ismcts: the exploration constant
 F_Z = 1  # the search players' deviation threshold in standard errors
@@ -159,6 +160,7 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
             params[seat, P_CONFIRM] = int(spec.params["confirm"])
             params[seat, P_INFER] = int(spec.params.get("infer", 0))
             params[seat, P_DEPTH] = int(spec.params.get("depth", 0))
+            params[seat, P_RACE] = int(spec.params.get("race", 0))
             if pid == POLICY_ISMCTS:
                 floats[seat, F_C] = float(spec.params["c"])
                 params[seat, P_NORM] = int(spec.params["norm"])

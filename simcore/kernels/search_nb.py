@@ -67,6 +67,7 @@ from simcore.kernels.policy_rows import (
     P_OWN,
     P_PAIRED,
     P_POLICY,
+    P_RACE,
     P_ROLLOUT,
     P_WIDEN,
 )
@@ -245,8 +246,8 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, infer, cut, param, table,
-            vtable, streams, at, scratch, greedy, heuristic, evaluate):
+def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, race, infer, cut, param,
+            table, vtable, streams, at, scratch, greedy, heuristic, evaluate):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
     action is the rollout policy's own choice when it is not random (which draws nothing), else
     the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
@@ -254,7 +255,9 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     index), else the base. With ``confirm``: the action of the largest positive gain over those
     worlds (ties: the lowest index), if any, is played against the base in ``confirm`` more
     worlds and taken if its gain over all ``worlds + confirm`` ``deviates_nb`` by ``z``;
-    otherwise the base. ``infer``: how a world is dealt (``world_nb``); ``cut`` > 0: rollouts
+    otherwise the base. ``race`` > 0: the confirming worlds are played ``race`` at a time, and
+    after each block but the last the action is given up if its gain over all worlds so far is
+    not positive, or taken if that gain deviates by ``2 z``. ``infer``: how a world is dealt (``world_nb``); ``cut`` > 0: rollouts
     stop early (``playout_nb``)."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
@@ -268,22 +271,32 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     square = np.int64(0)
     count = worlds
     only = np.int64(-1)
-    # the worlds, then (confirm) the best-looking option against the base: one call site, so
-    # that the inlined pimc_worlds_nb is compiled once
-    for confirming in range(2):
+    played = np.int64(0)  # confirming worlds played
+    # the worlds, then (confirm) the best-looking option against the base, in blocks with race:
+    # one call site, so that the inlined pimc_worlds_nb is compiled once
+    while True:
         pimc_worlds_nb(ctx, state, seat, n, count, only, base, rollout_id, objective, omniscient, crn, infer, cut,
                        param, table, vtable, streams, at, scratch, greedy, heuristic, evaluate)
-        if confirming:
-            break
-        for i in range(n):
-            if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                best = np.int64(i)
-        if confirm == 0 or best == base:
-            return best
-        gain, square = totals[best], squares[best]
-        count = confirm
-        only = best
-    return best if deviates_nb(gain + totals[best], square + squares[best], worlds + confirm, z) else base
+        if only >= 0:
+            gain += totals[best]
+            square += squares[best]
+            played += count
+            if played >= confirm:
+                break
+            if gain <= 0:
+                return base
+            if deviates_nb(gain, square, worlds + played, 2.0 * z):
+                return best
+        else:
+            for i in range(n):
+                if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
+                    best = np.int64(i)
+            if confirm == 0 or best == base:
+                return best
+            gain, square = totals[best], squares[best]
+            only = best
+        count = confirm - played if race <= 0 else min(race, confirm - played)
+    return best if deviates_nb(gain, square, worlds + confirm, z) else base
 
 
 @nb.njit(inline="always", cache=True)
@@ -559,8 +572,8 @@ def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, s
     rollout = params.shape[0] - 1  # the row of the rollout policies' defaults
     return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
                    policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
-                   params[seat, P_INFER], params[seat, P_DEPTH], params[rollout, P_BASIC], tables[rollout],
-                   tables[seat], streams, 4 * seat, scratch, greedy, heuristic, evaluate)
+                   params[seat, P_RACE], params[seat, P_INFER], params[seat, P_DEPTH], params[rollout, P_BASIC],
+                   tables[rollout], tables[seat], streams, 4 * seat, scratch, greedy, heuristic, evaluate)
 
 
 @nb.njit(inline="always", cache=True)
