@@ -61,7 +61,7 @@ UNSTATED = {
 
 # The old pimc (random rollouts, no common draws, no threshold, no inference, full rollouts)
 # spelled out in full
-OLD_PIMC = "pimc:worlds=2,rollout=random,crn=0,z=0,confirm=0,infer=0,depth=0"
+OLD_PIMC = "pimc:worlds=2,rollout=random,crn=0,z=0,confirm=0,race=0,infer=0,depth=0"
 
 
 @pytest.mark.parametrize(("game", "name"), sorted(UNSTATED), ids=lambda v: str(v))
@@ -120,7 +120,7 @@ def test_an_old_dataset_replays_and_resumes_as_it_was_made(tmp_path):
         trace = json.loads(result.output)
         assert trace["row_in_dataset"] is True and trace["row_differences"] == [], round_index
 
-    with pytest.raises(RunError, match="policy of seat 0: .pimc:confirm=0,crn=0,depth=0,rollout=random,worlds=2,z=0.0. then, "):
+    with pytest.raises(RunError, match="policy of seat 0: .pimc:confirm=0,crn=0,depth=0,race=0,rollout=random,worlds=2,z=0.0. then, "):
         _play(old, "pimc:worlds=2", resume=True)
     (old / "part-000001.parquet").unlink()
     _play(old, OLD_PIMC, resume=True)
@@ -128,31 +128,34 @@ def test_an_old_dataset_replays_and_resumes_as_it_was_made(tmp_path):
     assert json.loads((old / "_run.json").read_text())["policies"] == ["pimc:worlds=2", "heuristic"]
 
 
-SEARCH = ("depth", "worlds", "confirm", "infer")
+SEARCH = ("depth", "worlds", "confirm", "race", "infer")
 
 
 def test_a_game_sets_its_own_default_for_a_search_parameter_and_old_texts_keep_theirs():
     # Tensho's pimc cuts its rollouts two plays ahead (the shipped value models) with 8 worlds,
-    # 40 to confirm and no inference; the other games, and Tensho's ismcts, keep the core's
+    # 40 to confirm judged 4 at a time, and no inference; the other games, and Tensho's ismcts,
+    # keep the core's
     def defaults(text, game, **kw):
         params = parse_policy(text, game, **kw).params
         return tuple(params[key] for key in SEARCH)
 
-    assert defaults("pimc", "tensho") == (2, 8, 40, 0)
-    assert defaults("pimc", "enshu") == defaults("pimc", "koikoi") == (0, 16, 32, 4)
+    assert defaults("pimc", "tensho") == (2, 8, 40, 4, 0)
+    assert defaults("pimc", "enshu") == defaults("pimc", "koikoi") == (0, 16, 32, 0, 4)
     assert parse_policy("ismcts", "tensho").params["depth"] == 0
-    assert str(parse_policy("pimc", "tensho")) == "pimc:confirm=40,crn=1,depth=2,rollout=heuristic,worlds=8,z=1.5"
-    # what a Tensho dataset recorded for --policy pimc before Tensho had its own defaults: the
-    # search it was made with, spelled so that it reads alike as a choice
-    before = "pimc:confirm=32,crn=1,infer=4,rollout=heuristic,worlds=16,z=1.5"
-    assert defaults(before, "tensho", recorded=True) == (0, 16, 32, 4)
-    assert defaults(recorded_text(before, "tensho"), "tensho") == (0, 16, 32, 4)
-    # so resuming such a dataset with today's --policy pimc names another policy (refused), and
-    # with its recorded text the same one
-    assert recorded_text(before, "tensho") != str(parse_policy("pimc", "tensho"))
-    assert recorded_text(before, "tensho") == str(parse_policy(recorded_text(before, "tensho"), "tensho"))
+    assert str(parse_policy("pimc", "tensho")) == \
+        "pimc:confirm=40,crn=1,depth=2,race=4,rollout=heuristic,worlds=8,z=1.5"
+    # what Tensho datasets recorded for --policy pimc before Tensho had its own defaults, and
+    # before race: the searches they were made with, spelled so that they read alike as a choice
+    for before, meant in (("pimc:confirm=32,crn=1,infer=4,rollout=heuristic,worlds=16,z=1.5", (0, 16, 32, 0, 4)),
+                          ("pimc:confirm=40,crn=1,depth=2,rollout=heuristic,worlds=8,z=1.5", (2, 8, 40, 0, 0))):
+        assert defaults(before, "tensho", recorded=True) == meant
+        assert defaults(recorded_text(before, "tensho"), "tensho") == meant
+        # so resuming such a dataset with today's --policy pimc names another policy (refused),
+        # and with its recorded text the same one
+        assert recorded_text(before, "tensho") != str(parse_policy("pimc", "tensho"))
+        assert recorded_text(before, "tensho") == str(parse_policy(recorded_text(before, "tensho"), "tensho"))
     # a text parsed for no game in particular keeps the core's defaults
-    assert defaults("pimc", None) == (0, 16, 32, 4)
+    assert defaults("pimc", None) == (0, 16, 32, 0, 4)
 
 
 def test_another_objective_plays_its_rollouts_out_unless_depth_is_named():

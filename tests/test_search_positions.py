@@ -131,7 +131,7 @@ def test_confirm_plays_the_best_looking_move_on_more_worlds_before_taking_it():
     gains, squares = sums(worlds(state, decision, 16, stream, played=[1, 2]), base)
     assert (gains[1], squares[1]) == (-4, 8)
     for z in (0.0, 1.0):
-        assert decide(f"pimc:depth=0,worlds=8,confirm=16,rollout=heuristic,z={z}", 1, state, decision) == 2, z
+        assert decide(f"pimc:depth=0,worlds=8,confirm=16,race=0,rollout=heuristic,z={z}", 1, state, decision) == 2, z
 
 
 def test_race_judges_the_confirming_worlds_block_by_block():
