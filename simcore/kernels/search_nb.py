@@ -73,7 +73,7 @@ from simcore.kernels.policy_rows import (
 )
 
 __all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "disagreements_nb", "ismcts_nb", "ismcts_seat_nb",
-           "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "playout_nb", "pimc_seat_nb", "pimc_worlds_nb",
+           "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "playout_nb", "pimc_seat_nb", "pimc_worlds_nb", "screened_nb",
            "world_nb"]
 
 # the ISMCTS tree: int64[T_ROWS, nodes], a node a column
@@ -205,6 +205,18 @@ def deviates_nb(gain, squares, worlds, z):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
+def screened_nb(totals, squares, n, base, confirm, worlds, z):
+    """The screening worlds' choice (``pimc_nb``, ``ismcts_nb`` with paired roots): the option of
+    the largest gain over the base (ties: the lowest index) that is positive (with ``confirm``)
+    or ``deviates_nb`` by ``z`` (without), else the base."""
+    best = base
+    for i in range(n):
+        if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
+            best = np.int64(i)
+    return best
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objective, omniscient, crn, infer, cut, param,
                    table, vtable, streams, at, scratch, greedy, heuristic, evaluate):
     """Deal ``worlds`` worlds (``omniscient``: copies of the real position) and play the options
@@ -288,9 +300,7 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
             if deviates_nb(gain, square, worlds + played, 2.0 * z):
                 return best
         else:
-            for i in range(n):
-                if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                    best = np.int64(i)
+            best = screened_nb(totals, squares, n, base, confirm, worlds, z)
             if confirm == 0 or best == base:
                 return best
             gain, square = totals[best], squares[best]
@@ -500,9 +510,7 @@ def ismcts_nb(ctx, state, seat, iterations, c, norm, z, own, paired, confirm, ex
                                               log_table, streams, at, scratch, greedy, heuristic, evaluate)
             if confirming:
                 break
-            for i in range(n):
-                if totals[i] > totals[best] and (confirm > 0 or deviates_nb(totals[i], squares[i], worlds, z)):
-                    best = np.int64(i)
+            best = screened_nb(totals, squares, n, base, confirm, worlds, z)
             if confirm == 0 or best == base:
                 return best
             gain, square = totals[best], squares[best]
