@@ -339,8 +339,7 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
     trees: list[list[Tree]] = [[] for _ in range(n_slots)]
     notes = []
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    sizes = np.diff(np.r_[starts, len(groups)])
-    centred = labels - np.repeat(np.add.reduceat(labels, starts) / sizes, sizes) if len(starts) else labels
+    centred = _centred(labels, groups)
     for slot in range(n_slots):
         rows = slots == slot
         decisions = int(np.count_nonzero(rows[starts])) if len(starts) else 0
