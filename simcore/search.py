@@ -126,7 +126,7 @@ from simcore.policies import PolicySpec, parse_policy
 from simcore.registry import REGISTRY
 
 __all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "deviates",
-           "log_table", "make_search_policy", "objective", "outscores"]
+           "log_table", "make_search_policy", "objective", "outscores", "screened"]
 
 SEARCH_POLICIES = ("pimc", "ismcts", "omniscient")
 MAX_HISTORY = 256  # the kernel's too (simcore.kernels.contract.MAX_HISTORY)
@@ -147,6 +147,17 @@ def deviates(gain: int, squares: int, worlds: int, z: float) -> bool:
     g = float(gain)
     n = float(worlds)
     return g * g * (n - 1.0) >= z * z * (n * float(squares) - g * g)
+
+
+def screened(gains: list[int], squares: list[int], base: int, confirm: int, worlds: int, z: float) -> int:
+    """The screening worlds' choice (``pimc``, ``ismcts`` with paired roots; the kernel's
+    ``screened_nb``): the option of the largest gain over the base (ties: the lowest index) that
+    is positive (with ``confirm``) or ``deviates`` by ``z`` (without), else the base."""
+    best = base
+    for i in range(len(gains)):
+        if gains[i] > gains[best] and (confirm > 0 or deviates(gains[i], squares[i], worlds, z)):
+            best = i
+    return best
 
 
 def outscores(total: int, squares: int, visits: int, base_total: int, base_squares: int, base_visits: int,
@@ -304,10 +315,7 @@ class PimcPolicy(_Search):
         if self.rollout_name != "random":  # the rollout policy's own choice (it draws nothing)
             base = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
         gains, squares = self.play_out(state, seat, actions, self.worlds, None, base)
-        best = base
-        for i in range(len(actions)):
-            if gains[i] > gains[best] and (self.confirm > 0 or deviates(gains[i], squares[i], self.worlds, self.z)):
-                best = i
+        best = screened(gains, squares, base, self.confirm, self.worlds, self.z)
         if self.confirm == 0 or best == base:
             return actions[best]
         gain, square = gains[best], squares[best]
@@ -491,10 +499,7 @@ class IsmctsPolicy(_Search):
         children = [root.add(self.action_key(decision, action), decision.seat) for action in actions]
         worlds = max(1, self.iterations // len(actions))
         gains, squares = self._paired_worlds(state, decision, children, worlds, None, base)
-        best = base
-        for i in range(len(actions)):
-            if gains[i] > gains[best] and (self.confirm > 0 or deviates(gains[i], squares[i], worlds, self.z)):
-                best = i
+        best = screened(gains, squares, base, self.confirm, worlds, self.z)
         if self.confirm == 0 or best == base:
             return best
         gain, square = gains[best], squares[best]

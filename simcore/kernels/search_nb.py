@@ -269,8 +269,8 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     worlds and taken if its gain over all ``worlds + confirm`` ``deviates_nb`` by ``z``;
     otherwise the base. ``race`` > 0: the confirming worlds are played ``race`` at a time, and
     after each block but the last the action is given up if its gain over all worlds so far is
-    not positive, or taken if that gain deviates by ``2 z``. ``infer``: how a world is dealt (``world_nb``); ``cut`` > 0: rollouts
-    stop early (``playout_nb``)."""
+    not positive, or taken if that gain deviates by ``2 z``. ``infer``: how a world is dealt
+    (``world_nb``); ``cut`` > 0: rollouts stop early (``playout_nb``)."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
