@@ -12,7 +12,7 @@ The revision's ``simcore`` is extracted with ``git archive`` under another packa
 kernels are compiled afresh (about two minutes) into a temporary cache, in a child process with
 a fixed hash seed, which also times them: two compilations of the same source can differ by a
 few per cent in speed, and a cached kernel from another process would add that to the
-comparison.  Run with ``python -m benchmarks.kernel_ab --against REV [--rules enshu-w]
+comparison.  Run with ``python -m benchmarks.kernel_ab --against REV [--rules enshu-c --option enshu.players=5]
 [--policy greedy] [--yaku-set fixed_2] [--threads 2] [--rounds N]``; ``--rounds 262144`` times
 the calls a run of rows makes (one row shard per call).
 """
@@ -45,6 +45,7 @@ class Side:
         policies = importlib.import_module(f"{package}.policies")
         tensho = args.rules.startswith("tensho")
         overrides = {"tensho.yaku_set_choice": args.yaku_set} if tensho else {}
+        overrides |= dict(option.split("=", 1) for option in args.option)
         try:  # one package per game (simcore/games/tensho/)
             games = importlib.import_module(f"{package}.games")
         except ModuleNotFoundError:  # a revision from before that layout: Tensho only
@@ -138,12 +139,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="tensho-ise", help="a rule file (Enshu-bana: revisions with simcore/games/)")
     parser.add_argument("--policy", default="random", help="the policy of every seat")
     parser.add_argument("--yaku-set", default="fixed_1", help="tensho.yaku_set_choice")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option (repeatable), e.g. enshu.players=5")
     parser.add_argument("--rounds", type=int, default=500_000, help="rounds per timed run")
     parser.add_argument("--repeat", type=int, default=15, help="timed runs per side")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.repeat < 1 or args.threads < 1:
         parser.error("--rounds, --repeat and --threads must be at least 1")
+    for option in args.option:
+        if "=" not in option:
+            parser.error(f"--option {option}: not KEY=VALUE")
     root = Path(__file__).resolve().parent.parent
     if os.environ.get(CHILD) is None:
         if revision_hash(args.against, root) is None:
@@ -187,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             for side in (old, new) if rep % 2 == 0 else (new, old):
                 side.timed(rep * args.rounds, args.rounds, buffers)
     setting = f"{args.yaku_set}, " if args.rules.startswith("tensho") else ""
+    setting += "".join(f"{option}, " for option in args.option)
     print(f"{args.rules} kernel, {args.policy} at every seat, {setting}{args.threads} thread(s), "
           f"{args.repeat} alternating runs of {args.rounds:,} rounds per side:")
     print(f"  {'':<22}{'best':>10}{'q1':>10}{'median':>10}   ns per round")

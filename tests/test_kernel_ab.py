@@ -45,3 +45,10 @@ def test_a_revision_is_extracted_as_a_package_of_its_own(tmp_path):
 def test_an_unknown_revision_is_a_usage_error(capsys):
     assert main(["--against", "no-such-revision-anywhere"]) == 2
     assert "--against no-such-revision-anywhere" in capsys.readouterr().err
+
+
+def test_an_option_without_a_value_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--option", "enshu.players"])
+    assert exit_info.value.code == 2
+    assert "--option enshu.players: not KEY=VALUE" in capsys.readouterr().err
