@@ -42,6 +42,9 @@ __all__ = ["train"]
                    "boosted trees over the features and their differences from the heuristic's action.")
 @click.option("--trees", type=int, default=100, show_default=True, help="--fit trees: trees per decision kind.")
 @click.option("--leaves", type=int, default=31, show_default=True, help="--fit trees: leaves per tree at most.")
+@click.option("--rate", type=float, default=0.1, show_default=True,
+              help="--fit trees: the boosting's learning rate (how much of each tree is added); with few "
+                   "trees a higher one fits more.")
 @click.option("--objective", type=click.Choice(["win", "score", "margin"]), default=None,
               help="What a finished round counts in the labels: the sign of the payoff, the payoff, or "
                    "the payoff minus each other seat's (default: win in Tensho, score in Enshu-bana, "
@@ -60,7 +63,7 @@ __all__ = ["train"]
 @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when stderr is a terminal).")
 @reports_user_errors
 def train(rules, players, options, seed, iterations, rounds, worlds, label, explore, deals, alpha, labels, fit,
-          trees, leaves, objective, value, unit, version, out, threads, progress):
+          trees, leaves, rate, objective, value, unit, version, out, threads, progress):
     """Train the learned player's model for a rule set and player count (needs
     `pip install 'fudasim[learn]'`).
 
@@ -78,7 +81,7 @@ def train(rules, players, options, seed, iterations, rounds, worlds, label, expl
 
     config = TrainConfig(rules=rules, options=rule_overrides(rules, options, players), seed=seed,
                          iterations=iterations, rounds=rounds, worlds=worlds, label=label, explore=explore,
-                         deals=deals, alpha=alpha, labels=labels, fit=fit, trees=trees, leaves=leaves,
+                         deals=deals, alpha=alpha, labels=labels, fit=fit, trees=trees, leaves=leaves, rate=rate,
                          objective=objective, value=value, unit=unit,
                          version=version, out=str(out) if out else None, threads=threads,
                          command=shlex.join(["fudasim", *sys.argv[1:]]))

@@ -18,7 +18,8 @@ model its apprentice):
    are scaled so the largest is ``MAX_WEIGHT`` and rounded: the shipped, integer model. A kind
    with fewer than ``MIN_DECISIONS`` labelled decisions keeps the heuristic's choice.
    ``--fit trees`` fits gradient-boosted trees instead (scikit-learn's
-   ``HistGradientBoostingRegressor``, ``--trees`` of at most ``--leaves`` leaves each) to the
+   ``HistGradientBoostingRegressor``, ``--trees`` of at most ``--leaves`` leaves each, learning
+   rate ``--rate``) to the
    centred labels, on the features and on their differences from the heuristic's action
    (``simcore.models.Tree``), with no weights but the game's fixed ones; thresholds become
    integers (every feature is one) and leaves are scaled and rounded so that the largest leaves
@@ -99,6 +100,7 @@ class TrainConfig:
     fit: str = "ridge"  # ridge: regression of the centred labels; pairwise: rank the best action first; trees
     trees: int = 100  # --fit trees: boosting iterations (trees per kind)
     leaves: int = 31  # --fit trees: leaves per tree at most
+    rate: float = 0.1  # --fit trees: the boosting's learning rate (each tree's shrinkage)
     version: int | None = None  # the model's version (default: what ``--policy learned`` plays now)
     value: bool = False  # a value model (module docstring)
     unit: int | None = None  # --value: score points an objective point (default: VALUE_UNITS)
@@ -122,6 +124,8 @@ def _check(config: TrainConfig) -> None:
         raise RunError(f"--seed {config.seed}: must be in 0 .. 2**64 - 1")
     if not (config.alpha > 0 and math.isfinite(config.alpha)):
         raise RunError(f"--alpha {config.alpha}: must be a positive number")
+    if not 0 < config.rate <= 1:
+        raise RunError(f"--rate {config.rate}: must be above 0 and at most 1")
     if config.fit not in FITS:
         raise RunError(f"--fit {config.fit}: must be one of {', '.join(FITS)}")
     if config.labels not in LABELS:
@@ -225,7 +229,7 @@ def fit_weights(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, sl
 
 def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
               alpha: float, unit: int, fit: str, n_trees: int, leaves: int,
-              seed: int) -> tuple[np.ndarray, np.ndarray, list[list[Tree]] | None, list[str]]:
+              seed: int, rate: float = 0.1) -> tuple[np.ndarray, np.ndarray, list[list[Tree]] | None, list[str]]:
     """``--value`` (module docstring): integer weights int64[n_slots, F], a bias per slot, the
     trees of each slot (``fit`` trees; else None) and a note per slot. A slot with fewer than
     ``MIN_DECISIONS`` decisions scores every position by the mean label of all positions."""
@@ -252,7 +256,7 @@ def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
         if fit == "trees":
             from sklearn.ensemble import HistGradientBoostingRegressor
 
-            model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=0.1,
+            model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=rate,
                                                   early_stopping=False, random_state=seed % 2**32)
             r2_test = model.fit(x[train], y[train]).score(x[test], y[test])
             r2 = model.fit(x, y).score(x, y)
@@ -327,7 +331,7 @@ def _predictor_tree(nodes: np.ndarray, scale: float) -> Tree:
 
 def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slots: np.ndarray, n_slots: int,
               default: np.ndarray, fixed: dict[int, int], n_trees: int, leaves: int,
-              seed: int) -> tuple[np.ndarray, list[list[Tree]], list[str]]:
+              seed: int, rate: float = 0.1) -> tuple[np.ndarray, list[list[Tree]], list[str]]:
     """``--fit trees`` (module docstring, step 3): weights int64[n_slots, F] (``default`` where a
     slot has too few decisions, else 0 but the ``fixed`` ones), the trees of each slot and a
     note per slot."""
@@ -348,7 +352,7 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
         # one slot's rows at a time (a decision's rows share its slot), so memory holds one slot's
         x = relative_features(features[rows], groups[rows], np.float64)
         y = centred[rows]
-        model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=0.1,
+        model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=rate,
                                               early_stopping=False, random_state=seed % 2**32)
         model.fit(x, y)
         fitted = [predictors[0].nodes for predictors in model._predictors]
@@ -566,6 +570,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                    "explore": config.explore, "deals": config.deals, "alpha": config.alpha,
                    "labels": config.labels, "objective": objective_name,
                    "fit": config.fit, **({"trees": config.trees, "leaves": config.leaves} if config.fit == "trees" else {}),
+                   **({"rate": config.rate} if config.fit == "trees" and config.rate != TrainConfig.rate else {}),
                    **({"value": True, "unit": unit} if config.value else {})}
     model.command = config.command
     bar = _Bar(config.iterations * config.rounds, progress)
@@ -586,7 +591,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
             block = module.blocks(compiled).index(case)
             if config.value:
                 weights, bias, trees, notes = fit_value(feats, q / config.worlds, groups, slots, n_slots, config.alpha,
-                                                        unit, config.fit, config.trees, config.leaves, config.seed)
+                                                        unit, config.fit, config.trees, config.leaves, config.seed,
+                                                        config.rate)
                 model.weights = [[int(w) for w in row] for row in weights[block * n_kinds:(block + 1) * n_kinds]]
                 model.trees = None if trees is None else trees[block * n_kinds:(block + 1) * n_kinds]
                 model.bias = [int(b) for b in bias[block * n_kinds:(block + 1) * n_kinds]]
@@ -600,7 +606,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, progress: boo
                 continue
             if config.fit == "trees":
                 weights, trees, notes = fit_trees(feats, q / config.worlds, groups, slots, n_slots, default, fixed,
-                                                  config.trees, config.leaves, config.seed)
+                                                  config.trees, config.leaves, config.seed, config.rate)
                 model.trees = trees[block * n_kinds:(block + 1) * n_kinds]
             else:
                 weights, notes = fit_weights(feats, q / config.worlds, groups, slots, n_slots, config.alpha, default,
