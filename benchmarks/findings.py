@@ -279,6 +279,8 @@ class Plan:
     calls: int = 0  # koi-koi rounds whose every koi-koi decision is answered both ways
     variants: bool = True  # koi-koi's rule variants (``KOIKOI_VARIANTS``)
     search_rounds_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own search_rounds
+    variant_rounds: int | None = None  # rounds per koi-koi rule variant of a search policy, at most ``size``
+    search_matches: int | None = None  # matches of a search policy, at most (None: as many rounds as its runs)
 
     def size(self, policy: str, setting: Setting | None = None) -> int:
         """Rounds per run of ``policy`` in ``setting`` (the search players get ``search_rounds``,
@@ -289,10 +291,19 @@ class Plan:
 
     def match_count(self, policy: str, setting: Setting | None = None) -> int:
         """Matches of ``policy`` in every seat: ``matches``, or for a search player no more rounds
-        than its runs play (``size``)."""
+        than its runs play (``size``) and at most ``search_matches``."""
         if fast_policy(policy):
             return self.matches
-        return min(self.matches, max(1, self.size(policy, setting) // self.match_rounds))
+        most = self.size(policy, setting) // self.match_rounds
+        if self.search_matches is not None:
+            most = min(most, self.search_matches)
+        return min(self.matches, max(1, most))
+
+    def variant_size(self, policy: str, setting: Setting) -> int:
+        """Rounds per koi-koi rule variant of ``policy``: its ``size``, or for a search player
+        ``variant_rounds`` where given (at most its ``size``)."""
+        size = self.size(policy, setting)
+        return size if fast_policy(policy) or self.variant_rounds is None else min(size, self.variant_rounds)
 
     def chain_for(self, setting: Setting) -> list[str]:
         """The skill tournament's policies in ``setting``: the chain's that can play there (the
@@ -384,7 +395,7 @@ def _sweep(setting: Setting, option: str, values: list[str], policy: str, plan: 
         return None
     if not _complete(folder):
         run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
-                              policies={s: policy for s in range(setting.seats)}, rounds=plan.size(policy, setting),
+                              policies={s: policy for s in range(setting.seats)}, rounds=plan.variant_size(policy, setting),
                               seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
                               threads=plan.threads))
     return folder
@@ -858,7 +869,7 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
                           plan.calls * _calling_seconds(s, policy, plan, cache)))
         if plan.variants and s.koikoi:
             policy = variant_policy(strong)
-            rounds = plan.size(policy, s) * sum(len(variant_values(s, o, v)) for o, v in KOIKOI_VARIANTS)
+            rounds = plan.variant_size(policy, s) * sum(len(variant_values(s, o, v)) for o, v in KOIKOI_VARIANTS)
             parts.append((f"{s.label}: rule variants ({policy})", rounds, rounds * cost(policy)))
         if seeds:
             rounds = seeds * seed_rounds
@@ -1185,7 +1196,7 @@ def variants_section(page: Page, findings: Findings, settings_: list[Setting], p
             rows.append([_variant(combo + ":"), *cells, "; ".join(ps),
                          _cell(findings, s.label, policy, f"{combo}: winner changes", shown)])
         if rows:
-            page.add(f"### {s.label}", "", f"{policy} in both seats, {plan.size(policy, s):,} rounds a variant.", "",
+            page.add(f"### {s.label}", "", f"{policy} in both seats, {plan.variant_size(policy, s):,} rounds a variant.", "",
                      *_table(header, rows), "")
 
 
@@ -1563,7 +1574,9 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
              f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy, "
              f"{plan.search_rounds:,} per run of a search policy{_own_sizes(plan, settings_)}, {plan.deals:,} deals "
              f"per pairing of the skill "
-             f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds (a search policy: as many rounds as its runs)"
+             f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds (a search policy: as many rounds as its runs"
+                               + (f", at most {plan.search_matches:,} matches" if plan.search_matches is not None else "")
+                               + ")"
                             if plan.matches else "")
              + ". Every [low, high] is a 95% interval; every table names its policy and size.", "")
     if findings.missing:
@@ -1751,6 +1764,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
     parser.add_argument("--matches", type=int, default=10_000, help="matches of the strongest policy (0: none)")
     parser.add_argument("--match-rounds", type=int, default=12, help="rounds per match")
+    parser.add_argument("--search-matches", type=int,
+                        help="at most this many matches of a search policy (default: as many rounds as its runs)")
+    parser.add_argument("--variant-rounds", type=int,
+                        help="rounds per koi-koi rule variant of a search policy, at most its runs' (default: those)")
     parser.add_argument("--calls", type=int, default=20_000,
                         help="koi-koi rounds whose every koi-koi decision is answered both ways (0: none)")
     parser.add_argument("--seed", type=int, default=2026)
@@ -1783,7 +1800,8 @@ def main(argv: list[str] | None = None) -> int:
                 matches=args.matches, match_rounds=args.match_rounds,
                 strongest=_pairs(args.strongest, "--strongest"), engine=args.engine, threads=args.threads,
                 compute=not args.no_run, calls=args.calls,
-                variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for))
+                variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for),
+                variant_rounds=args.variant_rounds, search_matches=args.search_matches)
     settings_ = settings(args.quick)
     slugs = [s.slug() for s in settings(False)]
     unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest)) - set(slugs))
@@ -1812,7 +1830,8 @@ def main(argv: list[str] | None = None) -> int:
                               **plan.strongest, **{s.slug(): p for s in settings_
                                                    if (p := findings.strong(s.label)) is not None}},
                           engine=plan.engine, threads=plan.threads, compute=plan.compute, calls=plan.calls,
-                          variants=plan.variants)
+                          variants=plan.variants, variant_rounds=plan.variant_rounds,
+                          search_matches=plan.search_matches)
         fresh = gather(fresh_plan, settings_, skill, log)
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
     page = render(findings, plan, settings_, command, fresh, fresh_plan)
@@ -1837,7 +1856,8 @@ def _print_estimate(plan: Plan, settings_: list[Setting], skill: bool, args: arg
                          deals=args.check_deals or plan.deals, seed=args.check, out=plan.out,
                          matches=plan.matches if args.check_matches is None else args.check_matches,
                          match_rounds=plan.match_rounds, strongest=plan.strongest, engine=plan.engine,
-                         threads=plan.threads)
+                         threads=plan.threads, variant_rounds=plan.variant_rounds,
+                         search_matches=plan.search_matches)
             parts += [(f"check: {p}", r, t) for p, r, t in estimate(check, settings_, skill, 0, 0, args.seed_policy,
                                                                     Path(scratch), cache)]
     print("part,rounds,seconds")

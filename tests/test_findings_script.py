@@ -265,6 +265,12 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     assert own.size("pimc", SET_1) == 1200 and own.match_count("pimc", SET_1) == 100
     assert own.size("pimc", other) == 240 and own.match_count("pimc", other) == 20
     assert own.size("learned", SET_1) == 10
+    # --search-matches caps a search player's matches; --variant-rounds its koi-koi variants' rounds
+    capped = dataclasses.replace(own, search_matches=30, variant_rounds=500)
+    assert capped.match_count("pimc", SET_1) == 30 and capped.match_count("pimc", other) == 20
+    assert capped.match_count("learned", SET_1) == 100
+    assert capped.variant_size("pimc", SET_1) == 500 and capped.variant_size("pimc", other) == 240
+    assert capped.variant_size("heuristic", other) == 10 and own.variant_size("pimc", SET_1) == 1200
 
 
 def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
