@@ -48,10 +48,10 @@ def test_rules_show_marks_the_table_in_force():
 
 
 def test_rules_show_marks_only_the_model_version_learned_plays():
-    # C with 3 players ships versions 1 and 2; `--policy learned` (version 2) plays version 2
+    # C with 3 players ships versions 1 and 2; `--policy learned` (version 3) plays version 2
     result = CliRunner().invoke(main, ["rules", "show", "enshu-c", "--players", "3"])
     assert result.exit_code == 0, result.output
-    models = result.output.split("learned models (--policy learned, version 2,")[1].splitlines()[1:]
+    models = result.output.split("learned models (--policy learned, version 3,")[1].splitlines()[1:]
     marked = [line.split() for line in models if "(these rules play it)" in line]
     assert [line[:3] for line in marked] == [["c3", "version", "2"]]
     assert ["c3", "version", "1"] in [line.split() for line in models]

@@ -77,7 +77,8 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
 # may already have recorded: it ships at the game's default version + 1, which becomes the
 # default (``LEARNED_VERSION`` in the game's ``game.py``), and is added here. A model for a case
 # that had none may ship at the default version: ``learned`` was refused there, so no dataset
-# recorded it (Enshu-bana C with 4 players, version 2).
+# recorded it (Enshu-bana C with 4 players, version 2). Enshu-bana's version 3 is C 5p's model
+# trained at a higher learning rate; the other cases play their version 2 or 1 there.
 SHIPPED = {
     "enshu-c2.v1.json": "370bf88039b41386",
     "enshu-c3.v1.json": "a7e490e11bf2ee60",
@@ -85,6 +86,7 @@ SHIPPED = {
     "enshu-c4.v2.json": "0359b74926b88808",
     "enshu-c5.v1.json": "967abbb362e0586c",
     "enshu-c5.v2.json": "24b20a8767afe872",
+    "enshu-c5.v3.json": "e678c05da241df9a",
     "enshu-s2.v1.json": "710e2f0b3dd6e652",
     "enshu-s3.v1.json": "3814aa26e80a2819",
     "enshu-w2.v1.json": "afc857ed761dd2f1",
