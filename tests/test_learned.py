@@ -78,12 +78,15 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
 # default (``LEARNED_VERSION`` in the game's ``game.py``), and is added here. A model for a case
 # that had none may ship at the default version: ``learned`` was refused there, so no dataset
 # recorded it (Enshu-bana C with 4 players, version 2). Enshu-bana's version 3 is C 5p's model
-# trained at a higher learning rate; the other cases play their version 2 or 1 there.
+# trained at a higher learning rate, version 4 C 3p's, C 4p's and W 3p's; every other case plays
+# its newest below them.
 SHIPPED = {
     "enshu-c2.v1.json": "370bf88039b41386",
     "enshu-c3.v1.json": "a7e490e11bf2ee60",
     "enshu-c3.v2.json": "7b3c9742f8ebd37f",
+    "enshu-c3.v4.json": "3954639e6d850608",
     "enshu-c4.v2.json": "0359b74926b88808",
+    "enshu-c4.v4.json": "f4732245faa75e6e",
     "enshu-c5.v1.json": "967abbb362e0586c",
     "enshu-c5.v2.json": "24b20a8767afe872",
     "enshu-c5.v3.json": "e678c05da241df9a",
@@ -91,6 +94,7 @@ SHIPPED = {
     "enshu-s3.v1.json": "3814aa26e80a2819",
     "enshu-w2.v1.json": "afc857ed761dd2f1",
     "enshu-w3.v1.json": "f470b4b96dc33f50",
+    "enshu-w3.v4.json": "a286a6bb9de95710",
     "koikoi-kkj.v1.json": "8d52d65b397e44b7",
     "koikoi-koikoi.v1.json": "5d14e7ba0bfa3c92",
     "tensho-set1.v1.json": "0ade0ba55a141960",
