@@ -78,15 +78,17 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
 # default (``LEARNED_VERSION`` in the game's ``game.py``), and is added here. A model for a case
 # that had none may ship at the default version: ``learned`` was refused there, so no dataset
 # recorded it (Enshu-bana C with 4 players, version 2). Enshu-bana's version 3 is C 5p's model
-# trained at a higher learning rate, version 4 C 3p's, C 4p's and W 3p's; every other case plays
-# its newest below them.
+# trained at a higher learning rate, version 4 C 3p's, C 4p's and W 3p's, version 5 C 3p's and
+# C 4p's on twice the rounds; every other case plays its newest below them.
 SHIPPED = {
     "enshu-c2.v1.json": "370bf88039b41386",
     "enshu-c3.v1.json": "a7e490e11bf2ee60",
     "enshu-c3.v2.json": "7b3c9742f8ebd37f",
     "enshu-c3.v4.json": "3954639e6d850608",
+    "enshu-c3.v5.json": "3db3eaf881377ebd",
     "enshu-c4.v2.json": "0359b74926b88808",
     "enshu-c4.v4.json": "f4732245faa75e6e",
+    "enshu-c4.v5.json": "b3e887e6e6f30ba6",
     "enshu-c5.v1.json": "967abbb362e0586c",
     "enshu-c5.v2.json": "24b20a8767afe872",
     "enshu-c5.v3.json": "e678c05da241df9a",
