@@ -146,6 +146,17 @@ def _sklearn() -> Any:
     return linear_model
 
 
+def _booster(n_trees: int, leaves: int, rate: float, seed: int) -> Any:
+    """The gradient-boosted trees of ``--fit trees`` (unfitted): ``n_trees`` of at most
+    ``leaves`` leaves, learning rate ``rate``, seeded."""
+    try:
+        from sklearn.ensemble import HistGradientBoostingRegressor
+    except ImportError:
+        raise RunError("fudasim train needs scikit-learn: pip install 'fudasim[learn]'") from None
+    return HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=rate,
+                                         early_stopping=False, random_state=seed % 2**32)
+
+
 def _pairwise(linear_model: Any, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
               alpha: float) -> tuple[np.ndarray, str]:
     """Weights that rank each decision's best-labelled action above its others: a logistic
@@ -254,10 +265,7 @@ def fit_value(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
         y = labels[rows]
         train, test = ~held[rows], held[rows]
         if fit == "trees":
-            from sklearn.ensemble import HistGradientBoostingRegressor
-
-            model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=rate,
-                                                  early_stopping=False, random_state=seed % 2**32)
+            model = _booster(n_trees, leaves, rate, seed)
             r2_test = model.fit(x[train], y[train]).score(x[test], y[test])
             r2 = model.fit(x, y).score(x, y)
             fitted = [predictors[0].nodes for predictors in model._predictors]
@@ -335,10 +343,7 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
     """``--fit trees`` (module docstring, step 3): weights int64[n_slots, F] (``default`` where a
     slot has too few decisions, else 0 but the ``fixed`` ones), the trees of each slot and a
     note per slot."""
-    try:
-        from sklearn.ensemble import HistGradientBoostingRegressor
-    except ImportError:
-        raise RunError("fudasim train needs scikit-learn: pip install 'fudasim[learn]'") from None
+    _booster(n_trees, leaves, rate, seed)  # scikit-learn is there, before any work
     weights = np.tile(default, (n_slots, 1)).astype(np.int64)
     trees: list[list[Tree]] = [[] for _ in range(n_slots)]
     notes = []
@@ -352,8 +357,7 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, groups: np.ndarray, slot
         # one slot's rows at a time (a decision's rows share its slot), so memory holds one slot's
         x = relative_features(features[rows], groups[rows], np.float64)
         y = centred[rows]
-        model = HistGradientBoostingRegressor(max_iter=n_trees, max_leaf_nodes=leaves, learning_rate=rate,
-                                              early_stopping=False, random_state=seed % 2**32)
+        model = _booster(n_trees, leaves, rate, seed)
         model.fit(x, y)
         fitted = [predictors[0].nodes for predictors in model._predictors]
         top = sum(float(np.abs(nodes["value"][nodes["is_leaf"] == 1]).max()) for nodes in fitted)
