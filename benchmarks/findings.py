@@ -281,6 +281,7 @@ class Plan:
     search_rounds_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own search_rounds
     variant_rounds: int | None = None  # rounds per koi-koi rule variant of a search policy, at most ``size``
     search_matches: int | None = None  # matches of a search policy, at most (None: as many rounds as its runs)
+    search_matches_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own search_matches
 
     def size(self, policy: str, setting: Setting | None = None) -> int:
         """Rounds per run of ``policy`` in ``setting`` (the search players get ``search_rounds``,
@@ -291,12 +292,14 @@ class Plan:
 
     def match_count(self, policy: str, setting: Setting | None = None) -> int:
         """Matches of ``policy`` in every seat: ``matches``, or for a search player no more rounds
-        than its runs play (``size``) and at most ``search_matches``."""
+        than its runs play (``size``) and at most ``search_matches`` (the setting's own where
+        ``search_matches_for`` names it)."""
         if fast_policy(policy):
             return self.matches
         most = self.size(policy, setting) // self.match_rounds
-        if self.search_matches is not None:
-            most = min(most, self.search_matches)
+        cap = self.search_matches_for.get(setting.slug(), self.search_matches) if setting else self.search_matches
+        if cap is not None:
+            most = min(most, cap)
         return min(self.matches, max(1, most))
 
     def variant_size(self, policy: str, setting: Setting) -> int:
@@ -1564,6 +1567,12 @@ def _own_sizes(plan: Plan, settings_: list[Setting]) -> str:
     return f" ({'; '.join(own)})" if own else ""
 
 
+def _own_matches(plan: Plan, settings_: list[Setting]) -> str:
+    """``; at most N in SETTING, ...``: the settings whose search matches have a cap of their own."""
+    own = [f"{plan.search_matches_for[s.slug()]:,} in {s.label}" for s in settings_ if s.slug() in plan.search_matches_for]
+    return f"; at most {', '.join(own)}" if own else ""
+
+
 def render(findings: Findings, plan: Plan, settings_: list[Setting], command: str, fresh: Findings | None = None,
            fresh_plan: Plan | None = None) -> Page:
     """The page of ``findings`` (and its calibration against ``fresh``, when given)."""
@@ -1576,6 +1585,7 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
              f"per pairing of the skill "
              f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds (a search policy: as many rounds as its runs"
                                + (f", at most {plan.search_matches:,} matches" if plan.search_matches is not None else "")
+                               + _own_matches(plan, settings_)
                                + ")"
                             if plan.matches else "")
              + ". Every [low, high] is a 95% interval; every table names its policy and size.", "")
@@ -1724,13 +1734,14 @@ def save_numbers(findings: Findings, path: Path) -> None:
     path.write_text(json.dumps([asdict(n) for n in findings.numbers.values()], indent=0), encoding="utf-8")
 
 
-def _sizes(values: list[str]) -> dict[str, int]:
-    """``--search-rounds-for SLUG=N`` values: a setting's slug -> its search runs' rounds."""
+def _sizes(values: list[str], flag: str = "--search-rounds-for", unit: str = "rounds") -> dict[str, int]:
+    """``flag``'s ``SLUG=N`` values (``--search-rounds-for``, ``--search-matches-for``): a setting's
+    slug -> its own size."""
     out = {}
-    for slug, rounds in _pairs(values, "--search-rounds-for", "N").items():
-        if not rounds.strip().isdigit() or int(rounds) < 1:
-            raise SystemExit(f"--search-rounds-for {slug}={rounds}: give SLUG=N (N a whole number of rounds)")
-        out[slug] = int(rounds)
+    for slug, size in _pairs(values, flag, "N").items():
+        if not size.strip().isdigit() or int(size) < 1:
+            raise SystemExit(f"{flag} {slug}={size}: give SLUG=N (N a whole number of {unit})")
+        out[slug] = int(size)
     return out
 
 
@@ -1766,6 +1777,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match-rounds", type=int, default=12, help="rounds per match")
     parser.add_argument("--search-matches", type=int,
                         help="at most this many matches of a search policy (default: as many rounds as its runs)")
+    parser.add_argument("--search-matches-for", action="append", default=[], metavar="SLUG=N",
+                        help="a setting's own --search-matches (repeatable), e.g. where its search player is fast")
     parser.add_argument("--variant-rounds", type=int,
                         help="rounds per koi-koi rule variant of a search policy, at most its runs' (default: those)")
     parser.add_argument("--calls", type=int, default=20_000,
@@ -1801,10 +1814,11 @@ def main(argv: list[str] | None = None) -> int:
                 strongest=_pairs(args.strongest, "--strongest"), engine=args.engine, threads=args.threads,
                 compute=not args.no_run, calls=args.calls,
                 variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for),
-                variant_rounds=args.variant_rounds, search_matches=args.search_matches)
+                variant_rounds=args.variant_rounds, search_matches=args.search_matches,
+                search_matches_for=_sizes(args.search_matches_for, "--search-matches-for", "matches"))
     settings_ = settings(args.quick)
     slugs = [s.slug() for s in settings(False)]
-    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest)) - set(slugs))
+    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest) | set(plan.search_matches_for)) - set(slugs))
     if unknown:
         raise SystemExit(f"no setting has the slug {', '.join(unknown)} (settings: {', '.join(slugs)})")
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself

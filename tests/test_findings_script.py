@@ -271,12 +271,20 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     assert capped.match_count("learned", SET_1) == 100
     assert capped.variant_size("pimc", SET_1) == 500 and capped.variant_size("pimc", other) == 240
     assert capped.variant_size("heuristic", other) == 10 and own.variant_size("pimc", SET_1) == 1200
+    # --search-matches-for gives a setting a cap of its own (still no more rounds than its runs)
+    mine = dataclasses.replace(capped, search_matches_for={SET_1.slug(): 70, other.slug(): 50})
+    assert mine.match_count("pimc", SET_1) == 70 and mine.match_count("pimc", other) == 20
+    assert mine.match_count("pimc", Setting("Tensho (Ise), yaku set 2", "tensho-ise",
+                                            (("tensho.yaku_set_choice", "fixed_2"),))) == 20
+    assert mine.match_count("learned", SET_1) == 100
 
 
 def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
     for argv, said in ((["--search-rounds-for", "tensho-ise-set1=5"], "no setting has the slug tensho-ise-set1"),
                        (["--strongest", "enshu-c-6p=pimc"], "no setting has the slug enshu-c-6p"),
-                       (["--search-rounds-for", "koikoi=many"], "give SLUG=N")):
+                       (["--search-rounds-for", "koikoi=many"], "give SLUG=N"),
+                       (["--search-matches-for", "koikoi=0"], "--search-matches-for koikoi=0: give SLUG=N"),
+                       (["--search-matches-for", "enshu-w-9p=10"], "no setting has the slug enshu-w-9p")):
         with pytest.raises(SystemExit, match=said):
             main([*argv, "--no-run", "--out", str(tmp_path / "runs"), "--doc", str(tmp_path / "page.md")])
     assert not (tmp_path / "page.md").exists()
