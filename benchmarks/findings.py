@@ -33,7 +33,9 @@ tables behind the answers:
   spread against the stated standard errors.
 
 Folders under ``--out`` are reused when complete, so an interrupted page resumes and a finished
-one re-renders without computing anything; ``--no-run`` writes the page from the complete folders
+one re-renders without computing anything; a complete folder made with other sizes, seeds or
+policies than the page now asks (a default or a model version changed since) stops the page with
+a line naming it and what differs, and is left as it is. ``--no-run`` writes the page from the complete folders
 only and names the parts still missing. ``--estimate`` computes nothing: it times each policy
 briefly in each setting and prints every part's rounds and expected time (the search players set
 it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
@@ -366,20 +368,45 @@ def _run(setting: Setting, policy: str, plan: Plan, rounds: int | None = None, s
     from simcore.run.runner import RunConfig, run
 
     path = plan.out / f"{setting.slug()}-{_policy_slug(policy)}{tag}"
+    seed = plan.seed if seed is None else seed
+    rounds = rounds or plan.size(policy, setting)
     if path.is_dir() and (path / "_run.json").is_file():
         check = check_dataset(path, checksums=False)
         if check.complete and not check.problems:
+            _refuse_stale(path, "_run.json", {"seed": seed, "units": matches or rounds,
+                                              "rounds_per_match": plan.match_rounds if matches else None,
+                                              "policies": [policy] * setting.seats})
             return path
     if not plan.compute:
         return None
-    common = dict(rules=setting.rules, options=_options(setting), seed=plan.seed if seed is None else seed,
+    common = dict(rules=setting.rules, options=_options(setting), seed=seed,
                   policies={s: policy for s in range(setting.seats)}, out=str(path), resume=path.is_dir(),
                   engine=plan.engine, threads=plan.threads)
     if matches:
         run(RunConfig(matches=matches, rounds_per_match=plan.match_rounds, **common))  # type: ignore[arg-type]
     else:
-        run(RunConfig(rounds=rounds or plan.size(policy, setting), **common))  # type: ignore[arg-type]
+        run(RunConfig(rounds=rounds, **common))  # type: ignore[arg-type]
     return path
+
+
+def _refuse_stale(folder: Path, metadata: str, asked: dict[str, Any]) -> None:
+    """Stop where a complete folder the page would reuse was made for other sizes, seeds or
+    policies than the page asks now (``asked``: keys of its ``metadata`` file -> what the page
+    would record there; policies compared as they would be recorded today, so a changed default or
+    a new model version counts): its numbers would stand under the page's stated sizes and
+    policies. The folder is left as it is; the message says what differs."""
+    from simcore.policies import parse_policy
+    from simcore.run.runner import recorded_policies
+
+    recorded = json.loads((folder / metadata).read_text(encoding="utf-8"))
+    game = recorded.get("game")
+    for key, now in asked.items():
+        then = recorded.get(key)
+        if key == "policies":  # what a run would record today, against what was recorded then
+            then, now = recorded_policies(then, game), recorded_policies([str(parse_policy(p, game)) for p in now], game)
+        if then != now:
+            raise SystemExit(f"{folder}: made with {key} {then!r}, the page now asks for {now!r}; move or remove "
+                             "the folder (or give another --out) to make it again")
 
 
 def _complete(folder: Path) -> bool:
@@ -389,18 +416,23 @@ def _complete(folder: Path) -> bool:
         return False
 
 
-def _sweep(setting: Setting, option: str, values: list[str], policy: str, plan: Plan, folder: Path) -> Path | None:
-    """A sweep of one option's values (the baseline first) under ``policy`` in every seat, in
-    ``folder``, reused when complete (None: not complete and nothing may be computed)."""
+def _sweep(setting: Setting, option: str, values: list[str], policy: str, plan: Plan, folder: Path,
+           rounds: int) -> Path | None:
+    """A sweep of one option's values (the baseline first) under ``policy`` in every seat,
+    ``rounds`` rounds each, in ``folder``, reused when complete (None: not complete and nothing
+    may be computed)."""
     from simcore.run.sweep import SweepConfig, run_sweep
 
-    if not _complete(folder) and not plan.compute:
+    if _complete(folder):
+        _refuse_stale(folder, "_tournament.json", {"seed": plan.seed, "deals": rounds,
+                                                   "vary": [[option, values]], "policies": [policy] * setting.seats})
+        return folder
+    if not plan.compute:
         return None
-    if not _complete(folder):
-        run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
-                              policies={s: policy for s in range(setting.seats)}, rounds=plan.variant_size(policy, setting),
-                              seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
-                              threads=plan.threads))
+    run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
+                          policies={s: policy for s in range(setting.seats)}, rounds=rounds,
+                          seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
+                          threads=plan.threads))
     return folder
 
 
@@ -667,7 +699,10 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
     for setting in settings_:
         if skill:
             folder = plan.out / f"skill-{setting.slug()}"
-            if not _complete(folder) and plan.compute:
+            if _complete(folder):
+                _refuse_stale(folder, "_tournament.json", {"seed": plan.seed, "deals": plan.deals,
+                                                           "policies": plan.chain_for(setting)})
+            elif plan.compute:
                 run_tournament(TournamentConfig(rules=setting.rules, options=_options(setting),
                                                 policies=tuple(plan.chain_for(setting)), deals=plan.deals, seed=plan.seed,
                                                 engine=plan.engine, threads=plan.threads, out=str(folder),
@@ -682,7 +717,7 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
         for policy in dict.fromkeys([*plan.policies, strong]):
             if setting.tensho:
                 sweep = _sweep(setting, "tensho.card_values", list(CARD_VALUES), policy, plan,
-                               plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}")
+                               plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}", plan.size(policy, setting))
                 if sweep is None:
                     findings.missing.append(f"{setting.label} / {policy}")
                     continue
@@ -721,7 +756,8 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
             findings.variant_policy[setting.label] = policy
             for option, values in KOIKOI_VARIANTS:
                 swept = _sweep(setting, option, variant_values(setting, option, values), policy, plan,
-                               plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}")
+                               plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}",
+                               plan.variant_size(policy, setting))
                 if swept is None:
                     findings.missing.append(f"{setting.label} / {option}")
                     continue

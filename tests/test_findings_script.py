@@ -311,3 +311,44 @@ def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
     assert parts[f"{SET_1.label}: greedy (T1, T2, T3)"] == (3000, pytest.approx(3000 * 1e-4))
     assert parts[f"{four.label}: greedy, matches"] == (120, pytest.approx(120 * 1e-4))
     assert parts[f"{four.label}: greedy, 2 more seeds"] == (1000, pytest.approx(0.1))
+
+
+def test_a_complete_folder_made_for_other_sizes_seeds_or_policies_is_refused_not_reused(tmp_path):
+    # the page reuses complete folders: one made with another size, seed or policy (a default or a
+    # model version since changed) would put its numbers under the page's stated sizes and policies
+    import shutil
+
+    from benchmarks.findings import _run, _sweep
+
+    four = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
+    plan = Plan(policies=["random"], chain=["random"], rounds=300, search_rounds=10, deals=10, seed=3,
+                out=tmp_path, match_rounds=2)
+    made = _run(four, "random", plan)
+    assert made is not None and _run(four, "random", plan) == made  # the same asked again: reused
+    before = sorted(p.name for p in made.iterdir())
+    for other, said in ((dataclasses.replace(plan, rounds=400), "made with units 300, the page now asks for 400"),
+                        (dataclasses.replace(plan, seed=4), "made with seed 3, the page now asks for 4"),
+                        (dataclasses.replace(plan, compute=False, rounds=400), "made with units 300")):
+        with pytest.raises(SystemExit, match=said):
+            _run(four, "random", other)
+    assert sorted(p.name for p in made.iterdir()) == before  # nothing of it touched
+    matches = _run(four, "random", plan, matches=20, tag="-matches")
+    with pytest.raises(SystemExit, match="made with units 20, the page now asks for 30"):
+        _run(four, "random", plan, matches=30, tag="-matches")
+    with pytest.raises(SystemExit, match="made with rounds_per_match 2, the page now asks for 3"):
+        _run(four, "random", dataclasses.replace(plan, match_rounds=3), matches=20, tag="-matches")
+    assert matches is not None
+    # a policy recorded with parameters the page no longer plays: compared as recorded today
+    learned = _run(four, "learned:version=2", plan, rounds=50)
+    assert learned is not None
+    shutil.copytree(learned, tmp_path / "enshu-c-4p-learned")  # what "learned" stood for before a new version
+    with pytest.raises(SystemExit, match=r"made with policies \['learned:version=2'.*now asks for \['learned:version="):
+        _run(four, "learned", plan, rounds=50)
+    # a sweep: its rounds per combination and its values
+    folder = tmp_path / "sweep"
+    assert _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 200) == folder
+    assert _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 200) == folder
+    with pytest.raises(SystemExit, match="made with deals 200, the page now asks for 300"):
+        _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 300)
+    with pytest.raises(SystemExit, match="made with vary"):
+        _sweep(SET_1, "tensho.card_values", ["T1_ise", "T3_hanafuda"], "random", plan, folder, 200)
