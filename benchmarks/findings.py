@@ -35,8 +35,8 @@ tables behind the answers:
 Folders under ``--out`` are reused when complete, so an interrupted page resumes and a finished
 one re-renders without computing anything; a complete folder made with other sizes, seeds or
 policies than the page now asks (a default or a model version changed since) stops the page with
-a line naming it and what differs, and is left as it is. ``--no-run`` writes the page from the complete folders
-only and names the parts still missing. ``--estimate`` computes nothing: it times each policy
+a line naming it and what differs, and is left as it is. ``--no-run`` writes the page from the
+complete folders only and names the parts still missing. ``--estimate`` computes nothing: it times each policy
 briefly in each setting and prints every part's rounds and expected time (the search players set
 it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
 """
@@ -389,16 +389,16 @@ def _run(setting: Setting, policy: str, plan: Plan, rounds: int | None = None, s
     return path
 
 
-def _refuse_stale(folder: Path, metadata: str, asked: dict[str, Any]) -> None:
-    """Stop where a complete folder the page would reuse was made for other sizes, seeds or
-    policies than the page asks now (``asked``: keys of its ``metadata`` file -> what the page
-    would record there; policies compared as they would be recorded today, so a changed default or
-    a new model version counts): its numbers would stand under the page's stated sizes and
-    policies. The folder is left as it is; the message says what differs."""
+def _refuse_stale(folder: Path, metadata: str | None, asked: dict[str, Any]) -> None:
+    """Stop where a complete folder (or, ``metadata`` None, a file) the page would reuse was made
+    for other sizes, seeds or policies than the page asks now (``asked``: keys of its ``metadata``
+    file -> what the page would record there; ``policies`` compared as they would be recorded
+    today, so a changed default or a new model version counts): its numbers would stand under the
+    page's stated sizes and policies. It is left as it is; the message says what differs."""
     from simcore.policies import parse_policy
     from simcore.run.runner import recorded_policies
 
-    recorded = json.loads((folder / metadata).read_text(encoding="utf-8"))
+    recorded = json.loads((folder if metadata is None else folder / metadata).read_text(encoding="utf-8"))
     game = recorded.get("game")
     for key, now in asked.items():
         then = recorded.get(key)
@@ -633,6 +633,7 @@ def _calls(setting: Setting, policy: str, plan: Plan) -> list[dict[str, Any]] | 
     it is missing and the plan computes nothing)."""
     path = plan.out / f"calls-{setting.slug()}-{_policy_slug(policy)}-{plan.calls}.json"
     if path.is_file():
+        _refuse_stale(path, None, {"policy": policy, "rounds": plan.calls, "seed": plan.seed})
         return list(json.loads(path.read_text())["decisions"])
     if not plan.compute:
         return None

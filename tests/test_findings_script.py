@@ -318,7 +318,7 @@ def test_a_complete_folder_made_for_other_sizes_seeds_or_policies_is_refused_not
     # model version since changed) would put its numbers under the page's stated sizes and policies
     import shutil
 
-    from benchmarks.findings import _run, _sweep
+    from benchmarks.findings import _calls, _run, _sweep
 
     four = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
     plan = Plan(policies=["random"], chain=["random"], rounds=300, search_rounds=10, deals=10, seed=3,
@@ -352,3 +352,10 @@ def test_a_complete_folder_made_for_other_sizes_seeds_or_policies_is_refused_not
         _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 300)
     with pytest.raises(SystemExit, match="made with vary"):
         _sweep(SET_1, "tensho.card_values", ["T1_ise", "T3_hanafuda"], "random", plan, folder, 200)
+    # koi-koi's calls, kept in one file: its seed
+    koikoi = Setting("Koi-koi (Nintendo-style values)", "koikoi")
+    calls = dataclasses.replace(plan, calls=20)
+    rows = _calls(koikoi, "greedy", calls)
+    assert rows and _calls(koikoi, "greedy", calls) == rows
+    with pytest.raises(SystemExit, match="calls-koikoi-greedy-20.json: made with seed 3, the page now asks for 5"):
+        _calls(koikoi, "greedy", dataclasses.replace(calls, seed=5))
