@@ -34,7 +34,7 @@ JIT_DECORATORS = {"njit", "jit", "intrinsic", "vectorize", "guvectorize", "gener
 # (path, name): Tensho's round steps (its module docstring lists them in order of play).
 PENDING = {
     *(("simcore/games/tensho/reference.py", f"RoundState.{name}")
-      for name in ("emit", "label", "observe", "yaku_points", "has_instant", "note_new_yaku", "capture",
+      for name in ("label", "observe", "yaku_points", "has_instant", "capture",
                    "four_of_a_rank", "score")),
 }
 DTYPE = re.compile(r"\b(u?int(8|16|32|64)|float(32|64)|bool|uint64|dtype|mask)\b")

@@ -9,6 +9,7 @@ import pytest
 
 from simcore.games import Game, known_game_names
 from simcore.games.base import GameBase
+from simcore.reference.forward import REFERENCE_NAMES
 from simcore.registry import REGISTRY, get_game
 
 # The members a game may write itself (docs/architecture.md, "What a game provides").
@@ -40,6 +41,15 @@ def test_the_base_finds_the_package_by_convention(name):
     assert game.replay().REDRAW in (True, False)
     assert game.max_players == game.layout.max_seats
     assert (game.n_int, game.n_mask) == (game.layout.n_int, game.layout.n_mask)
+
+
+@pytest.mark.parametrize("name", known_game_names())
+def test_the_reference_engine_exports_the_shared_vocabulary(name):
+    reference = get_game(name).module("reference")
+    assert list(reference.__all__[:len(REFERENCE_NAMES)]) == list(REFERENCE_NAMES)
+    missing = [member for member in reference.__all__ if not hasattr(reference, member)]
+    assert not missing, f"{name}'s reference exports {missing}, which it does not define"
+    assert len(set(reference.__all__)) == len(reference.__all__)
 
 
 @pytest.mark.parametrize("name", known_game_names())

@@ -37,6 +37,7 @@ __all__ = [
     "kth_id_steps",
     "lowest_id",
     "mask_value",
+    "pop_lowest",
     "popcount",
     "slot",
     "table_sum",
@@ -195,6 +196,12 @@ def kth_id_pdep(x, k):
 # the k-th card of a hand or of a capture's matches: on the hot path of every random choice
 kth_bit = kth_bit_pdep if FAST_PDEP else kth_bit_steps
 kth_id = kth_id_pdep if FAST_PDEP else kth_id_steps
+
+
+@nb.njit(inline="always", cache=True)
+def pop_lowest(mask):
+    """``(id, rest)``: the lowest card id of a nonempty uint64 ``mask``, and the mask without it."""
+    return lowest_id(mask), mask & (mask - U1)
 
 
 @nb.njit(inline="always", cache=True)

@@ -19,9 +19,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from simcore.cards import ids_of
 from simcore.rng import Stream, seat_stream
 
-__all__ = ["BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "bind_policies", "play_through", "watch"]
+__all__ = ["REFERENCE_NAMES", "BaseRoundResult", "BaseRoundSetup", "Decision", "PausedRound", "State", "TracedRound",
+           "bind_policies", "play_through", "watch"]
+
+REFERENCE_NAMES = ("RoundResult", "RoundSetup", "RoundState", "new_state", "seat_policies", "play_round", "play_unit",
+                   "play_units")
+"""What every game's ``reference`` module defines (docs/architecture.md, "Adding a game"), the start
+of its ``__all__``: its round's result, setup and paused state, the state at a round's first
+decision, the seats' policy objects, and a round, a unit (a match, or one round) and a span of
+units played through."""
 
 
 @dataclass(kw_only=True)
@@ -164,6 +173,17 @@ class PausedRound:
         """The pending decision, or None once the round is over."""
         return self.pending
 
+    def take_pending(self, action: Any, *, check: bool = False) -> Decision:
+        """The pending decision, which ``action`` now answers, cleared (a game's ``apply`` starts
+        here); with ``check``, an action not among the decision's is refused first."""
+        decision = self.pending
+        if decision is None:
+            raise ValueError("the round is over: no decision to apply an action to")
+        if check and action not in decision.actions:
+            raise ValueError(f"{action!r} is not one of the {decision.kind} actions {decision.actions}")
+        self.pending = None
+        return decision
+
     def current_seat(self) -> int:
         """The seat that decides next (-1 once the round is over)."""
         return -1 if self.pending is None else self.pending.seat
@@ -185,6 +205,32 @@ class PausedRound:
     def observation(self, seat: int | None = None) -> Any:
         """What ``seat`` (by default the deciding seat) may see: ``observe(seat)``."""
         return self.observe(self.current_seat() if seat is None else seat)
+
+
+class TracedRound:
+    """A round that records what happens, as events, when ``trace`` is set (``fudasim replay``):
+    ``emit`` one event, ``trace_new_yaku`` the yaku a seat's pile has completed since it last
+    said so."""
+
+    trace: bool
+    events: list[dict[str, Any]]
+    known_yaku: list[int]  # the yaku ids each seat's pile had completed when last traced, a bit set
+    turn: int
+    rules: Any
+
+    def emit(self, event_type: str, /, **data: Any) -> None:
+        """Record a trace event (only when tracing)."""
+        if self.trace:
+            self.events.append({"type": event_type, **data})
+
+    def trace_new_yaku(self, seat: int, completed: int, worth: Callable[[Any], dict[str, Any]]) -> None:
+        """Trace each yaku of ``completed`` (``seat``'s, now: a bit set of yaku ids) not traced
+        before, with what ``worth(yaku)`` adds to its event."""
+        for i in ids_of(completed & ~self.known_yaku[seat]):
+            yaku = self.rules.yaku[i]
+            self.emit("yaku", seat=seat, turn=self.turn, yaku=yaku.key, name=yaku.name, english=yaku.english,
+                      **worth(yaku))
+        self.known_yaku[seat] = completed
 
 
 StateT = TypeVar("StateT", bound=State)

@@ -7,14 +7,18 @@ seats a scripted player of its decisions over ``ScriptedDecisions`` and plays th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from simcore.cards import ids_of
 from simcore.errors import DealError, DecisionError
 
-__all__ = ["DecisionError", "ScriptedDecisions", "ScriptedSeat", "capture_line", "check_deck", "check_dealer", "deal_lines", "parse_deck",
-           "play_deal", "round_of_run", "round_trace", "run_replayer", "yaku_fields"]
+__all__ = ["DecisionError", "EventLines", "ScriptedDecisions", "ScriptedSeat", "capture_line", "card_names", "check_deck",
+           "check_dealer", "deal_lines", "event_lines", "match_heading", "parse_deck", "play_deal", "round_of_run",
+           "round_trace", "run_replayer", "yaku_fields"]
+
+# What a game's readable trace prints for one kind of event: a line, lines, or None for none.
+EventLines = Callable[[dict[str, Any]], "str | list[str] | None"]
 
 
 class ScriptedDecisions:
@@ -236,4 +240,36 @@ def deal_lines(event: dict[str, Any], who: Callable[[int], str], cards: Callable
         role = "dealer" if seat == event["dealer"] else "non-dealer"
         lines.append(f"{who(seat)} hand ({role}): {cards(hand)}")
     lines.append(f"Draw pile, top first: {cards(event['draw'])}")
+    return lines
+
+
+def card_names(rules: Any) -> Callable[[list[int]], str]:
+    """``cards(ids)``: card ids named in ``rules``' skin (``card_label``), comma-separated, "-" for
+    none."""
+    return lambda ids: ", ".join(rules.card_label(card) for card in ids) or "-"
+
+
+def match_heading(rules: Any, result: Any, dealer: str) -> str:
+    """A traced round's first line where rounds make matches: the game, the round, its place in
+    its match, and who deals (``dealer``)."""
+    return (f"{rules.title}: round {result.round_index} (match {result.match}, round {result.round_in_match} "
+            f"of the match), dealer {dealer}")
+
+
+def event_lines(events: list[dict[str, Any]], lines_of: Mapping[str, EventLines], who: Callable[[int], str],
+                cards: Callable[[list[int]], str]) -> list[str]:
+    """A traced round's events in words, in order: a play or a draw as ``capture_line`` says it
+    (``who(seat)`` names the seat), any other kind by its entry in ``lines_of``; a kind without
+    one prints nothing."""
+    lines: list[str] = []
+    for event in events:
+        kind = event["type"]
+        if kind in ("play", "draw"):
+            lines.append(capture_line(event, who(event["seat"]), cards))
+            continue
+        made = lines_of[kind](event) if kind in lines_of else None
+        if isinstance(made, str):
+            lines.append(made)
+        elif made:
+            lines.extend(made)
     return lines

@@ -27,7 +27,7 @@ import numpy as np
 
 from simcore.games.enshu import enums as E
 from simcore.hanafuda.capture_nb import CAPTURE_ALL, CAPTURE_NONE, capture_nb, matches_nb
-from simcore.kernels.bits import U0, U1, bit, kth_id, lowest_id, mask_value, popcount
+from simcore.kernels.bits import U0, U1, bit, kth_id, lowest_id, mask_value, pop_lowest, popcount
 from simcore.kernels.internal import internal_nb
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH
@@ -325,6 +325,22 @@ def greedy_gain_nb(pile, captured, yaku_masks, yaku_ints, card_points, stopping)
     return g
 
 
+@nb.njit(inline="always", cache=True, _nrt=False)
+def best_capture_nb(pile, cb, options, yaku_masks, yaku_ints, card_points, stopping):
+    """Of the field cards ``options``, the one the played or turned card (``cb``, a mask) captures
+    with the greatest ``greedy_gain_nb`` (ties: the lowest id), as a mask, and that gain."""
+    taken = U0
+    best_gain = 0
+    while options:
+        x = lowest_id(options)
+        options &= options - U1
+        g = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
+        if taken == U0 or g > best_gain:
+            taken = bit(x)
+            best_gain = g
+    return taken, best_gain
+
+
 @internal_nb(cache=True, _nrt=False)
 def greedy_placement_nb(card, yaku_masks, yaku_ints, card_points):
     g = 10 * card_points[card]
@@ -342,8 +358,7 @@ def greedy_play_nb(hand, field, pile, capture_one, month, month_mask, yaku_masks
     best_gain = 0
     rest = hand
     while rest:
-        card = lowest_id(rest)
-        rest &= rest - U1
+        card, rest = pop_lowest(rest)
         cb = bit(card)
         matches = matches_nb(field, card, month, month_mask)
         n_matches = popcount(matches)
@@ -352,16 +367,7 @@ def greedy_play_nb(hand, field, pile, capture_one, month, month_mask, yaku_masks
         elif n_matches == 3 and not capture_one:
             g = greedy_gain_nb(pile, cb | matches, yaku_masks, yaku_ints, card_points, stopping)
         else:
-            g = 0
-            first = True
-            options = matches
-            while options:
-                x = lowest_id(options)
-                options &= options - U1
-                gx = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
-                if first or gx > g:
-                    g = gx
-                    first = False
+            g = best_capture_nb(pile, cb, matches, yaku_masks, yaku_ints, card_points, stopping)[1]
         if best < 0 or g > best_gain:
             best = card
             best_gain = g
@@ -384,16 +390,7 @@ def resolve_nb(card, field, pile, policy_id, state, capture_three_all, month, mo
     elif policy_id == E.POLICY_RANDOM:
         taken = bit(kth_id(matches, draw_below_nb(state, popcount(matches))))
     else:
-        taken = U0
-        best_gain = 0
-        options = matches
-        while options:
-            x = lowest_id(options)
-            options &= options - U1
-            g = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
-            if taken == U0 or g > best_gain:
-                taken = bit(x)
-                best_gain = g
+        taken = best_capture_nb(pile, cb, matches, yaku_masks, yaku_ints, card_points, stopping)[0]
     return field & ~taken, pile | cb | taken
 
 

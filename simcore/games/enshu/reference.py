@@ -63,31 +63,18 @@ from simcore.games.enshu.record import LAYOUT
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.reference import units
 from simcore.reference.forward import (
+    REFERENCE_NAMES,
     BaseRoundResult,
     BaseRoundSetup,
     Decision,
     PausedRound,
+    TracedRound,
     bind_policies,
     play_through,
 )
 from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream
 
-__all__ = [
-    "action_key",
-    "DealError",
-    "RoundResult",
-    "RoundSetup",
-    "RoundState",
-    "ask_policy",
-    "new_state",
-    "shuffle_in_place",
-    "deal_slots",
-    "misdeal_at_deal",
-    "play_round",
-    "play_unit",
-    "play_units",
-    "seat_policies",
-]
+__all__ = [*REFERENCE_NAMES, "DealError", "action_key", "ask_policy", "deal_slots", "misdeal_at_deal", "shuffle_in_place"]
 
 DECK_SIZE = E.DECK_SIZE
 
@@ -179,7 +166,7 @@ def _combine(values: list[int], mode: int) -> int:
     return out
 
 
-class RoundState(PausedRound):
+class RoundState(PausedRound, TracedRound):
     """An Enshu-bana round as a forward model (``simcore.reference.forward.State``).
 
     The round steps through the order of the module docstring and pauses at each decision a
@@ -415,10 +402,7 @@ class RoundState(PausedRound):
 
     def apply(self, action: Any) -> None:
         """Take ``action`` for the pending decision and step on to the next one (or the end)."""
-        decision = self.pending
-        if decision is None:
-            raise ValueError("the round is over: no decision to apply an action to")
-        self.pending = None
+        decision = self.take_pending(action)
         _APPLY[decision.kind](self, decision, action)
         self._advance()
 
@@ -432,11 +416,6 @@ class RoundState(PausedRound):
         self.step()
 
     # --- helpers -----------------------------------------------------------------------------
-
-    def emit(self, event_type: str, /, **data: Any) -> None:
-        """Record a trace event (only when tracing)."""
-        if self.trace:
-            self.events.append({"type": event_type, **data})
 
     def step(self) -> None:
         """Call the ``on_step`` hook, if any, with this state."""
@@ -496,14 +475,9 @@ class RoundState(PausedRound):
 
     def note_new_yaku(self, seat: int) -> None:
         """Trace the yaku ``seat``'s pile completed since the last call (only when tracing)."""
-        if not self.trace:
-            return
-        now = self.completed_yaku(self.piles[seat])
-        for i in ids_of(now & ~self.known_yaku[seat]):
-            yaku = self.rules.yaku[i]
-            self.emit("yaku", seat=seat, turn=self.turn, yaku=yaku.key, name=yaku.name,
-                      english=yaku.english, kind=yaku.kind, value=yaku.value)
-        self.known_yaku[seat] = now
+        if self.trace:
+            self.trace_new_yaku(seat, self.completed_yaku(self.piles[seat]),
+                                lambda yaku: {"kind": yaku.kind, "value": yaku.value})
 
     def hand_points(self, mask: int) -> int:
         """The card points of the cards in ``mask``."""

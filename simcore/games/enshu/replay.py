@@ -38,9 +38,10 @@ from simcore.reference.replay import (
     DecisionError,
     ScriptedDecisions,
     ScriptedSeat,
-    capture_line,
+    card_names,
     check_dealer,
     check_deck,
+    event_lines,
     parse_deck,
     play_deal,
     round_trace,
@@ -174,69 +175,73 @@ def trace_json(compiled: CompiledRules, result: RoundResult) -> dict[str, Any]:
 def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
     """A readable account of a traced Enshu-bana round."""
     rules = compiled.rules
-    deck = rules.deck
+    cards = card_names(rules)
 
-    def cards(ids) -> str:
-        return ", ".join(deck.cards[x].name for x in ids) or "-"
+    def actor(event: dict[str, Any]) -> str:
+        return f"Seat {event.get('seat')}"
 
-    lines = [f"{rules.title}: round {result.round_index}, {result.players} players, dealer seat {result.dealer}"]
-    for event in result.events:
-        kind = event["type"]
-        seat = event.get("seat")
-        if kind == "deal":
-            lines.append(f"Field:        {cards(event['field'])}")
-            for s, hand in enumerate(event["hands"]):
-                lines.append(f"Seat {s} hand:  {cards(hand)}")
-            lines.append(f"Draw pile, top first: {cards(event['draw'])}")
-            lines.append("")
-        elif kind == "redeal":
-            lines.append(f"Redeal: {event['reason']}")
-        elif kind in ("mizu_kotsu", "kotsu"):
-            if event["declared"]:
-                lines.append(f"Seat {seat} declares {kind.replace('_', '-')}"
-                             + (f" (multiplier {event['multiplier']})" if "multiplier" in event else ""))
-        elif kind == "multiplier":
-            brights = event["field_brights"]
-            lines.append(f"Field multiplier {event['multiplier']} ({brights} Bright{'' if brights == 1 else 's'} "
-                         f"on the field, {event['mizu_kotsu']} mizu-kotsu)")
-        elif kind in ("join", "drop"):
-            forced = " (forced)" if event["forced"] else ""
-            lines.append(f"Seat {seat} {'joins' if kind == 'join' else 'drops out'}{forced}, pass {event['dropout_pass']}")
-        elif kind == "dropout_raise":
-            lines.append(f"{event['joined']} joined: multiplier {event['multiplier']}, another pass")
-        elif kind == "acting_dealer":
-            active = [s for s, a in enumerate(event["active"]) if a]
-            lines.append(f"Active seats {active}; seat {seat} acts as dealer")
-        elif kind == "reshuffle":
-            lines.append(f"Dropped hands shuffled into the draw pile ({len(event['added'])} cards)")
-        elif kind == "set_aside":
-            lines.append(f"Dropped hands set aside ({len(event['cards'])} cards)")
-        elif kind == "teyaku":
-            lines.append(f"Seat {seat} declares teyaku {event['label']} ({event['value']}"
-                         + (", stops the round" if event.get("stops") else "") + f"), exposing {cards(event['exposed'])}")
-        elif kind == "teyaku_declined":
-            lines.append(f"Seat {seat} does not declare its group-{event.get('group')} teyaku")
-        elif kind in ("play", "draw"):
-            lines.append(capture_line(event, f"seat {seat}", cards))
-        elif kind == "yaku":
-            lines.append(f"         seat {seat} completes {event['english']} ({event['name']}): {event['kind']} {event['value']}")
-        elif kind == "uchikiri":
-            lines.append(f"Seat {seat} stops the round with {', '.join(event['yaku'])} (uchikiri)")
-        elif kind == "triplet_bonus":
-            lines.append(f"Seat {seat} earns the triplet bonus of month {event['month']}: {event['points']}")
-        elif kind == "fuke":
-            if event["declared"]:
-                lines.append(f"Seat {seat} declares Fuke: the round is void")
-        elif kind == "score":
-            lines.append("")
-            for s in range(result.players):
-                if not result.active[s]:
-                    lines.append(f"Seat {s}: dropped out")
-                    continue
-                yaku = [rules.yaku[i].english for i in ids_of(result.yaku[s])]
-                lines.append(f"Seat {s}: card points {event['card_points'][s]}, yaku points {event['yaku_points'][s]}, "
-                             f"teyaku {event['teyaku_points'][s]}, score {event['score'][s]}, payoff {event['payoff'][s]}"
-                             + (f"; yaku: {', '.join(yaku)}" if yaku else ""))
+    def deal(event: dict[str, Any]) -> list[str]:
+        return [f"Field:        {cards(event['field'])}",
+                *(f"Seat {s} hand:  {cards(hand)}" for s, hand in enumerate(event["hands"])),
+                f"Draw pile, top first: {cards(event['draw'])}", ""]
+
+    def kotsu(event: dict[str, Any]) -> str | None:
+        if not event["declared"]:
+            return None
+        return (f"{actor(event)} declares {event['type'].replace('_', '-')}"
+                + (f" (multiplier {event['multiplier']})" if "multiplier" in event else ""))
+
+    def multiplier(event: dict[str, Any]) -> str:
+        brights = event["field_brights"]
+        return (f"Field multiplier {event['multiplier']} ({brights} Bright{'' if brights == 1 else 's'} "
+                f"on the field, {event['mizu_kotsu']} mizu-kotsu)")
+
+    def join_or_drop(event: dict[str, Any]) -> str:
+        forced = " (forced)" if event["forced"] else ""
+        return (f"{actor(event)} {'joins' if event['type'] == 'join' else 'drops out'}{forced}, "
+                f"pass {event['dropout_pass']}")
+
+    def teyaku(event: dict[str, Any]) -> str:
+        return (f"{actor(event)} declares teyaku {event['label']} ({event['value']}"
+                + (", stops the round" if event.get("stops") else "") + f"), exposing {cards(event['exposed'])}")
+
+    def score(event: dict[str, Any]) -> list[str]:
+        lines = [""]
+        for s in range(result.players):
+            if not result.active[s]:
+                lines.append(f"Seat {s}: dropped out")
+                continue
+            yaku = [rules.yaku[i].english for i in ids_of(result.yaku[s])]
+            lines.append(f"Seat {s}: card points {event['card_points'][s]}, yaku points {event['yaku_points'][s]}, "
+                         f"teyaku {event['teyaku_points'][s]}, score {event['score'][s]}, payoff {event['payoff'][s]}"
+                         + (f"; yaku: {', '.join(yaku)}" if yaku else ""))
+        return lines
+
+    heading = f"{rules.title}: round {result.round_index}, {result.players} players, dealer seat {result.dealer}"
+    lines = [heading, *event_lines(result.events, {
+        "deal": deal,
+        "redeal": lambda event: f"Redeal: {event['reason']}",
+        "mizu_kotsu": kotsu,
+        "kotsu": kotsu,
+        "multiplier": multiplier,
+        "join": join_or_drop,
+        "drop": join_or_drop,
+        "dropout_raise": lambda event: (f"{event['joined']} joined: multiplier {event['multiplier']}, "
+                                        "another pass"),
+        "acting_dealer": lambda event: (f"Active seats {[s for s, a in enumerate(event['active']) if a]}; "
+                                        f"seat {event.get('seat')} acts as dealer"),
+        "reshuffle": lambda event: f"Dropped hands shuffled into the draw pile ({len(event['added'])} cards)",
+        "set_aside": lambda event: f"Dropped hands set aside ({len(event['cards'])} cards)",
+        "teyaku": teyaku,
+        "teyaku_declined": lambda event: f"{actor(event)} does not declare its group-{event.get('group')} teyaku",
+        "yaku": lambda event: (f"         seat {event.get('seat')} completes {event['english']} ({event['name']}): "
+                               f"{event['kind']} {event['value']}"),
+        "uchikiri": lambda event: f"{actor(event)} stops the round with {', '.join(event['yaku'])} (uchikiri)",
+        "triplet_bonus": lambda event: (f"{actor(event)} earns the triplet bonus of month {event['month']}: "
+                                        f"{event['points']}"),
+        "fuke": lambda event: f"{actor(event)} declares Fuke: the round is void" if event["declared"] else None,
+        "score": score,
+    }, lambda s: f"seat {s}", cards)]
     reason = E.END_REASONS[result.end_reason]
     if result.winner < 0:
         lines.append(f"Result: the round is void ({reason}); the dealer keeps the deal.")

@@ -78,6 +78,7 @@ from simcore.games.enshu.kernel_nb import (
     T_VALUE,
     TM_BONUS_MONTHS,
     Y_VALUE,
+    best_capture_nb,
     completed_yaku_nb,
     greedy_gain_nb,
     greedy_play_nb,
@@ -102,6 +103,7 @@ from simcore.kernels.bits import (
 )
 from simcore.kernels.contract import implements
 from simcore.kernels.internal import internal_nb
+from simcore.kernels.pending_nb import pose_two_nb
 from simcore.kernels.policy_ids import POLICY_HEURISTIC, POLICY_RANDOM
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
@@ -214,6 +216,7 @@ I_DECL_MONTH = I_DECL_INDEX + MAX_SEATS * MAX_DECLARED
 I_DECL_THREE = I_DECL_MONTH + MAX_SEATS * MAX_DECLARED
 I_DRAW = I_DECL_THREE + MAX_SEATS * MAX_DECLARED  # the draw pile, top at I_DRAW + si[I_DRAW_START]
 I_KEYS = I_DRAW + DECK_SIZE
+PENDING = (I_PEND_KIND, I_PEND_SEAT, I_PEND_N, I_KEYS)  # where the pending decision is posed (pending_nb)
 I_OPT_INDEX = I_KEYS + MAX_ACTIONS
 I_OPT_MONTH = I_OPT_INDEX + MAX_OPTS
 I_OPT_THREE = I_OPT_MONTH + MAX_OPTS
@@ -317,15 +320,6 @@ def new_round_nb(si, sm, rt, ws, seed, round_index, dealer, match, round_in_matc
     else:
         si[I_PHASE] = P_DEAL
     advance_nb(si, sm, rt, ws)
-
-
-@nb.njit(inline="always", cache=True)
-def ask_yes_no_nb(si, kind, seat):
-    si[I_PEND_KIND] = kind
-    si[I_PEND_SEAT] = seat
-    si[I_PEND_N] = 2
-    si[I_KEYS] = key_of_nb(kind, 0)
-    si[I_KEYS + 1] = key_of_nb(kind, 1)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -803,7 +797,7 @@ def round_end_nb(si, sm, rt):
                 seat = si[I_FUKE_SEATS + si[I_FUKE_INDEX]]
                 if si[I_N_DECLARED + seat] == 0 and mask_value(sm[M_PILES + seat] & ~willow,
                                                                card_points) <= E.FUKE_LIMIT:
-                    ask_yes_no_nb(si, KIND_FUKE, seat)
+                    pose_two_nb(si, PENDING, KIND_FUKE, seat, 0)
                     asked = True
                     break
                 si[I_FUKE_INDEX] += 1
@@ -828,7 +822,7 @@ def advance_nb(si, sm, rt, ws):
         phase = si[I_PHASE]
         if phase == P_MIZU:
             if si[I_MIZU_INDEX] < n and si[I_MIZU_COUNT] < E.MAX_MIZU_KOTSU:
-                ask_yes_no_nb(si, KIND_MIZU_KOTSU, (si[I_DEALER] + si[I_MIZU_INDEX]) % n)
+                pose_two_nb(si, PENDING, KIND_MIZU_KOTSU, (si[I_DEALER] + si[I_MIZU_INDEX]) % n, 0)
             else:
                 si[I_PHASE] = P_DEAL
         elif phase == P_DEAL:
@@ -847,7 +841,7 @@ def advance_nb(si, sm, rt, ws):
             si[I_PHASE] = P_KOTSU if raises_allowed_nb(params) else P_DROPOUT_START
         elif phase == P_KOTSU:
             if si[I_KOTSU_INDEX] < n:
-                ask_yes_no_nb(si, KIND_KOTSU, (si[I_DEALER] + si[I_KOTSU_INDEX]) % n)
+                pose_two_nb(si, PENDING, KIND_KOTSU, (si[I_DEALER] + si[I_KOTSU_INDEX]) % n, 0)
             else:
                 si[I_PHASE] = P_DROPOUT_START
         elif phase == P_DROPOUT_START:
@@ -873,7 +867,7 @@ def advance_nb(si, sm, rt, ws):
                     si[I_JOINED_LEN] += 1
                     si[I_POOL_INDEX] += 1
                     continue
-                ask_yes_no_nb(si, KIND_JOIN, seat)
+                pose_two_nb(si, PENDING, KIND_JOIN, seat, 0)
                 asked = True
                 break
             if asked:
@@ -1323,17 +1317,7 @@ def resolve_fast_nb(sm, seat, card, policy_id, streams, at, capture_three_all, m
     elif policy_id == POLICY_RANDOM:
         taken = bit(kth_id(matches, draw_uniform_nb(streams, at, popcount(matches))))
     else:
-        pile = sm[M_PILES + seat]
-        taken = U0
-        best_gain = 0
-        options = matches
-        while options:
-            x = lowest_id(options)
-            options &= options - U1
-            g = greedy_gain_nb(pile, cb | bit(x), yaku_masks, yaku_ints, card_points, stopping)
-            if taken == U0 or g > best_gain:
-                taken = bit(x)
-                best_gain = g
+        taken = best_capture_nb(sm[M_PILES + seat], cb, matches, yaku_masks, yaku_ints, card_points, stopping)[0]
     sm[M_FIELD] = field & ~taken
     sm[M_PILES + seat] |= cb | taken
 

@@ -41,10 +41,12 @@ from simcore.games.koikoi.scoring import dealt_hand, field_misdeal, pile_yaku, s
 from simcore.hanafuda import CAPTURE_ALL, CAPTURE_NONE, capture
 from simcore.reference import units
 from simcore.reference.forward import (
+    REFERENCE_NAMES,
     BaseRoundResult,
     BaseRoundSetup,
     Decision,
     PausedRound,
+    TracedRound,
     bind_policies,
     play_through,
 )
@@ -53,21 +55,7 @@ from simcore.rng import DEAL_STREAM, Stream
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = [
-    "N_SEATS",
-    "RoundResult",
-    "RoundSetup",
-    "RoundState",
-    "match_over",
-    "new_state",
-    "next_dealer",
-    "play_round",
-    "play_unit",
-    "play_units",
-    "round_month",
-    "seat_policies",
-    "shuffled_deck",
-]
+__all__ = [*REFERENCE_NAMES, "N_SEATS", "match_over", "next_dealer", "round_month", "shuffled_deck"]
 
 N_SEATS = 2
 
@@ -102,7 +90,7 @@ def shuffled_deck(stream: Stream) -> list[int]:
     return deck
 
 
-class RoundState(PausedRound):
+class RoundState(PausedRound, TracedRound):
     """A koi-koi round as a forward model (``simcore.reference.forward.State``): the steps of
     the module docstring, paused at each ``play``, ``capture`` and ``koikoi`` decision. ``deck``
     (48 ids in dealing order) replaces the shuffled deal."""
@@ -189,12 +177,7 @@ class RoundState(PausedRound):
 
     def apply(self, action: Any) -> None:
         """Take ``action`` for the pending decision and step on to the next one (or the end)."""
-        decision = self.pending
-        if decision is None:
-            raise ValueError("the round is over: no decision to apply an action to")
-        if action not in decision.actions:
-            raise ValueError(f"{action!r} is not one of the {decision.kind} actions {decision.actions}")
-        self.pending = None
+        decision = self.take_pending(action, check=True)
         if decision.kind == "play":
             card = int(action)
             self.hands[decision.seat] &= ~(1 << card)
@@ -211,11 +194,6 @@ class RoundState(PausedRound):
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def emit(self, kind: str, **data: Any) -> None:
-        """Record a trace event (only when tracing)."""
-        if self.trace:
-            self.events.append({"type": kind, **data})
-
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may see (``policies.Observation``)."""
         return Observation(
@@ -230,13 +208,8 @@ class RoundState(PausedRound):
         return pile_yaku(self.c, self.piles[seat], self.calls[seat], self.month)
 
     def _note_yaku(self, seat: int) -> None:
-        if not self.trace:
-            return
-        bits, _ = self.yaku(seat)
-        for i in ids_of(bits & ~self.known_yaku[seat]):
-            yaku = self.rules.yaku[i]
-            self.emit("yaku", seat=seat, turn=self.turn, yaku=yaku.key, name=yaku.name, english=yaku.english)
-        self.known_yaku[seat] = bits
+        if self.trace:
+            self.trace_new_yaku(seat, self.yaku(seat)[0], lambda yaku: {})
 
     # --- 1, 2. the deal and the dealt hands ---------------------------------------------------
 

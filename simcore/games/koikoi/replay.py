@@ -34,10 +34,12 @@ from simcore.policies import PolicySpec
 from simcore.reference.replay import (
     ScriptedDecisions,
     ScriptedSeat,
-    capture_line,
+    card_names,
     check_dealer,
     check_deck,
     deal_lines,
+    event_lines,
+    match_heading,
     play_deal,
     round_trace,
     run_replayer,
@@ -106,31 +108,24 @@ def format_trace(compiled: CompiledRules, result: RoundResult, names: tuple[str,
     """A readable account of a traced round: the deal, every play and draw, yaku, koi-koi calls,
     the scoring; ``names`` are what the seats are called."""
     rules = compiled.rules
+    cards = card_names(rules)
 
-    def cards(ids) -> str:
-        return ", ".join(rules.card_label(x) for x in ids) or "-"
+    def who(event: dict[str, Any]) -> str:
+        return names[event["seat"]]
 
-    lines = [heading or (f"{rules.title}: round {result.round_index} (match {result.match}, round "
-                         f"{result.round_in_match} of the match), dealer {names[result.dealer]}")]
-    for event in result.events:
-        kind = event["type"]
-        if kind == "redeal":
-            lines.append(f"Redeal: {event['reason']}")
-        elif kind == "deal":
-            lines.append(f"Field:  {cards(event['field'])}")
-            lines += deal_lines(event, lambda s: names[s].capitalize(), cards)
-            lines.append("")
-        elif kind == "dealt_yaku":
-            lines.append(f"{names[event['seat']].capitalize()} was dealt {event['english']}")
-        elif kind in ("play", "draw"):
-            lines.append(capture_line(event, names[event["seat"]], cards))
-        elif kind == "yaku":
-            lines.append(f"         {names[event['seat']]} makes {event['english']} ({event['name']})")
-        elif kind == "koikoi":
-            lines.append(f"         {names[event['seat']]} calls koi-koi ({event['calls']})")
-        elif kind == "stop":
-            forced = " (the rules allow no koi-koi here)" if event["forced"] else ""
-            lines.append(f"         {names[event['seat']]} stops{forced}")
+    def stop(event: dict[str, Any]) -> str:
+        forced = " (the rules allow no koi-koi here)" if event["forced"] else ""
+        return f"         {who(event)} stops{forced}"
+
+    lines = [heading or match_heading(rules, result, names[result.dealer]), *event_lines(result.events, {
+        "redeal": lambda event: f"Redeal: {event['reason']}",
+        "deal": lambda event: [f"Field:  {cards(event['field'])}",
+                               *deal_lines(event, lambda s: names[s].capitalize(), cards), ""],
+        "dealt_yaku": lambda event: f"{who(event).capitalize()} was dealt {event['english']}",
+        "yaku": lambda event: f"         {who(event)} makes {event['english']} ({event['name']})",
+        "koikoi": lambda event: f"         {who(event)} calls koi-koi ({event['calls']})",
+        "stop": stop,
+    }, lambda s: names[s], cards)]
     lines.append("")
     for seat in range(N_SEATS):
         names_of = ", ".join(rules.yaku[i].english for i in ids_of(result.yaku[seat])) or "none"

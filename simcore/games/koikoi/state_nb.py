@@ -33,6 +33,7 @@ from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
 from simcore.kernels.internal import internal_nb
+from simcore.kernels.pending_nb import pose_nb, pose_two_nb
 from simcore.kernels.prepared import word_table
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
@@ -85,6 +86,7 @@ ST_YAKU = 35  # + seat: the yaku bits at the end
 ST_POINTS = 37  # + seat: the yaku points at the end
 ST_KEYS = 40
 MAX_ACTIONS = 8
+PENDING = (ST_KIND, ST_DSEAT, ST_N, ST_KEYS)  # where the pending decision is posed (pending_nb)
 ST_DRAW = ST_KEYS + MAX_ACTIONS
 ST_SIZE = ST_DRAW + E.DRAW_SIZE
 
@@ -359,9 +361,7 @@ def resolve_nb(st, seat, card, source, rt):
     st[ST_KEYS] = key_of_nb(E.D_CAPTURE, ubit_nb(first))
     st[ST_KEYS + 1] = key_of_nb(E.D_CAPTURE, matches & ~ubit_nb(first))
     st[ST_IN_PLAY] = cb
-    st[ST_KIND] = E.D_CAPTURE
-    st[ST_DSEAT] = seat
-    st[ST_N] = 2
+    pose_nb(st, PENDING, E.D_CAPTURE, seat, 2)
     st[ST_CARD] = card
     st[ST_SOURCE] = source
     return False
@@ -400,11 +400,7 @@ def after_draw_nb(st, rt):
         next_turn_nb(st, rt)
         return
     if koikoi_allowed_nb(st, seat, rt):
-        st[ST_KIND] = E.D_KOIKOI
-        st[ST_DSEAT] = seat
-        st[ST_N] = 2
-        st[ST_KEYS] = key_of_nb(E.D_KOIKOI, 0)
-        st[ST_KEYS + 1] = key_of_nb(E.D_KOIKOI, 1)
+        pose_two_nb(st, PENDING, E.D_KOIKOI, seat, 0)
         return
     finish_stop_nb(st, seat, E.END_FORCED_STOP, rt)
 

@@ -35,10 +35,12 @@ from simcore.games.tensho.policies import Observation, make_policy
 from simcore.games.tensho.record import LAYOUT
 from simcore.reference import units
 from simcore.reference.forward import (
+    REFERENCE_NAMES,
     BaseRoundResult,
     BaseRoundSetup,
     Decision,
     PausedRound,
+    TracedRound,
     bind_policies,
     play_through,
 )
@@ -47,18 +49,7 @@ from simcore.rng import DEAL_STREAM, RULES_STREAM, Stream
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = [
-    "action_key",
-    "DealError",
-    "RoundResult",
-    "RoundSetup",
-    "RoundState",
-    "ask_policy",
-    "new_state",
-    "play_round",
-    "play_unit",
-    "shuffled_deck",
-]
+__all__ = [*REFERENCE_NAMES, "N_SEATS", "DealError", "action_key", "ask_policy", "shuffled_deck", "unit_layout"]
 
 N_SEATS = 2
 DECK_SIZE = 45
@@ -93,7 +84,7 @@ def shuffled_deck(stream: Stream) -> list[int]:
     return deck
 
 
-class RoundState(PausedRound):
+class RoundState(PausedRound, TracedRound):
     """A Tensho round as a forward model (``simcore.reference.forward.State``).
 
     The round steps through the order of the module docstring and pauses at each decision a
@@ -226,10 +217,7 @@ class RoundState(PausedRound):
 
     def apply(self, action: Any) -> None:
         """Take ``action`` for the pending decision and step on to the next one (or the end)."""
-        decision = self.pending
-        if decision is None:
-            raise ValueError("the round is over: no decision to apply an action to")
-        self.pending = None
+        decision = self.take_pending(action)
         if decision.kind == "play":
             self._apply_play(decision, action)
         elif decision.kind == "capture":
@@ -242,10 +230,6 @@ class RoundState(PausedRound):
             self._apply_yaku_set(decision, action)
 
     # --- helpers -----------------------------------------------------------------------------
-
-    def emit(self, kind: str, **data: Any) -> None:
-        if self.trace:
-            self.events.append({"type": kind, **data})
 
     def label(self, card: int) -> str:
         return self.rules.card_label(card)
@@ -286,15 +270,10 @@ class RoundState(PausedRound):
         return any(self.yaku_mask[i] & self.piles[seat] == self.yaku_mask[i] for i in ids_of(instant))
 
     def note_new_yaku(self, seat: int) -> None:
-        if not self.trace:
-            return
-        now = self.completed_yaku(self.piles[seat])
-        for i in ids_of(now & ~self.known_yaku[seat]):
-            yaku = self.rules.yaku[i]
-            self.emit("yaku", seat=seat, turn=self.turn, yaku=yaku.key, name=yaku.name,
-                      english=yaku.english, instant=yaku.is_instant(self.yaku_set),
-                      points=yaku.points(self.yaku_set))
-        self.known_yaku[seat] = now
+        """Trace the yaku ``seat``'s pile completed since the last call (only when tracing)."""
+        if self.trace:
+            self.trace_new_yaku(seat, self.completed_yaku(self.piles[seat]), lambda yaku: {
+                "instant": yaku.is_instant(self.yaku_set), "points": yaku.points(self.yaku_set)})
 
     def capture(self, seat: int, cards: int) -> None:
         self.piles[seat] |= cards

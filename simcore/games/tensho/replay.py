@@ -37,10 +37,12 @@ from simcore.policies import PolicySpec
 from simcore.reference.replay import (
     ScriptedDecisions,
     ScriptedSeat,
-    capture_line,
+    card_names,
     check_dealer,
     check_deck,
     deal_lines,
+    event_lines,
+    match_heading,
     play_deal,
     round_trace,
     run_replayer,
@@ -123,40 +125,31 @@ SET_NAMES = {1: 'Set 1 "Seven Parts" (shichi-bu yaku)', 2: 'Set 2 "Half" (han ya
 def format_trace(compiled: CompiledRules, result: RoundResult) -> str:
     """A readable account of a traced round: the deal, every play and draw, yaku, the scoring."""
     rules = compiled.rules
+    cards = card_names(rules)
 
-    def cards(ids) -> str:
-        return ", ".join(rules.card_label(x) for x in ids) or "-"
+    def deal(event: dict[str, Any]) -> list[str]:
+        return [f"Field:              {cards(event['field'])}", *deal_lines(event, lambda s: f"Seat {s}", cards),
+                f"Dead cards:         {cards(event['dead'])}", ""]
 
-    lines = [f"{rules.title}: round {result.round_index} (match {result.match}, round {result.round_in_match} "
-             f"of the match), dealer seat {result.dealer}"]
-    for event in result.events:
-        kind = event["type"]
-        if kind == "yaku_set":
-            lines.append(f"Yaku set: {SET_NAMES[event['set']]} ({event['how']})")
-        elif kind == "redeal":
-            lines.append(f"Redeal: {event['reason']} ({cards(event['field'])})")
-        elif kind == "deal":
-            lines.append(f"Field:              {cards(event['field'])}")
-            lines += deal_lines(event, lambda s: f"Seat {s}", cards)
-            lines.append(f"Dead cards:         {cards(event['dead'])}")
-            lines.append("")
-        elif kind == "six_to_dealer":
-            lines.append(f"The dealer (seat {event['seat']}) takes {cards([event['card']])} from the field")
-        elif kind == "opening_claim":
-            lines.append(f"Opening: the dealer (seat {event['seat']}) takes {cards(event['cards'])} "
-                         f"from the rank-{event['rank']} field triple and will play second")
-        elif kind == "opening_decline":
-            lines.append(f"Opening: the dealer (seat {event['seat']}) leaves the rank-{event['rank']} triple")
-        elif kind in ("bank_six", "keep_six"):
-            verb = "banks" if kind == "bank_six" else "keeps"
-            lines.append(f"Seat {event['seat']} {verb} the 6 of clubs")
-        elif kind in ("play", "draw"):
-            lines.append(capture_line(event, f"seat {event['seat']}", cards))
-        elif kind == "yaku":
-            worth = "INSTANT WIN" if event["instant"] else f"{event['points']} points"
-            lines.append(f"         seat {event['seat']} completes {event['english']} ({event['name']}): {worth}")
-        elif kind == "instant_win":
-            lines.append(f"Seat {event['seat']} wins at once with an instant-win yaku (turn {event['turn']}).")
+    def completes(event: dict[str, Any]) -> str:
+        worth = "INSTANT WIN" if event["instant"] else f"{event['points']} points"
+        return f"         seat {event['seat']} completes {event['english']} ({event['name']}): {worth}"
+
+    lines = [match_heading(rules, result, f"seat {result.dealer}"), *event_lines(result.events, {
+        "yaku_set": lambda event: f"Yaku set: {SET_NAMES[event['set']]} ({event['how']})",
+        "redeal": lambda event: f"Redeal: {event['reason']} ({cards(event['field'])})",
+        "deal": deal,
+        "six_to_dealer": lambda event: (f"The dealer (seat {event['seat']}) takes {cards([event['card']])} "
+                                        "from the field"),
+        "opening_claim": lambda event: (f"Opening: the dealer (seat {event['seat']}) takes {cards(event['cards'])} "
+                                        f"from the rank-{event['rank']} field triple and will play second"),
+        "opening_decline": lambda event: (f"Opening: the dealer (seat {event['seat']}) leaves the "
+                                          f"rank-{event['rank']} triple"),
+        "bank_six": lambda event: f"Seat {event['seat']} banks the 6 of clubs",
+        "keep_six": lambda event: f"Seat {event['seat']} keeps the 6 of clubs",
+        "yaku": completes,
+        "instant_win": lambda event: f"Seat {event['seat']} wins at once with an instant-win yaku (turn {event['turn']}).",
+    }, lambda s: f"seat {s}", cards)]
     lines.append("")
     for seat in range(N_SEATS):
         yaku = [rules.yaku[i] for i in ids_of(result.yaku[seat])]

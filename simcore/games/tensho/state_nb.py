@@ -37,6 +37,7 @@ from simcore.kernels import contract as C
 from simcore.kernels.bits import PAYLOAD_MASK, key_of_nb, lowest_id, popcount, ubit_nb
 from simcore.kernels.contract import implements
 from simcore.kernels.internal import internal_nb
+from simcore.kernels.pending_nb import pose_nb, pose_two_nb
 from simcore.kernels.prepared import word_table
 from simcore.kernels.rows_nb import write_outcome_nb
 from simcore.rng import (
@@ -94,6 +95,7 @@ ST_OWN_DEAL = 37  # 1: deal from ST_DEAL_SEED (a world sampled before the deal),
 ST_DEAL_SEED = 38
 ST_KEYS = 40
 MAX_ACTIONS = 8
+PENDING = (ST_KIND, ST_DSEAT, ST_N, ST_KEYS)  # where the pending decision is posed (pending_nb)
 ST_DRAW = ST_KEYS + MAX_ACTIONS
 DRAW_SIZE = 18
 ST_SIZE = ST_DRAW + DRAW_SIZE
@@ -193,11 +195,7 @@ def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match,
     elif choice == E.SET_ALTERNATE:
         set_chosen_nb(st, np.int64(1 + alternate_index % 2), seed, rt, ids, states)
     else:
-        st[ST_KIND] = K_YAKU_SET
-        st[ST_DSEAT] = dealer
-        st[ST_N] = 2
-        st[ST_KEYS] = key_of_nb(K_YAKU_SET, 1)
-        st[ST_KEYS + 1] = key_of_nb(K_YAKU_SET, 2)
+        pose_two_nb(st, PENDING, K_YAKU_SET, dealer, 1)
 
 
 @internal_nb(cache=True, _nrt=False)
@@ -310,9 +308,7 @@ def resolve_nb(st, seat, card, source, rt):
         st[at + count] = key_of_nb(K_CAPTURE, DECLINE)
         count += 1
     st[ST_IN_PLAY] = cb
-    st[ST_KIND] = K_CAPTURE
-    st[ST_DSEAT] = seat
-    st[ST_N] = count
+    pose_nb(st, PENDING, K_CAPTURE, seat, count)
     st[ST_CARD] = card
     st[ST_SOURCE] = source
     st[ST_ALLOW_DECLINE] = 1 if allow_decline else 0
@@ -368,12 +364,8 @@ def advance_nb(st, phase, arg, rt):
             for i in range(arg, 2):
                 seat = dealer if i == 0 else other
                 if st[ST_HAND + seat] & six:
-                    st[ST_KIND] = K_BANK_SIX
-                    st[ST_DSEAT] = seat
+                    pose_two_nb(st, PENDING, K_BANK_SIX, seat, 0)
                     st[ST_CARD] = i
-                    st[ST_N] = 2
-                    st[ST_KEYS] = key_of_nb(K_BANK_SIX, 0)
-                    st[ST_KEYS + 1] = key_of_nb(K_BANK_SIX, 1)
                     return
             for i in range(2):
                 seat = dealer if i == 0 else other
