@@ -33,8 +33,9 @@ tables behind the answers:
   spread against the stated standard errors.
 
 Folders under ``--out`` are reused when complete, so an interrupted page resumes and a finished
-one re-renders without computing anything; a complete folder made with other sizes, seeds or
-policies than the page now asks (a default or a model version changed since) stops the page with
+one re-renders without computing anything; a complete folder that ``--resume`` would refuse to
+finish as the page now asks (other sizes, seeds, rules or policies: a default or a model version
+changed since; the runner's, tournament's and sweep's own ``resume_conflict``) stops the page with
 a line naming it and what differs, and is left as it is. ``--no-run`` writes the page from the
 complete folders only and names the parts still missing. ``--estimate`` computes nothing: it times each policy
 briefly in each setting and prints every part's rounds and expected time (the search players set
@@ -365,48 +366,35 @@ def _run(setting: Setting, policy: str, plan: Plan, rounds: int | None = None, s
     """One run of ``setting`` with ``policy`` in every seat (reused when complete; None when it is
     not and the plan computes nothing)."""
     from simcore.dataset import check_dataset
-    from simcore.run.runner import RunConfig, run
+    from simcore.run import runner
 
     path = plan.out / f"{setting.slug()}-{_policy_slug(policy)}{tag}"
-    seed = plan.seed if seed is None else seed
-    rounds = rounds or plan.size(policy, setting)
-    if path.is_dir() and (path / "_run.json").is_file():
-        check = check_dataset(path, checksums=False)
-        if check.complete and not check.problems:
-            _refuse_stale(path, "_run.json", {"seed": seed, "units": matches or rounds,
-                                              "rounds_per_match": plan.match_rounds if matches else None,
-                                              "policies": [policy] * setting.seats})
-            return path
-    if not plan.compute:
-        return None
-    common = dict(rules=setting.rules, options=_options(setting), seed=seed,
+    common = dict(rules=setting.rules, options=_options(setting), seed=plan.seed if seed is None else seed,
                   policies={s: policy for s in range(setting.seats)}, out=str(path), resume=path.is_dir(),
                   engine=plan.engine, threads=plan.threads)
     if matches:
-        run(RunConfig(matches=matches, rounds_per_match=plan.match_rounds, **common))  # type: ignore[arg-type]
+        config = runner.RunConfig(matches=matches, rounds_per_match=plan.match_rounds, **common)  # type: ignore[arg-type]
     else:
-        run(RunConfig(rounds=rounds, **common))  # type: ignore[arg-type]
+        config = runner.RunConfig(rounds=rounds or plan.size(policy, setting), **common)  # type: ignore[arg-type]
+    if path.is_dir() and (path / "_run.json").is_file():
+        check = check_dataset(path, checksums=False)
+        if check.complete and not check.problems:
+            _refuse_stale(runner.resume_conflict(config))
+            return path
+    if not plan.compute:
+        return None
+    runner.run(config)
     return path
 
 
-def _refuse_stale(folder: Path, metadata: str | None, asked: dict[str, Any]) -> None:
-    """Stop where a complete folder (or, ``metadata`` None, a file) the page would reuse was made
-    for other sizes, seeds or policies than the page asks now (``asked``: keys of its ``metadata``
-    file -> what the page would record there; ``policies`` compared as they would be recorded
-    today, so a changed default or a new model version counts): its numbers would stand under the
-    page's stated sizes and policies. It is left as it is; the message says what differs."""
-    from simcore.policies import parse_policy
-    from simcore.run.runner import recorded_policies
-
-    recorded = json.loads((folder if metadata is None else folder / metadata).read_text(encoding="utf-8"))
-    game = recorded.get("game")
-    for key, now in asked.items():
-        then = recorded.get(key)
-        if key == "policies":  # what a run would record today, against what was recorded then
-            then, now = recorded_policies(then, game), recorded_policies([str(parse_policy(p, game)) for p in now], game)
-        if then != now:
-            raise SystemExit(f"{folder}: made with {key} {then!r}, the page now asks for {now!r}; move or remove "
-                             "the folder (or give another --out) to make it again")
+def _refuse_stale(conflict: str | None) -> None:
+    """Stop where a complete run, sweep or tournament the page would reuse is not the one it asks
+    for now (``conflict``: what ``--resume`` would refuse, in its words, from the module's
+    ``resume_conflict``; None: the same): its numbers would stand under the page's stated sizes,
+    seeds and policies (a changed default or a new model version counts). The folder is left as
+    it is."""
+    if conflict is not None:
+        raise SystemExit(f"{conflict}; move or remove the folder (or give another --out) to make it again")
 
 
 def _complete(folder: Path) -> bool:
@@ -421,18 +409,18 @@ def _sweep(setting: Setting, option: str, values: list[str], policy: str, plan: 
     """A sweep of one option's values (the baseline first) under ``policy`` in every seat,
     ``rounds`` rounds each, in ``folder``, reused when complete (None: not complete and nothing
     may be computed)."""
-    from simcore.run.sweep import SweepConfig, run_sweep
+    from simcore.run import sweep
 
+    config = sweep.SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
+                               policies={s: policy for s in range(setting.seats)}, rounds=rounds,
+                               seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
+                               threads=plan.threads)
     if _complete(folder):
-        _refuse_stale(folder, "_tournament.json", {"seed": plan.seed, "deals": rounds,
-                                                   "vary": [[option, values]], "policies": [policy] * setting.seats})
+        _refuse_stale(sweep.resume_conflict(config))
         return folder
     if not plan.compute:
         return None
-    run_sweep(SweepConfig(rules=setting.rules, options=_options(setting), vary=[(option, values)],
-                          policies={s: policy for s in range(setting.seats)}, rounds=rounds,
-                          seed=plan.seed, out=str(folder), resume=folder.is_dir(), engine=plan.engine,
-                          threads=plan.threads))
+    sweep.run_sweep(config)
     return folder
 
 
@@ -633,8 +621,11 @@ def _calls(setting: Setting, policy: str, plan: Plan) -> list[dict[str, Any]] | 
     it is missing and the plan computes nothing)."""
     path = plan.out / f"calls-{setting.slug()}-{_policy_slug(policy)}-{plan.calls}.json"
     if path.is_file():
-        _refuse_stale(path, None, {"policy": policy, "rounds": plan.calls, "seed": plan.seed})
-        return list(json.loads(path.read_text())["decisions"])
+        made = json.loads(path.read_text())
+        asked = {"policy": policy, "rounds": plan.calls, "seed": plan.seed}
+        _refuse_stale(next((f"{path} was made with a different {key}: {made.get(key)!r} then, {now!r} now"
+                            for key, now in asked.items() if made.get(key) != now), None))
+        return list(made["decisions"])
     if not plan.compute:
         return None
     compiled, specs = _koikoi(setting, policy)
@@ -687,7 +678,7 @@ def _strongest(setting: Setting, plan: Plan, findings: Findings) -> str:
 
 def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -> Findings:
     """Every tournament, run and sweep of the page (reusing complete folders), and their numbers."""
-    from simcore.run.tournament import TournamentConfig, run_tournament
+    from simcore.run import tournament
 
     started = time.monotonic()
     findings = Findings()
@@ -700,14 +691,14 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
     for setting in settings_:
         if skill:
             folder = plan.out / f"skill-{setting.slug()}"
+            config = tournament.TournamentConfig(rules=setting.rules, options=_options(setting),
+                                                 policies=tuple(plan.chain_for(setting)), deals=plan.deals,
+                                                 seed=plan.seed, engine=plan.engine, threads=plan.threads,
+                                                 out=str(folder), resume=folder.is_dir())
             if _complete(folder):
-                _refuse_stale(folder, "_tournament.json", {"seed": plan.seed, "deals": plan.deals,
-                                                           "policies": plan.chain_for(setting)})
+                _refuse_stale(tournament.resume_conflict(config))
             elif plan.compute:
-                run_tournament(TournamentConfig(rules=setting.rules, options=_options(setting),
-                                                policies=tuple(plan.chain_for(setting)), deals=plan.deals, seed=plan.seed,
-                                                engine=plan.engine, threads=plan.threads, out=str(folder),
-                                                resume=folder.is_dir()))
+                tournament.run_tournament(config)
             if _complete(folder):
                 describe_skill(folder, setting, findings)
                 note(f"skill {setting.label}")

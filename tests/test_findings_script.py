@@ -326,36 +326,36 @@ def test_a_complete_folder_made_for_other_sizes_seeds_or_policies_is_refused_not
     made = _run(four, "random", plan)
     assert made is not None and _run(four, "random", plan) == made  # the same asked again: reused
     before = sorted(p.name for p in made.iterdir())
-    for other, said in ((dataclasses.replace(plan, rounds=400), "made with units 300, the page now asks for 400"),
-                        (dataclasses.replace(plan, seed=4), "made with seed 3, the page now asks for 4"),
-                        (dataclasses.replace(plan, compute=False, rounds=400), "made with units 300")):
+    for other, said in ((dataclasses.replace(plan, rounds=400), "started with a different units: 300 then, 400 now"),
+                        (dataclasses.replace(plan, seed=4), "started with a different seed: 3 then, 4 now"),
+                        (dataclasses.replace(plan, compute=False, rounds=400), "different units: 300 then")):
         with pytest.raises(SystemExit, match=said):
             _run(four, "random", other)
     assert sorted(p.name for p in made.iterdir()) == before  # nothing of it touched
     matches = _run(four, "random", plan, matches=20, tag="-matches")
-    with pytest.raises(SystemExit, match="made with units 20, the page now asks for 30"):
+    with pytest.raises(SystemExit, match="different units: 20 then, 30 now"):
         _run(four, "random", plan, matches=30, tag="-matches")
-    with pytest.raises(SystemExit, match="made with rounds_per_match 2, the page now asks for 3"):
+    with pytest.raises(SystemExit, match="different rounds_per_match: 2 then, 3 now"):
         _run(four, "random", dataclasses.replace(plan, match_rounds=3), matches=20, tag="-matches")
     assert matches is not None
     # a policy recorded with parameters the page no longer plays: compared as recorded today
     learned = _run(four, "learned:version=2", plan, rounds=50)
     assert learned is not None
     shutil.copytree(learned, tmp_path / "enshu-c-4p-learned")  # what "learned" stood for before a new version
-    with pytest.raises(SystemExit, match=r"made with policies \['learned:version=2'.*now asks for \['learned:version="):
+    with pytest.raises(SystemExit, match=r"policy of seat 0: 'learned:version=2' then, 'learned:version=\d+' now"):
         _run(four, "learned", plan, rounds=50)
     # a sweep: its rounds per combination and its values
     folder = tmp_path / "sweep"
     assert _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 200) == folder
     assert _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 200) == folder
-    with pytest.raises(SystemExit, match="made with deals 200, the page now asks for 300"):
+    with pytest.raises(SystemExit, match="different deals: 200 then, 300 now"):
         _sweep(SET_1, "tensho.card_values", ["T1_ise", "T2_alt"], "random", plan, folder, 300)
-    with pytest.raises(SystemExit, match="made with vary"):
+    with pytest.raises(SystemExit, match="different vary"):
         _sweep(SET_1, "tensho.card_values", ["T1_ise", "T3_hanafuda"], "random", plan, folder, 200)
     # koi-koi's calls, kept in one file: its seed
     koikoi = Setting("Koi-koi (Nintendo-style values)", "koikoi")
     calls = dataclasses.replace(plan, calls=20)
     rows = _calls(koikoi, "greedy", calls)
     assert rows and _calls(koikoi, "greedy", calls) == rows
-    with pytest.raises(SystemExit, match="calls-koikoi-greedy-20.json: made with seed 3, the page now asks for 5"):
+    with pytest.raises(SystemExit, match="calls-koikoi-greedy-20.json was made with a different seed: 3 then, 5 now"):
         _calls(koikoi, "greedy", dataclasses.replace(calls, seed=5))

@@ -53,7 +53,7 @@ from simcore.run.shards import (
 )
 
 __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES", "MAX_ROUNDS", "check_units",
-           "shards_to_do"]
+           "resume_conflict", "shards_to_do"]
 
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
@@ -272,6 +272,23 @@ def _check_resume(out: storage.Location, stored: dict[str, Any], plan: dict[str,
             then = recorded_policies(then, plan.get("game"))
         if then != now:
             raise RunError(f"--resume: {out} was started with a different {_difference(key, then, now)}")
+
+
+def resume_conflict(config: RunConfig) -> str | None:
+    """Why ``--resume`` would refuse to finish the run in ``config``'s folder (``out``, a local
+    folder holding a manifest) as ``config`` asks, in its words (``<folder> was started with a
+    different seed: 3 then, 4 now``), or None: the folder holds (part of) this very run.  Raises
+    what ``run`` raises on bad settings; writes nothing."""
+    plan, _, _, _ = _plan(config)
+    out = Path(config.out) if config.out else _default_out(config, plan)
+    recorded = _recorded_sha256(out)
+    if config.rules_sha256 is None and recorded is not None and recorded != plan["rules_sha256"]:
+        plan, _, _, _ = _plan(replace(config, rules_sha256=recorded))  # as run() resumes an earlier text
+    try:
+        _check_resume(out, ds.read_manifest(out), plan)
+    except RunError as error:
+        return str(error).removeprefix("--resume: ")
+    return None
 
 
 def _resume_shards(out: storage.Location, stored: dict[str, Any]) -> dict[int, dict[str, Any]]:

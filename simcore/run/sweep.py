@@ -31,6 +31,7 @@ from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.policies import check_engine, parse_policy
 from simcore.rules import load_rules
+from simcore.run import tournament
 from simcore.run.tournament import (
     TOURNAMENT_FORMAT,
     TournamentConfig,
@@ -38,7 +39,7 @@ from simcore.run.tournament import (
     run_tournament,
 )
 
-__all__ = ["SweepConfig", "combination_label", "is_sweep", "parse_vary", "plan_sweep", "run_sweep"]
+__all__ = ["SweepConfig", "combination_label", "is_sweep", "parse_vary", "plan_sweep", "resume_conflict", "run_sweep"]
 
 
 @dataclass
@@ -179,12 +180,25 @@ def plan_sweep(config: SweepConfig) -> dict[str, Any]:
     return plan
 
 
-def run_sweep(config: SweepConfig, announce=None) -> TournamentResult:
-    """Plan and play a sweep (or finish one, with ``resume``); returns what was done."""
-    plan = plan_sweep(config)
+def _as_tournament(config: SweepConfig, plan: dict[str, Any]) -> TournamentConfig:
+    """The tournament that plays the sweep ``plan`` (``plan_sweep``) of ``config``."""
     out = config.out or str(Path("fudasim-out") / f"sweep-{plan['rules_name']}-seed{config.seed}")
-    return run_tournament(TournamentConfig(
+    return TournamentConfig(
         rules=config.rules, options=dict(config.options), policies=tuple(plan["policies"]), deals=config.rounds,
         seed=config.seed, engine=config.engine, threads=config.threads, out=out, resume=config.resume,
         overwrite=config.overwrite, units_per_shard=config.units_per_shard, progress=config.progress,
-        command=config.command, scheduler=config.scheduler), announce=announce, plan=plan)
+        command=config.command, scheduler=config.scheduler)
+
+
+def run_sweep(config: SweepConfig, announce=None) -> TournamentResult:
+    """Plan and play a sweep (or finish one, with ``resume``); returns what was done."""
+    plan = plan_sweep(config)
+    return run_tournament(_as_tournament(config, plan), announce=announce, plan=plan)
+
+
+def resume_conflict(config: SweepConfig) -> str | None:
+    """Why ``--resume`` would refuse to finish the sweep in ``config.out`` as ``config`` asks (its
+    words: ``<folder> was started with a different deals: 200 then, 300 now``), or None: the folder
+    holds this very sweep; writes nothing."""
+    plan = plan_sweep(config)
+    return tournament.resume_conflict(_as_tournament(config, plan), plan)

@@ -52,7 +52,7 @@ from simcore.rules import earlier_text, is_shipped, load_rules
 from simcore.storage import display, is_uri
 
 __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
-           "plan_tournament", "run_tournament", "is_tournament", "read_tournament", "verify_tournament",
+           "plan_tournament", "resume_conflict", "run_tournament", "is_tournament", "read_tournament", "verify_tournament",
            "run_name", "time_decisions", "DECISION_ROUNDS"]
 
 TOURNAMENT_FILE = "_tournament.json"
@@ -275,28 +275,53 @@ def _earlier_shipped_text(config: TournamentConfig, sha256: Any) -> bool:
     return is_shipped(config.rules) and earlier_text(config.rules, str(sha256)) is not None
 
 
+def _out(config: TournamentConfig, plan: dict[str, Any]) -> Path:
+    """The tournament's folder: ``config.out``, by default ``fudasim-out/tournament-<rules>-seed<seed>``."""
+    return Path(config.out) if config.out else Path("fudasim-out") / f"tournament-{plan['rules_name']}-seed{config.seed}"
+
+
+def _stored_difference(config: TournamentConfig, stored: dict[str, Any], plan: dict[str, Any]) -> str | None:
+    """The first field of ``plan`` that differs from the ``stored`` tournament's, as ``--resume``
+    names it (None: none; a tournament begun with an earlier text of the shipped rule file
+    counts as the same)."""
+    from simcore.run.runner import recorded_policies
+
+    for key in _RESUME_KEYS:
+        then, now = stored.get(key), plan.get(key)
+        if key == "policies":  # spelled as today, so an old tournament's policies compare
+            then = recorded_policies(then, plan.get("game"))
+        if key == "rules_sha256" and _earlier_shipped_text(config, then):
+            continue  # begun with an earlier text of the shipped file: its runs play that text
+        if then != now:
+            return _difference(key, then, now)
+    return None
+
+
+def resume_conflict(config: TournamentConfig, plan: dict[str, Any] | None = None) -> str | None:
+    """Why the tournament in ``config.out`` (complete or not) is not the one ``config`` (or its
+    ``plan``, made by ``plan_tournament`` or a sweep's ``plan_sweep``) asks for, in ``--resume``'s
+    words (``<folder> was started with a different deals: 200 then, 300 now``), or None where it
+    is; writes nothing."""
+    plan = plan_tournament(config) if plan is None else plan
+    out = _out(config, plan)
+    difference = _stored_difference(config, read_tournament(out), plan)
+    return None if difference is None else f"{out} was started with a different {difference}"
+
+
 def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple[dict[str, Any], ds.DatasetLock]:
     """Check the folder against --resume/--overwrite, lock it, and write the manifest to follow."""
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a directory")
     if config.resume:
-        from simcore.run.runner import recorded_policies
-
         if not (out / TOURNAMENT_FILE).is_file():
             raise RunError(f"--resume: {out} holds no tournament to resume (no {TOURNAMENT_FILE})")
         read_tournament(out)
         lock = ds.lock_dataset(out)
         try:
             stored = read_tournament(out)
-            for key in _RESUME_KEYS:
-                then, now = stored.get(key), plan.get(key)
-                if key == "policies":  # spelled as today, so an old tournament's policies compare
-                    then = recorded_policies(then, plan.get("game"))
-                if key == "rules_sha256" and _earlier_shipped_text(config, then):
-                    continue  # begun with an earlier text of the shipped file: its runs play that text
-                if then != now:
-                    raise RunError(f"--resume: {out} was started with a different "
-                                   f"{_difference(key, then, now)}")
+            difference = _stored_difference(config, stored, plan)
+            if difference is not None:
+                raise RunError(f"--resume: {out} was started with a different {difference}")
             for name in os.listdir(out):
                 if name.startswith(_TEMPORARY_PREFIX):
                     (out / name).unlink()  # an interrupted manifest write
@@ -357,7 +382,7 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
     if config.out and is_uri(config.out):  # its runs could go to a store; its own manifest and lock could not
         raise RunError(f"--out {display(config.out)}: a tournament, sweep or skill folder must be a local "
                        f"folder (object stores take the datasets of fudasim run)")
-    out = Path(config.out) if config.out else Path("fudasim-out") / f"tournament-{plan['rules_name']}-seed{config.seed}"
+    out = _out(config, plan)
     if config.threads is not None:
         import numba
 
