@@ -600,6 +600,9 @@ def _known_game_names() -> list[str]:
               help="Timed kernel runs per thread count: best and median (default 12; --quick 1).")
 @click.option("--quick", is_flag=True, help="Small sizes, for a smoke test (sizes given explicitly still apply).")
 @click.option("--skip-compile", is_flag=True, help="Leave out the cold start (a compile with an empty numba cache).")
+@click.option("--policies", "policies", multiple=True, metavar="LABEL",
+              help="Measure only the kernel cases with these seats, as the table's policies column names them "
+                   "(e.g. learned-learned, pimc-greedy; repeatable), and not fudasim run's figures.")
 @click.option("-o", "--out", "--output", "out", type=PathParam(dir_okay=False, path_type=Path), default=None,
               help="Also write the rows as CSV to this file (columns metric, game, policies, case, threads, "
                    "value, unit). --output is accepted too.")
@@ -607,8 +610,8 @@ def _known_game_names() -> list[str]:
               help="The same as -o/--out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
 @reports_user_errors
-def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, quick, skip_compile, out, csv_out,
-          overwrite):
+def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, quick, skip_compile, policies, out,
+          csv_out, overwrite):
     """Throughput benchmarks of every registered game: kernel vs reference, threads, end to end,
     memory, start-up.
 
@@ -632,7 +635,11 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
     given = {"rounds": rounds, "reference_rounds": reference_rounds, "run_rounds": run_rounds,
              "memory_rounds": memory_rounds, "repeat": repeat}
     sizes = {**(QUICK if quick else {}), **{key: value for key, value in given.items() if value is not None}}
-    config = BenchConfig(games=tuple(dict.fromkeys(games)), skip_compile=skip_compile, **sizes)
+    try:
+        config = BenchConfig(games=tuple(dict.fromkeys(games)), skip_compile=skip_compile,
+                             policies=tuple(dict.fromkeys(policies)), **sizes)
+    except ValueError as error:
+        raise UserError(str(error)) from None
     run_bench(config, target, progress=lambda note: click.echo(f"measuring {note}", err=True))
 
 

@@ -150,6 +150,27 @@ def test_a_usage_error_is_one_line_with_exit_status_2(args, message, measured):
     assert message in result.output and not measured
 
 
+def test_policies_pick_the_cases_and_an_unknown_label_is_refused(measured):
+    result = invoke("--game", "tensho", "--policies", "learned-learned", "--policies", "pimc-greedy")
+    assert result.exit_code == 0, result.output
+    assert measured[0][0].policies == ("learned-learned", "pimc-greedy")
+    refused = invoke("--game", "koikoi", "--policies", "learned")
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1 and len(measured) == 1
+    assert refused.output.startswith("fudasim: error: --policies learned: no case of koikoi has these seats (its cases:")
+    assert "learned-learned" in refused.output
+
+
+def test_policies_measure_only_their_cases_and_no_run():
+    config = throughput.BenchConfig(games=("tensho",), policies=("greedy-greedy",), rounds=300, reference_rounds=30,
+                                    repeat=1, least_rounds=20, least_reference_rounds=4)
+    notes = []
+    rows = throughput.measure(config, progress=notes.append)
+    wanted = [case for case in bench_cases("tensho") if case.label == "greedy-greedy"]
+    assert len(notes) == len(wanted) == 2  # both yaku sets
+    assert rows and {row.policies for row in rows} == {"greedy-greedy"}
+    assert {row.case for row in rows} == {case.case for case in wanted}
+
+
 def test_an_existing_csv_is_replaced_only_with_overwrite(measured, tmp_path):
     target = tmp_path / "bench.csv"
     target.write_text("earlier figures\n")

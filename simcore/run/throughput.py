@@ -83,6 +83,10 @@ class BenchConfig:
     least_rounds, least_reference_rounds : int
         The fewest kernel and reference-engine rounds a case plays, whatever its share (fewer time
         too coarsely to mean much; a smoke test may lower them).
+    policies : tuple of str
+        Measure only the kernel cases whose ``policies`` label (``BenchCase.label``, e.g.
+        ``learned-learned``) is one of these, and none of the child-process figures (empty: every
+        case, and those figures as ``runs`` says).
     """
 
     games: tuple[str, ...] = ()
@@ -95,6 +99,7 @@ class BenchConfig:
     runs: bool = True
     least_rounds: int = 1000
     least_reference_rounds: int = 50
+    policies: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("rounds", "reference_rounds", "run_rounds", "memory_rounds", "repeat", "least_rounds",
@@ -104,6 +109,12 @@ class BenchConfig:
         unknown = [g for g in self.games if g not in known_game_names()]
         if unknown:
             raise ValueError(f"unknown game {unknown[0]!r} (known: {', '.join(known_game_names())})")
+        labels = {case.label for name in (self.games or known_game_names()) for case in bench_cases(name)}
+        missing = [p for p in self.policies if p not in labels]
+        if missing:
+            games = ", ".join(self.games) if self.games else "every game"
+            raise ValueError(f"--policies {missing[0]}: no case of {games} has these seats "
+                             f"(its cases: {', '.join(sorted(labels))})")
 
 
 # ``--quick``: small sizes, for a smoke test; the search players' reference-engine cases (about a
@@ -253,10 +264,12 @@ def measure(config: BenchConfig, progress: Callable[[str], None] | None = None) 
     for name in names:
         game = get_game(name)
         for case in bench_cases(name):
+            if config.policies and case.label not in config.policies:
+                continue
             if progress:
                 progress(f"{name} kernel: {case.case}, {case.label}")
             rows += kernel_figures(game, case, config)
-    if config.runs:
+    if config.runs and not config.policies:
         for name in names:
             run = bench_run_case(name)
             if run is None:
