@@ -109,6 +109,8 @@ class BenchConfig:
         unknown = [g for g in self.games if g not in known_game_names()]
         if unknown:
             raise ValueError(f"unknown game {unknown[0]!r} (known: {', '.join(known_game_names())})")
+        if not self.policies:
+            return
         labels = {case.label for name in (self.games or known_game_names()) for case in bench_cases(name)}
         missing = [p for p in self.policies if p not in labels]
         if missing:
