@@ -337,7 +337,10 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False,
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         IMPLEMENTED.setdefault(stub, set()).add(context_class)
 
-        options: dict[str, Any] = {"_nrt": nrt} if inline else {"_nrt": nrt, "cache": True}
+        # a function of its own is called by the kernels only: compiled without the wrappers Python
+        # calls through (simcore.kernels.internal), and so optimised in the kernel (kernels.linking)
+        options: dict[str, Any] = ({"_nrt": nrt} if inline else
+                                   {"_nrt": nrt, "cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True})
 
         @overload(stub, jit_options=options, strict=False, inline="always" if inline else "never")
         def typer(first: Any, *rest: Any) -> Any:

@@ -1,0 +1,129 @@
+"""One optimisation for each kernel: the functions only numba calls are optimised in their kernel.
+
+numba compiles every function into an LLVM module of its own, links into it the modules of the
+functions it calls, optimises the whole (``-O3``) and translates it to machine code; a caller
+links that module in and does it all again.  A game's state machine, three or four calls below
+the kernel's entry point, was so optimised and translated three or four times: in a first run of
+Enshu-bana's heuristic, 15 of 35 seconds went to LLVM, nearly all of it on modules no one would
+ever run (``python -m benchmarks.cold_start``; docs/performance.md, "First start").
+
+``install()`` (done when ``simcore.kernels`` is imported) defers that work for a function that
+Python cannot call: one compiled without numba's Python wrapper (``internal_nb``, and the round
+contract's ``implements(inline=False)``).  Such a function's module is linked into its callers as
+numba left it after its function-level passes, neither optimised as a whole nor translated; the
+function that Python calls (a kernel's entry point) optimises and translates everything it holds,
+once.  numba's on-disk cache keeps a deferred function as LLVM bitcode (a caller compiled later
+links it from there, as it would link any cached function), where it kept machine code that
+nothing ran.  The rows do not change (``tests/test_golden_rows.py``), nor the kernels' speed
+(``benchmarks.kernel_ab``).
+
+It replaces five methods of numba's CPU code library and codegen, and does nothing (the kernels
+compile as before, only slower) on a numba whose classes lack one of them.  A deferred function
+has no machine code: asked for the address of one of its functions (which numba never does for a
+function without a wrapper), it raises ``RuntimeError`` rather than hand out a null pointer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["DEFERRED_KIND", "install", "installed"]
+
+DEFERRED_KIND = "fudasim-deferred-bitcode"  # the serialisation kind of a deferred library
+_STATE = {"installed": False}
+
+
+def installed() -> bool:
+    """Whether ``install()`` changed numba's code library (False on a numba it does not know)."""
+    return _STATE["installed"]
+
+
+def _defines(module: Any, name: str) -> bool:
+    """Whether the LLVM module defines (not merely declares) the function ``name``."""
+    try:
+        return not module.get_function(name).is_declaration
+    except NameError:
+        return False
+
+
+def install() -> bool:
+    """Defer the optimisation and translation of functions Python cannot call (module
+    docstring); returns ``installed()``. Calling it again changes nothing."""
+    if _STATE["installed"]:
+        return True
+    try:
+        import llvmlite.binding as ll
+        from numba.core import codegen
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return False
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    jit_library = getattr(codegen, "JITCodeLibrary", None)
+    jit_codegen = getattr(codegen, "JITCPUCodegen", None)
+    needed = ((library, ("_optimize_final_module", "_finalize_final_module", "serialize_using_object_code",
+                         "_unserialize", "_finalize_dynamic_globals", "_verify_declare_only_symbols",
+                         "_get_module_for_linking", "_ensure_finalized")),
+              (jit_library, ("get_pointer_to_function",)), (jit_codegen, ("set_env",)))
+    if any(cls is None or not all(hasattr(cls, name) for name in names) for cls, names in needed):
+        return False
+    assert library is not None and jit_library is not None and jit_codegen is not None
+
+    pointer = jit_library.get_pointer_to_function
+    optimize = library._optimize_final_module
+    finalize = library._finalize_final_module
+    serialize = library.serialize_using_object_code
+    unserialize = library._unserialize.__func__
+    set_env = jit_codegen.set_env
+
+    def get_pointer_to_function(self: Any, name: str) -> int:
+        # numba asks for the Python wrapper of every function it compiles, once compiled: a
+        # function without one is deferred here, before anything finalizes its library
+        if getattr(self, "_fudasim_deferred", False) or (not self._finalized
+                                                          and not _defines(self._final_module, name)):
+            if _defines(self._final_module, name):
+                raise RuntimeError(f"{name} was compiled for numba callers only and has no machine code "
+                                   "(simcore.kernels.linking)")
+            self._fudasim_deferred = True
+            return 0
+        return pointer(self, name)
+
+    def _optimize_final_module(self: Any) -> None:
+        if not getattr(self, "_fudasim_deferred", False):
+            optimize(self)
+
+    def _finalize_final_module(self: Any) -> None:
+        if not getattr(self, "_fudasim_deferred", False):
+            finalize(self)
+            return
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    def serialize_using_object_code(self: Any) -> Any:
+        if not getattr(self, "_fudasim_deferred", False):
+            return serialize(self)
+        self._ensure_finalized()
+        return (self.name, DEFERRED_KIND, self._get_module_for_linking().as_bitcode())
+
+    def _unserialize(cls: Any, codegen_: Any, state: Any) -> Any:
+        name, kind, data = state
+        if kind != DEFERRED_KIND:
+            return unserialize(cls, codegen_, state)
+        self = codegen_.create_library(name)
+        self._fudasim_deferred = True
+        self._final_module = ll.parse_bitcode(data)
+        self._finalize_final_module()
+        return self
+
+    def set_env_(self: Any, env_name: str, env: Any) -> None:
+        # a deferred function's environment has no address until a caller's machine code holds it
+        if self._engine.get_global_value_address(env_name):
+            set_env(self, env_name, env)
+
+    jit_library.get_pointer_to_function = get_pointer_to_function
+    library._optimize_final_module = _optimize_final_module
+    library._finalize_final_module = _finalize_final_module
+    library.serialize_using_object_code = serialize_using_object_code
+    library._unserialize = classmethod(_unserialize)
+    jit_codegen.set_env = set_env_
+    _STATE["installed"] = True
+    return True
