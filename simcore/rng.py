@@ -35,6 +35,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from simcore.kernels.bits import lowest_id
+from simcore.kernels.internal import internal_nb
 
 __all__ = [
     "DEAL_STREAM",
@@ -428,7 +429,7 @@ def shuffled_ids_nb(mask, ids, states, at):
     return n
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _shuffle_places_nb(s0, s1, s2, s3, ids, n, start, stop, base):
     """``shuffle_places_nb``'s work (one compilation per type of ``ids``)."""
     stop = min(stop, n - 1)

@@ -8,6 +8,8 @@ default ``card_weight`` of 100 percent); chances are per mille.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from enshu_cards import (
@@ -41,9 +43,13 @@ from simcore.games.enshu.compile import teyaku_options
 from simcore.games.enshu.decisions import ACTION_KINDS, action_key, ask_policy
 from simcore.games.enshu.policies import GreedyPolicy, HeuristicPolicy, Observation
 from simcore.kernels.bits import KIND_SHIFT, PAYLOAD_MASK
+from simcore.kernels.internal import python_entry
 from simcore.policies import parse_policy
 from simcore.rng import Stream
 from simcore.rules import load_rules, shipped_rules
+
+# the kernel's parts compiled for numba callers only, called from here through python_entry
+H_ = SimpleNamespace(**{name: python_entry(getattr(H, name)) for name in ("heuristic_choose_nb",)})
 
 SEED = 20261201
 GAME = get_game("enshu")
@@ -74,7 +80,7 @@ def _twin_choice(tables: np.ndarray, state, decision) -> object:
     obs = H.pack_observation(state.observe(decision.seat), decision.info.get("card", -1),
                              decision.info.get("source"))
     keys = np.array([action_key(decision, a) for a in decision.actions], dtype=np.int64)
-    index = H.heuristic_choose_nb(H.KIND_CODES[decision.kind], obs, keys, len(keys), tables)
+    index = H_.heuristic_choose_nb(H.KIND_CODES[decision.kind], obs, keys, len(keys), tables)
     return decision.actions[index]
 
 
@@ -191,7 +197,7 @@ def _both_play(compiled, obs) -> int:
     """The heuristic's card in both engines (they must agree)."""
     card = HeuristicPolicy(HEURISTIC, compiled).play(obs)
     keys = np.array([(H.KIND_PLAY << KIND_SHIFT) | c for c in range(48) if (obs.hand >> c) & 1], dtype=np.int64)
-    index = H.heuristic_choose_nb(H.KIND_PLAY, H.pack_observation(obs), keys, len(keys),
+    index = H_.heuristic_choose_nb(H.KIND_PLAY, H.pack_observation(obs), keys, len(keys),
                                   H.heuristic_tables(compiled, HEURISTIC))
     assert int(keys[index] & PAYLOAD_MASK) == card
     return card
@@ -262,14 +268,14 @@ def test_capture_choice_keeps_the_card_the_next_player_wants_off_the_field():
     assert choice == 1 << PINE_RIBBON
     packed = H.pack_observation(obs, PINE_CHAFF_1, "play")
     keys = np.array([(H.KIND_CAPTURE << KIND_SHIFT) | o for o in options], dtype=np.int64)
-    assert H.heuristic_choose_nb(H.KIND_CAPTURE, packed, keys, 2, H.heuristic_tables(compiled, HEURISTIC)) == 0
+    assert H_.heuristic_choose_nb(H.KIND_CAPTURE, packed, keys, 2, H.heuristic_tables(compiled, HEURISTIC)) == 0
 
 
 def _yes_no(compiled, kind: str, obs) -> bool:
     policy = HeuristicPolicy(HEURISTIC, compiled)
     answer = getattr(policy, kind)(obs)
     keys = np.array([(H.KIND_CODES[kind] << KIND_SHIFT) | v for v in (0, 1)], dtype=np.int64)
-    index = H.heuristic_choose_nb(H.KIND_CODES[kind], H.pack_observation(obs), keys, 2,
+    index = H_.heuristic_choose_nb(H.KIND_CODES[kind], H.pack_observation(obs), keys, 2,
                                   H.heuristic_tables(compiled, HEURISTIC))
     assert index == int(answer)
     return answer
@@ -312,7 +318,7 @@ def test_teyaku_declarations():
         chosen = HeuristicPolicy(spec, compiled).declare_teyaku(obs, group, options)
         decision = Decision("declare_teyaku", 0, (*options, None), {"group": group})
         keys = np.array([action_key(decision, a) for a in decision.actions], dtype=np.int64)
-        index = H.heuristic_choose_nb(H.KIND_DECLARE_TEYAKU, H.pack_observation(obs), keys, len(keys),
+        index = H_.heuristic_choose_nb(H.KIND_DECLARE_TEYAKU, H.pack_observation(obs), keys, len(keys),
                                       H.heuristic_tables(compiled, spec))
         assert decision.actions[index] == chosen
         return chosen

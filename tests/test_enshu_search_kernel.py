@@ -17,6 +17,7 @@ against the fast kernel (random and greedy) and against the reference engine (se
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numba
 import numpy as np
@@ -32,10 +33,14 @@ from simcore.games.enshu.kernel import play_units, play_units_general, rule_tabl
 from simcore.games.enshu.record import LAYOUT
 from simcore.games.enshu.reference import RoundSetup, new_state
 from simcore.games.enshu.reference import play_units as reference_play_units
+from simcore.kernels.internal import python_entry
 from simcore.policies import parse_policy
 from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH
 from simcore.rng import Stream
 from simcore.rules.loader import load_rules
+
+# the kernel's parts compiled for numba callers only, called from here through python_entry
+S_ = SimpleNamespace(**{name: python_entry(getattr(S, name)) for name in ("observe_nb", "new_workspace_nb")})
 
 PLAYER_COUNTS = {"enshu-w": (2, 3), "enshu-s": (2, 3), "enshu-c": (2, 3, 4, 5)}
 GRID = [(rules, players) for rules, counts in PLAYER_COUNTS.items() for players in counts]
@@ -62,7 +67,7 @@ class Machine:
 
     def __init__(self, compiled) -> None:
         self.rt = rule_tables(compiled)
-        self.ws = S.new_workspace_nb(self.rt[8].shape[1])
+        self.ws = S_.new_workspace_nb(self.rt[8].shape[1])
         self.si, self.sm = S.new_state_arrays()
 
     def start(self, setup: RoundSetup) -> Machine:
@@ -83,7 +88,7 @@ class Machine:
 
     def observe(self, seat: int) -> np.ndarray:
         obs = np.zeros(OBS_SIZE, dtype=np.int64)
-        S.observe_nb(self.si, self.sm, self.rt, np.int64(seat), obs)
+        S_.observe_nb(self.si, self.sm, self.rt, np.int64(seat), obs)
         return obs
 
     def sample_hidden(self, seat: int, stream: Stream) -> tuple[Machine, list[int]]:

@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from simcore.kernels.internal import InternalDispatcher, internal_nb
+from simcore.kernels.internal import InternalDispatcher, internal_nb, python_entry
 
 
 @internal_nb(_nrt=False)
@@ -37,3 +37,8 @@ def test_the_state_machines_helpers_are_internal():
 
     for function in (enshu.advance_nb, enshu.phase_score_nb, koikoi.start_nb, tensho.set_play_keys_nb):
         assert isinstance(function, InternalDispatcher), function
+
+
+def test_python_entry_calls_it_from_python():
+    arrays = (np.arange(4, dtype=np.int64), np.array([10], dtype=np.int64))
+    assert python_entry(_sum_first)(1, arrays) == 1 + 6 + 10

@@ -86,7 +86,11 @@ def test_the_fast_kernel_writes_the_general_kernels_rows(rules, options):
 
 def test_dealt_hands_counted_in_nibbles_agree_with_the_month_loop():
     from simcore.games.koikoi.kernel_nb import dealt_hand_fast_nb, months_in_nibbles
-    from simcore.games.koikoi.state_nb import dealt_hand_nb, rule_table
+    from simcore.games.koikoi.state_nb import dealt_hand_nb as for_numba
+    from simcore.games.koikoi.state_nb import rule_table
+    from simcore.kernels.internal import python_entry
+
+    dealt_hand_nb = python_entry(for_numba)
 
     compiled = get_game("koikoi").compile(load_rules("koikoi", {}))
     assert months_in_nibbles(compiled.month_mask)

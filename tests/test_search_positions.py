@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from simcore.games import get_game
+from simcore.kernels.internal import python_entry
 from simcore.kernels.search_nb import deviates_nb, outscores_nb
 from simcore.policies import parse_policy
 from simcore.rng import Stream, seat_stream
@@ -80,8 +81,8 @@ def own_stream(round_index: int, seat: int) -> Stream:
 
 @pytest.mark.parametrize("engine", ["reference", "kernel"])
 def test_the_deviation_tests_on_numbers_worked_by_hand(engine):
-    dev = deviates if engine == "reference" else deviates_nb
-    out = outscores if engine == "reference" else outscores_nb
+    dev = deviates if engine == "reference" else python_entry(deviates_nb)
+    out = outscores if engine == "reference" else python_entry(outscores_nb)
     # gain 3, squares 5, 4 worlds: 3^2 * 3 = 27 against z^2 (4 * 5 - 9) = 11 z^2
     assert dev(3, 5, 4, 1.0) and dev(3, 5, 4, 1.5) and not dev(3, 5, 4, 1.6)
     assert not dev(0, 0, 4, 0.0) and not dev(-1, 1, 4, 0.0)  # no gain, no deviation

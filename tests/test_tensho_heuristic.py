@@ -8,6 +8,8 @@ of a point) and tensho-ise's tables (yaku set 1, card values T1, chaff set B).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from tensho_cards import (
@@ -43,9 +45,13 @@ from simcore.games.tensho.policies import (
     make_policy,
 )
 from simcore.games.tensho.reference import RoundSetup, new_state
+from simcore.kernels.internal import python_entry
 from simcore.policies import parse_policy
 from simcore.rng import Stream, seat_stream
 from simcore.rules import load_rules
+
+# the kernel's parts compiled for numba callers only, called from here through python_entry
+H_ = SimpleNamespace(**{name: python_entry(getattr(H, name)) for name in ("heuristic_choose_nb",)})
 
 # Rule sets and options whose decisions differ: every shipped Tensho rule set, both yaku sets
 # and the dealer's choice, optional captures, banking the 6 of clubs, both double- and triple-
@@ -76,7 +82,7 @@ def decide_both(state, decision, policy, tables):
     keys = np.array([H.tensho_action_key(decision, a) for a in decision.actions], dtype=np.int64)
     card = decision.info["card"] if decision.kind == "capture" else -1
     obs = H.pack_observation(state.observe(decision.seat), card)
-    index = H.heuristic_choose_nb(H.kind_code(decision.kind), obs, keys, len(keys), tables)
+    index = H_.heuristic_choose_nb(H.kind_code(decision.kind), obs, keys, len(keys), tables)
     return H.tensho_action_key(decision, action), int(keys[index])
 
 
@@ -205,7 +211,7 @@ def both_decide(kind, obs, actions, keys, *, card=-1, rules="tensho-ise", spec="
         reference = policy.opening_claim(obs, rank_of, [a for a in actions if a is not None])
     tables = H.heuristic_tables(compiled, parse_policy(spec, "tensho"))
     packed = H.pack_observation(obs, card)
-    twin = actions[H.heuristic_choose_nb(kind, packed, np.array(keys, dtype=np.int64), len(keys), tables)]
+    twin = actions[H_.heuristic_choose_nb(kind, packed, np.array(keys, dtype=np.int64), len(keys), tables)]
     assert twin == reference
     return reference
 
@@ -306,9 +312,9 @@ def test_rules_for_the_six_and_the_yaku_set():
         tables = H.heuristic_tables(compiled, parse_policy(spec, "tensho"))
         obs = np.full(H.OBS_SIZE, 0, dtype=np.int64)
         assert policy.choose_yaku_set(None) == wanted
-        assert H.heuristic_choose_nb(H.KIND_YAKU_SET, obs, np.array([1, 2], dtype=np.int64), 2, tables) == wanted - 1
+        assert H_.heuristic_choose_nb(H.KIND_YAKU_SET, obs, np.array([1, 2], dtype=np.int64), 2, tables) == wanted - 1
         assert policy.bank_six(None) is False
         bank_keys = np.array([(H.KIND_BANK_SIX << 56), (H.KIND_BANK_SIX << 56) | 1], dtype=np.int64)
-        assert H.heuristic_choose_nb(H.KIND_BANK_SIX, obs, bank_keys, 2, tables) == 0
+        assert H_.heuristic_choose_nb(H.KIND_BANK_SIX, obs, bank_keys, 2, tables) == 0
 
 

@@ -11,6 +11,7 @@ fast kernel and the reference engine.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -22,10 +23,15 @@ from simcore.games.tensho.decisions import action_key
 from simcore.games.tensho.heuristic_nb import pack_observation
 from simcore.games.tensho.reference import RoundSetup, RoundState
 from simcore.games.tensho.reference import play_units as reference_play_units
+from simcore.kernels.internal import python_entry
 from simcore.policies import parse_policy
 from simcore.record import C_WINNER
 from simcore.rng import Stream, stream_state
 from simcore.rules import load_rules
+
+# the kernel's parts compiled for numba callers only, called from here through python_entry
+S_ = SimpleNamespace(**{name: python_entry(getattr(S, name)) for name in ("new_round_nb", "apply_nb", "sample_hidden_nb",
+                                                                       "observe_nb")})
 
 PLAY_CHANGING_OPTIONS = [
     {},
@@ -162,15 +168,15 @@ class Machine:
         self.st = np.zeros(S.ST_SIZE, dtype=np.int64)
         self.ids = np.zeros(S.IDS_SIZE, dtype=np.int64)
         self.dstates = np.zeros(4, dtype=np.uint64)
-        S.new_round_nb(self.st, self.seed, np.int64(round_index), np.int64(dealer), np.int64(round_index),
+        S_.new_round_nb(self.st, self.seed, np.int64(round_index), np.int64(dealer), np.int64(round_index),
                        np.int64(0), np.int64(0), np.int64(0), self.rules, self.ids, self.dstates)
 
     def apply(self, index: int) -> None:
-        S.apply_nb(self.st, np.int64(index), self.seed, self.rules, self.ids, self.dstates)
+        S_.apply_nb(self.st, np.int64(index), self.seed, self.rules, self.ids, self.dstates)
 
     def sample_hidden(self, seat: int, states: np.ndarray) -> np.ndarray:
         world = np.zeros(S.ST_SIZE, dtype=np.int64)
-        S.sample_hidden_nb(self.st, world, np.int64(seat), states, np.int64(0), self.rules, self.ids)
+        S_.sample_hidden_nb(self.st, world, np.int64(seat), states, np.int64(0), self.rules, self.ids)
         return world
 
 
@@ -200,7 +206,7 @@ def test_state_machine_follows_the_reference_at_every_pause(rules, options):
             pauses += 1
             decision = reference.pending
             obs = np.zeros(16, dtype=np.int64)
-            S.observe_nb(machine.st, np.int64(decision.seat), obs)
+            S_.observe_nb(machine.st, np.int64(decision.seat), obs)
             card = decision.info["card"] if decision.kind == "capture" else -1
             packed = pack_observation(reference.observe(decision.seat), card)
             assert obs[:packed.size].tolist() == packed.tolist(), f"round {round_index}, pause {pauses}"

@@ -4,7 +4,10 @@ numba compiles, with every function, a wrapper that lets Python call it (convert
 and the result) and a C wrapper; for a function whose callers are all compiled, both are wasted
 compile time (measured: about a tenth of the CPU time of a first run's compile of Enshu-bana's
 heuristic kernel, ``benchmarks.cold_start``; docs/performance.md). ``internal_nb(**options)`` compiles without them; called from Python,
-such a function raises ``TypeError`` (without the wrapper the call would crash the process).
+such a function raises ``TypeError`` (without the wrapper the call would crash the process);
+``python_entry(function)`` is a function Python can call that calls it (for tests that check a
+kernel's parts one by one).  Without the wrappers a function is also optimised only in the kernel
+that calls it (``simcore.kernels.linking``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 import numba as nb
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["InternalDispatcher", "internal_nb"]
+__all__ = ["InternalDispatcher", "internal_nb", "python_entry"]
 
 
 class InternalDispatcher(CPUDispatcher):
@@ -23,7 +26,8 @@ class InternalDispatcher(CPUDispatcher):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for numba callers "
-                        "only (simcore.kernels.internal): call it from a numba function")
+                        "only (simcore.kernels.internal): call it from a numba function, or through "
+                        "simcore.kernels.internal.python_entry")
 
 
 def internal_nb(**options: Any) -> Callable[[Callable[..., Any]], InternalDispatcher]:
@@ -35,3 +39,14 @@ def internal_nb(**options: Any) -> Callable[[Callable[..., Any]], InternalDispat
         return dispatcher
 
     return decorate
+
+
+def python_entry(function: InternalDispatcher) -> Any:
+    """A function Python can call, compiled when first called, that calls ``function`` with its
+    arguments and returns what it returns (``function`` compiled for numba callers only)."""
+
+    @nb.njit
+    def entry(*args: Any) -> Any:
+        return function(*args)
+
+    return entry

@@ -141,7 +141,7 @@ def tree_choice_nb(table, slot, features, n):
     return best_nb(table, slot, features, n)[0]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def learned_choose_nb(ctx, state, table):
     """The index of the action the learned player of ``table`` takes at ``state``'s pending
     decision (module docstring); no draw."""

@@ -191,7 +191,7 @@ def kind_nb(ctx, state):
     return C.action_key_nb(ctx, state, 0) >> KIND_SHIFT
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def deviates_nb(gain, squares, worlds, z):
     """Whether an option whose objective minus the base option's sums to ``gain`` (and its
     square to ``squares``) over ``worlds`` paired worlds beats the base by ``z`` standard errors:
@@ -554,7 +554,7 @@ def own_key_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuris
     return C.action_key_nb(ctx, state, index)
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def outscores_nb(total, squares, visits, base_total, base_squares, base_visits, z):
     """Whether a node's mean objective beats the base node's by ``z`` standard errors of the
     difference of the two means (each from its own visits, at least 2), in float64 operations

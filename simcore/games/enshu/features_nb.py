@@ -86,7 +86,7 @@ def _clamp(x):
     return max(-MAX_FEATURE, min(MAX_FEATURE, x))
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _finish(out, row, draw_size):
     stage = min(draw_size, LATE_SPAN)
     out[row, F_OWN_LATE] = out[row, F_OWN] * stage // LATE_SPAN
@@ -262,7 +262,7 @@ def _position(out, row, kind, payload, obs, t, me, card, pile_me, unknown):
     out[row, A_MONTH] = t[T_MONTH + card]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
     (module docstring)."""

@@ -267,7 +267,7 @@ def _pile(obs, s, me, pile_me):
     return obs[OBS_PILES + s]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     b = np.int64(1) << card
     if field & b:
@@ -283,7 +283,7 @@ def _chance(seat, card, field, hand, obs, t, me, unknown, unseen_chance):
     return np.int64(OTHER_CHANCE)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _prob(seat, mask, pile, field, hand, obs, t, me, all_piles, unknown, unseen_chance):
     p = np.int64(1000)
     missing = mask & ~pile
@@ -324,7 +324,7 @@ def _card_value(captured, t):
     return card_points_nb(captured, t) * 10 * t[T_CARD_WEIGHT]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance):
     pile = pile_me
     g = _card_value(captured, t)
@@ -388,7 +388,7 @@ def _risk(month_cards, risks, unknown, opp_exposed):
     return (risks >> (11 * (u - 1))) & 0x7FF
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     """``HeuristicPolicy._offer``.  The reference sums ``_take_value`` over the takers; here
     the same integer terms are summed yaku by yaku, so that a yaku's chance before the take is
@@ -438,13 +438,13 @@ def _offer(card, field, hand, obs, t, me, pile_me, all_piles, unknown, opp_expos
     return risk * best // 1000
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _safe(month, t, unknown, opp_exposed):
     cards = t[T_MONTH_MASK + month]
     return not (unknown & cards) and not (opp_exposed & cards)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_piles, unknown, opp_exposed,
                    unseen_chance, risks):
     g = _gain(captured, field, hand, obs, t, me, pile_me, all_piles, unknown, unseen_chance)
@@ -458,7 +458,7 @@ def _capture_value(captured, left, field, hand, safe, obs, t, me, pile_me, all_p
     return g
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks):
     field = obs[OBS_FIELD]
     hand = obs[OBS_HAND]
@@ -490,7 +490,7 @@ def _play_value(card, obs, t, me, pile_me, all_piles, unknown, opp_exposed, unse
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _strength(obs, t):
     s = np.int64(0)
     hand = obs[OBS_HAND]
@@ -551,7 +551,7 @@ def decision_view(kind, obs, t):
     return me, card, pile_me, all_piles, unknown, opp_exposed, unseen_chance, risks
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring).
 

@@ -246,7 +246,7 @@ N_SM = M_OPT_CARDS + MAX_OPTS
 WS_CARDS = 64
 
 
-@nb.njit(cache=True)
+@internal_nb(cache=True)
 def new_workspace_nb(n_teyaku):
     """The scratch ``ws`` of one thread: (int64[3, 2 * n_teyaku + 2] and uint64[2 * n_teyaku + 2]
     teyaku options, as ``kernel_nb.teyaku_options_nb`` fills them; int64[WS_CARDS] cards)."""
@@ -1143,7 +1143,7 @@ def sample_hidden_nb(si, sm, rt, ws, seat, streams, at, out_si, out_sm):
 # --- the observation ---------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def observe_nb(si, sm, rt, seat, obs):
     """``pack_observation(state.observe(seat), card, source)`` into ``obs`` (int64[OBS_SIZE]):
     what ``seat`` may see, with the card awaiting a pending capture choice (else -1)."""

@@ -226,7 +226,7 @@ def stop_score_nb(points, own, other, rt):
     return score
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def dealt_hand_nb(cards, rt):
     """``E.Y_TESHI``, ``E.Y_KUTTSUKI`` or -1 (``scoring.dealt_hand``)."""
     pairs = 0
@@ -257,7 +257,7 @@ def misdeal_nb(hand0, hand1, field, rt):
 # --- the round ---------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def new_round_nb(st, seed, round_index, dealer, month, rt, ids, states):
     """Set ``st`` to round ``round_index`` dealt by ``dealer`` at its first decision (or ended,
     after a scoring dealt hand). ``states`` needs room for one stream at offset 0."""
@@ -456,7 +456,7 @@ def finish_nb(st, winner, reason, score0, score1, rt):
     st[ST_DONE] = 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def apply_nb(st, index, rt):
     """Take action ``index`` of the pending decision and step to the next decision (or the end)."""
     kind = st[ST_KIND]
@@ -496,7 +496,7 @@ def set_play_keys_nb(st, hand):
     st[ST_N] = n
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def sample_hidden_nb(src, dst, seat, states, at, ids):
     """``RoundState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the other hand
     and the draw pile are shuffled (ascending ids, every place but the last) from the stream at
@@ -618,7 +618,7 @@ def policy_choose_nb(st, heuristic, table, rt):
     return best_gain_nb(st, table[H_DENY] if heuristic else 0, rt)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_choose_nb(st, rt):
     """The greedy policy's choice, an action index (``policy_choose_nb`` with ``heuristic``
     false, without the heuristic's tables)."""
@@ -647,7 +647,7 @@ def best_gain_nb(st, deny, rt):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def write_row_nb(st, out_int, out_mask, row):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
     columns), as ``RecordLayout.fill_row``."""
@@ -785,7 +785,7 @@ def call_terms_nb(st, seat, rt, out, i):
     out[i, F_K_CALLS] = st[ST_CALLS + seat]
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def learned_features_state_nb(st, aux, rt, out):
     """``learned.features`` of the pending decision into ``out[:n]``, with the heuristic's numba
     twin (``aux`` its tables)."""

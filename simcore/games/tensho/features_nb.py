@@ -81,7 +81,7 @@ def _done_worth(s, pile, t):
     return total
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _parts(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_hand0, cover_field0, hand1, field1, pile1,
            cover_hand1, cover_field1, same_rank, t):
     """The change of the deciding seat's and of the opponent's summed outlooks (the two halves
@@ -110,7 +110,7 @@ def _evens(s, pile, opp_pile, t):
     return 2 if popcount(pile & t[T_CHAFF]) == popcount(opp_pile & t[T_CHAFF]) else 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _finish(out, row, evens, draw_size):
     late = max(draw_size - LATE_FROM, 0)
     out[row, F_OWN_LATE] = out[row, F_OWN] * late // LATE_SPAN
@@ -236,7 +236,7 @@ def _play(out, row, scratch, card, hand, field, pile, cover_hand, cover_field, o
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def features_nb(kind, obs, keys, n, t, out):
     """The features of every action ``keys[:n]`` of a decision of ``kind`` into ``out[:n]``
     (module docstring): the action's own, then the position's (``position_nb``)."""
@@ -255,7 +255,7 @@ def made_nb(pile, s, t):
     return total
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def position_nb(obs, n, t, out):
     """The position's features into columns ``F_POSITION ..`` of ``out[:n]``: what the yaku
     already in the seat's pile and in the opponent's are worth, the difference, both piles'
@@ -278,7 +278,7 @@ def position_nb(obs, n, t, out):
         out[i, F_POSITION + 7] = dealer
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def option_features_nb(kind, obs, keys, n, t, out):
     """Every action's own features into ``out[:n]`` (the columns before ``F_POSITION``)."""
     scratch = n

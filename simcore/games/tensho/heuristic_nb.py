@@ -376,7 +376,7 @@ def _balance_change(s, q0, q1, opp_pile, unseen, hand0, field0, pile0, cover_han
     return total
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def _offer(card, hand, field, pile, cover_hand, cover_field, opp_pile, unseen, n_unseen, access, s, q0, q1, t):
     """``HeuristicPolicy.offer``: the expected cost of leaving ``card`` on the field."""
     same_rank = t[T_RANK_MASK + t[T_RANK + card]]
@@ -524,7 +524,7 @@ def decision_view(kind, obs, t):
             _cover(field, t))
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def heuristic_choose_nb(kind, obs, keys, n, tables):
     """The index in ``keys[:n]`` of the heuristic's action (module docstring: the contract).
 

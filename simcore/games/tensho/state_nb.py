@@ -163,7 +163,7 @@ def has_instant_nb(st, seat, rt):
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def new_round_nb(st, seed, round_index, dealer, alternate_index, round_in_match, points0, points1, rt,
                  ids, states):
     """Set ``st`` to round ``round_index`` dealt by ``dealer`` at its first decision.
@@ -523,7 +523,7 @@ def finish_nb(st, rt):
     st[ST_DONE] = 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def apply_nb(st, index, seed, rt, ids, states):
     """Take action ``index`` of the pending decision and step to the next decision (or the end)."""
     kind = st[ST_KIND]
@@ -577,7 +577,7 @@ def set_play_keys_nb(st, hand):
     st[ST_N] = n
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def sample_hidden_nb(src, dst, seat, states, at, rt, ids):
     """``RoundState.sample_hidden``: ``dst`` becomes a copy of ``src`` in which the cards
     ``seat`` has not seen (the other hand, the draw pile and the dead cards) are shuffled from
@@ -631,7 +631,7 @@ def random_choose_nb(st, states, at):
     return uniform_below_nb(states, n, at)
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def greedy_choose_nb(st, preferred_set, rules):
     """The greedy policy's choice (``policies.GreedyPolicy``); ``preferred_set`` its parameter."""
     (params, rank, rank_mask, _, yaku_mask, yaku_points, yaku_in_set, yaku_instant, supersedes,
@@ -729,7 +729,7 @@ def greedy_choose_nb(st, preferred_set, rules):
     return pick
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def write_row_nb(st, out_int, out_mask, row, rt):
     """Write the scored round ``st`` into ``row`` of the output matrices (all but the match
     columns), as ``kernel_nb.finish_round_nb`` does."""
@@ -779,7 +779,7 @@ def kernel_rules(compiled) -> TenshoRules:
         np.ascontiguousarray(card_value, dtype=np.int32), np.uint64(chaff_mask))
 
 
-@nb.njit(cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False)
 def observe_nb(st, seat, obs):
     """Pack ``seat``'s observation of ``st`` into ``obs`` (int64[>= OBS_SIZE], the layout of
     ``heuristic_nb.pack_observation``; ``OBS_CARD`` is the card of a pending capture, else -1)."""
