@@ -1,7 +1,7 @@
 """One optimisation for each kernel: the functions only numba calls are optimised in their kernel.
 
 numba compiles every function into an LLVM module of its own, links into it the modules of the
-functions it calls, optimises the whole (``-O3``) and translates it to machine code; a caller
+functions it calls, optimises the whole (LLVM at O3) and translates it to machine code; a caller
 links that module in and does it all again.  A game's state machine, three or four calls below
 the kernel's entry point, was so optimised and translated three or four times: in a first run of
 Enshu-bana's heuristic, 15 of 35 seconds went to LLVM, nearly all of it on modules no one would

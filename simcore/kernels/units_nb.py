@@ -28,16 +28,15 @@ streams array. The policy arrays are ``simcore.kernels.policy_rows``', and ``gre
 rules type and set of policy kinds: only the policies the seats play); ``rules`` is the game's
 rules namedtuple (``contract.context_nb``).
 
-Its compile time is the first run's wait (docs/performance.md, "First start"), so the loop is
-shaped for it: numba links the code of every function a function calls into that function's own
-compiled module and optimises it again there, so each function between the loop and the game's
-state machine would compile the whole state machine once more.  ``play_units_nb`` only
-allocates (which needs numba's reference counting) and hands over to ``play_span_nb``, which
-runs without it (counting references in the rounds' loops cost a quarter of the heuristic's
-speed); the rounds, the decisions and the search players are written into or inlined in that
-one function.  The kinds are its own arguments and its body tests them itself: numba drops the
-branch of a policy whose kind is None before it inlines the policy, so the search players it
-does not play are never translated.
+Its compile time is the first run's wait (docs/performance.md, "First start").  ``play_units_nb``,
+the function Python calls, only allocates (which needs numba's reference counting) and hands over
+to ``play_span_nb``, which runs without it (counting references in the rounds' loops cost a
+quarter of the heuristic's speed); every function below it is compiled for numba callers only,
+so LLVM optimises the whole kernel once, in ``play_units_nb`` (``simcore.kernels.linking``).  The
+rounds, the decisions and the search players are written into or inlined in ``play_span_nb``.
+The kinds are its own arguments and its body tests them itself: numba drops the branch of a
+policy whose kind is None before it inlines the policy, so the search players it does not play
+are never translated.
 """
 
 from __future__ import annotations

@@ -723,7 +723,7 @@ def phase_settle_nb(si, sm, rt):
 # ``advance_nb`` steps through them; the teyaku decisions, the next turn and the round's end are
 # written apart (inlined where used), so that ``sample_hidden_nb`` and ``turns_fast_nb`` (which go
 # on from the teyaku phase, and from the scoring) use only those, not the whole of ``advance_nb``:
-# numba links a called function's code into each caller and optimises it again there.
+# numba links a called function's code into each caller.
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
