@@ -40,6 +40,11 @@ def outer(a, k):
 @nb.njit(cache=True)
 def other(a, k):
     return inner(a, k)
+
+
+@nb.njit(cache=True)
+def third(a, k):
+    return inner(a, k) - 1
 '''
 
 CHILD = '''
@@ -66,15 +71,20 @@ if sys.argv[1] == "second":
         result.library.get_pointer_to_function(result.fndesc.mangled_name)
     except RuntimeError as error:
         out["address"] = "no machine code" in str(error)
-out["deferred"] = {"inner": deferred(toy.inner), "outer": deferred(toy.outer), "other": deferred(toy.other)}
-out["hits"] = {name: sum(getattr(toy, name).stats.cache_hits.values()) for name in ("inner", "outer", "other")}
+if sys.argv[1] == "eager":
+    out["third"] = int(toy.third(a, 2))
+names = ("inner", "outer", "other", "third")
+out["deferred"] = {name: deferred(getattr(toy, name)) for name in names}
+out["hits"] = {name: sum(getattr(toy, name).stats.cache_hits.values()) for name in names}
 print(json.dumps(out))
 '''
 
 
-def child(tmp_path: Path, which: str) -> dict:
-    """One child's report (``CHILD``) with the shared cache under ``tmp_path``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+def child(tmp_path: Path, which: str, cache: str = "cache", **extra: str) -> dict:
+    """One child's report (``CHILD``) with the cache ``tmp_path / cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache), PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+    env.pop(linking.EAGER_ENV, None)
+    env.update(extra)
     done = subprocess.run([sys.executable, "-c", CHILD, which], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -94,7 +104,7 @@ def test_deferred_functions_compile_cache_and_link_from_the_cache(tmp_path):
     # the function without a Python wrapper is deferred; the one Python calls is not
     assert first["deferred"]["inner"] == [True]
     assert first["deferred"]["outer"] == [False]
-    assert first["hits"] == {"inner": 0, "outer": 0, "other": 0}
+    assert first["hits"] == {"inner": 0, "outer": 0, "other": 0, "third": 0}
 
     second = child(tmp_path, "second")
     assert second["outer"] == 3 * 45 + 1
@@ -108,3 +118,17 @@ def test_deferred_functions_compile_cache_and_link_from_the_cache(tmp_path):
     assert second["raised"] == "negative k"
     # and its code has no address of its own: asked for one, it refuses rather than crash
     assert second["address"] is True
+
+
+def test_eager_linking_compiles_as_numba_does_and_still_loads_deferred_functions(tmp_path):
+    (tmp_path / "toy.py").write_text(MODULE)
+    eager = {linking.EAGER_ENV: "1"}
+    alone = child(tmp_path, "eager", "eager-cache", **eager)
+    assert not alone["installed"]
+    assert (alone["outer"], alone["third"]) == (3 * 45 + 1, 2 * 45 - 1)
+    assert alone["deferred"]["inner"] == [False]
+    # a cache written with the deferral: the eager child loads inner as kept there, and links it
+    child(tmp_path, "first")
+    mixed = child(tmp_path, "eager", **eager)
+    assert (mixed["outer"], mixed["third"]) == (3 * 45 + 1, 2 * 45 - 1)
+    assert mixed["hits"]["inner"] == 1 and mixed["hits"]["outer"] == 1

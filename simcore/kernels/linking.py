@@ -17,24 +17,31 @@ links it from there, as it would link any cached function), where it kept machin
 nothing ran.  The rows do not change (``tests/test_golden_rows.py``), nor the kernels' speed
 (``benchmarks.kernel_ab``).
 
-It replaces five methods of numba's CPU code library and codegen, and does nothing (the kernels
-compile as before, only slower) on a numba whose classes lack one of them.  A deferred function
+It replaces six methods of numba's CPU code library and codegen, and does nothing (the kernels
+compile as before, only slower) on a numba whose classes lack one of them.  With
+``FUDASIM_EAGER_LINKING=1`` in the environment numba compiles as it does by default (to compare
+the two, or should a numba version ever disagree with the deferral); a function the cache keeps
+deferred is then translated when it loads.  A deferred function
 has no machine code: asked for the address of one of its functions (which numba never does for a
 function without a wrapper), it raises ``RuntimeError`` rather than hand out a null pointer.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-__all__ = ["DEFERRED_KIND", "install", "installed"]
+__all__ = ["DEFERRED_KIND", "EAGER_ENV", "install", "installed"]
+
+EAGER_ENV = "FUDASIM_EAGER_LINKING"  # set (not "0"): compile every function as numba does by default
 
 DEFERRED_KIND = "fudasim-deferred-bitcode"  # the serialisation kind of a deferred library
-_STATE = {"installed": False}
+_STATE = {"patched": False, "installed": False}
 
 
 def installed() -> bool:
-    """Whether ``install()`` changed numba's code library (False on a numba it does not know)."""
+    """Whether ``install()`` defers the functions Python cannot call (False on a numba it does not
+    know, and with ``FUDASIM_EAGER_LINKING``)."""
     return _STATE["installed"]
 
 
@@ -49,8 +56,8 @@ def _defines(module: Any, name: str) -> bool:
 def install() -> bool:
     """Defer the optimisation and translation of functions Python cannot call (module
     docstring); returns ``installed()``. Calling it again changes nothing."""
-    if _STATE["installed"]:
-        return True
+    if _STATE["patched"]:
+        return _STATE["installed"]
     try:
         import llvmlite.binding as ll
         from numba.core import codegen
@@ -119,11 +126,14 @@ def install() -> bool:
         if self._engine.get_global_value_address(env_name):
             set_env(self, env_name, env)
 
+    library._unserialize = classmethod(_unserialize)  # a deferred function in the cache loads either way
+    _STATE["patched"] = True
+    if os.environ.get(EAGER_ENV, "") not in ("", "0"):
+        return False
     jit_library.get_pointer_to_function = get_pointer_to_function
     library._optimize_final_module = _optimize_final_module
     library._finalize_final_module = _finalize_final_module
     library.serialize_using_object_code = serialize_using_object_code
-    library._unserialize = classmethod(_unserialize)
     jit_codegen.set_env = set_env_
     _STATE["installed"] = True
     return True
