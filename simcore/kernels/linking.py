@@ -21,9 +21,9 @@ It replaces six methods of numba's CPU code library and codegen, and does nothin
 compile as before, only slower) on a numba whose classes lack one of them.  With
 ``FUDASIM_EAGER_LINKING=1`` in the environment numba compiles as it does by default (to compare
 the two, or should a numba version ever disagree with the deferral); a function the cache keeps
-deferred is then translated when it loads.  A deferred function
-has no machine code: asked for the address of one of its functions (which numba never does for a
-function without a wrapper), it raises ``RuntimeError`` rather than hand out a null pointer.
+deferred is then translated when it loads.  A deferred function has no machine code: asked for
+the address of one of its functions (which numba never does for a function without a wrapper),
+it raises ``RuntimeError`` rather than hand out a null pointer.
 """
 
 from __future__ import annotations
