@@ -120,13 +120,17 @@ def test_deferred_functions_compile_cache_and_link_from_the_cache(tmp_path):
     assert second["address"] is True
 
 
-def test_eager_linking_compiles_as_numba_does_and_still_loads_deferred_functions(tmp_path):
+def test_eager_and_deferred_compiles_share_one_cache(tmp_path):
     (tmp_path / "toy.py").write_text(MODULE)
     eager = {linking.EAGER_ENV: "1"}
     alone = child(tmp_path, "eager", "eager-cache", **eager)
     assert not alone["installed"]
     assert (alone["outer"], alone["third"]) == (3 * 45 + 1, 2 * 45 - 1)
     assert alone["deferred"]["inner"] == [False]
+    # and the other way: a deferring child links inner as the eager child cached it (machine code)
+    back = child(tmp_path, "second", "eager-cache")
+    assert (back["outer"], back["other"]) == (3 * 45 + 1, 5 * 45)
+    assert back["hits"]["inner"] == 1 and back["deferred"]["inner"] == [False]
     # a cache written with the deferral: the eager child loads inner as kept there, and links it
     child(tmp_path, "first")
     mixed = child(tmp_path, "eager", **eager)
