@@ -449,12 +449,13 @@ def deal_nb(si, sm, rt):
     sm[M_SEEN] = field
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@internal_nb(cache=True, _nrt=False, forceinline=True)
 def resolve_nb(si, sm, params, month, month_mask, seat, card, source):
     """``RoundState.resolve``: a played or turned card against the field (may pause at a capture).
 
-    Inlined, and given only the arrays it reads: a call's arguments are every array's fields, so a
-    call with the whole rule tuple costs more than the resolution itself."""
+    Inlined by LLVM (typed once, not in each of its two callers), and given only the arrays it
+    reads: a call's arguments are every array's fields, so a call with the whole rule tuple costs
+    more than the resolution itself."""
     cb = bit(card)
     sm[M_SEEN] |= cb
     kind, matches = capture_nb(sm[M_FIELD], card, month, month_mask, params[E.P_CAPTURE_THREE] == 0)
@@ -721,12 +722,13 @@ def phase_settle_nb(si, sm, rt):
 
 # --- the phases -------------------------------------------------------------------------------
 # ``advance_nb`` steps through them; the teyaku decisions, the next turn and the round's end are
-# written apart (inlined where used), so that ``sample_hidden_nb`` and ``turns_fast_nb`` (which go
-# on from the teyaku phase, and from the scoring) use only those, not the whole of ``advance_nb``:
-# numba links a called function's code into each caller.
+# written apart, so that ``sample_hidden_nb`` and ``turns_fast_nb`` (which go on from the teyaku
+# phase, and from the scoring) use only those, not the whole of ``advance_nb``.  Each is typed
+# once and inlined by LLVM (``forceinline``) where numba's own inlining typed it again in every
+# caller (simcore.kernels.linking: the kernel optimises them all together).
 
 
-@nb.njit(inline="always", cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False, forceinline=True)
 def teyaku_phase_nb(si, sm, rt, ws):
     """``P_TEYAKU``: the next seat (and group) with a teyaku to declare is asked, or declares its
     best option when the seats do not decide; after the last, ``P_TURNS_START``."""
@@ -764,7 +766,7 @@ def teyaku_phase_nb(si, sm, rt, ws):
     si[I_PHASE] = P_TURNS_START
 
 
-@nb.njit(inline="always", cache=True)
+@internal_nb(cache=True, forceinline=True)
 def turn_phase_nb(si, sm, n):
     """``P_TURN``: the seat to move is asked for its card, or, when no active seat holds a card,
     ``P_SCORE``."""
@@ -782,7 +784,7 @@ def turn_phase_nb(si, sm, n):
     set_play_keys_nb(si, sm[M_HANDS + seat])
 
 
-@nb.njit(inline="always", cache=True, _nrt=False)
+@internal_nb(cache=True, _nrt=False, forceinline=True)
 def round_end_nb(si, sm, rt):
     """``P_SCORE`` and the phases after it, until a fuke decision or the end."""
     card_points, class_masks = rt[3], rt[4]
@@ -977,7 +979,7 @@ def advance_nb(si, sm, rt, ws):
                 card = si[I_DRAW + si[I_DRAW_START]]
                 si[I_DRAW_START] += 1
                 si[I_DRAW_LEN] -= 1
-                resolve_nb(si, sm, params, month, month_mask, seat, card, 1)
+                resolve_nb(si, sm, params, month, month_mask, seat, card, np.int64(1))
         elif phase == P_AFTER_DRAW:
             seat = si[I_SEAT]
             bits = stopping_yaku_nb(sm[M_PILES + seat], yaku_masks, class_masks[K_STOPPING])
@@ -1038,7 +1040,7 @@ def apply_action_nb(si, sm, params, month, month_mask, index):
         card = si[I_KEYS + index] & 0xFF
         sm[M_HANDS + seat] &= ~bit(card)
         si[I_PHASE] = P_AFTER_PLAY
-        resolve_nb(si, sm, params, month, month_mask, seat, card, 0)
+        resolve_nb(si, sm, params, month, month_mask, seat, card, np.int64(0))
     elif kind == KIND_CAPTURE:
         taken = np.uint64(si[I_KEYS + index] & ((np.int64(1) << KIND_SHIFT) - 1))
         take_nb(si, sm, seat, si[I_PEND_CARD], taken)
