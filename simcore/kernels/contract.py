@@ -54,6 +54,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
+from simcore.kernels.internal import INTERNAL_OPTIONS
 from simcore.record import C_MATCH, C_MATCH_END, C_ROUND_IN_MATCH, C_VALID
 
 __all__ = [
@@ -340,7 +341,7 @@ def implements(stub: Callable[..., Any], context_class: type, nrt: bool = False,
         # a function of its own is called by the kernels only: compiled without the wrappers Python
         # calls through (simcore.kernels.internal), and so optimised in the kernel (kernels.linking)
         options: dict[str, Any] = ({"_nrt": nrt} if inline else
-                                   {"_nrt": nrt, "cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True})
+                                   {"_nrt": nrt, "cache": True, **INTERNAL_OPTIONS})
 
         @overload(stub, jit_options=options, strict=False, inline="always" if inline else "never")
         def typer(first: Any, *rest: Any) -> Any:

@@ -18,7 +18,10 @@ from typing import Any
 import numba as nb
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["InternalDispatcher", "internal_nb", "python_entry"]
+__all__ = ["INTERNAL_OPTIONS", "InternalDispatcher", "internal_nb", "python_entry"]
+
+# numba options that compile a function without its Python and C wrappers
+INTERNAL_OPTIONS: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 
 class InternalDispatcher(CPUDispatcher):
@@ -34,7 +37,7 @@ def internal_nb(**options: Any) -> Callable[[Callable[..., Any]], InternalDispat
     """``numba.njit(**options)`` without the Python and C wrappers (module docstring)."""
 
     def decorate(function: Callable[..., Any]) -> InternalDispatcher:
-        dispatcher = nb.njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)(function)
+        dispatcher = nb.njit(**INTERNAL_OPTIONS, **options)(function)
         dispatcher.__class__ = InternalDispatcher
         return dispatcher
 
