@@ -45,6 +45,11 @@ def installed() -> bool:
     return _STATE["installed"]
 
 
+def _deferred(library: Any) -> bool:
+    """Whether numba's code library ``library`` holds a deferred function."""
+    return getattr(library, "_fudasim_deferred", False)
+
+
 def _defines(module: Any, name: str) -> bool:
     """Whether the LLVM module defines (not merely declares) the function ``name``."""
     try:
@@ -84,21 +89,23 @@ def install() -> bool:
     def get_pointer_to_function(self: Any, name: str) -> int:
         # numba asks for the Python wrapper of every function it compiles, once compiled: a
         # function without one is deferred here, before anything finalizes its library
-        if getattr(self, "_fudasim_deferred", False) or (not self._finalized
-                                                          and not _defines(self._final_module, name)):
-            if _defines(self._final_module, name):
+        deferred = _deferred(self)
+        if deferred or not self._finalized:
+            defined = _defines(self._final_module, name)
+            if deferred and defined:
                 raise RuntimeError(f"{name} was compiled for numba callers only and has no machine code "
                                    "(simcore.kernels.linking)")
-            self._fudasim_deferred = True
-            return 0
+            if not defined:
+                self._fudasim_deferred = True
+                return 0
         return pointer(self, name)
 
     def _optimize_final_module(self: Any) -> None:
-        if not getattr(self, "_fudasim_deferred", False):
+        if not _deferred(self):
             optimize(self)
 
     def _finalize_final_module(self: Any) -> None:
-        if not getattr(self, "_fudasim_deferred", False):
+        if not _deferred(self):
             finalize(self)
             return
         self._finalize_dynamic_globals()
@@ -106,7 +113,7 @@ def install() -> bool:
         self._finalized = True
 
     def serialize_using_object_code(self: Any) -> Any:
-        if not getattr(self, "_fudasim_deferred", False):
+        if not _deferred(self):
             return serialize(self)
         self._ensure_finalized()
         return (self.name, DEFERRED_KIND, self._get_module_for_linking().as_bitcode())
