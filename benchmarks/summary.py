@@ -42,10 +42,10 @@ def _speed(rules_name: str, rounds: int, repeat: int, out: Path) -> tuple[dict[s
     import numba
 
     from simcore.run import summary_run, summary_shard
-    from simcore.run.runner import TARGET_ROWS_PER_SHARD, RunConfig, _plan, run
+    from simcore.run.runner import TARGET_ROWS_PER_SHARD, RunConfig, plan_run, run
 
     config = RunConfig(rules=rules_name, rounds=rounds, seed=1, summary=True, command="benchmarks.summary")
-    plan, game, compiled, specs = _plan(config)
+    plan, game, compiled, specs = plan_run(config)
     spec = summary_shard.summary_spec(plan, game, compiled)
     stride = int(plan["round_stride"])
     units = int(plan["units"])

@@ -644,6 +644,7 @@ def bench(games, rounds, reference_rounds, run_rounds, memory_rounds, repeat, qu
 
 
 from cli.analysis_commands import compare, report, rescore  # noqa: E402  (registered below)
+from cli.compile_kernels import compile_command  # noqa: E402
 from cli.skill import skill  # noqa: E402
 from cli.sweep import sweep  # noqa: E402
 from cli.tournament import tournament  # noqa: E402
@@ -656,6 +657,7 @@ main.add_command(tournament)
 main.add_command(train)
 main.add_command(skill)
 main.add_command(sweep)
+main.add_command(compile_command)
 
 from cli.play import play  # noqa: E402  (registered below)
 

@@ -26,7 +26,7 @@ import fudasim
 from cli.main import main
 from simcore.dataset import file_digest, read_dataset, read_manifest, verify_dataset
 from simcore.run import distributed
-from simcore.run.runner import RunConfig, _plan
+from simcore.run.runner import RunConfig, plan_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -178,7 +178,7 @@ def test_a_duplicated_task_leaves_one_shard_with_the_same_bytes(tmp_path, cluste
     listed = _shards(out)
     config = RunConfig(rounds=9_000, units_per_shard=3_000, seed=2, out=str(out),
                        command="fudasim.run('tensho-ise', seed=2)")
-    _, game, compiled, specs = _plan(config)
+    _, game, compiled, specs = plan_run(config)
     context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
     results: list = []
     attempts = [threading.Thread(target=lambda: results.append(distributed.compute_shard(context, 1, 3_000, 3_000)))
@@ -259,7 +259,7 @@ def test_a_worker_that_cannot_see_the_folder_or_runs_another_engine_is_refused(t
     out = tmp_path / "r"
     fudasim.run(rounds=1_000, seed=1, out=out)
     config = RunConfig(rounds=1_000, seed=1, out=str(out))
-    _, game, compiled, specs = _plan(config)
+    _, game, compiled, specs = plan_run(config)
     context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
     assert distributed.prepare_worker(context)["seconds"] >= 0
     (out / "_run.json").rename(tmp_path / "elsewhere.json")
@@ -292,7 +292,7 @@ def test_tasks_carry_functions_by_reference_and_no_compiled_kernel(tmp_path):
         pickled = cloudpickle.dumps(function)
         assert len(pickled) < 200 and b"simcore.run.distributed" in pickled  # a module and a name, no code
     config = RunConfig(rounds=1_000, seed=1, out=str(tmp_path / "c"))
-    plan, game, compiled, specs = _plan(config)
+    plan, game, compiled, specs = plan_run(config)
     context = distributed.run_context(config, plan, game, compiled, specs, tmp_path / "c")
     pickled = pickle.dumps(context)
     assert b"numba" not in pickled and len(pickled) < 100_000
@@ -412,7 +412,7 @@ def test_a_task_of_several_shards_commits_each_and_names_the_one_that_failed(tmp
     listed = _shards(out)
     config = RunConfig(rounds=12_000, units_per_shard=1_000, seed=4, out=str(out),
                        command="fudasim.run('tensho-ise', seed=4)")
-    _, game, compiled, specs = _plan(config)
+    _, game, compiled, specs = plan_run(config)
     context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
     results = distributed.compute_shards(context, ((3, 3_000, 1_000), (4, 4_000, 1_000)))
     assert [(r.shard, r.entry["sha256"]) for r in results] == [(3, listed["part-000003.parquet"]),
@@ -440,12 +440,12 @@ import json, sys
 from numba.core import event
 from simcore.run import distributed
 from simcore.dataset import read_manifest
-from simcore.run.runner import RunConfig, _plan
+from simcore.run.runner import RunConfig, plan_run
 
 out, summary = sys.argv[1], sys.argv[2] == "summary"
 config = RunConfig(rounds=4_000, units_per_shard=2_000, seed=6, out=out, summary=summary, policies={1: "greedy"},
                    command="fudasim.run('tensho-ise', seed=6)")
-_, game, compiled, specs = _plan(config)
+_, game, compiled, specs = plan_run(config)
 context = distributed.run_context(config, read_manifest(out), game, compiled, specs, out)
 with event.install_recorder("numba:compiler_lock") as warming:
     distributed.prepare_worker(context)

@@ -13,7 +13,7 @@ from simcore.reference.forward import REFERENCE_NAMES
 from simcore.registry import REGISTRY, get_game
 
 # The members a game may write itself (docs/architecture.md, "What a game provides").
-OWN_ATTRIBUTES = {"name", "title", "rounds_option", "players_option", "report_options", "layout", "policies"}
+OWN_ATTRIBUTES = {"name", "title", "rounds_option", "default_rules", "players_option", "report_options", "layout", "policies"}
 OWN_METHODS = {"run_metadata", "describe_rules", "players_problem", "stride", "match_may_end_early", "yaku_sets",
                "tie_break_chain"}
 # Optional modules the base also finds: bench (what `fudasim bench` measures), screen (the play

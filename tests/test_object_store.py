@@ -33,7 +33,7 @@ from cli.main import main
 from simcore import storage
 from simcore.dataset import DatasetError, read_dataset, read_manifest, verify_dataset
 from simcore.run import distributed
-from simcore.run.runner import RunConfig, _plan
+from simcore.run.runner import RunConfig, plan_run
 
 ROOT = Path(__file__).resolve().parents[1]
 BUCKET = "fudasim-test"
@@ -261,7 +261,7 @@ def test_a_retried_shard_leaves_one_object_and_never_replaces_another(s3, endpoi
     before = _objects(endpoint, s3)
     listed = {entry["file"]: entry["sha256"] for entry in read_manifest(s3)["shard_files"]}
     config = RunConfig(rounds=6000, units_per_shard=2000, seed=4, out=s3, command="fudasim.run('tensho-ise', seed=4)")
-    _, game, compiled, specs = _plan(config)
+    _, game, compiled, specs = plan_run(config)
     context = distributed.run_context(config, read_manifest(s3), game, compiled, specs, storage.location(s3))
     results: list = []
     attempts = [threading.Thread(target=lambda: results.append(distributed.compute_shard(context, 1, 2000, 2000)))

@@ -100,7 +100,7 @@ def test_the_python_api_refuses_the_same_counts(tmp_path, never_written):
 
 
 def test_the_longest_run_is_planned_without_listing_its_shards():
-    plan, *_ = runner._plan(RunConfig(rounds=MAX_ROUNDS, units_per_shard=1))
+    plan, *_ = runner.plan_run(RunConfig(rounds=MAX_ROUNDS, units_per_shard=1))
     assert plan["units"] == plan["shards"] == MAX_ROUNDS and plan["rounds"] == MAX_ROUNDS
     count, todo = shards_to_do(plan, {0: {}, 2: {}})
     assert count == MAX_ROUNDS - 2

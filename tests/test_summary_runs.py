@@ -331,10 +331,10 @@ def test_histogram_values_outside_the_kernels_window_are_counted_exactly(tmp_pat
     """Scores beyond the numba pass's window (-4096..4095) are counted from the values it lists,
     and once its list is full (8 rows), from the columns again."""
     monkeypatch.setattr(summary_shard, "SPILL_ROWS", spill_rows)
-    from simcore.run.runner import _plan
+    from simcore.run.runner import plan_run
     from simcore.run.summary_run import players_engine
 
-    plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=2000, seed=9, summary=True))
+    plan, game, compiled, specs = plan_run(RunConfig(rules="tensho-ise", rounds=2000, seed=9, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
     _, sources = summary_shard.column_sources(game, 2)
     score_row = sources["score_0"][1]
@@ -363,10 +363,10 @@ def test_a_yaku_several_seats_hold_is_counted_once_in_yaku_any(tmp_path):
     """``yaku_any`` counts rounds in which any seat holds a yaku: rows in which two seats hold
     the same yaku (made here by giving seat 1 seat 0's yaku too) count it once, as the full
     dataset's column-wise count does."""
-    from simcore.run.runner import _plan
+    from simcore.run.runner import plan_run
     from simcore.run.summary_run import players_engine
 
-    plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=3000, seed=4, summary=True))
+    plan, game, compiled, specs = plan_run(RunConfig(rules="tensho-ise", rounds=3000, seed=4, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
     _, sources = summary_shard.column_sources(game, 2)
     rows = [sources[f"yaku_{seat}"][1] for seat in (0, 1)]
@@ -397,10 +397,10 @@ def test_an_error_on_a_counting_thread_reaches_the_caller(threads):
     """A chunk that fails (on one of the counting threads) raises its error from ``count``; the
     failed shard's counts are dropped, and the counter then still counts (its threads are
     alive) and closes."""
-    from simcore.run.runner import _plan
+    from simcore.run.runner import plan_run
     from simcore.run.summary_run import players_engine
 
-    plan, game, compiled, specs = _plan(RunConfig(rules="tensho-ise", rounds=2000, seed=4, summary=True))
+    plan, game, compiled, specs = plan_run(RunConfig(rules="tensho-ise", rounds=2000, seed=4, summary=True))
     spec = summary_shard.summary_spec(plan, game, compiled)
     fail = [True]
 
@@ -455,14 +455,14 @@ def test_counting_chunks_on_threads_gives_the_counts_of_one_pass(rules, options,
     whole shard (many chunks, of a size that does not divide the shard)."""
     import dataclasses
 
-    from simcore.run.runner import _plan
+    from simcore.run.runner import plan_run
     from simcore.run.summary_run import players_engine
 
     config = RunConfig(rules=rules, options=options, seed=21, summary=True,
                        **({"matches": 700, "rounds_per_match": matches} if matches else {"rounds": 2100}))
     if players != 2:
         config = dataclasses.replace(config, options={**options, "enshu.players": str(players)})
-    plan, game, compiled, specs = _plan(config)
+    plan, game, compiled, specs = plan_run(config)
     stride = int(plan["round_stride"])
     units = int(plan["units"])
     aggregates = []

@@ -57,6 +57,12 @@ class Rules(Protocol):
         ...
 
     @property
+    def default_rules(self) -> str:
+        """The shipped rule set that stands for the game where a command names none of its own
+        (``fudasim compile`` compiles the game's kernels for it; they serve every rule set of the game)."""
+        ...
+
+    @property
     def players_option(self) -> str | None:
         """The option ``--players`` sets (None: a fixed player count)."""
         ...

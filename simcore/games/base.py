@@ -45,7 +45,7 @@ ENGINES = ("kernel", "reference")
 class GameBase:
     """Every ``Game`` member that follows from conventions; a game subclasses it in ``game.py``.
 
-    A subclass declares ``name``, ``title``, ``rounds_option``, ``players_option``,
+    A subclass declares ``name``, ``title``, ``rounds_option``, ``default_rules``, ``players_option``,
     ``report_options``, ``layout`` and ``policies``, and implements ``run_metadata`` and
     ``describe_rules``; it overrides ``players_problem``, ``stride``, ``match_may_end_early``,
     ``yaku_sets`` or ``tie_break_chain`` where its rules need it.
@@ -54,6 +54,7 @@ class GameBase:
     name: str
     title: str
     rounds_option: str
+    default_rules: str
     players_option: str | None
     report_options: tuple[str, ...] = ()
     layout: RecordLayout

@@ -53,7 +53,7 @@ from simcore.run.shards import (
 )
 
 __all__ = ["RunError", "RunConfig", "RunSummary", "run", "ENGINES", "MAX_ROUNDS", "check_units",
-           "resume_conflict", "shards_to_do"]
+           "plan_run", "resume_conflict", "shards_to_do"]
 
 ENGINES = ("kernel", "reference")
 DEFAULT_ROUNDS = 1_000_000
@@ -125,7 +125,10 @@ def with_players(rules: str, options: dict[str, str], players: int | None, flag:
     return out
 
 
-def _plan(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
+def plan_run(config: RunConfig) -> tuple[dict[str, Any], Game, Any, list]:
+    """The plan of the run ``config`` asks for (what its manifest records), its game, compiled
+    rules and one policy spec per seat, after every check made before a run touches its folder
+    (``RunError``, ``RulesError``, ``PolicyError``)."""
     rules = load_rules(config.rules, config.options, config.rules_sha256)
     game = game_of(rules)
     compiled = game.compile(rules)
@@ -279,11 +282,11 @@ def resume_conflict(config: RunConfig) -> str | None:
     folder holding a manifest) as ``config`` asks, in its words (``<folder> was started with a
     different seed: 3 then, 4 now``), or None: the folder holds (part of) this very run.  Raises
     what ``run`` raises on bad settings; writes nothing."""
-    plan, _, _, _ = _plan(config)
+    plan, _, _, _ = plan_run(config)
     out = Path(config.out) if config.out else _default_out(config, plan)
     recorded = _recorded_sha256(out)
     if config.rules_sha256 is None and recorded is not None and recorded != plan["rules_sha256"]:
-        plan, _, _, _ = _plan(replace(config, rules_sha256=recorded))  # as run() resumes an earlier text
+        plan, _, _, _ = plan_run(replace(config, rules_sha256=recorded))  # as run() resumes an earlier text
     try:
         _check_resume(out, ds.read_manifest(out), plan)
     except RunError as error:
@@ -505,7 +508,7 @@ def run(config: RunConfig) -> RunSummary:
     The output directory is locked for the whole run (``simcore.dataset.lock_dataset``): a
     second writer is refused, naming this process.
     """
-    plan, game, compiled, specs = _plan(config)
+    plan, game, compiled, specs = plan_run(config)
     notice = hidden_notice(plan["policies"])
     if notice is not None:
         warnings.warn(notice, HiddenCardsWarning, stacklevel=2)
@@ -521,7 +524,7 @@ def run(config: RunConfig) -> RunSummary:
             # begun with an earlier text of a shipped file: resumed with that text, if it is kept
             # (else the check of the stored plan names the difference)
             config = replace(config, rules_sha256=recorded)
-            plan, game, compiled, specs = _plan(config)
+            plan, game, compiled, specs = plan_run(config)
     if config.summary and isinstance(out, storage.StorePath):
         raise RunError(f"--out {storage.display(out)}: a summary run is written to a local or shared folder, not an "
                        f"object store (its shards are a few MB in all: write them locally and copy them)")

@@ -191,7 +191,8 @@ def warm_up(play: Any, announce: bool) -> float:
 
     def notice() -> None:
         said.set()
-        sys.stderr.write("compiling the kernel (first run only; later runs load it from the cache) ...")
+        sys.stderr.write("compiling the kernel (first run only; later runs load it from the cache, and "
+                         "`fudasim compile` compiles kernels ahead) ...")
         sys.stderr.flush()
 
     timer = threading.Timer(COMPILING_NOTICE_AFTER, notice) if announce else None

@@ -31,6 +31,7 @@ class EnshuGame(GameBase):
     name = "enshu"
     title = "Enshu-bana"
     rounds_option = "enshu.rounds"
+    default_rules = "enshu-c"
     players_option = "enshu.players"
     layout = LAYOUT
     policies = (

@@ -36,6 +36,7 @@ class KoikoiGame(GameBase):
     name = "koikoi"
     title = "Koi-koi"
     rounds_option = "koikoi.rounds"
+    default_rules = "koikoi"
     players_option = None
     layout = LAYOUT
     report_options = ("koikoi.koikoi_bonus", "koikoi.seven_double", "koikoi.scoring", "koikoi.exhausted",

@@ -51,6 +51,7 @@ class TenshoGame(GameBase):
     name = "tensho"
     title = "Tensho"
     rounds_option = "tensho.rounds"
+    default_rules = "tensho-ise"
     players_option = None
     layout = LAYOUT
     report_options = ("tensho.card_values", "tensho.chaff_set", "tensho.yaku_set_choice", "tensho.supersession",

@@ -1,0 +1,181 @@
+"""Compiling kernels ahead of the runs that play them (``fudasim compile``).
+
+numba compiles a kernel the first time a run plays it and keeps it in its on-disk cache, so each
+first run of a policy waits for its compile (docs/performance.md, "First start").
+``compile_kernels`` compiles the kernels of a list of runs now, in worker processes (one per
+core by default), so that the runs themselves load their kernels from the cache.
+
+A ``Target`` is a run's rules and seats.  The kernel it plays is its game's fast kernel when every
+seat plays random or greedy, else the game's general kernel for the policies its seats and their
+rollouts play.  The general kernels of one game share its state machine, which numba caches
+function by function: the first of a game's general targets compiles it, and the game's other
+general targets follow it one by one, so that two processes never compile the same functions at
+once.  The default list (``default_targets``) is each registered game's ``default_rules`` (every
+rule set of a game has the same numba types, so its kernels serve the game's other rule sets) with
+every seat random and with seat 0 playing each of ``DEFAULT_POLICIES``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+from simcore.errors import PolicyError
+
+__all__ = ["DEFAULT_POLICIES", "Compiled", "Target", "check_target", "compile_kernels",
+           "compile_target", "default_rules", "default_targets", "plays_fast_kernel"]
+
+# the policies of seat 0 in the default list: random is the fast kernel, each other one a general kernel
+DEFAULT_POLICIES: tuple[str, ...] = ("random", "heuristic", "learned", "pimc", "ismcts")
+FAST_POLICIES = frozenset({"random", "greedy"})  # what every game's fast kernel plays
+
+
+@dataclass(frozen=True)
+class Target:
+    """A run whose kernel to compile: its rules (a shipped rule set or a rule file) and its seats'
+    policies ({seat: spec}, seats not named random), as ``fudasim run`` takes them."""
+
+    rules: str
+    policies: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The target as the arguments of ``fudasim run`` that play its kernel."""
+        seats = " ".join(f"--policy {seat}={spec}" for seat, spec in self.policies)
+        return f"{self.rules} {seats}".rstrip()
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What compiling a target's kernel took: ``seconds`` of wall time, and whether numba compiled
+    anything (``compiled``) or loaded it all from its cache."""
+
+    target: Target
+    seconds: float
+    compiled: bool
+
+
+def default_rules() -> list[str]:
+    """Each registered game's ``default_rules``."""
+    from simcore.registry import get_game, known_game_names
+
+    return [get_game(name).default_rules for name in known_game_names()]
+
+
+def default_targets(rules: Iterable[str]) -> tuple[list[Target], list[str]]:
+    """Each rule set of ``rules`` with every seat random and with seat 0 playing each of
+    ``DEFAULT_POLICIES`` (module docstring), and why any of them was left out: a policy whose model
+    the rules have none of (``PolicyError``: a learned player, say, for a rule file of your own)."""
+    targets: list[Target] = []
+    skipped: list[str] = []
+    for name in rules:
+        for policy in DEFAULT_POLICIES:
+            target = Target(name, () if policy == "random" else ((0, policy),))
+            try:
+                check_target(target)
+            except PolicyError as error:
+                skipped.append(f"{target.label}: {error}")
+                continue
+            targets.append(target)
+    return targets, skipped
+
+
+def _planned(target: Target):
+    """``simcore.run.runner``'s plan of a one-round run of ``target`` (its errors as the run's)."""
+    from simcore.run.runner import RunConfig, plan_run
+
+    return plan_run(RunConfig(rules=target.rules, policies=dict(target.policies), rounds=1))
+
+
+def plays_fast_kernel(target: Target) -> bool:
+    """Whether ``target``'s seats are all played by its game's fast kernel (random or greedy)."""
+    from simcore.policies import parse_policy
+
+    _, game, _, _ = _planned(target)
+    return all(parse_policy(spec, game.name).name in FAST_POLICIES for _, spec in target.policies)
+
+
+def check_target(target: Target) -> str:
+    """``target``'s game, after the checks a run of it makes (its rules, seats, policies and
+    models): ``FudasimError`` if ``fudasim run`` would refuse it."""
+    _, game, _, _ = _planned(target)
+    return str(game.name)
+
+
+def compile_target(target: Target) -> Compiled:
+    """Compile (or load from the cache) the kernel of ``target`` by playing one round of it in
+    memory, writing nothing."""
+    from numba.core import event
+
+    plan, game, compiled, specs = _planned(target)
+    stride = int(plan["round_stride"])
+    start = time.perf_counter()
+    with event.install_recorder("numba:compile") as recorder:
+        game.play_units("kernel", compiled, specs, int(plan["seed"]), 0, 1, plan["rounds_per_match"],
+                        out=game.output_buffers(stride))
+    return Compiled(target, time.perf_counter() - start, bool(recorder.buffer))
+
+
+def _order(targets: Sequence[Target]) -> tuple[list[Target], dict[Target, Target]]:
+    """The targets to start at once, the longest first (each game's first general target, then the
+    fast ones), and the target that follows each of a game's general targets when it is ready
+    (``(ready, after)``): a game's general kernels are compiled one after another."""
+    first: list[Target] = []
+    fast: list[Target] = []
+    last: dict[str, Target] = {}
+    after: dict[Target, Target] = {}
+    for target in dict.fromkeys(targets):
+        if plays_fast_kernel(target):
+            fast.append(target)
+            continue
+        game = check_target(target)
+        if game in last:
+            after[last[game]] = target
+        else:
+            first.append(target)
+        last[game] = target
+    return [*first, *fast], after
+
+
+def compile_kernels(targets: Sequence[Target], jobs: int | None = None,
+                    done: Callable[[Compiled], None] = lambda _: None) -> list[Compiled]:
+    """Compile the kernels of ``targets`` in ``jobs`` worker processes (default: one per core, at
+    most one per target; 1: in this process), calling ``done`` with each as it is ready; returns
+    them in the order they were ready.  Every target is checked as a run checks it first
+    (``FudasimError``: nothing is compiled)."""
+    for target in targets:
+        check_target(target)
+    ready, after = _order(targets)
+    total = len(ready) + len(after)
+    jobs = min(jobs or os.cpu_count() or 1, max(1, total))
+    results: list[Compiled] = []
+
+    def finish(result: Compiled) -> None:
+        results.append(result)
+        if result.target in after:  # the game's next general kernel goes first
+            ready.insert(0, after[result.target])
+        done(result)
+
+    if jobs == 1:
+        while ready:
+            finish(compile_target(ready.pop(0)))
+        return results
+    # spawned workers: a forked one would inherit this process's threads and numba state
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        running: set[Future] = set()
+        try:
+            while ready or running:
+                while ready and len(running) < jobs:
+                    running.add(pool.submit(compile_target, ready.pop(0)))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    finish(future.result())
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return results
+
