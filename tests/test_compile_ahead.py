@@ -113,3 +113,51 @@ def test_a_default_policy_the_rules_have_no_model_for_is_left_out_with_the_reaso
     assert [target.label for target in targets] == [
         "mine.toml", "mine.toml --policy 0=heuristic", "mine.toml --policy 0=pimc", "mine.toml --policy 0=ismcts"]
     assert skipped == ["mine.toml --policy 0=learned: no learned model for these rules"]
+
+
+def test_a_tournament_compiles_behind_one_run_of_each_set_of_policies(tmp_path):
+    from simcore.run.tournament import TournamentConfig, _kernel_targets, plan_tournament
+
+    config = TournamentConfig(rules="tensho-ise", policies=["random", "greedy", "heuristic"], deals=10,
+                              options={"tensho.card_values": "T3_hanafuda"}, out=str(tmp_path / "t"))
+    manifest = plan_tournament(config)
+    targets = _kernel_targets(config, manifest, list(enumerate(manifest["runs"], start=1)))
+    assert [dict(target.policies) for target in targets] == [  # the first seating of each pairing
+        {0: "random", 1: "greedy"}, {0: "random", 1: "heuristic"}, {0: "greedy", 1: "heuristic"}]
+    assert {target.options for target in targets} == {(("tensho.card_values", "T3_hanafuda"),)}
+    assert {target.rules_sha256 for target in targets} == {manifest["rules_sha256"]}
+
+
+def test_compiling_behind_starts_no_helper_for_one_kernel():
+    import multiprocessing
+
+    from simcore.run.ahead import compiling_behind
+
+    with compiling_behind([Target("tensho-ise"), Target("tensho-ise")]):  # one target, repeated
+        assert multiprocessing.active_children() == []
+
+
+CHILD = """
+import multiprocessing, sys, time
+from simcore.run.ahead import Target, compile_target, compiling_behind
+
+later = Target("koikoi", ((0, "greedy"), (1, "greedy")))
+with compiling_behind([Target("koikoi"), later]):
+    deadline = time.time() + 600
+    while multiprocessing.active_children() and time.time() < deadline:
+        time.sleep(0.2)
+    print(compile_target(later).compiled)
+print(multiprocessing.active_children())
+"""
+
+
+@pytest.mark.slow
+def test_the_helper_compiles_the_later_kernels_into_the_cache(tmp_path):
+    """With an empty numba cache, the helper compiles the second target's kernel (koi-koi's fast
+    kernel) while the block waits: the block then loads it, compiling nothing.  Slow: one kernel
+    compiled from nothing."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", CHILD], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "[]"]

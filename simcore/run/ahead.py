@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing import get_context
 
 from simcore.errors import PolicyError
 
 __all__ = ["DEFAULT_POLICIES", "Compiled", "Target", "check_target", "compile_kernels",
-           "compile_target", "default_rules", "default_targets", "plays_fast_kernel"]
+           "compile_target", "compiling_behind", "default_rules", "default_targets", "plays_fast_kernel"]
 
 # the policies of seat 0 in the default list: random is the fast kernel, each other one a general kernel
 DEFAULT_POLICIES: tuple[str, ...] = ("random", "heuristic", "learned", "pimc", "ismcts")
@@ -36,17 +37,21 @@ FAST_POLICIES = frozenset({"random", "greedy"})  # what every game's fast kernel
 
 @dataclass(frozen=True)
 class Target:
-    """A run whose kernel to compile: its rules (a shipped rule set or a rule file) and its seats'
-    policies ({seat: spec}, seats not named random), as ``fudasim run`` takes them."""
+    """A run whose kernel to compile: its rules (a shipped rule set or a rule file), its seats'
+    policies ({seat: spec}, seats not named random), option overrides and rules text
+    (``RunConfig.rules_sha256``), as ``fudasim run`` takes them."""
 
     rules: str
     policies: tuple[tuple[int, str], ...] = ()
+    options: tuple[tuple[str, str], ...] = ()
+    rules_sha256: str | None = None
 
     @property
     def label(self) -> str:
         """The target as the arguments of ``fudasim run`` that play its kernel."""
-        seats = " ".join(f"--policy {seat}={spec}" for seat, spec in self.policies)
-        return f"{self.rules} {seats}".rstrip()
+        words = [self.rules, *(f"--option {name}={value}" for name, value in self.options),
+                 *(f"--policy {seat}={spec}" for seat, spec in self.policies)]
+        return " ".join(words)
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,8 @@ def _planned(target: Target):
     """``simcore.run.runner``'s plan of a one-round run of ``target`` (its errors as the run's)."""
     from simcore.run.runner import RunConfig, plan_run
 
-    return plan_run(RunConfig(rules=target.rules, policies=dict(target.policies), rounds=1))
+    return plan_run(RunConfig(rules=target.rules, options=dict(target.options), policies=dict(target.policies),
+                              rounds=1, rules_sha256=target.rules_sha256))
 
 
 def plays_fast_kernel(target: Target) -> bool:
@@ -179,3 +185,34 @@ def compile_kernels(targets: Sequence[Target], jobs: int | None = None,
             raise
     return results
 
+
+def _compile_quietly(targets: Sequence[Target]) -> None:
+    """``compiling_behind``'s helper: each target's kernel in turn, at a low priority."""
+    with suppress(OSError):
+        os.nice(10)
+    for target in targets:
+        # a target that fails here fails again in the run that plays it, which reports it
+        with suppress(Exception):
+            compile_target(target)
+
+
+@contextmanager
+def compiling_behind(targets: Sequence[Target]) -> Iterator[None]:
+    """While the block plays the runs of ``targets`` in their order (a tournament's, whose runs
+    play several kernels), compile the kernels of all but the first in a helper process, the last
+    first and at a low priority: numba compiles a kernel on one core, and the run that meets a
+    kernel the helper has finished loads it from the cache.  Nothing with fewer than two targets;
+    the helper stops when the block ends."""
+    later = list(dict.fromkeys(targets))[1:]
+    if not later:
+        yield
+        return
+    helper = get_context("spawn").Process(target=_compile_quietly, args=(later[::-1],), daemon=True,
+                                          name="fudasim-compile-behind")
+    helper.start()
+    try:
+        yield
+    finally:
+        if helper.is_alive():
+            helper.terminate()
+        helper.join(10)

@@ -49,6 +49,7 @@ from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.policies import check_engine, parse_policy
 from simcore.rules import earlier_text, is_shipped, load_rules
+from simcore.run.ahead import Target, compiling_behind
 from simcore.storage import display, is_uri
 
 __all__ = ["TOURNAMENT_FILE", "TournamentConfig", "TournamentResult", "split_policies", "seatings",
@@ -400,11 +401,8 @@ def run_tournament(config: TournamentConfig, announce=None, plan: dict[str, Any]
 def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announce, address: str | None
                ) -> TournamentResult:
     """Lock and prepare the folder, then play every run not yet complete (``run_tournament``)."""
-    from simcore.run.runner import RunConfig, recorded_policies, run
-
     manifest, lock = _prepare(config, plan, out)
     result = TournamentResult(out=out, manifest=manifest)
-    timing = manifest.setdefault("timing", {})
     try:
         began = time.perf_counter()
         runs = list(enumerate(manifest["runs"], start=1))
@@ -414,41 +412,11 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
             baseline = int(manifest.get("baseline", 0))
             runs.insert(0, runs.pop(baseline))
             baseline_path = out / manifest["runs"][baseline]["name"]
-        for number, entry in runs:
-            path = out / entry["name"]
-            resume = path.is_dir() and (path / ds.RUN_FILE).is_file()
-            if resume and _run_is_intact(path):
-                result.runs_skipped += 1
-                continue
-            if path.is_dir() and not resume and any(name != ds.LOCK_FILE for name in os.listdir(path)):
-                raise RunError(f"{path}: holds files but no {ds.RUN_FILE}; move them away and resume")
-            if announce is not None:
-                verb = "finishing" if resume else "playing"
-                announce(f"[{number}/{len(manifest['runs'])}] {verb} {entry['name']}: "
-                         + " vs ".join(entry["policies"]))
-            summary = run(RunConfig(
-                rules=config.rules, options={**config.options, **entry.get("options", {})}, seed=config.seed,
-                rounds=config.deals,
-                # the stored texts read as recorded: a tournament begun before a default changed
-                # finishes with the policies it began with
-                policies=tuple(recorded_policies(list(entry["policies"]), manifest.get("game"))),
-                engine=config.engine, threads=config.threads, out=str(path),
-                resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
-                command=config.command, scheduler=address, summary=bool(manifest.get("summary")),
-                paired_with=str(baseline_path) if baseline_path is not None and path != baseline_path else None,
-                rules_sha256=str(manifest["rules_sha256"]),  # the text the tournament began with
-            ))
-            computed = summary.rounds - summary.rounds_present
-            spent = timing.get(entry["name"], {"rounds": 0, "seconds": 0.0})
-            timing[entry["name"]] = {"rounds": int(spent["rounds"]) + computed,
-                                     "seconds": float(spent["seconds"]) + summary.seconds,
-                                     "engine": config.engine}
-            result.rounds_computed += computed
-            if resume:
-                result.runs_resumed += 1
-            else:
-                result.runs_played += 1
-            ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
+        todo = [(number, entry) for number, entry in runs if not _run_is_intact(out / entry["name"])]
+        result.runs_skipped = len(runs) - len(todo)
+        with compiling_behind(_kernel_targets(config, manifest, todo) if config.engine == "kernel" and address is None
+                              else []):
+            _play(config, manifest, out, todo, announce, address, baseline_path, result)
         if config.engine == "kernel" and not manifest.get("kind") and not manifest.get("decision_time"):
             manifest["decision_time"] = time_decisions(config, manifest)
         result.seconds = time.perf_counter() - began
@@ -457,6 +425,63 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
     finally:
         lock.release()
     return result
+
+
+def _kernel_targets(config: TournamentConfig, manifest: dict[str, Any], todo: list[tuple[int, dict[str, Any]]]
+                    ) -> list[Target]:
+    """One run of each set of policies among the runs ``todo``, in their order, as
+    ``simcore.run.ahead`` targets: the runs whose kernels may differ (the seatings of a pairing,
+    or a sweep's runs of one set of policies, play the same kernel)."""
+    from simcore.run.runner import recorded_policies
+
+    targets: dict[tuple[str, ...], Target] = {}
+    for _, entry in todo:
+        policies = [str(text) for text in recorded_policies(list(entry["policies"]), manifest.get("game"))]
+        options = {**config.options, **entry.get("options", {})}
+        targets.setdefault(tuple(sorted(policies)), Target(
+            config.rules, tuple(enumerate(policies)), tuple(sorted((str(k), str(v)) for k, v in options.items())),
+            str(manifest["rules_sha256"])))
+    return list(targets.values())
+
+
+def _play(config: TournamentConfig, manifest: dict[str, Any], out: Path, todo: list[tuple[int, dict[str, Any]]],
+          announce, address: str | None, baseline_path: Path | None, result: TournamentResult) -> None:
+    """Play (or finish) the runs ``todo`` of ``manifest`` into ``out``, in order (``_play_runs``)."""
+    from simcore.run.runner import RunConfig, recorded_policies, run
+
+    timing = manifest.setdefault("timing", {})
+    for number, entry in todo:
+        path = out / entry["name"]
+        resume = path.is_dir() and (path / ds.RUN_FILE).is_file()
+        if path.is_dir() and not resume and any(name != ds.LOCK_FILE for name in os.listdir(path)):
+            raise RunError(f"{path}: holds files but no {ds.RUN_FILE}; move them away and resume")
+        if announce is not None:
+            verb = "finishing" if resume else "playing"
+            announce(f"[{number}/{len(manifest['runs'])}] {verb} {entry['name']}: "
+                     + " vs ".join(entry["policies"]))
+        summary = run(RunConfig(
+            rules=config.rules, options={**config.options, **entry.get("options", {})}, seed=config.seed,
+            rounds=config.deals,
+            # the stored texts read as recorded: a tournament begun before a default changed
+            # finishes with the policies it began with
+            policies=tuple(recorded_policies(list(entry["policies"]), manifest.get("game"))),
+            engine=config.engine, threads=config.threads, out=str(path),
+            resume=resume, units_per_shard=config.units_per_shard, progress=config.progress,
+            command=config.command, scheduler=address, summary=bool(manifest.get("summary")),
+            paired_with=str(baseline_path) if baseline_path is not None and path != baseline_path else None,
+            rules_sha256=str(manifest["rules_sha256"]),  # the text the tournament began with
+        ))
+        computed = summary.rounds - summary.rounds_present
+        spent = timing.get(entry["name"], {"rounds": 0, "seconds": 0.0})
+        timing[entry["name"]] = {"rounds": int(spent["rounds"]) + computed,
+                                 "seconds": float(spent["seconds"]) + summary.seconds,
+                                 "engine": config.engine}
+        result.rounds_computed += computed
+        if resume:
+            result.runs_resumed += 1
+        else:
+            result.runs_played += 1
+        ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
 
 
 def time_decisions(config: TournamentConfig, manifest: dict[str, Any]) -> list[dict[str, Any]]:
