@@ -8,7 +8,14 @@ import time
 import click
 
 from cli.errors import UserError, interrupted, reports_user_errors
-from cli.options import CONTEXT, parse_policies, policy_options
+from cli.options import (
+    CONTEXT,
+    option_overrides,
+    parse_policies,
+    players_option,
+    policy_options,
+    rule_overrides,
+)
 
 __all__ = ["compile_command"]
 
@@ -21,16 +28,19 @@ def _duration(seconds: float) -> str:
 @click.command("compile", context_settings=CONTEXT)
 @click.argument("rules", nargs=-1, metavar="[RULES]...")
 @policy_options
+@option_overrides
+@players_option
 @click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes compiling at once (default: one per core); 1 compiles in this process.")
 @reports_user_errors
-def compile_command(rules, policies, jobs):
+def compile_command(rules, policies, options, players, jobs):
     """Compile kernels ahead, so that the first runs that play them start at once.
 
     numba compiles each kernel the first time a run plays it (20-45 s on a 2-core machine) and
     keeps it in its cache. This compiles now, one kernel per worker process at once, the kernels
-    of the runs `fudasim run RULES --policy ...` would make: with no --policy, those of every
-    seat random and of seat 0 playing each of heuristic, learned, pimc and ismcts. RULES are
+    of the runs `fudasim run RULES --policy ... --option ... --players ...` would make: with no
+    --policy, those of every seat random and of seat 0 playing each of heuristic, learned, pimc
+    and ismcts. RULES are
     shipped rule sets or rule files; default: tensho-ise, enshu-c and koikoi, whose kernels also
     serve the other rule sets of their games. A kernel already in the cache is only loaded.
     """
@@ -44,14 +54,15 @@ def compile_command(rules, policies, jobs):
     )
 
     names = list(dict.fromkeys(rules)) or default_rules()
+    overrides = {name: tuple(sorted(rule_overrides(name, options, players).items())) for name in names}
     if policies:
         chosen = tuple(sorted(parse_policies(policies).items()))
-        targets = [Target(name, chosen) for name in names]
+        targets = [Target(name, chosen, overrides[name]) for name in names]
         for target in targets:
             check_target(target)
         skipped: list[str] = []
     else:
-        targets, skipped = default_targets(names)
+        targets, skipped = default_targets(names, overrides)
     for note in skipped:
         click.echo(f"left out {note}", err=True)
     if not targets:

@@ -56,12 +56,21 @@ def test_compile_reports_each_kernel_and_a_run_of_it_compiles_nothing_more(tmp_p
     assert "in the cache, loaded in" in again.output and "(all were in the cache already)" in again.output
 
 
+def test_options_and_players_are_those_of_the_run():
+    result = CliRunner().invoke(main, ["compile", "enshu-w", "--players", "2", "--option", "enshu.rounds=6",
+                                       "--policy", "1=greedy", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "enshu-w --option enshu.players=2 --option enshu.rounds=6 --policy 1=greedy  " in result.output
+
+
 @pytest.mark.parametrize("args, message", [
     (["no-such-rules"], "no-such-rules"),
     (["tensho-ise", "--policy", "0=no_such_policy"], "no_such_policy"),
     (["tensho-ise", "--policy", "3=heuristic"], "seat 3"),
     (["tensho-ise", "--policy", "0=greedy", "--policy", "0=random"], "given twice"),
     (["--jobs", "0"], "--jobs"),
+    (["tensho-ise", "--option", "no.such=1"], "no.such"),
+    (["tensho-ise", "--players", "3"], "--players 3"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = CliRunner().invoke(main, ["compile", *args])

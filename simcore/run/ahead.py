@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -71,15 +71,18 @@ def default_rules() -> list[str]:
     return [get_game(name).default_rules for name in known_game_names()]
 
 
-def default_targets(rules: Iterable[str]) -> tuple[list[Target], list[str]]:
-    """Each rule set of ``rules`` with every seat random and with seat 0 playing each of
-    ``DEFAULT_POLICIES`` (module docstring), and why any of them was left out: a policy whose model
-    the rules have none of (``PolicyError``: a learned player, say, for a rule file of your own)."""
+def default_targets(rules: Iterable[str], options: Mapping[str, tuple[tuple[str, str], ...]] | None = None
+                    ) -> tuple[list[Target], list[str]]:
+    """Each rule set of ``rules`` (with its option overrides in ``options``, if any) with every seat
+    random and with seat 0 playing each of ``DEFAULT_POLICIES`` (module docstring), and why any of
+    them was left out: a policy whose model the rules have none of (``PolicyError``: a learned
+    player, say, for a rule file of your own or a player count without a model)."""
     targets: list[Target] = []
     skipped: list[str] = []
     for name in rules:
+        overrides = (options or {}).get(name, ())
         for policy in DEFAULT_POLICIES:
-            target = Target(name, () if policy == "random" else ((0, policy),))
+            target = Target(name, () if policy == "random" else ((0, policy),), overrides)
             try:
                 check_target(target)
             except PolicyError as error:
