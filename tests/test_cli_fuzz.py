@@ -65,6 +65,7 @@ FLAGS = {
             "--seed": SEEDS, "--engine": ["kernel", "reference", "gpu"], "--threads": ["1", "0"],
             "--shard-rounds": ["1", "0", "5"], "--resume": None, "--overwrite": None,
             "--out": ["{out}", "{garbage.toml}", "{dir}", "{tensho-ds}", "{enshu-ds}"]},
+    "compile": {**COMMON, "--jobs": ["1", "0", "x"]},
     "rules show": {"--option": OPTIONS, "--players": PLAYERS, "--raw": None},
     "rules validate": {"--option": OPTIONS},
     "replay": {**COMMON, "--seed": SEEDS, "--round": ROUNDS,
@@ -99,6 +100,8 @@ def command_lines(draw):
         args += ["--seed", draw(st.sampled_from(["7", *SEEDS])), "--round", draw(st.sampled_from(["3", *ROUNDS]))]
     if command == "run" and "--rounds" not in args and "--matches" not in args:
         args += ["--rounds", "2"]  # keep every run small
+    if command == "compile" and "--jobs" not in args:
+        args += ["--jobs", "1"]  # in this process: no worker processes to start for kernels in the cache
     return args
 
 
