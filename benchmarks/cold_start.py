@@ -6,13 +6,15 @@ versions (A B, B A, ...) and reports each side's wall time (what a user waits, f
 to its summary), the seconds the run itself says it spent compiling, CPU time (user + system,
 which load inflates less than wall time) and peak memory (``ru_maxrss``), and their ratios.
 
-``--case`` (repeatable) picks runs a user makes first (``CASES``; ``--case all`` for every one),
+``--case`` (repeatable) picks runs a user makes first (``CASES``; ``--case all`` for every one)
+or another first command (``COMMANDS``: a first tournament of four policies, ``fudasim compile``),
 else ``--rules``, ``--rounds`` and ``--policy`` describe one run.  The revision is checked out
 with ``git worktree`` into a temporary folder; every run gets a fresh empty ``NUMBA_CACHE_DIR``.
 Run with::
 
     nice -n 10 python -m benchmarks.cold_start --against main --case all [--pairs 2]
     python -m benchmarks.cold_start --against HEAD [--rules tensho-ise] [--policy 0=pimc]
+    python -m benchmarks.cold_start --against REV --case tournament --pairs 2
 """
 
 from __future__ import annotations
@@ -41,16 +43,28 @@ CASES: dict[str, list[str]] = {
     "koikoi-heuristic": ["koikoi", "--rounds", "100000", "--policy", "0=heuristic"],
 }
 
+# other first commands: name -> fudasim arguments (not in --case all: each takes minutes)
+COMMANDS: dict[str, list[str]] = {
+    "tournament": ["tournament", "enshu-c", "--policies", "heuristic,learned,pimc,ismcts", "--deals", "4",
+                   "--no-progress"],
+    "compile": ["compile"],
+}
+
 COMPILED = re.compile(r"after ([0-9.]+) s compiling")
 
 
 def cold_run(tree: Path, arguments: list[str], scratch: Path) -> dict[str, float]:
-    """One ``fudasim run`` from source tree ``tree`` with an empty numba cache: wall, the
-    compile the run reports, CPU, peak."""
+    """One ``fudasim`` command (``fudasim run`` unless ``arguments`` start with another command)
+    from source tree ``tree`` with an empty numba cache: wall, the compile the run reports, CPU
+    (of the command and the processes it waited for), peak."""
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=scratch))
     out = scratch / f"out-{time.monotonic_ns()}"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)}
-    command = [sys.executable, "-m", "cli.main", "run", *arguments, "-o", str(out)]
+    if arguments[0] in {case[0] for case in COMMANDS.values()}:
+        words = [*arguments, *(["-o", str(out)] if arguments[0] != "compile" else [])]
+    else:
+        words = ["run", *arguments, "-o", str(out)]
+    command = [sys.executable, "-m", "cli.main", *words]
     logs = scratch / f"log-{time.monotonic_ns()}"
     began = time.perf_counter()
     with open(f"{logs}.out", "wb") as stdout, open(f"{logs}.err", "wb") as stderr:
@@ -68,8 +82,8 @@ def cold_run(tree: Path, arguments: list[str], scratch: Path) -> dict[str, float
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD", help="the revision to compare with (default HEAD)")
-    parser.add_argument("--case", action="append", default=[], choices=[*CASES, "all"],
-                        help="a user's first run (repeatable; all: every one)")
+    parser.add_argument("--case", action="append", default=[], choices=[*CASES, *COMMANDS, "all"],
+                        help="a user's first run or command (repeatable; all: every first run)")
     parser.add_argument("--rules", default="tensho-ise")
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--pairs", type=int, default=3, help="cold runs of each side")
@@ -78,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if "all" in args.case:
         cases = dict(CASES)
     elif args.case:
-        cases = {name: CASES[name] for name in args.case}
+        cases = {name: {**CASES, **COMMANDS}[name] for name in args.case}
     else:
         one = [args.rules, "--rounds", str(args.rounds), *[p for policy in args.policy for p in ("--policy", policy)]]
         cases = {" ".join(one): one}
