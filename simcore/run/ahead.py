@@ -28,7 +28,7 @@ from multiprocessing import get_context
 from simcore.errors import PolicyError
 
 __all__ = ["DEFAULT_POLICIES", "Compiled", "Target", "check_target", "compile_kernels",
-           "compile_target", "compiling_behind", "default_rules", "default_targets", "plays_fast_kernel"]
+           "compile_target", "compiling_behind", "default_rules", "default_targets"]
 
 # the policies of seat 0 in the default list: random is the fast kernel, each other one a general kernel
 DEFAULT_POLICIES: tuple[str, ...] = ("random", "heuristic", "learned", "pimc", "ismcts")
@@ -100,14 +100,6 @@ def _planned(target: Target):
                               rounds=1, rules_sha256=target.rules_sha256))
 
 
-def plays_fast_kernel(target: Target) -> bool:
-    """Whether ``target``'s seats are all played by its game's fast kernel (random or greedy)."""
-    from simcore.policies import parse_policy
-
-    _, game, _, _ = _planned(target)
-    return all(parse_policy(spec, game.name).name in FAST_POLICIES for _, spec in target.policies)
-
-
 def check_target(target: Target) -> str:
     """``target``'s game, after the checks a run of it makes (its rules, seats, policies and
     models): ``FudasimError`` if ``fudasim run`` would refuse it."""
@@ -132,21 +124,22 @@ def compile_target(target: Target) -> Compiled:
 def _order(targets: Sequence[Target]) -> tuple[list[Target], dict[Target, Target]]:
     """The targets to start at once, the longest first (each game's first general target, then the
     fast ones), and the target that follows each of a game's general targets when it is ready
-    (``(ready, after)``): a game's general kernels are compiled one after another."""
+    (``(ready, after)``): a game's general kernels are compiled one after another.  Each target is
+    planned here, as its run would be (``FudasimError`` before anything is compiled)."""
     first: list[Target] = []
     fast: list[Target] = []
     last: dict[str, Target] = {}
     after: dict[Target, Target] = {}
     for target in dict.fromkeys(targets):
-        if plays_fast_kernel(target):
+        _, game, _, specs = _planned(target)
+        if all(spec.name in FAST_POLICIES for spec in specs):  # the fast kernel plays every seat
             fast.append(target)
             continue
-        game = check_target(target)
-        if game in last:
-            after[last[game]] = target
+        if game.name in last:
+            after[last[game.name]] = target
         else:
             first.append(target)
-        last[game] = target
+        last[game.name] = target
     return [*first, *fast], after
 
 
@@ -156,8 +149,6 @@ def compile_kernels(targets: Sequence[Target], jobs: int | None = None,
     most one per target; 1: in this process), calling ``done`` with each as it is ready; returns
     them in the order they were ready.  Every target is checked as a run checks it first
     (``FudasimError``: nothing is compiled)."""
-    for target in targets:
-        check_target(target)
     ready, after = _order(targets)
     total = len(ready) + len(after)
     jobs = min(jobs or os.cpu_count() or 1, max(1, total))
