@@ -10,6 +10,7 @@ With the lock every entry is kept and names its own data.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,52 @@ def test_a_signature_saved_again_replaces_its_data_and_keeps_its_name(tmp_path):
     cache.save("one", 11)
     assert cache._load_index() == {"one": "function.1.nbc", "two": "function.2.nbc"}
     assert (cache.load("one"), cache.load("two")) == (11, 2)
+
+
+SLOW_SAVE = """
+import contextlib, sys, time
+from simcore.kernels import cache_lock
+from numba.core.caching import IndexDataCacheFile
+
+class SlowWrite(IndexDataCacheFile):
+    @contextlib.contextmanager
+    def _open_for_write(self, filepath):
+        with super()._open_for_write(filepath) as handle:
+            print("writing", flush=True)
+            time.sleep(1.0)  # the stop arrives here, in the middle of the data file
+            yield handle
+
+if sys.argv[2] == "between":
+    cache_lock.stop_between_saves()
+try:
+    SlowWrite(sys.argv[1], "function", "stamp").save("key", "data")
+except KeyboardInterrupt:
+    sys.exit(3)  # Ctrl-C: raised once the save is done
+time.sleep(60)  # a process that is not stopped after the save fails the test by timing out
+"""
+
+
+def _stopped_in_a_save(folder: Path, how: str, signum: int = signal.SIGTERM) -> int:
+    with subprocess.Popen([sys.executable, "-c", SLOW_SAVE, str(folder), how],
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.PIPE) as child:
+        assert child.stdout.readline() == b"writing\n"
+        child.send_signal(signum)
+        return child.wait(timeout=30)
+
+
+def test_a_process_stopped_in_a_save_finishes_it_first(tmp_path):
+    # numba's save, stopped in the middle: the data file's temporary is left behind, no entry
+    plain = tmp_path / "plain"
+    assert _stopped_in_a_save(plain, "plain") == -15
+    assert [p.name for p in plain.iterdir() if ".tmp." in p.name]
+    assert IndexDataCacheFile(str(plain), "function", "stamp").load("key") is None
+    # with stop_between_saves the save is finished first, then the process ends (128 + SIGTERM)
+    between = tmp_path / "between"
+    assert _stopped_in_a_save(between, "between") == 143
+    assert not [p.name for p in between.iterdir() if ".tmp." in p.name]
+    assert IndexDataCacheFile(str(between), "function", "stamp").load("key") == "data"
+    # Ctrl-C: KeyboardInterrupt, raised once the save is done (fudasim compile's workers report it)
+    interrupted = tmp_path / "interrupted"
+    assert _stopped_in_a_save(interrupted, "between", signal.SIGINT) == 3
+    assert not [p.name for p in interrupted.iterdir() if ".tmp." in p.name]
+    assert IndexDataCacheFile(str(interrupted), "function", "stamp").load("key") == "data"

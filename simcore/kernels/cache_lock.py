@@ -12,6 +12,10 @@ load and call.  A reader can also find the new index entry before its data file 
 on ``fudasim-cache.lock`` in the cache folder) while it reads the index, picks the name and
 writes, and write the data file before the index that names it.  Without ``fcntl`` (Windows)
 the lock is left out.
+
+A process stopped in the middle of a save (SIGTERM or Ctrl-C) leaves a ``*.tmp.*`` file behind;
+``stop_between_saves()`` makes such a stop wait for the save under way to finish.  Processes that
+are stopped while they compile call it (``fudasim compile``'s workers, a tournament's helper).
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import signal
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["LOCK_NAME", "install"]
+__all__ = ["LOCK_NAME", "install", "stop_between_saves"]
 
 LOCK_NAME = "fudasim-cache.lock"
-_STATE = {"installed": False}
+_STATE = {"installed": False, "saving": 0, "stop": 0}
 
 
 @contextlib.contextmanager
@@ -47,6 +52,17 @@ def _locked(folder: str) -> Iterator[None]:
 
 def _save(self: Any, key: Any, data: Any) -> None:
     """``IndexDataCacheFile.save``, under the folder's lock, the data file before the index."""
+    _STATE["saving"] += 1
+    try:
+        _save_locked(self, key, data)
+    finally:
+        _STATE["saving"] -= 1
+        if _STATE["stop"] and not _STATE["saving"]:
+            signum, _STATE["stop"] = _STATE["stop"], 0
+            _stop(signum)
+
+
+def _save_locked(self: Any, key: Any, data: Any) -> None:
     with _locked(self._cache_path):
         overloads = self._load_index()
         name = overloads.get(key)
@@ -58,6 +74,27 @@ def _save(self: Any, key: Any, data: Any) -> None:
         self._save_data(name, data)
         overloads[key] = name
         self._save_index(overloads)
+
+
+def _stop(signum: int) -> None:
+    """What ``signum`` does without ``stop_between_saves``: Ctrl-C raises ``KeyboardInterrupt``,
+    another signal ends the process (exit status 128 plus its number)."""
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    os._exit(128 + signum)
+
+
+def stop_between_saves(signals: tuple[int, ...] = (signal.SIGTERM, signal.SIGINT)) -> None:
+    """Let ``signals`` stop this process (``_stop``) except in the middle of a cache save, which is
+    finished first (module docstring)."""
+    def stop(signum: int, frame: Any) -> None:
+        if _STATE["saving"]:
+            _STATE["stop"] = signum
+        else:
+            _stop(signum)
+
+    for number in signals:
+        signal.signal(number, stop)
 
 
 def install() -> bool:

@@ -165,7 +165,8 @@ def compile_kernels(targets: Sequence[Target], jobs: int | None = None,
             finish(compile_target(ready.pop(0)))
         return results
     # spawned workers: a forked one would inherit this process's threads and numba state
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                             initializer=_stop_between_saves) as pool:
         running: set[Future] = set()
         try:
             while ready or running:
@@ -180,8 +181,18 @@ def compile_kernels(targets: Sequence[Target], jobs: int | None = None,
     return results
 
 
+def _stop_between_saves() -> None:
+    """A compiling process, stopped (Ctrl-C, or the end of the tournament a helper compiles for),
+    first finishes a save to numba's cache under way instead of leaving a part of it behind."""
+    from simcore.kernels import cache_lock
+
+    cache_lock.stop_between_saves()
+
+
 def _compile_quietly(targets: Sequence[Target]) -> None:
-    """``compiling_behind``'s helper: each target's kernel in turn, at a low priority."""
+    """``compiling_behind``'s helper: each target's kernel in turn, at a low priority (stopped, it
+    first finishes a cache save under way)."""
+    _stop_between_saves()
     with suppress(OSError):
         os.nice(10)
     for target in targets:
