@@ -48,12 +48,12 @@ def test_rules_show_marks_the_table_in_force():
 
 
 def test_rules_show_marks_only_the_model_version_learned_plays():
-    # C with 3 players ships versions 1, 2, 4 and 5; `--policy learned` (version 5) plays version 5
+    # C with 3 players ships versions 1, 2, 4, 5 and 6; `--policy learned` (version 6) plays version 6
     result = CliRunner().invoke(main, ["rules", "show", "enshu-c", "--players", "3"])
     assert result.exit_code == 0, result.output
-    models = result.output.split("learned models (--policy learned, version 5,")[1].splitlines()[1:]
+    models = result.output.split("learned models (--policy learned, version 6,")[1].splitlines()[1:]
     marked = [line.split() for line in models if "(these rules play it)" in line]
-    assert [line[:3] for line in marked] == [["c3", "version", "5"]]
+    assert [line[:3] for line in marked] == [["c3", "version", "6"]]
     assert ["c3", "version", "1"] in [line.split() for line in models]
     # with 5 players it plays C 5p's newest, version 3
     result = CliRunner().invoke(main, ["rules", "show", "enshu-c", "--players", "5"])

@@ -79,13 +79,16 @@ def test_the_default_version_is_the_newest_shipped_and_every_shipped_model_loads
 # that had none may ship at the default version: ``learned`` was refused there, so no dataset
 # recorded it (Enshu-bana C with 4 players, version 2). Enshu-bana's version 3 is C 5p's model
 # trained at a higher learning rate, version 4 C 3p's, C 4p's and W 3p's, version 5 C 3p's and
-# C 4p's on twice the rounds; every other case plays its newest below them.
+# C 4p's on twice the rounds, version 6 larger models (300 trees of 63 leaves) of W 2p, S 2p, S 3p,
+# C 2p and C 3p; every other case plays its newest below them.
 SHIPPED = {
     "enshu-c2.v1.json": "370bf88039b41386",
+    "enshu-c2.v6.json": "f863b860c5b70296",
     "enshu-c3.v1.json": "a7e490e11bf2ee60",
     "enshu-c3.v2.json": "7b3c9742f8ebd37f",
     "enshu-c3.v4.json": "3954639e6d850608",
     "enshu-c3.v5.json": "3db3eaf881377ebd",
+    "enshu-c3.v6.json": "77942585aeccd7ac",
     "enshu-c4.v2.json": "0359b74926b88808",
     "enshu-c4.v4.json": "f4732245faa75e6e",
     "enshu-c4.v5.json": "b3e887e6e6f30ba6",
@@ -93,8 +96,11 @@ SHIPPED = {
     "enshu-c5.v2.json": "24b20a8767afe872",
     "enshu-c5.v3.json": "e678c05da241df9a",
     "enshu-s2.v1.json": "710e2f0b3dd6e652",
+    "enshu-s2.v6.json": "ee0bda85bf5b091c",
     "enshu-s3.v1.json": "3814aa26e80a2819",
+    "enshu-s3.v6.json": "2c7ba012e00c2bba",
     "enshu-w2.v1.json": "afc857ed761dd2f1",
+    "enshu-w2.v6.json": "24c5ced0386b6fe1",
     "enshu-w3.v1.json": "f470b4b96dc33f50",
     "enshu-w3.v4.json": "a286a6bb9de95710",
     "koikoi-kkj.v1.json": "8d52d65b397e44b7",
@@ -322,21 +328,27 @@ def test_a_model_files_decisions_on_a_fixed_corpus_are_pinned():
     assert "".join(picks) == PINNED_TENSHO
 
 
-PINNED_ENSHU_W2 = (  # the shipped Enshu-bana W 2p model (trees): 427 decisions, 38 unlike the heuristic's
-    "006141022220221000755434003000000200526030633120312007005310031201505031241312011027050544"
-    "120111030332233120056406333213110140452000311320010344650531300111645401430114522400010110"
-    "032343402200011203620403010013000103001013431103202222110701641030121110260120422032111700"
-    "466521223121051302301100101441402430202110107035123032000004035030032200107302205300004411"
-    "0433312114001202013301001715240100201002011142224220610525333131101"
-)
+PINNED_ENSHU_W2 = {  # Enshu-bana W 2p's shipped models (trees): 427 decisions, so many unlike the heuristic's
+    5: ("006141022220221000755434003000000200526030633120312007005310031201505031241312011027050544"
+        "120111030332233120056406333213110140452000311320010344650531300111645401430114522400010110"
+        "032343402200011203620403010013000103001013431103202222110701641030121110260120422032111700"
+        "466521223121051302301100101441402430202110107035123032000004035030032200107302205300004411"
+        "0433312114001202013301001715240100201002011142224220610525333131101", 38),  # W 2p's version 1
+    6: ("006241022220221000725434023000000200526030633140312007005300031201505031241412011025050544"
+        "020111130332233120046406333113110140452000311320010324650531330111665404430114522400010110"
+        "032303402200011200620401030413302103001013431103202222110701643030222110260120422032111700"
+        "466511423121051302300100101441452430201110107035423032000104035034032200106302203300064111"
+        "0433111113001202013301001715240100201002011142224120610525333331101", 64),
+}
 
 
-def test_the_shipped_tree_models_decisions_on_a_fixed_corpus_are_pinned():
+@pytest.mark.parametrize("version", sorted(PINNED_ENSHU_W2))
+def test_the_shipped_tree_models_decisions_on_a_fixed_corpus_are_pinned(version):
     """Enshu-bana W with 2 players, seed 5, 30 rounds the heuristic plays: the index of the
-    option the shipped model takes at each decision with two or more."""
+    option the shipped model of ``version`` takes at each decision with two or more."""
     game = get_game("enshu")
     compiled = game.compile(load_rules("enshu-w", {"enshu.players": "2"}))
-    specs = [parse_policy("learned", "enshu"), parse_policy("heuristic", "enshu")]
+    specs = [parse_policy(f"learned:version={version}", "enshu"), parse_policy("heuristic", "enshu")]
     picks, unlike = [], 0
     for r in range(30):
         state = game.new_state(compiled, 5, r, r % 2)
@@ -348,7 +360,7 @@ def test_the_shipped_tree_models_decisions_on_a_fixed_corpus_are_pinned():
                 picks.append(str(list(decision.actions).index(taken)))
                 unlike += taken != chosen
             state.apply(chosen)
-    assert "".join(picks) == PINNED_ENSHU_W2 and unlike == 38
+    assert ("".join(picks), unlike) == PINNED_ENSHU_W2[version]
     kernel = game.play_units("kernel", compiled, specs, 5, 0, 60, None)
     reference = game.play_units("reference", compiled, specs, 5, 0, 12, None)
     for a, b in zip(kernel, reference, strict=True):

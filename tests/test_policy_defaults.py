@@ -55,7 +55,7 @@ UNSTATED = {
                                "objective": "score"},
     # the learned player's version is always named in a recorded text (ParamSpec.recorded)
     ("tensho", "learned"): {"model": "shipped", "version": 1},
-    ("enshu", "learned"): {"model": "shipped", "version": 5},
+    ("enshu", "learned"): {"model": "shipped", "version": 6},
     ("koikoi", "learned"): {"model": "shipped", "version": 1},
 }
 

@@ -17,7 +17,7 @@ __all__ = ["GAME", "LEARNED_VERSION", "EnshuGame"]
 
 # The newest version of the shipped learned models (``simcore/models/enshu-*.vN.json``): what
 # ``--policy learned`` plays and records; a retrained model ships as the next version.
-LEARNED_VERSION = 5
+LEARNED_VERSION = 6
 # The search players play for the margin over the other seats: S is not zero-sum, and there a
 # seat's own score misleads them (docs/policies.md); in W and C, zero-sum, the margin is the
 # payoff times the number of seats and they decide alike. Before, they played for the payoff,
