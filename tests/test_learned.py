@@ -36,6 +36,7 @@ from simcore.models import (
     Tree,
     load_model,
     newest_version,
+    played_model,
     save_model,
     shipped_models,
 )
@@ -365,6 +366,21 @@ def test_the_shipped_tree_models_decisions_on_a_fixed_corpus_are_pinned(version)
     reference = game.play_units("reference", compiled, specs, 5, 0, 12, None)
     for a, b in zip(kernel, reference, strict=True):
         np.testing.assert_array_equal(a[:, :12], b)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("enshu-w", 2), ("enshu-s", 2), ("enshu-s", 3), ("enshu-c", 2),
+                                                ("enshu-c", 3)])
+def test_enshu_version_6_models_play_the_same_rows_in_both_engines(rules, players):
+    """Each case whose newest model is version 6 (300 trees of 63 leaves), the learned seat
+    against heuristic ones: the kernel's rows equal the reference engine's."""
+    assert played_model("enshu", f"{rules[-1]}{players}", 6).version == 6
+    game = get_game("enshu")
+    compiled = game.compile(load_rules(rules, {"enshu.players": str(players)}))
+    specs = [parse_policy("learned:version=6", "enshu")] + [parse_policy("heuristic", "enshu")] * (players - 1)
+    kernel = game.play_units("kernel", compiled, specs, 11, 0, 8, None)
+    reference = game.play_units("reference", compiled, specs, 11, 0, 8, None)
+    for a, b in zip(kernel, reference, strict=True):
+        np.testing.assert_array_equal(a[:, :b.shape[1]], b)
 
 
 def test_the_pinned_model_plays_the_same_rows_in_both_engines():
