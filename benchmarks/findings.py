@@ -289,11 +289,15 @@ class Plan:
     variant_rounds: int | None = None  # rounds per koi-koi rule variant of a search policy, at most ``size``
     search_matches: int | None = None  # matches of a search policy, at most (None: as many rounds as its runs)
     search_matches_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own search_matches
+    learned_rounds: int | None = None  # rounds per run of a learned policy, at most ``rounds`` (None: ``rounds``)
 
     def size(self, policy: str, setting: Setting | None = None) -> int:
         """Rounds per run of ``policy`` in ``setting`` (the search players get ``search_rounds``,
-        or the setting's own where ``search_rounds_for`` names it)."""
+        or the setting's own where ``search_rounds_for`` names it; a learned player
+        ``learned_rounds`` where given)."""
         if fast_policy(policy):
+            if self.learned_rounds is not None and policy.partition(":")[0] == "learned":
+                return min(self.learned_rounds, self.rounds)
             return self.rounds
         return self.search_rounds_for.get(setting.slug(), self.search_rounds) if setting else self.search_rounds
 
@@ -1612,7 +1616,9 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
     shown: list[Number] = []
     page.add("# Findings", "",
              f"Made by `{command}` at commit {_revision()} (seed {plan.seed}; `--no-run` re-renders it from the "
-             f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy, "
+             f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy"
+             + (f" (a learned one: {min(plan.learned_rounds, plan.rounds):,})" if plan.learned_rounds is not None else "")
+             + ", "
              f"{plan.search_rounds:,} per run of a search policy{_own_sizes(plan, settings_)}, {plan.deals:,} deals "
              f"per pairing of the skill "
              f"tournaments" + (f", {plan.matches:,} matches of {plan.match_rounds} rounds (a search policy: as many rounds as its runs"
@@ -1802,6 +1808,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="good play in a setting, instead of the measured strongest (repeatable)")
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds per run of a fast policy")
     parser.add_argument("--search-rounds", type=int, default=110_000, help="rounds per run of a search policy")
+    parser.add_argument("--learned-rounds", type=int,
+                        help="rounds per run of a learned policy, at most --rounds (default: --rounds)")
     parser.add_argument("--search-rounds-for", action="append", default=[], metavar="SLUG=N",
                         help="a setting's own --search-rounds (repeatable), e.g. where its search player is fast")
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
@@ -1837,6 +1845,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--estimate", action="store_true",
                         help="compute nothing: time each policy briefly and print how long every part would take")
     args = parser.parse_args(argv)
+    if args.learned_rounds is not None and args.learned_rounds < 1:
+        parser.error(f"--learned-rounds {args.learned_rounds}: must be at least 1")
     from simcore.policies import HiddenCardsWarning
     from simcore.run.tournament import split_policies
 
@@ -1847,7 +1857,8 @@ def main(argv: list[str] | None = None) -> int:
                 compute=not args.no_run, calls=args.calls,
                 variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for),
                 variant_rounds=args.variant_rounds, search_matches=args.search_matches,
-                search_matches_for=_sizes(args.search_matches_for, "--search-matches-for", "matches"))
+                search_matches_for=_sizes(args.search_matches_for, "--search-matches-for", "matches"),
+                learned_rounds=args.learned_rounds)
     settings_ = settings(args.quick)
     slugs = [s.slug() for s in settings(False)]
     unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest) | set(plan.search_matches_for)) - set(slugs))
@@ -1877,7 +1888,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    if (p := findings.strong(s.label)) is not None}},
                           engine=plan.engine, threads=plan.threads, compute=plan.compute, calls=plan.calls,
                           variants=plan.variants, variant_rounds=plan.variant_rounds,
-                          search_matches=plan.search_matches)
+                          search_matches=plan.search_matches, learned_rounds=plan.learned_rounds)
         fresh = gather(fresh_plan, settings_, skill, log)
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
     page = render(findings, plan, settings_, command, fresh, fresh_plan)
@@ -1903,7 +1914,7 @@ def _print_estimate(plan: Plan, settings_: list[Setting], skill: bool, args: arg
                          matches=plan.matches if args.check_matches is None else args.check_matches,
                          match_rounds=plan.match_rounds, strongest=plan.strongest, engine=plan.engine,
                          threads=plan.threads, variant_rounds=plan.variant_rounds,
-                         search_matches=plan.search_matches)
+                         search_matches=plan.search_matches, learned_rounds=plan.learned_rounds)
             parts += [(f"check: {p}", r, t) for p, r, t in estimate(check, settings_, skill, 0, 0, args.seed_policy,
                                                                     Path(scratch), cache)]
     print("part,rounds,seconds")

@@ -277,6 +277,12 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     assert mine.match_count("pimc", Setting("Tensho (Ise), yaku set 2", "tensho-ise",
                                             (("tensho.yaku_set_choice", "fixed_2"),))) == 20
     assert mine.match_count("learned", SET_1) == 100
+    # --learned-rounds sizes a learned player's runs (larger models are slower), at most --rounds
+    slow = dataclasses.replace(sized, learned_rounds=40)
+    assert slow.size("learned:version=6") == slow.size("learned") == 40
+    assert slow.size("heuristic") == 99 and slow.size("pimc") == 7
+    assert dataclasses.replace(slow, learned_rounds=500).size("learned") == 99
+    assert slow.variant_size("learned", other) == 40
 
 
 def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
