@@ -51,7 +51,8 @@ def _locked(folder: str) -> Iterator[None]:
 
 
 def _save(self: Any, key: Any, data: Any) -> None:
-    """``IndexDataCacheFile.save``, under the folder's lock, the data file before the index."""
+    """``IndexDataCacheFile.save`` (``_save_locked``); a stop that arrives meanwhile waits for it
+    (``stop_between_saves``)."""
     _STATE["saving"] += 1
     try:
         _save_locked(self, key, data)
@@ -63,6 +64,7 @@ def _save(self: Any, key: Any, data: Any) -> None:
 
 
 def _save_locked(self: Any, key: Any, data: Any) -> None:
+    """The save under the folder's lock, the data file before the index entry that names it."""
     with _locked(self._cache_path):
         overloads = self._load_index()
         name = overloads.get(key)
