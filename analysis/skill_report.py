@@ -70,7 +70,7 @@ from analysis.tournament import PairOutcomes, TournamentData, open_tournament
 from simcore.policies import sees_hidden
 
 __all__ = ["BOOTSTRAP_DRAWS", "MATCH_LENGTHS", "MatchOdds", "Lead", "RelativeSkill", "SkillMeasures",
-           "build_skill_report", "measure_skill", "skill_chain"]
+           "build_skill_report", "head_to_head", "measure_skill", "skill_chain"]
 
 BOOTSTRAP_DRAWS = 1000
 LEAD_MATCHES = 4000
@@ -288,11 +288,10 @@ def measure_skill(tournament: TournamentData | str | os.PathLike, *, confidence:
     measures.fictive = policies[fictive] if fictive is not None else None
 
     for weak, strong in zip(chain, chain[1:], strict=False):
+        deals_, payoff, wins = _head_to_head(data, strong, weak, draws, confidence)
+        measures.gaps.append((policies[weak], policies[strong], deals_, payoff, wins))
         pair, sign = _pair(data, strong, weak)
         keep = pair.present
-        payoff = gap(sign * pair.payoff_diff[keep], np.zeros(int(keep.sum())), draws, 1, confidence)
-        wins = gap(_win_gap(pair, sign)[keep], np.zeros(int(keep.sum())), draws, 2, confidence)
-        measures.gaps.append((policies[weak], policies[strong], int(keep.sum()), payoff, wins))
         rounds = _pair_rounds(pair, sign, keep)
         critical = critical_rounds_estimate(rounds, coefficient, draws, 7, confidence)
         simulated = (rounds_to_lead(rounds.ravel(), probability=confidence, matches=LEAD_MATCHES, seed=3)
@@ -324,6 +323,29 @@ def measure_skill(tournament: TournamentData | str | os.PathLike, *, confidence:
         measures.warnings.append("relative skill needs at least two fair policies and omniscient in --policies")
     measures.departures = departures(measures)
     return measures
+
+
+def _head_to_head(data: TournamentData, first: int, second: int, draws: int,
+                  confidence: float) -> tuple[int, Estimate, Estimate]:
+    """The deals both played, and ``first``'s mean payoff per round minus ``second``'s and its
+    share of seatings won minus ``second``'s, each with its interval (bootstrap over deals)."""
+    pair, sign = _pair(data, first, second)
+    keep = pair.present
+    payoff = gap(sign * pair.payoff_diff[keep], np.zeros(int(keep.sum())), draws, 1, confidence)
+    wins = gap(_win_gap(pair, sign)[keep], np.zeros(int(keep.sum())), draws, 2, confidence)
+    return int(keep.sum()), payoff, wins
+
+
+def head_to_head(tournament: TournamentData | str | os.PathLike, first: str, second: str, *,
+                 confidence: float = 0.95, draws: int = BOOTSTRAP_DRAWS) -> tuple[int, Estimate, Estimate]:
+    """``first`` against ``second`` in a tournament folder (each named as the tournament lists
+    it): the deals both played, ``first``'s mean payoff per round minus ``second``'s, and its
+    share of seatings won minus ``second``'s, each with its interval."""
+    data = tournament if isinstance(tournament, TournamentData) else open_tournament(tournament, seatings=True)
+    for name in (first, second):
+        if name not in data.policies:
+            raise KeyError(f"{name} is not one of the tournament's policies ({', '.join(data.policies)})")
+    return _head_to_head(data, data.policies.index(first), data.policies.index(second), draws, confidence)
 
 
 def _beginners(policies: list[str], chain: list[int]) -> list[str]:

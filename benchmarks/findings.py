@@ -296,10 +296,13 @@ class Plan:
         or the setting's own where ``search_rounds_for`` names it; a learned player
         ``learned_rounds`` where given)."""
         if fast_policy(policy):
-            if self.learned_rounds is not None and policy.partition(":")[0] == "learned":
-                return min(self.learned_rounds, self.rounds)
-            return self.rounds
+            return self.learned_size if _learned(policy) else self.rounds
         return self.search_rounds_for.get(setting.slug(), self.search_rounds) if setting else self.search_rounds
+
+    @property
+    def learned_size(self) -> int:
+        """Rounds per run of a learned policy: ``learned_rounds``, at most ``rounds``."""
+        return self.rounds if self.learned_rounds is None else min(self.learned_rounds, self.rounds)
 
     def match_count(self, policy: str, setting: Setting | None = None) -> int:
         """Matches of ``policy`` in every seat: ``matches``, or for a search player no more rounds
@@ -325,13 +328,23 @@ class Plan:
         return [p for p in self.chain if playable(setting, p)]
 
 
-def fast_policy(policy: str) -> bool:
-    """A policy that decides without search (random, greedy, heuristic, learned)."""
-    from simcore.kernels.policy_ids import POLICY_LEARNED
+def _policy_id(policy: str) -> int:
+    """The kernel's id of ``policy``'s kind."""
     from simcore.policies import POLICY_KINDS
 
-    kind = POLICY_KINDS[policy.partition(":")[0]].policy_id
-    return kind <= 2 or kind == POLICY_LEARNED
+    return POLICY_KINDS[policy.partition(":")[0]].policy_id
+
+
+def _learned(policy: str) -> bool:
+    """Whether ``policy`` is the learned player."""
+    from simcore.kernels.policy_ids import POLICY_LEARNED
+
+    return _policy_id(policy) == POLICY_LEARNED
+
+
+def fast_policy(policy: str) -> bool:
+    """A policy that decides without search (random, greedy, heuristic, learned)."""
+    return _policy_id(policy) <= 2 or _learned(policy)
 
 
 def playable(setting: Setting, policy: str) -> bool:
@@ -675,13 +688,40 @@ def describe_skill(folder: Path, setting: Setting, findings: Findings) -> None:
 def _strongest(setting: Setting, plan: Plan, findings: Findings) -> str:
     """The page's good play in ``setting``: given, measured, or (without either) the last reference."""
     if setting.slug() in plan.strongest:
-        choice = (plan.strongest[setting.slug()], "given with --strongest")
+        choice = (plan.strongest[setting.slug()], "given with --strongest" + _against_best(setting, plan, findings))
     elif setting.label in findings.skill and findings.skill[setting.label].best:
         choice = (findings.skill[setting.label].best, "the strongest fair policy of the skill tournament")
     else:
         choice = (plan.policies[-1], "not measured (no skill tournament): the last of --policies")
     findings.strongest[setting.label] = choice
     return choice[0]
+
+
+def _against_best(setting: Setting, plan: Plan, findings: Findings) -> str:
+    """``; head to head against BEST ...``: a given policy against the skill tournament's strongest
+    fair policy, where the tournament has both and they differ ("" otherwise)."""
+    from analysis.skill_report import head_to_head
+    from simcore.games import game_of
+    from simcore.policies import parse_policy
+    from simcore.rules import load_rules
+
+    measures = findings.skill.get(setting.label)
+    if measures is None or measures.best is None:
+        return ""
+    given = str(parse_policy(plan.strongest[setting.slug()], game_of(load_rules(setting.rules, _options(setting))).name))
+    if given == measures.best or given not in measures.policies:
+        return ""
+    deals, payoff, wins = head_to_head(plan.out / f"skill-{setting.slug()}", given, measures.best)
+    return (f"; head to head against the tournament's strongest ({measures.best}) over {deals:,} deals: "
+            f"{_signed_boot(payoff)} a round, {_signed_boot(wins, percent=True)} points of seatings won")
+
+
+def _signed_boot(estimate: Any, percent: bool = False) -> str:
+    """``_boot`` with signs (``percent``: the estimate and its bounds times 100)."""
+    scale = 100.0 if percent else 1.0
+    low, high, value = (scale * estimate.low, scale * estimate.high, scale * estimate.value)
+    digits = min(3, _digits((high - low) / 2))
+    return f"{value:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
 
 
 def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -> Findings:
@@ -1593,7 +1633,10 @@ def strongest_section(page: Page, findings: Findings, settings_: list[Setting], 
     page.add("## Good play", "",
              "The strongest fair policy of each setting plays every \"good play\" number of this page. Strength: each "
              "fair policy's mean payoff per round head to head against the other fair policies of the skill "
-             "tournament (strongest first).", "",
+             "tournament (strongest first). A policy given with `--strongest` plays in place of the tournament's "
+             "strongest: one that [policies.md](policies.md#strength) measures as strong on thousands of deals "
+             f"and that plays the sizes this page needs in its time; its head to head against the tournament's "
+             f"strongest, over the tournament's {plan.deals:,} deals, stands beside it.", "",
              *_table(["setting", "strongest fair policy", "chosen", "rounds", "strength"], rows))
 
 
@@ -1617,7 +1660,7 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
     page.add("# Findings", "",
              f"Made by `{command}` at commit {_revision()} (seed {plan.seed}; `--no-run` re-renders it from the "
              f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy"
-             + (f" (a learned one: {min(plan.learned_rounds, plan.rounds):,})" if plan.learned_rounds is not None else "")
+             + (f" (a learned one: {plan.learned_size:,})" if plan.learned_rounds is not None else "")
              + ", "
              f"{plan.search_rounds:,} per run of a search policy{_own_sizes(plan, settings_)}, {plan.deals:,} deals "
              f"per pairing of the skill "

@@ -285,6 +285,33 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     assert slow.variant_size("learned", other) == 40
 
 
+@pytest.mark.slow
+def test_a_policy_given_with_strongest_shows_its_head_to_head_against_the_tournaments_strongest(tmp_path):
+    from benchmarks.findings import _strongest, describe_skill
+    from simcore.run import tournament
+
+    folder = tmp_path / f"skill-{SET_1.slug()}"
+    tournament.run_tournament(tournament.TournamentConfig(
+        rules=SET_1.rules, options=dict(SET_1.options), policies=("random", "greedy"), deals=40, seed=3,
+        threads=1, out=str(folder)))
+    findings = Findings()
+    describe_skill(folder, SET_1, findings)
+    best = findings.skill[SET_1.label].best
+    assert best.startswith("greedy")  # greedy is far stronger than random in Tensho
+    plan = dataclasses.replace(_plan(tmp_path), strongest={SET_1.slug(): "random"})
+    assert _strongest(SET_1, plan, findings) == "random"
+    how = findings.strongest[SET_1.label][1]
+    match = re.fullmatch(rf"given with --strongest; head to head against the tournament's strongest \({re.escape(best)}\) "
+                         rf"over 40 deals: {INTERVAL.pattern} a round, {INTERVAL.pattern} points of seatings won", how)
+    assert match, how
+    payoff, low, high = (float(match.group(k)) for k in (1, 3, 4))
+    assert low <= payoff <= high and payoff < 0  # random's payoff less greedy's
+    # the tournament's strongest given: nothing to compare
+    same = dataclasses.replace(plan, strongest={SET_1.slug(): "greedy"})
+    _strongest(SET_1, same, findings)
+    assert findings.strongest[SET_1.label][1] == "given with --strongest"
+
+
 def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
     for argv, said in ((["--search-rounds-for", "tensho-ise-set1=5"], "no setting has the slug tensho-ise-set1"),
                        (["--strongest", "enshu-c-6p=pimc"], "no setting has the slug enshu-c-6p"),

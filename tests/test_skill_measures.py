@@ -182,6 +182,21 @@ def test_best_fair_policy_fictive_player_and_beginners_come_from_measured_streng
     assert measures.zero_sum
 
 
+def test_head_to_head_of_any_two_policies_in_either_order():
+    from analysis.skill_report import head_to_head
+
+    # heuristic wins 65 % of greedy's seatings: +1 - (-1) a round, 2 (0.65 - 0.35) = 0.6; 30 points
+    deals, payoff, wins = head_to_head(_tournament(), HEURISTIC, GREEDY, draws=200)
+    assert deals == DEALS and payoff.value == pytest.approx(0.6) and wins.value == pytest.approx(0.3)
+    assert payoff.low < 0.6 < payoff.high
+    _, back, back_wins = head_to_head(_tournament(), GREEDY, HEURISTIC, draws=200)
+    assert back.value == pytest.approx(-0.6) and back_wins.value == pytest.approx(-0.3)
+    # not adjacent in the chain of strength (random, greedy, heuristic): 2 (0.7 - 0.3) = 0.8
+    assert head_to_head(_tournament(), HEURISTIC, RANDOM, draws=200)[1].value == pytest.approx(0.8)
+    with pytest.raises(KeyError, match="pimc is not one of the tournament's policies"):
+        head_to_head(_tournament(), "pimc", GREEDY)
+
+
 def test_the_effects_as_win_probabilities_and_match_odds():
     rows = {(r["beginner"], r["fictive"]): r for r in _report_rows("skill_win_probability")}
     assert _value(rows[(GREEDY, FICTIVE)]["best fair beats the beginner %"]) == pytest.approx(65.0)
