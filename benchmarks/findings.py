@@ -698,21 +698,22 @@ def _strongest(setting: Setting, plan: Plan, findings: Findings) -> str:
 
 
 def _against_best(setting: Setting, plan: Plan, findings: Findings) -> str:
-    """``; head to head against BEST ...``: a given policy against the skill tournament's strongest
-    fair policy, where the tournament has both and they differ ("" otherwise)."""
+    """`` (plays as POLICY)`` where the given text is not the policy's full name, and ``; head to head
+    against BEST ...``: the given policy against the skill tournament's strongest fair policy,
+    where the tournament has both and they differ."""
     from analysis.skill_report import head_to_head
     from simcore.games import game_of
     from simcore.policies import parse_policy
     from simcore.rules import load_rules
 
+    text = plan.strongest[setting.slug()]
+    given = str(parse_policy(text, game_of(load_rules(setting.rules, _options(setting))).name))
+    plays = f" (plays as {given})" if given != text else ""
     measures = findings.skill.get(setting.label)
-    if measures is None or measures.best is None:
-        return ""
-    given = str(parse_policy(plan.strongest[setting.slug()], game_of(load_rules(setting.rules, _options(setting))).name))
-    if given == measures.best or given not in measures.policies:
-        return ""
+    if measures is None or measures.best is None or given == measures.best or given not in measures.policies:
+        return plays
     deals, payoff, wins = head_to_head(plan.out / f"skill-{setting.slug()}", given, measures.best)
-    return (f"; head to head against the tournament's strongest ({measures.best}) over {deals:,} deals: "
+    return (f"{plays}; head to head against the tournament's strongest ({measures.best}) over {deals:,} deals: "
             f"{_signed_boot(payoff)} a round, {_signed_boot(wins, percent=True)} points of seatings won")
 
 

@@ -310,6 +310,10 @@ def test_a_policy_given_with_strongest_shows_its_head_to_head_against_the_tourna
     same = dataclasses.replace(plan, strongest={SET_1.slug(): "greedy"})
     _strongest(SET_1, same, findings)
     assert findings.strongest[SET_1.label][1] == "given with --strongest"
+    # given by another spelling (the default yaku set written out): the name it plays as
+    spelled = dataclasses.replace(plan, strongest={SET_1.slug(): "greedy:yaku_set=1"})
+    _strongest(SET_1, spelled, findings)
+    assert findings.strongest[SET_1.label][1] == "given with --strongest (plays as greedy)"
 
 
 def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
