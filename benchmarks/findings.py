@@ -1634,7 +1634,7 @@ def strongest_section(page: Page, findings: Findings, settings_: list[Setting], 
     page.add("## Good play", "",
              "The strongest fair policy of each setting plays every \"good play\" number of this page. Strength: each "
              "fair policy's mean payoff per round head to head against the other fair policies of the skill "
-             "tournament (strongest first). A policy given with `--strongest` plays in place of the tournament's "
+             "tournament (strongest first). A policy given with --strongest plays in place of the tournament's "
              "strongest: one that [policies.md](policies.md#strength) measures as strong on thousands of deals "
              f"and that plays the sizes this page needs in its time; its head to head against the tournament's "
              f"strongest, over the tournament's {plan.deals:,} deals, stands beside it.", "",
