@@ -49,6 +49,7 @@ wrote the committed page again, number for number.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import io
 import json
@@ -1873,6 +1874,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-search-rounds", type=int, help="--search-rounds of the check (default: the page's)")
     parser.add_argument("--check-deals", type=int, help="--deals of the check (default: --deals)")
     parser.add_argument("--check-matches", type=int, help="--matches of the check (default: --matches)")
+    parser.add_argument("--check-learned-rounds", type=int,
+                        help="--learned-rounds of the check, at most its --rounds (default: --learned-rounds)")
     parser.add_argument("--seeds", type=int, default=0, help="seeds of the multi-seed check of the headline numbers")
     parser.add_argument("--seed-rounds", type=int, default=200_000, help="rounds per run of the multi-seed check")
     parser.add_argument("--seed-policy", default="greedy", help="the policy of the multi-seed check")
@@ -1889,8 +1892,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--estimate", action="store_true",
                         help="compute nothing: time each policy briefly and print how long every part would take")
     args = parser.parse_args(argv)
-    if args.learned_rounds is not None and args.learned_rounds < 1:
-        parser.error(f"--learned-rounds {args.learned_rounds}: must be at least 1")
+    for flag, value in (("--learned-rounds", args.learned_rounds), ("--check-learned-rounds", args.check_learned_rounds)):
+        if value is not None and value < 1:
+            parser.error(f"{flag} {value}: must be at least 1")
     from simcore.policies import HiddenCardsWarning
     from simcore.run.tournament import split_policies
 
@@ -1922,17 +1926,8 @@ def main(argv: list[str] | None = None) -> int:
     save_numbers(findings, args.out / f"numbers-seed{plan.seed}.json")
     fresh = fresh_plan = None
     if args.check is not None:
-        fresh_plan = Plan(policies=plan.policies, chain=plan.chain, rounds=args.check_rounds or plan.rounds,
-                          search_rounds=args.check_search_rounds or plan.search_rounds,
-                          deals=args.check_deals or plan.deals, seed=args.check,
-                          out=args.out / f"check-seed{args.check}",
-                          matches=plan.matches if args.check_matches is None else args.check_matches,
-                          match_rounds=plan.match_rounds, strongest={
-                              **plan.strongest, **{s.slug(): p for s in settings_
-                                                   if (p := findings.strong(s.label)) is not None}},
-                          engine=plan.engine, threads=plan.threads, compute=plan.compute, calls=plan.calls,
-                          variants=plan.variants, variant_rounds=plan.variant_rounds,
-                          search_matches=plan.search_matches, learned_rounds=plan.learned_rounds)
+        fresh_plan = _check_plan(plan, args, args.out / f"check-seed{args.check}", {
+            **plan.strongest, **{s.slug(): p for s in settings_ if (p := findings.strong(s.label)) is not None}})
         fresh = gather(fresh_plan, settings_, skill, log)
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
     page = render(findings, plan, settings_, command, fresh, fresh_plan)
@@ -1944,6 +1939,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _check_plan(plan: Plan, args: argparse.Namespace, out: Path, strongest: dict[str, str]) -> Plan:
+    """The fresh-seed check's plan: ``plan`` with the ``--check-*`` sizes and seed, writing to ``out``
+    (the settings' own search sizes are the page's alone: the check's search runs are all
+    ``--check-search-rounds``)."""
+    return dataclasses.replace(
+        plan, search_rounds_for={}, search_matches_for={},
+        rounds=args.check_rounds or plan.rounds, search_rounds=args.check_search_rounds or plan.search_rounds,
+        deals=args.check_deals or plan.deals, seed=args.check, out=out,
+        matches=plan.matches if args.check_matches is None else args.check_matches, strongest=strongest,
+        learned_rounds=plan.learned_rounds if args.check_learned_rounds is None else args.check_learned_rounds)
+
+
 def _print_estimate(plan: Plan, settings_: list[Setting], skill: bool, args: argparse.Namespace) -> int:
     """``--estimate``: every part's rounds and estimated time, the check's, and the total."""
     import tempfile
@@ -1952,13 +1959,7 @@ def _print_estimate(plan: Plan, settings_: list[Setting], skill: bool, args: arg
     with tempfile.TemporaryDirectory() as scratch:
         parts = estimate(plan, settings_, skill, args.seeds, args.seed_rounds, args.seed_policy, Path(scratch), cache)
         if args.check is not None:
-            check = Plan(policies=plan.policies, chain=plan.chain, rounds=args.check_rounds or plan.rounds,
-                         search_rounds=args.check_search_rounds or plan.search_rounds,
-                         deals=args.check_deals or plan.deals, seed=args.check, out=plan.out,
-                         matches=plan.matches if args.check_matches is None else args.check_matches,
-                         match_rounds=plan.match_rounds, strongest=plan.strongest, engine=plan.engine,
-                         threads=plan.threads, variant_rounds=plan.variant_rounds,
-                         search_matches=plan.search_matches, learned_rounds=plan.learned_rounds)
+            check = _check_plan(plan, args, plan.out, plan.strongest)
             parts += [(f"check: {p}", r, t) for p, r, t in estimate(check, settings_, skill, 0, 0, args.seed_policy,
                                                                     Path(scratch), cache)]
     print("part,rounds,seconds")

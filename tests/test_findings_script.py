@@ -327,6 +327,31 @@ def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_pat
     assert not (tmp_path / "page.md").exists()
 
 
+def test_the_check_plan_takes_the_check_sizes_and_drops_the_settings_own(tmp_path, capsys):
+    import argparse
+
+    from benchmarks.findings import _check_plan
+
+    plan = dataclasses.replace(_plan(tmp_path), rounds=1000, learned_rounds=300, search_rounds_for={SET_1.slug(): 500},
+                               search_matches_for={SET_1.slug(): 9}, calls=7)
+    args = argparse.Namespace(check=9, check_rounds=400, check_search_rounds=20, check_deals=5, check_matches=None,
+                              check_learned_rounds=None)
+    check = _check_plan(plan, args, tmp_path / "check", {"x": "pimc"})
+    assert (check.seed, check.rounds, check.search_rounds, check.deals, check.out) == (9, 400, 20, 5, tmp_path / "check")
+    assert check.size("learned", SET_1) == 300 and check.size("pimc", SET_1) == 20 and check.search_matches_for == {}
+    assert check.strongest == {"x": "pimc"} and check.calls == 7 and check.policies == plan.policies
+    # --check-learned-rounds: the check's own learned size, still at most its --rounds
+    assert _check_plan(plan, argparse.Namespace(**{**vars(args), "check_learned_rounds": 100}),
+                       tmp_path, {}).size("learned") == 100
+    assert _check_plan(plan, argparse.Namespace(**{**vars(args), "check_learned_rounds": 900}),
+                       tmp_path, {}).size("learned") == 400
+    for flag in ("--learned-rounds", "--check-learned-rounds"):
+        with pytest.raises(SystemExit) as stop:
+            main([flag, "0", "--no-run", "--out", str(tmp_path / "runs"), "--doc", str(tmp_path / "page.md")])
+        assert stop.value.code == 2 and f"{flag} 0: must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "page.md").exists()
+
+
 def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
     from benchmarks.findings import estimate
 
