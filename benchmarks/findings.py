@@ -714,16 +714,10 @@ def _against_best(setting: Setting, plan: Plan, findings: Findings) -> str:
     if measures is None or measures.best is None or given == measures.best or given not in measures.policies:
         return plays
     deals, payoff, wins = head_to_head(plan.out / f"skill-{setting.slug()}", given, measures.best)
+    payoff_, wins_ = (interval(setting.label, given, f"{what} against {measures.best}", e.value, e.low, e.high, kind)
+                      for what, e, kind in (("payoff", payoff, "mean"), ("seatings won", wins, "points")))
     return (f"{plays}; head to head against the tournament's strongest ({measures.best}) over {deals:,} deals: "
-            f"{_signed_boot(payoff)} a round, {_signed_boot(wins, percent=True)} points of seatings won")
-
-
-def _signed_boot(estimate: Any, percent: bool = False) -> str:
-    """``_boot`` with signs (``percent``: the estimate and its bounds times 100)."""
-    scale = 100.0 if percent else 1.0
-    low, high, value = (scale * estimate.low, scale * estimate.high, scale * estimate.value)
-    digits = min(3, _digits((high - low) / 2))
-    return f"{value:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
+            f"{payoff_.text()} a round, {wins_.text()} points of seatings won")
 
 
 def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -> Findings:
