@@ -47,8 +47,10 @@ Measures
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -68,9 +70,11 @@ from analysis.skill import (
 )
 from analysis.tournament import PairOutcomes, TournamentData, open_tournament
 from simcore.policies import sees_hidden
+from simcore.run.tournament import TournamentConfig, TournamentResult
 
 __all__ = ["BOOTSTRAP_DRAWS", "MATCH_LENGTHS", "MatchOdds", "Lead", "RelativeSkill", "SkillMeasures",
-           "build_skill_report", "head_to_head", "measure_skill", "skill_chain"]
+           "build_skill_report", "head_to_head", "measure_skill", "play_skill", "skill_chain", "skill_complete", "skill_pairs",
+           "strongest_fair"]
 
 BOOTSTRAP_DRAWS = 1000
 LEAD_MATCHES = 4000
@@ -232,10 +236,10 @@ def _kind(policy: str) -> str:
     return policy.partition(":")[0]
 
 
-def _fair_strength(data: TournamentData, fair: list[int], draws: int, confidence: float) -> list[tuple[int, Estimate]]:
-    """Each fair policy's mean payoff per round minus its opponents', over the other fair policies,
-    weakest first (ties keep the listed order)."""
-    out = []
+def _strength_per_deal(data: TournamentData, fair: list[int]) -> list[tuple[int, np.ndarray | None]]:
+    """Each fair policy's payoff per round minus its opponents', per deal (the deals every one of
+    its pairings played), averaged over the other fair policies (None: no other fair policy)."""
+    out: list[tuple[int, np.ndarray | None]] = []
     for i in fair:
         parts, keep = [], np.ones(int(data.manifest["deals"]), dtype=bool)
         for j in fair:
@@ -243,13 +247,91 @@ def _fair_strength(data: TournamentData, fair: list[int], draws: int, confidence
                 pair, sign = _pair(data, i, j)
                 parts.append(sign * pair.payoff_diff)
                 keep &= pair.present
-        if not parts:
-            out.append((i, Estimate(float("nan"), float("nan"), float("nan"))))
-            continue
-        per_deal = np.mean(parts, axis=0)[keep]
-        out.append((i, gap(per_deal, np.zeros(len(per_deal)), draws, 11, confidence)))
-    order = sorted(range(len(out)), key=lambda k: (np.nan_to_num(out[k][1].value, nan=-np.inf), k))
-    return [out[k] for k in order]
+        out.append((i, np.mean(parts, axis=0)[keep] if parts else None))
+    return out
+
+
+def _weakest_first(values: list[float]) -> list[int]:
+    """Positions of ``values`` from the weakest to the strongest (NaN weakest; ties keep the order)."""
+    return sorted(range(len(values)), key=lambda k: (np.nan_to_num(values[k], nan=-np.inf), k))
+
+
+def _fair_strength(data: TournamentData, fair: list[int], draws: int, confidence: float) -> list[tuple[int, Estimate]]:
+    """Each fair policy's mean payoff per round minus its opponents', over the other fair policies,
+    weakest first (ties keep the listed order)."""
+    nan = Estimate(float("nan"), float("nan"), float("nan"))
+    out = [(i, nan if per_deal is None else gap(per_deal, np.zeros(len(per_deal)), draws, 11, confidence))
+           for i, per_deal in _strength_per_deal(data, fair)]
+    return [out[k] for k in _weakest_first([e.value for _, e in out])]
+
+
+def strongest_fair(tournament: TournamentData | str | os.PathLike) -> int:
+    """The index of the tournament's strongest fair policy (``measure_skill``'s best), without
+    intervals; the fair policies' every pairing must have been played."""
+    data = tournament if isinstance(tournament, TournamentData) else open_tournament(tournament)
+    fair = [i for i, p in enumerate(data.policies) if not sees_hidden(p)]
+    per_deal = _strength_per_deal(data, fair)
+    values = [float("nan") if d is None else float(np.mean(d)) for _, d in per_deal]
+    return fair[_weakest_first(values)[-1]]
+
+
+def skill_pairs(policies: list[str] | tuple[str, ...], best: int | None) -> tuple[tuple[int, int], ...] | None:
+    """The pairings a skill tournament plays: the fair policies' every pairing, and with the
+    strongest fair policy ``best`` known, each hidden-card policy against it (None: every pairing,
+    where there are fewer than two fair policies or no hidden-card one)."""
+    fair = [i for i, p in enumerate(policies) if not sees_hidden(p)]
+    hidden = [i for i, p in enumerate(policies) if sees_hidden(p)]
+    if len(fair) < 2 or not hidden:
+        return None
+    pairs = [(i, j) for i in fair for j in fair if i < j]
+    if best is not None:
+        pairs += [(min(h, best), max(h, best)) for h in hidden]
+    return tuple(sorted(pairs))
+
+
+def play_skill(config: TournamentConfig, announce: Any = None) -> TournamentResult:
+    """Play (or, with ``config.resume``, finish) a skill tournament into ``config.out``: the fair
+    policies' every pairing, then each hidden-card policy against the strongest fair one only,
+    the one pairing of it the measures read (``config.pairs`` is ignored). The measures are
+    those of the full tournament on the same deals; a skill tournament begun with every pairing
+    is finished with every pairing."""
+    from simcore.run.tournament import is_tournament, read_tournament, run_tournament
+
+    if not config.out:
+        raise ValueError("play_skill needs config.out")
+    out = Path(config.out)
+    first = skill_pairs(config.policies, None)
+    if first is None:
+        return run_tournament(dataclasses.replace(config, pairs=None), announce)
+    if config.resume and is_tournament(out):
+        stored = read_tournament(out).get("pairs")
+        if stored is None or not {tuple(p) for p in stored} <= set(first):  # past the fair pairings
+            pairs = None if stored is None else tuple(tuple(p) for p in stored)
+            return run_tournament(dataclasses.replace(config, pairs=pairs), announce)
+    fair = run_tournament(dataclasses.replace(config, pairs=first), announce)
+    pairs = skill_pairs(config.policies, strongest_fair(out))
+    more = run_tournament(dataclasses.replace(config, pairs=pairs, resume=True, overwrite=False), announce)
+    return TournamentResult(
+        out=more.out, manifest=more.manifest, runs_played=fair.runs_played + more.runs_played,
+        runs_resumed=fair.runs_resumed + more.runs_resumed,
+        runs_skipped=fair.runs_skipped + more.runs_skipped - len(fair.manifest["runs"]),
+        rounds_computed=fair.rounds_computed + more.rounds_computed, seconds=fair.seconds + more.seconds)
+
+
+def skill_complete(path: str | os.PathLike) -> bool:
+    """Whether ``path`` holds a complete tournament with every pairing the skill measures read
+    (``play_skill``'s, or every pairing)."""
+    from simcore.run.tournament import is_tournament, read_tournament
+
+    if not is_tournament(path):
+        return False
+    manifest = read_tournament(path)
+    if manifest.get("complete") is not True:
+        return False
+    if manifest.get("pairs") is None:
+        return True
+    wanted = skill_pairs(manifest["policies"], strongest_fair(path))
+    return wanted is None or set(wanted) <= {tuple(p) for p in manifest["pairs"]}
 
 
 def measure_skill(tournament: TournamentData | str | os.PathLike, *, confidence: float = 0.95,

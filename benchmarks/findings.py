@@ -722,6 +722,7 @@ def _against_best(setting: Setting, plan: Plan, findings: Findings) -> str:
 
 def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -> Findings:
     """Every tournament, run and sweep of the page (reusing complete folders), and their numbers."""
+    from analysis.skill_report import play_skill, skill_complete
     from simcore.run import tournament
 
     started = time.monotonic()
@@ -739,11 +740,11 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
                                                  policies=tuple(plan.chain_for(setting)), deals=plan.deals,
                                                  seed=plan.seed, engine=plan.engine, threads=plan.threads,
                                                  out=str(folder), resume=folder.is_dir())
-            if _complete(folder):
+            if tournament.is_tournament(folder):
                 _refuse_stale(tournament.resume_conflict(config))
-            elif plan.compute:
-                tournament.run_tournament(config)
-            if _complete(folder):
+            if not skill_complete(folder) and plan.compute:
+                play_skill(config)
+            if skill_complete(folder):
                 describe_skill(folder, setting, findings)
                 note(f"skill {setting.label}")
             else:
@@ -909,7 +910,7 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
     """``(part, rounds, seconds)`` of every part of the page, from each policy's measured speed: a
     pairing's round costs each policy's share of the seats times its own cost per round. The strongest
     policy of a setting is taken to be ``--strongest``'s or the last fair policy of ``--chain``."""
-    from analysis.skill_report import skill_chain
+    from analysis.skill_report import skill_chain, skill_pairs
     from simcore.run.tournament import seatings
 
     cache = {} if cache is None else cache
@@ -920,16 +921,18 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
 
         chain = plan.chain_for(s)
         fair, _ = skill_chain(chain)
+        strong = plan.strongest.get(s.slug(), chain[fair[-1]] if fair else plan.policies[-1])
         if skill:
             rounds, seconds = 0, 0.0
-            for i, a in enumerate(chain):
-                for b in chain[i + 1:]:
-                    for seating in seatings(s.seats):
-                        share = seating.count("A") / s.seats
-                        rounds += plan.deals
-                        seconds += plan.deals * (share * cost(a) + (1 - share) * cost(b))
+            # the omniscient configurations meet the strongest fair policy only (play_skill)
+            pairs = skill_pairs(chain, chain.index(strong) if strong in chain else fair[-1] if fair else None)
+            every = [(a, b) for a in range(len(chain)) for b in range(a + 1, len(chain))]
+            for i, j in pairs or every:
+                for seating in seatings(s.seats):
+                    share = seating.count("A") / s.seats
+                    rounds += plan.deals
+                    seconds += plan.deals * (share * cost(chain[i]) + (1 - share) * cost(chain[j]))
             parts.append((f"{s.label}: skill tournament", rounds, seconds))
-        strong = plan.strongest.get(s.slug(), chain[fair[-1]] if fair else plan.policies[-1])
         tables = len(CARD_VALUES) if s.tensho else 1
         for policy in dict.fromkeys([*plan.policies, strong]):
             rounds = plan.size(policy, s) * tables
@@ -1495,7 +1498,8 @@ def skill_section(page: Page, findings: Findings, settings_: list[Setting], plan
     if not measured:
         return
     page.add("## Skill against luck", "",
-             f"Skill tournaments ({plan.deals:,} deals per pairing, every seating) of {', '.join(plan.chain)}; "
+             f"Skill tournaments ({plan.deals:,} deals per pairing, every seating) of {', '.join(plan.chain)} "
+             "(every pairing of the fair policies, each omniscient one against the strongest fair policy); "
              "what `fudasim skill` reports ([skill.md](skill.md), which lists how these measures depart from the "
              "literature). RS with greedy as the beginner (the headline) and random (the extreme), the strongest "
              "fictive player, and its range over the fictive players; LE and RE on Dreef's scale where the "
@@ -1583,9 +1587,12 @@ def calibration_section(page: Page, shown: list[Number], fresh: Findings | None,
             mean_z2 = float(np.mean(z ** 2))
             low, high = _chi2_quantile(0.025, m) / m, _chi2_quantile(0.975, m) / m
             outside = int((np.abs(z) > Z95).sum())
+            learned = (f", {fresh_plan.learned_size:,} per learned run" if fresh_plan.learned_size != fresh_plan.rounds
+                       else "")
+            calls = f", {fresh_plan.calls:,} koi-koi rounds answered both ways" if fresh_plan.calls else ""
             page.add(f"`{command}` ran every part again with seed {fresh_plan.seed} ({fresh_plan.rounds:,} rounds per "
-                     f"fast run, {fresh_plan.search_rounds:,} per search run, {fresh_plan.deals:,} deals per skill "
-                     f"pairing). For each of the page's numbers, z = (page - fresh) / sqrt(se_page² + se_fresh²), "
+                     f"fast run{learned}, {fresh_plan.search_rounds:,} per search run, {fresh_plan.deals:,} deals per "
+                     f"skill pairing{calls}). For each of the page's numbers, z = (page - fresh) / sqrt(se_page² + se_fresh²), "
                      f"one number per independent quantity (the dealer's win rate once, not again as a seat order or "
                      f"edge; no share of 0 or 100 %; LE and RE, not RS, which follows from them). If the intervals are "
                      f"right, z is standard normal: mean z² is 1 and about 5 % of |z| exceed 1.96.", "",
@@ -1870,6 +1877,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-matches", type=int, help="--matches of the check (default: --matches)")
     parser.add_argument("--check-learned-rounds", type=int,
                         help="--learned-rounds of the check, at most its --rounds (default: --learned-rounds)")
+    parser.add_argument("--check-calls", type=int, help="--calls of the check (default: --calls)")
     parser.add_argument("--seeds", type=int, default=0, help="seeds of the multi-seed check of the headline numbers")
     parser.add_argument("--seed-rounds", type=int, default=200_000, help="rounds per run of the multi-seed check")
     parser.add_argument("--seed-policy", default="greedy", help="the policy of the multi-seed check")
@@ -1889,6 +1897,9 @@ def main(argv: list[str] | None = None) -> int:
     for flag, value in (("--learned-rounds", args.learned_rounds), ("--check-learned-rounds", args.check_learned_rounds)):
         if value is not None and value < 1:
             parser.error(f"{flag} {value}: must be at least 1")
+    for flag, value in (("--calls", args.calls), ("--check-calls", args.check_calls)):
+        if value is not None and value < 0:
+            parser.error(f"{flag} {value}: must be at least 0 (0: none)")
     from simcore.policies import HiddenCardsWarning
     from simcore.run.tournament import split_policies
 
@@ -1942,7 +1953,8 @@ def _check_plan(plan: Plan, args: argparse.Namespace, out: Path, strongest: dict
         rounds=args.check_rounds or plan.rounds, search_rounds=args.check_search_rounds or plan.search_rounds,
         deals=args.check_deals or plan.deals, seed=args.check, out=out,
         matches=plan.matches if args.check_matches is None else args.check_matches, strongest=strongest,
-        learned_rounds=plan.learned_rounds if args.check_learned_rounds is None else args.check_learned_rounds)
+        learned_rounds=plan.learned_rounds if args.check_learned_rounds is None else args.check_learned_rounds,
+        calls=plan.calls if args.check_calls is None else args.check_calls)
 
 
 def _print_estimate(plan: Plan, settings_: list[Setting], skill: bool, args: argparse.Namespace) -> int:

@@ -1,6 +1,7 @@
 """``fudasim skill``: one tournament on duplicate deals, then how much skill matters in it.
 
-A thin click layer over ``simcore.run.tournament.run_tournament`` and
+A thin click layer over ``analysis.skill_report.play_skill`` (the fair policies' every pairing,
+then each omniscient configuration against the strongest of them) and
 ``analysis.skill_report.build_skill_report`` (docs/skill.md).
 """
 
@@ -83,13 +84,8 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
     literature (docs/skill.md).
     """
     from analysis.render import render
-    from analysis.skill_report import build_skill_report
-    from simcore.run.tournament import (
-        TournamentConfig,
-        is_tournament,
-        run_tournament,
-        split_policies,
-    )
+    from analysis.skill_report import build_skill_report, play_skill
+    from simcore.run.tournament import TournamentConfig, is_tournament, split_policies
 
     folder = Path(rules)
     if folder.is_dir() and is_tournament(folder):
@@ -124,7 +120,7 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
     )
     try:
         with stops_on_sigterm():
-            result = run_tournament(config)
+            result = play_skill(config)
     except KeyboardInterrupt as error:
         interrupted(error, "finish with the same command and --resume.")
     click.echo(f"Wrote {result.out}  ({result.rounds_computed:,} rounds in {result.seconds:.2f} s)", err=True)

@@ -335,7 +335,7 @@ def test_the_check_plan_takes_the_check_sizes_and_drops_the_settings_own(tmp_pat
     plan = dataclasses.replace(_plan(tmp_path), rounds=1000, learned_rounds=300, search_rounds_for={SET_1.slug(): 500},
                                search_matches_for={SET_1.slug(): 9}, calls=7)
     args = argparse.Namespace(check=9, check_rounds=400, check_search_rounds=20, check_deals=5, check_matches=None,
-                              check_learned_rounds=None)
+                              check_learned_rounds=None, check_calls=None)
     check = _check_plan(plan, args, tmp_path / "check", {"x": "pimc"})
     assert (check.seed, check.rounds, check.search_rounds, check.deals, check.out) == (9, 400, 20, 5, tmp_path / "check")
     assert check.size("learned", SET_1) == 300 and check.size("pimc", SET_1) == 20 and check.search_matches_for == {}
@@ -345,10 +345,15 @@ def test_the_check_plan_takes_the_check_sizes_and_drops_the_settings_own(tmp_pat
                        tmp_path, {}).size("learned") == 100
     assert _check_plan(plan, argparse.Namespace(**{**vars(args), "check_learned_rounds": 900}),
                        tmp_path, {}).size("learned") == 400
-    for flag in ("--learned-rounds", "--check-learned-rounds"):
+    # --check-calls: the check's own koi-koi rounds answered both ways (0: none)
+    assert _check_plan(plan, argparse.Namespace(**{**vars(args), "check_calls": 3}), tmp_path, {}).calls == 3
+    assert _check_plan(plan, argparse.Namespace(**{**vars(args), "check_calls": 0}), tmp_path, {}).calls == 0
+    for flag, value, said in (("--learned-rounds", "0", "must be at least 1"),
+                              ("--check-learned-rounds", "0", "must be at least 1"),
+                              ("--calls", "-1", "must be at least 0"), ("--check-calls", "-1", "must be at least 0")):
         with pytest.raises(SystemExit) as stop:
-            main([flag, "0", "--no-run", "--out", str(tmp_path / "runs"), "--doc", str(tmp_path / "page.md")])
-        assert stop.value.code == 2 and f"{flag} 0: must be at least 1" in capsys.readouterr().err
+            main([flag, value, "--no-run", "--out", str(tmp_path / "runs"), "--doc", str(tmp_path / "page.md")])
+        assert stop.value.code == 2 and f"{flag} {value}: {said}" in capsys.readouterr().err
     assert not (tmp_path / "page.md").exists()
 
 
@@ -362,13 +367,13 @@ def test_the_estimate_adds_each_policys_share_of_the_seats(tmp_path):
                 out=tmp_path, matches=10, match_rounds=12)
     parts = {part: (rounds, seconds) for part, rounds, seconds in
              estimate(plan, [SET_1, four], True, 2, 500, "greedy", tmp_path, cache)}
-    # two players: 3 pairings x 2 seatings x 30 deals, each seat half the time each policy's
-    pairs = [("random", "greedy"), ("random", "omniscient:worlds=1,rollout=greedy"),
-             ("greedy", "omniscient:worlds=1,rollout=greedy")]
+    # two players: 2 pairings x 2 seatings x 30 deals, each seat half the time each policy's; the
+    # omniscient player meets only the strongest fair policy (greedy, the chain's last fair one)
+    pairs = [("random", "greedy"), ("greedy", "omniscient:worlds=1,rollout=greedy")]
     two = sum(2 * 30 * (cost[a] + cost[b]) / 2 for a, b in pairs)
-    assert parts[f"{SET_1.label}: skill tournament"] == (180, pytest.approx(two))
+    assert parts[f"{SET_1.label}: skill tournament"] == (120, pytest.approx(two))
     # four players: AABB, ABBA, BBAA, BAAB: still half the seats each, 4 seatings
-    assert parts[f"{four.label}: skill tournament"] == (360, pytest.approx(2 * two))
+    assert parts[f"{four.label}: skill tournament"] == (240, pytest.approx(2 * two))
     # the card-value sweep plays three tables; good play is the last fair policy of the chain
     assert parts[f"{SET_1.label}: greedy (T1, T2, T3)"] == (3000, pytest.approx(3000 * 1e-4))
     assert parts[f"{four.label}: greedy, matches"] == (120, pytest.approx(120 * 1e-4))

@@ -3,6 +3,7 @@ an existing skill tournament, and bad input."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -51,3 +52,58 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
                                            str(tmp_path / "x"), *args])
         assert result.exit_code == 2, result.output
         assert needle in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def _measured(measures) -> str:
+    """Every number of a SkillMeasures but its folder's name."""
+    return repr([measures.strength, measures.fictive_strength, measures.best, measures.fictive, measures.gaps,
+                 measures.relative, measures.leads, measures.matches, measures.shares])
+
+
+@pytest.mark.slow
+def test_a_skill_tournament_meets_the_omniscient_players_with_the_strongest_fair_policy_only(tmp_path):
+    import pandas as pd
+
+    from analysis.skill_report import measure_skill, play_skill, skill_complete, strongest_fair
+    from simcore.dataset import read_dataset
+    from simcore.errors import RunError
+    from simcore.run.tournament import TournamentConfig, read_tournament, run_tournament
+
+    policies = ("random", "greedy", "heuristic", "omniscient:worlds=1,rollout=greedy",
+                "omniscient:worlds=2,rollout=random")
+    config = TournamentConfig(rules="tensho-ise", policies=policies, deals=40, seed=6, threads=1)
+    with pytest.warns(HiddenCardsWarning):
+        skill = play_skill(dataclasses.replace(config, out=str(tmp_path / "skill")))
+        full = run_tournament(dataclasses.replace(config, out=str(tmp_path / "full")))
+    best = strongest_fair(full.out)
+    assert policies[best] == measure_skill(full.out).best
+    manifest = read_tournament(skill.out)
+    wanted = [[0, 1], [0, 2], [1, 2], *sorted([min(h, best), max(h, best)] for h in (3, 4))]
+    assert manifest["pairs"] == sorted(wanted) and manifest["complete"] is True
+    assert sorted({tuple(e["pair"]) for e in manifest["runs"]}) == [tuple(p) for p in sorted(wanted)]
+    assert skill.runs_played == 2 * len(wanted) and skill.runs_skipped == 0
+    # every policy's decisions are timed, the omniscient ones in their one pairing too
+    assert all(entry is not None for entry in manifest["decision_time"])
+    # the same runs as the full tournament's, row for row, and the same measures
+    for entry in manifest["runs"]:
+        pd.testing.assert_frame_equal(read_dataset(skill.out / entry["name"]), read_dataset(full.out / entry["name"]))
+    assert _measured(measure_skill(skill.out)) == _measured(measure_skill(full.out))
+    assert skill_complete(skill.out) and skill_complete(full.out)
+    # stopped after the fair pairings: not complete for skill; resuming plays the omniscient pairings only
+    part = tmp_path / "part"
+    run_tournament(dataclasses.replace(config, out=str(part), pairs=((0, 1), (0, 2), (1, 2))))
+    assert not skill_complete(part)
+    with pytest.warns(HiddenCardsWarning):
+        resumed = play_skill(dataclasses.replace(config, out=str(part), resume=True))
+    assert (resumed.runs_played, resumed.runs_skipped) == (4, 6)
+    assert read_tournament(part)["pairs"] == sorted(wanted) and skill_complete(part)
+    assert _measured(measure_skill(part)) == _measured(measure_skill(full.out))
+    # a tournament resumed with fewer or other pairings is refused; bad pairings are named
+    with pytest.raises(RunError, match="different pairs"):
+        run_tournament(dataclasses.replace(config, out=str(part), resume=True, pairs=((0, 1),)))
+    with pytest.raises(RunError, match="different pairs"):
+        run_tournament(dataclasses.replace(config, out=str(skill.out), resume=True, pairs=((0, 1), (3, 4))))
+    for pairs in (((1, 1),), ((0, 5),), ((0, 1, 2),), ()):
+        with pytest.raises(RunError, match="pairs: "):
+            run_tournament(dataclasses.replace(config, out=str(tmp_path / "bad"), pairs=pairs))
+    assert not (tmp_path / "bad").exists()

@@ -26,6 +26,13 @@ floor(P/2)`` followed by the rotations of its complement (A and B swapped), with
 the seatings of a pairing each policy holds each seat equally often, and the two policies hold
 the same number of seats in all.
 
+Pairings
+--------
+``TournamentConfig.pairs`` may name the pairings to play (``fudasim skill`` plays the fair
+policies' every pairing, then each omniscient configuration against the strongest of them
+only); the manifest then lists them as ``pairs``. A tournament resumed with more pairings than
+it holds plays the new ones; one resumed with fewer, or others, is refused.
+
 Policy lists
 ------------
 ``--policies`` is one string of policies separated by commas; a policy's own parameters are
@@ -62,7 +69,7 @@ TOURNAMENT_FORMAT = 1
 _TEMPORARY_PREFIX = f".{TOURNAMENT_FILE}.tmp-"
 # Fields of the plan that must agree for --resume (everything that changes rows or the runs).
 _RESUME_KEYS = ("engine_version", "game", "rules_sha256", "options", "seed", "players", "deals", "policies",
-                "seatings", "units_per_shard", "kind", "vary", "baseline", "summary")
+                "seatings", "units_per_shard", "kind", "vary", "baseline", "summary", "pairs")
 
 
 @dataclass
@@ -83,6 +90,9 @@ class TournamentConfig:
     progress: bool = False
     scheduler: str | None = None  # Dask: every run's shards as tasks on one cluster (docs/distributed.md)
     command: str = ""
+    # the pairings to play, as (first, second) indices into ``policies`` (None: every pairing);
+    # a tournament resumed with more pairings than it holds plays the new ones
+    pairs: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass
@@ -172,17 +182,17 @@ def plan_tournament(config: TournamentConfig) -> dict[str, Any]:
             raise RunError(f"--policies: {name} is listed twice (as {config.policies[names.index(name)]!r} "
                            f"and {config.policies[index]!r})")
     seats = seatings(players)
+    pairs = _pairs(config.pairs, len(names))
     runs = []
-    for first in range(len(names)):
-        for second in range(first + 1, len(names)):
-            for seating in seats:
-                runs.append({
-                    "name": run_name(first, second, seating),
-                    "pair": [first, second],
-                    "seating": seating,
-                    "policies": [names[first] if letter == "A" else names[second] for letter in seating],
-                })
-    return {
+    for first, second in pairs or [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]:
+        for seating in seats:
+            runs.append({
+                "name": run_name(first, second, seating),
+                "pair": [first, second],
+                "seating": seating,
+                "policies": [names[first] if letter == "A" else names[second] for letter in seating],
+            })
+    plan = {
         "fudasim_tournament": TOURNAMENT_FORMAT,
         "fudasim_version": simcore.__version__,
         "engine_version": simcore.ENGINE_VERSION,
@@ -202,6 +212,27 @@ def plan_tournament(config: TournamentConfig) -> dict[str, Any]:
         "engine": config.engine,
         "runs": runs,
     }
+    if pairs is not None:
+        plan["pairs"] = [list(pair) for pair in pairs]
+    return plan
+
+
+def _pairs(pairs: tuple[tuple[int, int], ...] | None, count: int) -> list[tuple[int, int]] | None:
+    """``TournamentConfig.pairs`` checked and in order (each pair as (lower, higher) index, the
+    pairings ordered as a full tournament orders them); None: every pairing."""
+    if pairs is None:
+        return None
+    out = set()
+    for pair in pairs:
+        if len(pair) != 2:
+            raise RunError(f"pairs: {tuple(pair)!r} is not a pairing of two of the {count} policies")
+        first, second = sorted(int(i) for i in pair)
+        if first == second or first < 0 or second >= count:
+            raise RunError(f"pairs: {tuple(pair)!r} is not a pairing of two of the {count} policies")
+        out.add((first, second))
+    if not out:
+        raise RunError("pairs: no pairing to play")
+    return sorted(out)
 
 
 def is_tournament(path: str | os.PathLike) -> bool:
@@ -293,9 +324,18 @@ def _stored_difference(config: TournamentConfig, stored: dict[str, Any], plan: d
             then = recorded_policies(then, plan.get("game"))
         if key == "rules_sha256" and _earlier_shipped_text(config, then):
             continue  # begun with an earlier text of the shipped file: its runs play that text
+        if key == "pairs" and _covers(now, then):
+            continue  # the same pairings, or more: a resume plays the new ones
         if then != now:
             return _difference(key, then, now)
     return None
+
+
+def _covers(now: Any, then: Any) -> bool:
+    """Whether the pairings ``now`` (a plan's ``pairs``; None: every pairing) hold all of ``then``."""
+    if now is None:
+        return True
+    return then is not None and {tuple(p) for p in then} <= {tuple(p) for p in now}
 
 
 def resume_conflict(config: TournamentConfig, plan: dict[str, Any] | None = None) -> str | None:
@@ -326,6 +366,11 @@ def _prepare(config: TournamentConfig, plan: dict[str, Any], out: Path) -> tuple
             for name in os.listdir(out):
                 if name.startswith(_TEMPORARY_PREFIX):
                     (out / name).unlink()  # an interrupted manifest write
+            if stored.get("pairs") != plan.get("pairs"):  # more pairings: their runs join the plan
+                stored["runs"] = plan["runs"]
+                stored.pop("pairs", None)
+                if "pairs" in plan:
+                    stored["pairs"] = plan["pairs"]
             stored.setdefault("resumed_by", []).append(config.command)
             stored["complete"] = False
             ds.write_json_atomic(out / TOURNAMENT_FILE, stored)
@@ -417,8 +462,11 @@ def _play_runs(config: TournamentConfig, plan: dict[str, Any], out: Path, announ
         with compiling_behind(_kernel_targets(config, manifest, todo) if config.engine == "kernel" and address is None
                               else []):
             _play(config, manifest, out, todo, announce, address, baseline_path, result)
-        if config.engine == "kernel" and not manifest.get("kind") and not manifest.get("decision_time"):
-            manifest["decision_time"] = time_decisions(config, manifest)
+        if config.engine == "kernel" and not manifest.get("kind"):
+            timed = manifest.get("decision_time")
+            played = {i for entry in manifest["runs"] for i in entry["pair"]}
+            if not timed or any(timed[i] is None for i in played):
+                manifest["decision_time"] = time_decisions(config, manifest, timed)
         result.seconds = time.perf_counter() - began
         manifest["complete"] = True
         ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
@@ -484,11 +532,13 @@ def _play(config: TournamentConfig, manifest: dict[str, Any], out: Path, todo: l
         ds.write_json_atomic(out / TOURNAMENT_FILE, manifest)
 
 
-def time_decisions(config: TournamentConfig, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+def time_decisions(config: TournamentConfig, manifest: dict[str, Any], known: list[Any] | None = None
+                   ) -> list[dict[str, Any] | None]:
     """Each policy's time per decision: its first run's first ``DECISION_ROUNDS`` rounds played
     again by the general kernel on this thread, timing each decision with two or more options
     (``Game.time_decisions``); one entry per policy of the manifest: ``rounds``, ``decisions``
-    and ``seconds`` (None without a cycle counter, ``simcore.kernels.clock``)."""
+    and ``seconds`` (None without a cycle counter, ``simcore.kernels.clock``). A policy in no
+    run has None; one whose entry is ``known`` (timed before) keeps it."""
     from simcore.kernels.clock import HAS_COUNTER, cycles_per_second
     from simcore.run.runner import recorded_policies
 
@@ -497,9 +547,15 @@ def time_decisions(config: TournamentConfig, manifest: dict[str, Any]) -> list[d
     compiled = game.compile(rules)
     rounds = min(int(manifest["deals"]), DECISION_ROUNDS)
     rate = cycles_per_second() if HAS_COUNTER else 0.0
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, Any] | None] = []
     for index in range(len(manifest["policies"])):
-        entry = next(e for e in manifest["runs"] if index in e["pair"])
+        entry = next((e for e in manifest["runs"] if index in e["pair"]), None)
+        if known and index < len(known) and known[index] is not None:
+            out.append(known[index])
+            continue
+        if entry is None:
+            out.append(None)
+            continue
         texts = recorded_policies(list(entry["policies"]), game.name)
         specs = [parse_policy(text, game.name) for text in texts]
         letter = "A" if entry["pair"][0] == index else "B"
