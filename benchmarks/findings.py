@@ -246,7 +246,8 @@ class Findings:
     reasons: dict[str, list[str]] = field(default_factory=dict)  # setting -> end reasons declared
     card_values: list[tuple[Number, float]] = field(default_factory=list)  # difference, raw p-value
     misleading: list[tuple[Number, Number, Number, float]] = field(default_factory=list)  # weak, strong, diff, p
-    matches: dict[tuple[str, str], tuple[Number, int, int]] = field(default_factory=dict)  # first dealer, rounds, n
+    # first dealer's wins and draws, rounds per match, matches
+    matches: dict[tuple[str, str], tuple[Number, Number, int, int]] = field(default_factory=dict)
     calling: dict[str, tuple[str, int, list[Any]]] = field(default_factory=dict)  # setting -> policy, rounds, rows
     variants: list[tuple[Number, float]] = field(default_factory=list)  # koi-koi variant - rules, raw p-value
     variant_policy: dict[str, str] = field(default_factory=dict)  # setting -> the policy of its variant sweeps
@@ -570,11 +571,23 @@ def describe_matches(path: Path, setting: Setting, policy: str, findings: Findin
     row = frame.loc["first dealer"].to_dict()
     matches = int(row["matches"])
     wins = int(round(float(row["win_rate"]) * matches))
+    draws = int(round(float(row["draw_rate"]) * matches))
     number = rate(setting.label, policy, "first dealer wins the match", wins, matches)
+    drawn = rate(setting.label, policy, "first dealer draws the match", draws, matches)
     findings.put(number)
+    findings.put(drawn)
     from analysis.reader import open_run
 
-    findings.matches[(setting.label, policy)] = (number, int(open_run(path).rounds_per_match or 0), matches)
+    findings.matches[(setting.label, policy)] = (number, drawn, int(open_run(path).rounds_per_match or 0), matches)
+
+
+def match_text(wins: Number, draws: Number, seats: int) -> str:
+    """How often the first dealer wins a match (and draws it, where matches are drawn), beside the
+    share that would be equal: of the matches not drawn, one in ``seats``."""
+    if draws.value == 0:
+        return f"the first dealer wins {wins.text(True)} of matches (an equal share: {100 / seats:.1f} %)"
+    return (f"the first dealer wins {wins.text(True)} of matches and draws {draws.text(True)} (equal chances: "
+            f"{100 * (1 - draws.value) / seats:.1f} %, an equal share of the matches not drawn)")
 
 
 def describe_sweep(folder: Path, setting: Setting, policy: str, findings: Findings) -> None:
@@ -1099,9 +1112,8 @@ def answers(findings: Findings, settings_: list[Setting], plan: Plan) -> list[st
             text += f", playing {plays.text(True)} of rounds"
         match = findings.matches.get((s.label, policy))
         if match is not None:
-            number, length, _ = match
-            text += (f"; in {length}-round matches where the winner deals next, the first dealer wins "
-                     f"{number.text(True)} of matches (an equal share: {100 / s.seats:.1f} %)")
+            number, drawn, length, _ = match
+            text += f"; in {length}-round matches where the winner deals next, {match_text(number, drawn, s.seats)}"
         lines.append(f"* {text}.")
     out += [f"**{QUESTIONS[0]}** The dealer's payoff per round, under the strongest fair policy of each setting "
             "(payoffs in each game's own unit: Tensho +1 or -1 a round, W and C matchsticks, S and koi-koi points):", "", *lines, ""]
@@ -1371,10 +1383,10 @@ def seat_section(page: Page, findings: Findings, settings_: list[Setting], plan:
                  *_table(header, rows))
         match = findings.matches.get((s.label, strong))
         if match is not None:
-            number, length, count = match
-            shown.append(number)
+            number, drawn, length, count = match
+            shown += [number, drawn]
             page.add(f"Match play ({strong}, {count:,} matches of {length} rounds, the winner of a round dealing the "
-                     f"next): the first dealer wins {number.text(True)} of matches.", "")
+                     f"next): {match_text(number, drawn, s.seats)}.", "")
     if png := plot_seats(findings, settings_):
         page.plots["findings-seat-payoff.png"] = png
         page.add("![Payoff per round by seat order, strongest fair policy](findings-seat-payoff.png)", "")

@@ -426,3 +426,16 @@ def test_a_complete_folder_made_for_other_sizes_seeds_or_policies_is_refused_not
     assert rows and _calls(koikoi, "greedy", calls) == rows
     with pytest.raises(SystemExit, match="calls-koikoi-greedy-20.json was made with a different seed: 3 then, 5 now"):
         _calls(koikoi, "greedy", dataclasses.replace(calls, seed=5))
+
+
+def test_the_first_dealers_share_of_matches_stands_beside_equal_chances_of_the_matches_not_drawn():
+    from benchmarks.findings import match_text, rate
+
+    wins = rate("x", "p", "first dealer wins the match", 396, 1000)
+    # a fifth of the matches drawn: equal chances give each of 2 players 39 % of all matches, not 50 %
+    text = match_text(wins, rate("x", "p", "first dealer draws the match", 220, 1000), 2)
+    assert text.startswith(f"the first dealer wins {wins.text(True)} of matches and draws 22")
+    assert text.endswith("(equal chances: 39.0 %, an equal share of the matches not drawn)")
+    # no match drawn: one in three of them with 3 players
+    assert match_text(wins, rate("x", "p", "first dealer draws the match", 0, 1000), 3).endswith(
+        "of matches (an equal share: 33.3 %)")
