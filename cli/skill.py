@@ -81,7 +81,9 @@ def skill(rules, policy_lists, deals, seed, engine, threads, out, resume, overwr
     fictive player, the effects as win probabilities, how often the stronger wins a 1-, 12- and
     100-round match, the rounds after which it leads with probability 0.95, the shares of the
     outcome's variance due to the deal and the policy, and how all this departs from the
-    literature (docs/skill.md).
+    literature (docs/skill.md). The tournament plays every pairing of the fair policies, then each
+    omniscient configuration against the strongest fair policy only (the pairing the measures
+    read).
     """
     from analysis.render import render
     from analysis.skill_report import build_skill_report, play_skill
