@@ -89,9 +89,14 @@ def skill_chain(policies: list[str]) -> tuple[list[int], int | None]:
     The report orders the fair policies by measured strength (``measure_skill``); this is only
     the split into fair and hidden-card policies.
     """
-    fair = [i for i, p in enumerate(policies) if not sees_hidden(p)]
-    hidden = [i for i, p in enumerate(policies) if sees_hidden(p)]
+    fair, hidden = _split(policies)
     return fair, (hidden[-1] if hidden else None)
+
+
+def _split(policies: list[str] | tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """The indices of the fair policies and of those that see the hidden cards, in listed order."""
+    return ([i for i, p in enumerate(policies) if not sees_hidden(p)],
+            [i for i, p in enumerate(policies) if sees_hidden(p)])
 
 
 @dataclass(frozen=True)
@@ -269,7 +274,7 @@ def strongest_fair(tournament: TournamentData | str | os.PathLike) -> int:
     """The index of the tournament's strongest fair policy (``measure_skill``'s best), without
     intervals; the fair policies' every pairing must have been played."""
     data = tournament if isinstance(tournament, TournamentData) else open_tournament(tournament)
-    fair = [i for i, p in enumerate(data.policies) if not sees_hidden(p)]
+    fair, _ = _split(data.policies)
     per_deal = _strength_per_deal(data, fair)
     values = [float("nan") if d is None else float(np.mean(d)) for _, d in per_deal]
     return fair[_weakest_first(values)[-1]]
@@ -279,8 +284,7 @@ def skill_pairs(policies: list[str] | tuple[str, ...], best: int | None) -> tupl
     """The pairings a skill tournament plays: the fair policies' every pairing, and with the
     strongest fair policy ``best`` known, each hidden-card policy against it (None: every pairing,
     where there are fewer than two fair policies or no hidden-card one)."""
-    fair = [i for i, p in enumerate(policies) if not sees_hidden(p)]
-    hidden = [i for i, p in enumerate(policies) if sees_hidden(p)]
+    fair, hidden = _split(policies)
     if len(fair) < 2 or not hidden:
         return None
     pairs = [(i, j) for i in fair for j in fair if i < j]
@@ -341,8 +345,7 @@ def measure_skill(tournament: TournamentData | str | os.PathLike, *, confidence:
     data = tournament if isinstance(tournament, TournamentData) else open_tournament(
         tournament, allow_incomplete=allow_incomplete, seatings=True)
     policies = data.policies
-    fair_listed = [i for i, p in enumerate(policies) if not sees_hidden(p)]
-    hidden = [i for i, p in enumerate(policies) if sees_hidden(p)]
+    fair_listed, hidden = _split(policies)
     strength = _fair_strength(data, fair_listed, draws, confidence)
     chain = [i for i, _ in strength]
     best = chain[-1] if chain else None

@@ -755,9 +755,11 @@ def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -
                                                  out=str(folder), resume=folder.is_dir())
             if tournament.is_tournament(folder):
                 _refuse_stale(tournament.resume_conflict(config))
-            if not skill_complete(folder) and plan.compute:
-                play_skill(config)
-            if skill_complete(folder):
+            complete = skill_complete(folder)  # reads the fair pairings of a folder of some pairings only
+            if not complete and plan.compute:
+                play_skill(config)  # complete when it returns
+                complete = True
+            if complete:
                 describe_skill(folder, setting, findings)
                 note(f"skill {setting.label}")
             else:

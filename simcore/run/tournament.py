@@ -549,10 +549,10 @@ def time_decisions(config: TournamentConfig, manifest: dict[str, Any], known: li
     rate = cycles_per_second() if HAS_COUNTER else 0.0
     out: list[dict[str, Any] | None] = []
     for index in range(len(manifest["policies"])):
-        entry = next((e for e in manifest["runs"] if index in e["pair"]), None)
         if known and index < len(known) and known[index] is not None:
             out.append(known[index])
             continue
+        entry = next((e for e in manifest["runs"] if index in e["pair"]), None)
         if entry is None:
             out.append(None)
             continue
