@@ -540,49 +540,56 @@ def points_of_nb(st, seat, pile, rt):
 
 
 @internal_nb(cache=True, _nrt=False)
-def threatens_nb(st, seat, card, rt):
-    """Whether ``card`` in the opponent's pile would raise its yaku points."""
+def threatens_nb(st, seat, card, threat, rt):
+    """Whether ``card`` in the opponent's pile would raise its yaku points above ``threat``, the
+    points its pile holds now (``points_of_nb``, worked out once a decision by the caller)."""
     opponent = 1 - seat
-    pile = st[ST_PILE + opponent]
-    return points_of_nb(st, opponent, pile | ubit_nb(card), rt) > points_of_nb(st, opponent, pile, rt)
+    return points_of_nb(st, opponent, st[ST_PILE + opponent] | ubit_nb(card), rt) > threat
 
 
 @internal_nb(cache=True, _nrt=False)
-def take_gain_nb(st, seat, taken, deny, rt):
-    """``GreedyPolicy.take_gain`` (``deny`` 0) or ``HeuristicPolicy.take_gain``."""
-    pile = st[ST_PILE + seat]
-    gain = CAPTURE_WEIGHT * (points_of_nb(st, seat, pile | taken, rt) - points_of_nb(st, seat, pile, rt))
+def take_gain_nb(st, seat, taken, deny, own, threat, rt):
+    """``GreedyPolicy.take_gain`` (``deny`` 0) or ``HeuristicPolicy.take_gain``; ``own`` and
+    ``threat`` are the points of ``seat``'s pile and of its opponent's (``points_of_nb``; the
+    latter read only with ``deny``), the same at every option of a decision."""
+    gain = CAPTURE_WEIGHT * (points_of_nb(st, seat, st[ST_PILE + seat] | taken, rt) - own)
     rest = taken
     while rest:
         x = lowest_id(rest)
         rest &= rest - 1
         gain += rt[R_WEIGHT + x]
-        if deny != 0 and threatens_nb(st, seat, x, rt):
+        if deny != 0 and threatens_nb(st, seat, x, threat, rt):
             gain += deny
     return gain
 
 
 @internal_nb(cache=True, _nrt=False)
-def leave_gain_nb(st, seat, card, deny, rt):
+def leave_gain_nb(st, seat, card, deny, threat, rt):
     gain = -rt[R_WEIGHT + card]
-    if deny != 0 and threatens_nb(st, seat, card, rt):
+    if deny != 0 and threatens_nb(st, seat, card, threat, rt):
         gain -= deny
     return gain
 
 
 @internal_nb(cache=True, _nrt=False)
-def resolution_gain_nb(st, seat, card, deny, rt):
+def resolution_gain_nb(st, seat, card, deny, own, threat, rt):
     matches = st[ST_FIELD] & rt[R_MONTH_MASK + rt[R_MONTH + card]]
     count = popcount(matches)
     cb = ubit_nb(card)
     if count == 0:
-        return leave_gain_nb(st, seat, card, deny, rt)
+        return leave_gain_nb(st, seat, card, deny, threat, rt)
     if count == 2:
         first = lowest_id(matches)
-        a = take_gain_nb(st, seat, cb | ubit_nb(first), deny, rt)
-        b = take_gain_nb(st, seat, cb | (matches & ~ubit_nb(first)), deny, rt)
+        a = take_gain_nb(st, seat, cb | ubit_nb(first), deny, own, threat, rt)
+        b = take_gain_nb(st, seat, cb | (matches & ~ubit_nb(first)), deny, own, threat, rt)
         return a if a >= b else b
-    return take_gain_nb(st, seat, cb | matches, deny, rt)
+    return take_gain_nb(st, seat, cb | matches, deny, own, threat, rt)
+
+
+@internal_nb(cache=True, _nrt=False)
+def pile_points_nb(st, seat, rt):
+    """The points of the yaku in ``seat``'s pile (``points_of_nb``)."""
+    return points_of_nb(st, seat, st[ST_PILE + seat], rt)
 
 
 @internal_nb(cache=True, _nrt=False)
@@ -600,11 +607,12 @@ def heuristic_koikoi_nb(st, seat, table, rt):
 def near_nb(st, seat, rt):
     """``HeuristicPolicy.near``: the cards outside both piles that would raise the opponent's yaku."""
     outside = np.int64(DECK_MASK) & ~(st[ST_PILE] | st[ST_PILE + 1])
+    threat = pile_points_nb(st, 1 - seat, rt)
     near = 0
     while outside:
         x = lowest_id(outside)
         outside &= outside - 1
-        if threatens_nb(st, seat, x, rt):
+        if threatens_nb(st, seat, x, threat, rt):
             near += 1
     return near
 
@@ -633,14 +641,16 @@ def best_gain_nb(st, deny, rt):
     opponent's yaku denied at weight ``deny`` (0: greedy)."""
     kind = st[ST_KIND]
     seat = st[ST_DSEAT]
+    own = pile_points_nb(st, seat, rt)
+    threat = pile_points_nb(st, 1 - seat, rt) if deny != 0 else np.int64(0)
     best = 0
     best_gain = 0
     for i in range(st[ST_N]):
         payload = st[ST_KEYS + i] & PAYLOAD_MASK
         if kind == E.D_PLAY:
-            gain = resolution_gain_nb(st, seat, payload, deny, rt)
+            gain = resolution_gain_nb(st, seat, payload, deny, own, threat, rt)
         else:
-            gain = take_gain_nb(st, seat, ubit_nb(st[ST_CARD]) | payload, deny, rt)
+            gain = take_gain_nb(st, seat, ubit_nb(st[ST_CARD]) | payload, deny, own, threat, rt)
         if i == 0 or gain > best_gain:
             best = i
             best_gain = gain
@@ -743,10 +753,10 @@ def _heuristic_choice(ctx, state, table):
 
 
 @internal_nb(cache=True, _nrt=False)
-def take_terms_nb(st, seat, taken, rt, out, i):
-    """``learned._take``: the terms of taking ``taken`` into ``out[i]``."""
-    pile = st[ST_PILE + seat]
-    out[i, F_RISE] = points_of_nb(st, seat, pile | taken, rt) - points_of_nb(st, seat, pile, rt)
+def take_terms_nb(st, seat, taken, own, threat, rt, out, i):
+    """``learned._take``: the terms of taking ``taken`` into ``out[i]`` (``own``, ``threat``:
+    ``take_gain_nb``'s)."""
+    out[i, F_RISE] = points_of_nb(st, seat, st[ST_PILE + seat] | taken, rt) - own
     weight = 0
     denied = 0
     rest = taken
@@ -754,7 +764,7 @@ def take_terms_nb(st, seat, taken, rt, out, i):
         x = lowest_id(rest)
         rest &= rest - 1
         weight += rt[R_WEIGHT + x]
-        if threatens_nb(st, seat, x, rt):
+        if threatens_nb(st, seat, x, threat, rt):
             denied += 1
     out[i, F_WEIGHT] = weight
     out[i, F_DENIED] = denied
@@ -793,6 +803,8 @@ def learned_features_state_nb(st, aux, rt, out):
     kind = st[ST_KIND]
     seat = st[ST_DSEAT]
     deny = aux[H_DENY]
+    own = pile_points_nb(st, seat, rt)
+    threat = pile_points_nb(st, 1 - seat, rt)
     for i in range(st[ST_N]):
         for f in range(N_FEATURES):
             out[i, f] = 0
@@ -804,20 +816,20 @@ def learned_features_state_nb(st, aux, rt, out):
             count = popcount(matches)
             if count == 0:
                 out[i, F_WEIGHT] = -rt[R_WEIGHT + card]
-                out[i, F_EXPOSED] = 1 if threatens_nb(st, seat, card, rt) else 0
+                out[i, F_EXPOSED] = 1 if threatens_nb(st, seat, card, threat, rt) else 0
             elif count == 2:
                 first = ubit_nb(lowest_id(matches))
                 second = matches & ~first
-                a = take_gain_nb(st, seat, cb | first, deny, rt)
-                b = take_gain_nb(st, seat, cb | second, deny, rt)
-                take_terms_nb(st, seat, cb | (first if a >= b else second), rt, out, i)
+                a = take_gain_nb(st, seat, cb | first, deny, own, threat, rt)
+                b = take_gain_nb(st, seat, cb | second, deny, own, threat, rt)
+                take_terms_nb(st, seat, cb | (first if a >= b else second), own, threat, rt, out, i)
             else:
-                take_terms_nb(st, seat, cb | matches, rt, out, i)
+                take_terms_nb(st, seat, cb | matches, own, threat, rt, out, i)
         elif kind == E.D_KOIKOI:
             if payload == 1:
                 call_terms_nb(st, seat, rt, out, i)
         else:
-            take_terms_nb(st, seat, ubit_nb(st[ST_CARD]) | payload, rt, out, i)
+            take_terms_nb(st, seat, ubit_nb(st[ST_CARD]) | payload, own, threat, rt, out, i)
         if i == pick:
             out[i, F_HEURISTIC] = 1
 
