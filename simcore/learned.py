@@ -46,11 +46,13 @@ from simcore.kernels.learned_nb import (
     L_UNIT,
     L_WEIGHTS,
     MAGIC,
+    NODE_BITS,
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_kinds, policy_rows
 from simcore.kernels.prepared import prepared
 from simcore.models import (
+    LEAF,
     MAX_FEATURE,
     MAX_WEIGHT,
     MODELS_DIR,
@@ -252,7 +254,7 @@ def _table(module: Learning, compiled: Any, model_of: Callable[[str], Model]) ->
 def _forest(trees: list[list[Tree]], at: int) -> np.ndarray:
     """int64[:]: the trees of every weight row as a table holds them from index ``at``
     (``simcore.kernels.learned_nb``): a start and a count per row, then each tree's node count
-    and nodes."""
+    and its nodes, two integers a node (``_node``)."""
     index = np.zeros(2 * len(trees), dtype=np.int64)
     body: list[int] = []
     for slot, row in enumerate(trees):
@@ -261,8 +263,21 @@ def _forest(trees: list[list[Tree]], at: int) -> np.ndarray:
         for tree in row:
             body.append(len(tree.nodes))
             for node in tree.nodes:
-                body.extend(node)
+                body.extend(_node(node))
     return np.concatenate([index, np.asarray(body, dtype=np.int64)])
+
+
+_FIELD = (1 << NODE_BITS) - 1
+
+
+def _node(node: tuple[int, int, int, int]) -> tuple[int, int]:
+    """A node as a table holds it: its threshold (a leaf: its value), then its feature plus one
+    (a leaf: 0), its left child and its right child in ``NODE_BITS`` bits each (a leaf's
+    children are not kept)."""
+    feature, threshold, left, right = node
+    if feature == LEAF:
+        return threshold, 0
+    return threshold, (feature + 1) | (left << NODE_BITS) | (right << (2 * NODE_BITS))
 
 
 def table_trees(table: np.ndarray) -> list[list[Tree]]:
@@ -276,10 +291,15 @@ def table_trees(table: np.ndarray) -> list[list[Tree]]:
         row = []
         for _ in range(count):
             size = int(table[at])
-            flat = [int(v) for v in table[at + 1:at + 1 + 4 * size]]
-            row.append(Tree(tuple((flat[4 * i], flat[4 * i + 1], flat[4 * i + 2], flat[4 * i + 3])
-                                  for i in range(size))))
-            at += 1 + 4 * size
+            flat = [int(v) for v in table[at + 1:at + 1 + 2 * size]]
+            nodes = []
+            for i in range(size):
+                threshold, packed = flat[2 * i], flat[2 * i + 1]
+                feature = (packed & _FIELD) - 1
+                nodes.append((LEAF, threshold, 0, 0) if feature < 0 else
+                             (feature, threshold, (packed >> NODE_BITS) & _FIELD, packed >> (2 * NODE_BITS)))
+            row.append(Tree(tuple(nodes)))
+            at += 1 + 2 * size
         out.append(row)
     return out
 

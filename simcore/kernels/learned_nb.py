@@ -15,8 +15,10 @@ the general kernel carries it in the seat's row of the policy tables):
   bias a row starts; ``table[L_UNIT]`` its unit (0: not a value table);
 * ``table[L_TREES]``: 0, or where the trees start (``simcore.models.Tree``): at
   ``T = table[L_TREES]``, ``table[T + 2 * slot]`` is where row ``slot``'s trees start and
-  ``table[T + 2 * slot + 1]`` how many it has; each tree is its node count, then four integers a
-  node (feature, threshold, left, right; a leaf's feature is -1 and its threshold its value).
+  ``table[T + 2 * slot + 1]`` how many it has; each tree is its node count, then two integers a
+  node: its threshold (a leaf: its value), then its feature plus one (a leaf: 0), its left child
+  and its right child, ``NODE_BITS`` bits each (``simcore.learned``'s ``_node``; two integers,
+  not four, so that a forest of 300 trees of 63 leaves a kind reads half the memory).
 
 At a decision the game's ``learned_features_nb`` gives every legal action's integer features
 from the deciding seat's observation and the row ``slot`` of weights; each action scores
@@ -39,7 +41,7 @@ from simcore.kernels.internal import internal_nb
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
-__all__ = ["L_AUX", "L_AUX_SIZE", "L_BIAS", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_UNIT", "L_WEIGHTS", "MAGIC",
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_BIAS", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_UNIT", "L_WEIGHTS", "MAGIC", "NODE_BITS",
            "clear_rows_nb", "collect_nb", "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb",
            "value_nb"]
 
@@ -53,6 +55,8 @@ L_TREES = 5
 L_BIAS = 6
 L_UNIT = 7
 L_WEIGHTS = 8
+NODE_BITS = 20  # a tree node's feature plus one, left and right child: this many bits each
+NODE_FIELD = (1 << NODE_BITS) - 1
 
 # the streams of a labelled round (``collect_nb``): the behaviour's exploration and the teacher's worlds
 EXPLORE_STREAM = 900
@@ -112,12 +116,16 @@ def total_nb(table, slot, features, i, h):
     at = table[table[L_TREES] + 2 * slot]
     for _ in range(table[table[L_TREES] + 2 * slot + 1]):
         node = at + 1
-        while table[node] >= 0:
-            f = table[node]
+        while True:
+            packed = table[node + 1]
+            f = (packed & NODE_FIELD) - 1
+            if f < 0:
+                break
             x = features[i, f] if f < n_features else features[i, f - n_features] - features[h, f - n_features]
-            node = at + 1 + 4 * (table[node + 2] if x <= table[node + 1] else table[node + 3])
-        total += table[node + 1]
-        at += 1 + 4 * table[at]
+            child = (packed >> NODE_BITS) & NODE_FIELD if x <= table[node] else packed >> (2 * NODE_BITS)
+            node = at + 1 + 2 * child
+        total += table[node]
+        at += 1 + 2 * table[at]
     return total
 
 
