@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 __all__ = ["jit_symbols", "main", "write_map"]
 
@@ -31,8 +32,7 @@ def jit_symbols() -> dict[int, str]:
     """The address of every function numba compiled in this process (``{address: name}``)."""
     from numba.core.registry import CPUDispatcher
 
-    libraries = {cres.library for obj in gc.get_objects() if isinstance(obj, CPUDispatcher)
-                 for cres in obj.overloads.values()}
+    libraries = {cres.library for obj in _dispatchers(CPUDispatcher) for cres in obj.overloads.values()}
     symbols: dict[int, str] = {}
     for library in libraries:
         module = getattr(library, "_final_module", None)
@@ -49,6 +49,19 @@ def jit_symbols() -> dict[int, str]:
             if address:
                 symbols[address] = function.name
     return symbols
+
+
+def _dispatchers(kind: type) -> list[Any]:
+    """numba's dispatchers among the live objects (a dead weak proxy among them is passed over:
+    asking its type raises)."""
+    found = []
+    for obj in gc.get_objects():
+        try:
+            if isinstance(obj, kind):
+                found.append(obj)
+        except ReferenceError:
+            continue
+    return found
 
 
 def write_map(symbols: dict[int, str], path: Path) -> None:
