@@ -47,6 +47,7 @@ from simcore.kernels.learned_nb import (
     L_WEIGHTS,
     MAGIC,
     NODE_BITS,
+    NODE_FIELD,
 )
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.kernels.policy_rows import P_POLICY, PolicyArrays, policy_kinds, policy_rows
@@ -267,8 +268,6 @@ def _forest(trees: list[list[Tree]], at: int) -> np.ndarray:
     return np.concatenate([index, np.asarray(body, dtype=np.int64)])
 
 
-_FIELD = (1 << NODE_BITS) - 1
-
 
 def _node(node: tuple[int, int, int, int]) -> tuple[int, int]:
     """A node as a table holds it: its threshold (a leaf: its value), then its feature plus one
@@ -295,9 +294,9 @@ def table_trees(table: np.ndarray) -> list[list[Tree]]:
             nodes = []
             for i in range(size):
                 threshold, packed = flat[2 * i], flat[2 * i + 1]
-                feature = (packed & _FIELD) - 1
+                feature = (packed & NODE_FIELD) - 1
                 nodes.append((LEAF, threshold, 0, 0) if feature < 0 else
-                             (feature, threshold, (packed >> NODE_BITS) & _FIELD, packed >> (2 * NODE_BITS)))
+                             (feature, threshold, (packed >> NODE_BITS) & NODE_FIELD, packed >> (2 * NODE_BITS)))
             row.append(Tree(tuple(nodes)))
             at += 1 + 2 * size
         out.append(row)

@@ -41,7 +41,7 @@ from simcore.kernels.internal import internal_nb
 from simcore.kernels.policy_ids import POLICY_LEARNED
 from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
-__all__ = ["L_AUX", "L_AUX_SIZE", "L_BIAS", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_UNIT", "L_WEIGHTS", "MAGIC", "NODE_BITS",
+__all__ = ["L_AUX", "L_AUX_SIZE", "L_BIAS", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_UNIT", "L_WEIGHTS", "MAGIC", "NODE_BITS", "NODE_FIELD",
            "clear_rows_nb", "collect_nb", "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb",
            "value_nb"]
 
