@@ -26,7 +26,10 @@ highest score wins, ties to the lowest index (``choose``). No float is on the de
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -60,6 +63,7 @@ from simcore.models import (
     Model,
     Tree,
     load_model,
+    model_from_bytes,
     played_model,
     played_value_model,
     shipped_models,
@@ -105,6 +109,40 @@ def learning(game: str) -> Learning | None:
     return found
 
 
+# Models and tables already made, for the runs of one process (a tournament's runs load the same
+# files again and again): a file's model by its path and contents, a model's widened form, a
+# table by its models. The oldest go first beyond ``KEPT``.
+KEPT = 32
+_kept_lock = threading.Lock()
+_loaded: OrderedDict[tuple[str, str], Model] = OrderedDict()
+_widenings: OrderedDict[tuple[int, int], tuple[Model, Model]] = OrderedDict()
+_tables: OrderedDict[tuple[Any, ...], tuple[np.ndarray, tuple[Model | None, ...]]] = OrderedDict()
+
+
+def _keep(kept: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    with _kept_lock:
+        kept[key] = value
+        kept.move_to_end(key)
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
+
+
+def _load(path: str | Path) -> Model:
+    """``load_model(path)``, parsed again only when the file's contents differ from the last
+    time (the same object otherwise: callers do not change a model)."""
+    try:
+        text = Path(path).read_bytes()
+    except OSError:
+        return load_model(path)  # its error names the file and what is wrong
+    key = (str(Path(path).resolve()), hashlib.blake2b(text, digest_size=16).hexdigest())
+    with _kept_lock:
+        found = _loaded.get(key)
+    if found is None:
+        found = model_from_bytes(text, str(path))
+        _keep(_loaded, key, found)
+    return found
+
+
 def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
     """The model a learned seat of ``spec`` plays for ``case``: the newest at or below its version
     among the shipped files, or those of the folder ``model`` names, or the file it names."""
@@ -118,12 +156,12 @@ def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
             cases = sorted({m.case for m in shipped_models(game, folder)})
             raise PolicyError(f"policy learned: no {game} model for {case} at version {version} or below {where} "
                               f"(cases: {', '.join(cases) or 'none'})")
-        model = load_model(played.path)
+        model = _load(played.path)
         if (model.game, model.case, model.version) != (game, case, played.version):
             raise PolicyError(f"policy learned: {played.path} holds {model.game} {model.case} version "
                               f"{model.version}, not what its name says")
     else:
-        model = load_model(source)
+        model = _load(source)
         if model.version != version:
             raise PolicyError(f"policy learned: {source} is version {model.version}; name it: "
                               f"learned:model={source},version={model.version}")
@@ -138,7 +176,14 @@ def _fitted(model: Model, module: Learning, what: str) -> Model:
     was trained on features or decision kinds this fudasim does not compute."""
     if tuple(module.FEATURES)[:len(model.features)] != model.features or model.kinds != tuple(module.KINDS):
         raise PolicyError(f"{what} was trained on other features or decisions than this fudasim computes")
-    return _widened(model, len(module.FEATURES))
+    key = (id(model), len(module.FEATURES))
+    with _kept_lock:
+        found = _widenings.get(key)
+    if found is not None and found[0] is model:
+        return found[1]
+    widened = _widened(model, len(module.FEATURES))
+    _keep(_widenings, key, (model, widened))
+    return widened
 
 
 def _widened(model: Model, n_features: int) -> Model:
@@ -201,7 +246,7 @@ def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
             where = "shipped" if source == "shipped" else f"in {source}"
             raise PolicyError(f"{what} needs a value model of {game} {case} at version {version} or below "
                               f"{where} (cases: {', '.join(cases) or 'none'})")
-        model = load_model(found.path)
+        model = _load(found.path)
         if model.unit is None or (model.game, model.case, model.version) != (game, case, found.version):
             raise PolicyError(f"{what}: {found.path} is not the {game} {case} value model its name says")
         if model.about.get("objective") != objective:
@@ -215,15 +260,30 @@ def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
 def _table(module: Learning, compiled: Any, model_of: Callable[[str], Model]) -> np.ndarray:
     """A learned table (``simcore.kernels.learned_nb``) of the model ``model_of(case)`` of each
     of ``compiled``'s blocks; with the bias and unit of value models."""
-    n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
     blocks = module.blocks(compiled)
-    weights = np.zeros((len(blocks), n_kinds, n_features), dtype=np.int64)
-    bias = np.zeros((len(blocks), n_kinds), dtype=np.int64)
+    models = tuple(None if case is None else model_of(case) for case in blocks)
+    aux = np.asarray(module.aux_table(compiled), dtype=np.int64)
+    # the models are those ``_load`` keeps, so the same ids are the same files' models; the
+    # entry keeps its models, so no id is reused while it stands
+    key = (module.__name__, tuple(None if m is None else id(m) for m in models), aux.tobytes())
+    with _kept_lock:
+        found = _tables.get(key)
+    if found is None or not all(a is b for a, b in zip(found[1], models, strict=True)):
+        found = (_build_table(module, models, aux), models)
+        _keep(_tables, key, found)
+    return found[0].copy()  # the kept one stays as built whatever a caller does with its copy
+
+
+def _build_table(module: Learning, models: tuple[Model | None, ...], aux: np.ndarray) -> np.ndarray:
+    """``_table``'s table of ``models`` (one per block, None where a block is never used) and the
+    auxiliary table ``aux``."""
+    n_features, n_kinds = len(module.FEATURES), len(module.KINDS)
+    weights = np.zeros((len(models), n_kinds, n_features), dtype=np.int64)
+    bias = np.zeros((len(models), n_kinds), dtype=np.int64)
     units: set[int] = set()
-    trees: list[list[Tree]] = [[] for _ in range(len(blocks) * n_kinds)]
-    for b, case in enumerate(blocks):
-        if case is not None:
-            model = model_of(case)
+    trees: list[list[Tree]] = [[] for _ in range(len(models) * n_kinds)]
+    for b, model in enumerate(models):
+        if model is not None:
             weights[b] = np.asarray(model.weights, dtype=np.int64)
             for k, kind in enumerate(model.trees or []):
                 trees[b * n_kinds + k] = list(kind)
@@ -232,14 +292,13 @@ def _table(module: Learning, compiled: Any, model_of: Callable[[str], Model]) ->
                 units.add(model.unit)
     if len(units) > 1:
         raise PolicyError(f"the value models of one table must share their unit, not {sorted(units)}")
-    aux = np.asarray(module.aux_table(compiled), dtype=np.int64)
     at = L_WEIGHTS + weights.size + aux.size
     forest = _forest(trees, at) if any(trees) else np.zeros(0, dtype=np.int64)
     extra = bias.ravel() if units else np.zeros(0, dtype=np.int64)
     table = np.zeros(at + forest.size + extra.size, dtype=np.int64)
     table[L_MAGIC] = MAGIC
     table[L_FEATURES] = n_features
-    table[L_SLOTS] = len(blocks) * n_kinds
+    table[L_SLOTS] = len(models) * n_kinds
     table[L_AUX] = L_WEIGHTS + weights.size
     table[L_AUX_SIZE] = aux.size
     table[L_TREES] = at if forest.size else 0

@@ -28,7 +28,7 @@ from simcore.games.tensho import learned as TL
 from simcore.games.tensho.compile import compile_rules
 from simcore.games.tensho.policies import HeuristicPolicy
 from simcore.games.tensho.reference import play_units as tensho_reference
-from simcore.learned import choose, learned_table, learning, table_trees
+from simcore.learned import choose, learned_table, learning, table_trees, table_weights
 from simcore.models import (
     LEAF,
     MAX_WEIGHT,
@@ -584,3 +584,27 @@ def test_a_higher_learning_rate_lets_few_small_trees_fit_more():
                    == max(abs(r[1]) for r in rows[3 * d:3 * d + 3]) for d in range(3000))
 
     assert right(1.0) > right(0.1) + 100
+
+
+def test_a_table_is_built_again_when_its_model_file_changes_and_a_callers_copy_is_its_own(tmp_path):
+    """The tables of a process's runs are kept by their models' files' contents (a tournament
+    plays the same files in every run): a file written again with other weights, at the same path
+    and size, gives the new table; changing a table one call returned leaves the next as built."""
+    compiled = compile_rules(load_rules("tensho-ise", {"tensho.yaku_set_choice": "fixed_1"}))
+    text = write_models(tmp_path, "tensho", ["set1"], seed=4)
+    spec = parse_policy(text, "tensho")
+    first = learned_table("tensho", compiled, spec)
+    first[:] = 0
+    again = learned_table("tensho", compiled, spec)
+    assert again.any() and not np.array_equal(first, again)
+    path = tmp_path / "tensho-set1.v1.json"
+    model = load_model(path)
+    row = next(k for k, kind in enumerate(model.weights) if kind[1] != kind[2])
+    w = model.weights[row]
+    w[1], w[2] = w[2], w[1]  # other weights, the same length of file
+    before = path.stat().st_size
+    save_model(model, path)
+    assert path.stat().st_size == before
+    changed = learned_table("tensho", compiled, spec)
+    assert not np.array_equal(changed, again)
+    assert table_weights(changed)[TL.blocks(compiled).index("set1") * len(TL.KINDS) + row][1] == model.weights[row][1]

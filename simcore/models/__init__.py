@@ -28,8 +28,8 @@ from typing import Any
 from simcore.errors import PolicyError
 
 __all__ = ["FORMAT", "MAX_FEATURE", "MAX_LEAF", "MAX_NODES", "MAX_TREES", "MAX_UNIT", "MAX_WEIGHT", "MODELS_DIR", "Model",
-           "ModelFile", "Tree", "load_model", "model_path", "newest_version", "played_model", "played_value_model",
-           "save_model", "shipped_models", "value_models"]
+           "ModelFile", "Tree", "load_model", "model_from_bytes", "model_path", "newest_version", "played_model",
+           "played_value_model", "save_model", "shipped_models", "value_models"]
 
 FORMAT = 1
 MODELS_DIR = Path(__file__).parent
@@ -149,12 +149,21 @@ def newest_version(game: str, folder: Path = MODELS_DIR) -> int:
 
 def load_model(path: str | Path) -> Model:
     """The model in the file ``path``; ``PolicyError`` naming the file and what is wrong."""
-    where = str(path)
     try:
-        data = json.loads(Path(path).read_text())
+        text = Path(path).read_bytes()
     except FileNotFoundError:
-        raise PolicyError(f"policy learned: no model file {where}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PolicyError(f"policy learned: no model file {path}") from None
+    except OSError as error:
+        raise PolicyError(f"policy learned: {path} is not a model file ({error})") from None
+    return model_from_bytes(text, str(path))
+
+
+def model_from_bytes(text: bytes, where: str) -> Model:
+    """The model a file holding ``text`` holds (``load_model``); ``where`` names the file in the
+    ``PolicyError`` that says what is wrong."""
+    try:
+        data = json.loads(text.decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise PolicyError(f"policy learned: {where} is not a model file ({error})") from None
     try:
         if not isinstance(data, dict) or data.get("format") != FORMAT:

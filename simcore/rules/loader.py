@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from simcore.cards import Deck
 
 __all__ = ["EARLIER_FOLDER", "MAX_RULES_BYTES", "BaseRuleSet", "BaseYaku", "RulesError", "RuleSetLookups", "earlier_text",
-           "is_shipped", "load_rules", "load_rules_text", "shipped_rules", "parse_option_overrides"]
+           "is_shipped", "load_rules", "load_rules_text", "shipped_names", "shipped_rules", "parse_option_overrides"]
 
 # The largest rule file accepted: the shipped ones are under 10 KiB, and the text is stored with
 # every dataset, so a stray huge file is refused before it is parsed.
@@ -88,17 +88,22 @@ class BaseRuleSet(RuleSetLookups):
 SHIPPED_PACKAGE = "simcore.rules"
 
 
+def shipped_names() -> list[str]:
+    """Shipped rule names, sorted (``shipped_rules`` without reading the files)."""
+    return sorted(entry.name[: -len(".toml")] for entry in resources.files(SHIPPED_PACKAGE).iterdir()
+                  if entry.name.endswith(".toml"))
+
+
 def shipped_rules() -> dict[str, str]:
     """Shipped rule names and their one-line titles."""
     out = {}
-    for entry in sorted(resources.files(SHIPPED_PACKAGE).iterdir(), key=lambda p: p.name):
-        if entry.name.endswith(".toml"):
-            try:
-                data = tomllib.loads(entry.read_text(encoding="utf-8"))
-                title = str(data.get("game", {}).get("title", ""))
-            except tomllib.TOMLDecodeError:
-                title = "(unreadable)"
-            out[entry.name[: -len(".toml")]] = title
+    for name in shipped_names():
+        try:
+            data = tomllib.loads((resources.files(SHIPPED_PACKAGE) / f"{name}.toml").read_text(encoding="utf-8"))
+            title = str(data.get("game", {}).get("title", ""))
+        except tomllib.TOMLDecodeError:
+            title = "(unreadable)"
+        out[name] = title
     return out
 
 
@@ -111,12 +116,12 @@ EARLIER_FOLDER = "earlier"
 
 def is_shipped(ref: str) -> bool:
     """Whether ``load_rules(ref)`` loads a shipped rule set (a name no path shadows)."""
-    return ref in shipped_rules() and not Path(ref).exists()
+    return ref in shipped_names() and not Path(ref).exists()
 
 
 def earlier_text(name: str, sha256: str) -> str | None:
     """The earlier text of shipped rule set ``name`` whose sha256 is ``sha256``, or None."""
-    if len(sha256) != 64 or name not in shipped_rules():
+    if len(sha256) != 64 or name not in shipped_names():
         return None
     entry = resources.files(SHIPPED_PACKAGE) / EARLIER_FOLDER / f"{name}-{sha256[:16]}.toml"
     if not entry.is_file():
@@ -148,7 +153,7 @@ def _read_source(ref: str) -> tuple[str, str, str]:
             raise RulesError(f"{path}: cannot read: {error}") from None
     if path.exists():
         raise RulesError(f"{path}: not a file")
-    names = ", ".join(shipped_rules())
+    names = ", ".join(shipped_names())
     raise RulesError(f"{ref}: no such rule file or shipped rule set (shipped: {names})")
 
 
