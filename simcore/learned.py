@@ -264,8 +264,8 @@ def _table(module: Learning, compiled: Any, model_of: Callable[[str], Model]) ->
     models = tuple(None if case is None else model_of(case) for case in blocks)
     aux = np.asarray(module.aux_table(compiled), dtype=np.int64)
     # the models are those ``_load`` keeps, so the same ids are the same files' models; the
-    # entry keeps its models, so no id is reused while it stands
-    key = (module.__name__, tuple(None if m is None else id(m) for m in models), aux.tobytes())
+    # entry keeps its models, so no id is reused while it stands (a game's module stays loaded)
+    key = (id(module), tuple(None if m is None else id(m) for m in models), aux.tobytes())
     with _kept_lock:
         found = _tables.get(key)
     if found is None or not all(a is b for a, b in zip(found[1], models, strict=True)):
