@@ -54,6 +54,7 @@ import importlib
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -664,9 +665,16 @@ def _calls(setting: Setting, policy: str, plan: Plan) -> list[dict[str, Any]] | 
     if not plan.compute:
         return None
     compiled, specs = _koikoi(setting, policy)
-    rows = [asdict(d) for d in _calling().call_decisions(compiled, specs, plan.seed, plan.calls)]
+    rows = [asdict(d) for d in _calling().call_decisions(compiled, specs, plan.seed, plan.calls,
+                                                         workers=_workers(plan))]
     path.write_text(json.dumps({"policy": policy, "rounds": plan.calls, "seed": plan.seed, "decisions": rows}))
     return rows
+
+
+def _workers(plan: Plan) -> int:
+    """Processes of the value-of-calling study (the reference engine): one a thread of the plan,
+    where each has 1,000 rounds or more (a process takes a second or two to start)."""
+    return max(1, min(plan.threads or os.cpu_count() or 1, plan.calls // 1000))
 
 
 def _band(band: tuple[int, int], unit: str) -> str:
@@ -959,7 +967,7 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
         if plan.calls and s.koikoi:
             policy = strong if fast_policy(strong) else "heuristic"
             parts.append((f"{s.label}: value of calling ({policy})", plan.calls,
-                          plan.calls * _calling_seconds(s, policy, plan, cache)))
+                          plan.calls * _calling_seconds(s, policy, plan, cache) / _workers(plan)))
         if plan.variants and s.koikoi:
             policy = variant_policy(strong)
             rounds = plan.variant_size(policy, s) * sum(len(variant_values(s, o, v)) for o, v in KOIKOI_VARIANTS)

@@ -79,3 +79,11 @@ def test_the_table_by_hand():
     assert single.gain == -4 and math.isinf(single.high) and (single.better, single.worse) == (0, 1)
     every = call_table(decisions, first_only=False)
     assert [(r.points, r.turns, r.n, r.gain) for r in every][-1] == (POINTS[4], TURNS[2], 1, 18)
+
+
+def test_rounds_played_in_several_processes_give_the_same_decisions_in_order():
+    compiled = compile_rules(load_rules("koikoi"))
+    specs = [parse_policy("heuristic", "koikoi")] * 2
+    alone = call_decisions(compiled, specs, SEED, 41, first_round=3)
+    assert alone and len({d.round for d in alone}) > 20
+    assert call_decisions(compiled, specs, SEED, 41, first_round=3, workers=3) == alone

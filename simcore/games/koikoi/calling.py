@@ -15,7 +15,9 @@ fast policies; a search policy takes hours. ``docs/koikoi.md#the-value-of-callin
 from __future__ import annotations
 
 import math
+import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from simcore.games.koikoi import enums as E
@@ -51,10 +53,20 @@ class CallDecision:
 
 
 def call_decisions(compiled: CompiledRules, specs: Sequence[PolicySpec], seed: int, rounds: int,
-                   first_round: int = 0) -> list[CallDecision]:
+                   first_round: int = 0, workers: int = 1) -> list[CallDecision]:
     """Every koi-koi decision of rounds ``first_round .. first_round + rounds - 1`` of a run with
     ``seed`` and ``specs`` (one per seat), each answered both ways (module docstring). Round ``r``
-    is dealt by seat ``r % 2`` with the rules' starting points, as a run of independent rounds."""
+    is dealt by seat ``r % 2`` with the rules' starting points, as a run of independent rounds.
+    ``workers`` > 1 plays that many consecutive parts of the rounds in as many processes at once;
+    a round's decisions depend on the round alone, so the list is the same."""
+    if workers > 1 and rounds > 1:
+        parts = min(workers, rounds)
+        bounds = [first_round + rounds * k // parts for k in range(parts + 1)]
+        # spawned, not forked: the calling process may have threads running (a run's kernels)
+        with ProcessPoolExecutor(parts, mp_context=multiprocessing.get_context("spawn")) as pool:
+            found = pool.map(call_decisions, [compiled] * parts, [specs] * parts, [seed] * parts,
+                             [b - a for a, b in zip(bounds[:-1], bounds[1:], strict=True)], bounds[:-1])
+            return [d for part in found for d in part]
     start = compiled.param(E.P_START_POINTS)
     out: list[CallDecision] = []
     for r in range(first_round, first_round + rounds):
