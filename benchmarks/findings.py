@@ -40,10 +40,9 @@ a line naming it and what differs, and is left as it is. ``--no-run`` writes the
 complete folders only and names the parts still missing. ``--estimate`` computes nothing: it times each policy
 briefly in each setting and prints every part's rounds and expected time (the search players set
 it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
-For the header command of docs/findings.md it says about 1.0 hours; run from scratch (an empty
-``--out`` and numba cache, a quiet 2-core machine, at 71d321d) the command took 1 h 22 min, about
-63 minutes for the page, the first compile of every kernel included, and 19 for the check, and
-wrote the committed page again, number for number.
+The header command of docs/findings.md, run into an empty ``--out`` with the numba cache warm
+(2 cores, at ee68ece), took 80 minutes: 61 for the page, 18 for the fresh-seed check, 1 for the
+multi-seed check and the rendering; it wrote the committed page again, number for number.
 """
 
 from __future__ import annotations
