@@ -10,17 +10,25 @@ import numpy as np
 import pytest
 
 from simcore.games import get_game
-from simcore.kernels.threads import MIN_SPAN_UNITS, in_threads, spans
+from simcore.kernels.threads import (
+    MIN_SPAN_UNITS,
+    SLOW_SPANS_PER_THREAD,
+    SPANS_PER_THREAD,
+    in_threads,
+    spans,
+)
 from simcore.policies import parse_policy
 from simcore.rules import load_rules
 
 
 @pytest.mark.parametrize(("n_units", "threads"), [(1, 2), (63, 2), (64, 1), (1000, 2), (100_003, 2), (7, 8)])
-def test_spans_cover_every_unit_once_in_order(n_units, threads):
-    parts = spans(n_units, threads)
+@pytest.mark.parametrize(("min_span", "per_thread"), [(MIN_SPAN_UNITS, SPANS_PER_THREAD), (1, SLOW_SPANS_PER_THREAD)])
+def test_spans_cover_every_unit_once_in_order(n_units, threads, min_span, per_thread):
+    parts = spans(n_units, threads, min_span, per_thread)
     assert parts[0][0] == 0 and parts[-1][1] == n_units
     assert all(a[1] == b[0] for a, b in zip(parts, parts[1:], strict=False))
     assert all(hi > lo for lo, hi in parts)
+    assert len(parts) == max(1, min(threads * per_thread, n_units // min_span))
 
 
 def test_an_error_in_a_span_reaches_the_caller():

@@ -17,7 +17,7 @@ import numpy as np
 
 from simcore.kernels.contract import load_implementations
 from simcore.kernels.prepared import prepared
-from simcore.kernels.threads import in_threads
+from simcore.kernels.threads import SLOW_SPANS_PER_THREAD, in_threads
 from simcore.kernels.units_nb import play_units_nb
 from simcore.record import output_matrices, played
 from simcore.rng import MASK64
@@ -52,7 +52,7 @@ def play_general(general_args: Callable[[Any, Sequence[Any]], tuple[Any, tuple]]
     in_threads(lambda lo, hi: play_units_nb(
         rules, np.uint64(int(seed) & MASK64), np.int64(first_unit), np.int64(lo), np.int64(hi), matches,
         np.int64(stride), params, floats, tables, logs, *kinds, out_int, out_mask, NOT_COUNTED), n_units,
-        min_span=1)
+        min_span=1, per_thread=SLOW_SPANS_PER_THREAD)
     return played(out_int, out_mask, n_units * stride)
 
 

@@ -16,18 +16,22 @@ import numba
 
 from simcore.kernels.stack import roomy
 
-__all__ = ["SPANS_PER_THREAD", "in_threads", "spans"]
+__all__ = ["SLOW_SPANS_PER_THREAD", "SPANS_PER_THREAD", "in_threads", "spans"]
 
 SPANS_PER_THREAD = 4  # more spans than threads: a slow span does not hold the others up
+# The general kernel's units are slow (a search round takes milliseconds): a call waits for its
+# last span, so its spans are many and short; handing one out costs microseconds.
+SLOW_SPANS_PER_THREAD = 32
 MIN_SPAN_UNITS = 64  # below this a span costs more to hand out than it saves
 
 _pools: dict[int, ThreadPoolExecutor] = {}
 
 
-def spans(n_units: int, threads: int, min_span: int = MIN_SPAN_UNITS) -> list[tuple[int, int]]:
-    """``[(lo, hi), ...]`` covering ``0 .. n_units`` in order: ``SPANS_PER_THREAD`` per thread,
-    none shorter than ``min_span`` units (one span when there is no work to share)."""
-    count = max(1, min(threads * SPANS_PER_THREAD, n_units // min_span))
+def spans(n_units: int, threads: int, min_span: int = MIN_SPAN_UNITS,
+          per_thread: int = SPANS_PER_THREAD) -> list[tuple[int, int]]:
+    """``[(lo, hi), ...]`` covering ``0 .. n_units`` in order: ``per_thread`` per thread, none
+    shorter than ``min_span`` units (one span when there is no work to share)."""
+    count = max(1, min(threads * per_thread, n_units // min_span))
     return [(k * n_units // count, (k + 1) * n_units // count) for k in range(count)]
 
 
@@ -38,10 +42,12 @@ def _pool(threads: int) -> ThreadPoolExecutor:
     return pool
 
 
-def in_threads(play: Callable[[int, int], None], n_units: int, min_span: int = MIN_SPAN_UNITS) -> None:
+def in_threads(play: Callable[[int, int], None], n_units: int, min_span: int = MIN_SPAN_UNITS,
+               per_thread: int = SPANS_PER_THREAD) -> None:
     """Call ``play(lo, hi)`` over spans of ``0 .. n_units`` on ``numba.get_num_threads()``
     threads (``--threads``); the first exception of any span is raised here.  ``min_span``: the
-    fewest units worth a span of their own (1 for the search kernels, whose units are slow)."""
+    fewest units worth a span of their own (1 for the general kernel, whose units are slow), and
+    ``per_thread`` spans a thread at most (``SLOW_SPANS_PER_THREAD`` for it)."""
     threads = numba.get_num_threads()
     # the first call compiles the kernel: give numba's compiler room (simcore/kernels/stack.py)
     if threads <= 1:
@@ -54,7 +60,7 @@ def in_threads(play: Callable[[int, int], None], n_units: int, min_span: int = M
     roomy(play, 0, head)
     if head == n_units:
         return
-    parts = [(head + lo, head + hi) for lo, hi in spans(n_units - head, threads, min_span)]
+    parts = [(head + lo, head + hi) for lo, hi in spans(n_units - head, threads, min_span, per_thread)]
     if len(parts) == 1:
         roomy(play, *parts[0])
         return

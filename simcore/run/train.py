@@ -60,7 +60,7 @@ import numpy as np
 from simcore.errors import RunError
 from simcore.games import game_of
 from simcore.kernels.policy_ids import OBJECTIVE_IDS, POLICY_HEURISTIC, POLICY_LEARNED
-from simcore.kernels.threads import in_threads
+from simcore.kernels.threads import SLOW_SPANS_PER_THREAD, in_threads
 from simcore.learned import learned_table, learning
 from simcore.models import LEAF, MAX_LEAF, MAX_TREES, MAX_UNIT, MAX_WEIGHT, Model, Tree, save_model
 from simcore.policies import parse_policy
@@ -396,7 +396,7 @@ def _chunk(rules: Any, config: TrainConfig, start: int, n: int, behaviour: int, 
 
     roomy(play, 0, 1)
     if n > 1:
-        in_threads(lambda lo, hi: play(lo + 1, hi + 1), n - 1, min_span=1)
+        in_threads(lambda lo, hi: play(lo + 1, hi + 1), n - 1, min_span=1, per_thread=SLOW_SPANS_PER_THREAD)
 
 
 def _compact(features: np.ndarray) -> np.ndarray:
