@@ -58,7 +58,8 @@ def call_decisions(compiled: CompiledRules, specs: Sequence[PolicySpec], seed: i
     ``seed`` and ``specs`` (one per seat), each answered both ways (module docstring). Round ``r``
     is dealt by seat ``r % 2`` with the rules' starting points, as a run of independent rounds.
     ``workers`` > 1 plays that many consecutive parts of the rounds in as many processes at once;
-    a round's decisions depend on the round alone, so the list is the same."""
+    a round's decisions depend on the round alone, so the list is the same. The processes are
+    spawned: a script that asks for them runs its top level under ``if __name__ == "__main__":``."""
     if workers > 1 and rounds > 1:
         parts = min(workers, rounds)
         bounds = [first_round + rounds * k // parts for k in range(parts + 1)]
