@@ -20,6 +20,7 @@ rows may differ is checked with ``kernel_ab`` or a digest of its runs.
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import subprocess
 import sys
@@ -36,11 +37,8 @@ def extract(rev: str, into: Path, root: Path = ROOT) -> str:
     short = subprocess.run(["git", "rev-parse", "--short", rev], cwd=root, capture_output=True, text=True,
                            check=True).stdout.strip()
     archive = subprocess.run(["git", "archive", "--format=tar", rev], cwd=root, capture_output=True, check=True).stdout
-    tar_path = into / "tree.tar"
-    tar_path.write_bytes(archive)
-    with tarfile.open(tar_path) as tar:
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into / "tree", filter="data")
-    tar_path.unlink()
     return short
 
 
