@@ -740,89 +740,116 @@ def _against_best(setting: Setting, plan: Plan, findings: Findings) -> str:
             f"{payoff_.text()} a round, {wins_.text()} points of seatings won")
 
 
-def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Any = None) -> Findings:
-    """Every tournament, run and sweep of the page (reusing complete folders), and their numbers."""
+def gather(plan: Plan, settings_: list[Setting], skill: bool, log: Path | None = None,
+           started: float | None = None) -> Findings:
+    """Every tournament, run and sweep of the page (reusing complete folders), and their numbers,
+    one setting after another (``log``: progress lines appended to this file, timed from the
+    ``time.monotonic()`` value ``started``)."""
+    began = time.monotonic()
+    findings = Findings()
+    for setting in settings_:
+        merge(findings, gather_setting(plan, setting, skill, log, began if started is None else started))
+    findings.seconds = time.monotonic() - began
+    return findings
+
+
+def merge(into: Findings, part: Findings) -> None:
+    """Add ``part``'s numbers and tables to ``into`` after its own (the settings' order is the page's)."""
+    for f in dataclasses.fields(Findings):
+        mine, theirs = getattr(into, f.name), getattr(part, f.name)
+        if isinstance(mine, dict):
+            mine.update(theirs)
+        elif isinstance(mine, list):
+            mine.extend(theirs)
+
+
+def gather_setting(plan: Plan, setting: Setting, skill: bool, log: Path | None = None,
+                   started: float | None = None) -> Findings:
+    """The tournament, runs and sweeps of one setting (reusing complete folders), and their numbers;
+    what it computes depends on ``plan`` and ``setting`` alone, so settings may be gathered in any
+    order or at once (``gather_all``)."""
     from analysis.skill_report import play_skill, skill_complete
+    from simcore.policies import HiddenCardsWarning
     from simcore.run import tournament
 
-    started = time.monotonic()
+    warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
+    started = time.monotonic() if started is None else started
     findings = Findings()
     plan.out.mkdir(parents=True, exist_ok=True)
 
     def note(text: str) -> None:
         if log is not None:
-            print(f"[{time.monotonic() - started:7.0f}s] {text}", file=log, flush=True)
+            with log.open("a", encoding="utf-8") as file:
+                print(f"[{time.monotonic() - started:7.0f}s] seed {plan.seed}: {text}", file=file)
 
-    for setting in settings_:
-        if skill:
-            folder = plan.out / f"skill-{setting.slug()}"
-            config = tournament.TournamentConfig(rules=setting.rules, options=_options(setting),
-                                                 policies=tuple(plan.chain_for(setting)), deals=plan.deals,
-                                                 seed=plan.seed, engine=plan.engine, threads=plan.threads,
-                                                 out=str(folder), resume=folder.is_dir())
-            if tournament.is_tournament(folder):
-                _refuse_stale(tournament.resume_conflict(config))
-            complete = skill_complete(folder)  # reads the fair pairings of a folder of some pairings only
-            if not complete and plan.compute:
-                play_skill(config)  # complete when it returns
-                complete = True
-            if complete:
-                describe_skill(folder, setting, findings)
-                note(f"skill {setting.label}")
-            else:
-                findings.missing.append(f"skill {setting.label}")
-        strong = _strongest(setting, plan, findings)
-        paths: dict[str, Path] = {}
-        for policy in dict.fromkeys([*plan.policies, strong]):
-            if setting.tensho:
-                sweep = _sweep(setting, "tensho.card_values", list(CARD_VALUES), policy, plan,
-                               plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}", plan.size(policy, setting))
-                if sweep is None:
-                    findings.missing.append(f"{setting.label} / {policy}")
-                    continue
-                paths[policy] = _combination(setting, sweep)
-                describe_run(paths[policy], setting, policy, findings)
-                describe_sweep(sweep, setting, policy, findings)
-                if setting.options == (("tensho.yaku_set_choice", "fixed_1"),):  # the hanafuda skin: T3
-                    describe_run(_combination(setting, sweep, "T3_hanafuda"), setting, f"{policy}, T3", findings)
-            else:
-                path = _run(setting, policy, plan)
-                if path is None:
-                    findings.missing.append(f"{setting.label} / {policy}")
-                    continue
-                paths[policy] = path
-                describe_run(path, setting, policy, findings)
-            note(f"{setting.label} / {policy}")
-        if plan.matches:
-            path = _run(setting, strong, plan, matches=plan.match_count(strong, setting), tag=f"-matches{plan.match_rounds}")
+    if skill:
+        folder = plan.out / f"skill-{setting.slug()}"
+        config = tournament.TournamentConfig(rules=setting.rules, options=_options(setting),
+                                             policies=tuple(plan.chain_for(setting)), deals=plan.deals,
+                                             seed=plan.seed, engine=plan.engine, threads=plan.threads,
+                                             out=str(folder), resume=folder.is_dir())
+        if tournament.is_tournament(folder):
+            _refuse_stale(tournament.resume_conflict(config))
+        complete = skill_complete(folder)  # reads the fair pairings of a folder of some pairings only
+        if not complete and plan.compute:
+            play_skill(config)  # complete when it returns
+            complete = True
+        if complete:
+            describe_skill(folder, setting, findings)
+            note(f"skill {setting.label}")
+        else:
+            findings.missing.append(f"skill {setting.label}")
+    strong = _strongest(setting, plan, findings)
+    paths: dict[str, Path] = {}
+    for policy in dict.fromkeys([*plan.policies, strong]):
+        if setting.tensho:
+            sweep = _sweep(setting, "tensho.card_values", list(CARD_VALUES), policy, plan,
+                           plan.out / f"sweep-{setting.slug()}-{_policy_slug(policy)}", plan.size(policy, setting))
+            if sweep is None:
+                findings.missing.append(f"{setting.label} / {policy}")
+                continue
+            paths[policy] = _combination(setting, sweep)
+            describe_run(paths[policy], setting, policy, findings)
+            describe_sweep(sweep, setting, policy, findings)
+            if setting.options == (("tensho.yaku_set_choice", "fixed_1"),):  # the hanafuda skin: T3
+                describe_run(_combination(setting, sweep, "T3_hanafuda"), setting, f"{policy}, T3", findings)
+        else:
+            path = _run(setting, policy, plan)
             if path is None:
-                findings.missing.append(f"{setting.label} / {strong} matches")
-            else:
-                describe_matches(path, setting, strong, findings)
-        weak = plan.policies[0]
-        if weak != strong and weak in paths and strong in paths:
-            describe_misleading(paths[weak], paths[strong], setting, weak, strong, findings)
-        if plan.calls and setting.koikoi:
-            policy = strong if fast_policy(strong) else "heuristic"
-            rows = _calls(setting, policy, plan)
-            if rows is None:
-                findings.missing.append(f"{setting.label} / value of calling")
-            else:
-                describe_calling(rows, setting, policy, plan.calls, findings)
-                note(f"{setting.label} / value of calling")
-        if plan.variants and setting.koikoi:
-            policy = variant_policy(strong)
-            findings.variant_policy[setting.label] = policy
-            for option, values in KOIKOI_VARIANTS:
-                swept = _sweep(setting, option, variant_values(setting, option, values), policy, plan,
-                               plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}",
-                               plan.variant_size(policy, setting))
-                if swept is None:
-                    findings.missing.append(f"{setting.label} / {option}")
-                    continue
-                describe_variants(swept, setting, policy, findings)
-                note(f"{setting.label} / {option}")
-    findings.seconds = time.monotonic() - started
+                findings.missing.append(f"{setting.label} / {policy}")
+                continue
+            paths[policy] = path
+            describe_run(path, setting, policy, findings)
+        note(f"{setting.label} / {policy}")
+    if plan.matches:
+        path = _run(setting, strong, plan, matches=plan.match_count(strong, setting), tag=f"-matches{plan.match_rounds}")
+        if path is None:
+            findings.missing.append(f"{setting.label} / {strong} matches")
+        else:
+            describe_matches(path, setting, strong, findings)
+    weak = plan.policies[0]
+    if weak != strong and weak in paths and strong in paths:
+        describe_misleading(paths[weak], paths[strong], setting, weak, strong, findings)
+    if plan.calls and setting.koikoi:
+        policy = strong if fast_policy(strong) else "heuristic"
+        rows = _calls(setting, policy, plan)
+        if rows is None:
+            findings.missing.append(f"{setting.label} / value of calling")
+        else:
+            describe_calling(rows, setting, policy, plan.calls, findings)
+            note(f"{setting.label} / value of calling")
+    if plan.variants and setting.koikoi:
+        policy = variant_policy(strong)
+        findings.variant_policy[setting.label] = policy
+        for option, values in KOIKOI_VARIANTS:
+            swept = _sweep(setting, option, variant_values(setting, option, values), policy, plan,
+                           plan.out / f"variants-{setting.slug()}-{option.split('.')[-1]}-{_policy_slug(policy)}",
+                           plan.variant_size(policy, setting))
+            if swept is None:
+                findings.missing.append(f"{setting.label} / {option}")
+                continue
+            describe_variants(swept, setting, policy, findings)
+            note(f"{setting.label} / {option}")
     return findings
 
 
@@ -831,20 +858,91 @@ def multi_seed(plan: Plan, settings_: list[Setting], seeds: int, rounds: int, po
     """The headline numbers (dealer's win rate and payoff per round) from ``seeds`` more seeds:
     their spread between seeds against the standard errors the page states."""
     for setting in settings_:
-        values: dict[str, list[Number]] = {"dealer's win rate": [], "dealer's payoff per round": []}
-        for k in range(seeds):
-            seed = plan.seed + 1000 + k
-            path = _run(setting, policy, plan, rounds=rounds, seed=seed, tag=f"-seed{seed}")
-            if path is None:
-                findings.missing.append(f"{setting.label} / {policy} seed {seed}")
-                continue
-            found = Findings()
-            describe_run(path, setting, policy, found, yaku=False)
-            values["dealer's win rate"].append(found.numbers[(setting.label, policy, "order 0 wins")])
-            values["dealer's payoff per round"].append(found.numbers[(setting.label, policy, "order 0 payoff")])
-        for name, numbers in values.items():
-            if len(numbers) >= 2:
-                findings.spread.append(spread_row(setting.label, policy, name, numbers))
+        merge(findings, seed_spread(plan, setting, seeds, rounds, policy))
+
+
+def seed_spread(plan: Plan, setting: Setting, seeds: int, rounds: int, policy: str) -> Findings:
+    """``multi_seed`` for one setting: its spread rows (and the runs missing, if any)."""
+    findings = Findings()
+    values: dict[str, list[Number]] = {"dealer's win rate": [], "dealer's payoff per round": []}
+    for k in range(seeds):
+        seed = plan.seed + 1000 + k
+        path = _run(setting, policy, plan, rounds=rounds, seed=seed, tag=f"-seed{seed}")
+        if path is None:
+            findings.missing.append(f"{setting.label} / {policy} seed {seed}")
+            continue
+        found = Findings()
+        describe_run(path, setting, policy, found, yaku=False)
+        values["dealer's win rate"].append(found.numbers[(setting.label, policy, "order 0 wins")])
+        values["dealer's payoff per round"].append(found.numbers[(setting.label, policy, "order 0 payoff")])
+    for name, numbers in values.items():
+        if len(numbers) >= 2:
+            findings.spread.append(spread_row(setting.label, policy, name, numbers))
+    return findings
+
+
+def gather_all(plan: Plan, settings_: list[Setting], skill: bool, seeds: tuple[int, int, str] | None = None,
+               check: Any = None, log: Path | None = None,
+               processes: int = 1) -> tuple[Findings, Findings | None, Plan | None]:
+    """The page's findings, the multi-seed check's spread among them (``seeds``: how many seeds, their
+    rounds and policy), and the fresh-seed check's findings and plan (``check``: its plan from the
+    page's strongest policy of each setting, or None), as ``gather``, ``multi_seed`` and ``gather``
+    again would give them one after another. With ``processes`` > 1 that many settings are gathered at
+    once, each in a process of its own (spawned: the kernels run threads): one setting's Python
+    reading and its runs' last spans leave cores idle that another's runs then use; a setting's
+    check starts once its page part is done (its good play may be the page's measured strongest).
+    The numbers do not depend on the order."""
+    started = time.monotonic()
+    if processes <= 1 or not plan.compute:
+        findings = gather(plan, settings_, skill, log, started)
+        if seeds is not None:
+            multi_seed(plan, settings_, *seeds, findings)
+        fresh_plan = check(findings) if check is not None else None
+        fresh = gather(fresh_plan, settings_, skill, log, started) if fresh_plan is not None else None
+        return findings, fresh, fresh_plan
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    pages: dict[Future[Findings], int] = {}
+    spreads: dict[int, Future[Findings]] = {}
+    checks: dict[int, Future[Findings]] = {}
+    parts: dict[int, Findings] = {}
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        try:
+            pages = {pool.submit(gather_setting, plan, s, skill, log, started): i for i, s in enumerate(settings_)}
+            if seeds is not None:
+                spreads = {i: pool.submit(seed_spread, plan, s, *seeds) for i, s in enumerate(settings_)}
+            pending = set(pages)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    i = pages[future]
+                    parts[i] = future.result()
+                    if check is not None:
+                        setting = settings_[i]
+                        checks[i] = pool.submit(gather_setting, check(parts[i]), setting, skill, log, started)
+            findings = Findings()
+            for i in range(len(settings_)):
+                merge(findings, parts[i])
+            for i in range(len(settings_)):
+                if i in spreads:
+                    merge(findings, spreads[i].result())
+            fresh_plan = check(findings) if check is not None else None
+            fresh = None
+            if checks:
+                fresh = Findings()
+                for i in range(len(settings_)):
+                    merge(fresh, checks[i].result())
+        except BaseException:  # a setting failed (or Ctrl-C): stop the others' runs now
+            processes_ = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes_:
+                process.terminate()
+            raise
+    findings.seconds = time.monotonic() - started
+    if fresh is not None:
+        fresh.seconds = findings.seconds
+    return findings, fresh, fresh_plan
 
 
 def spread_row(setting: str, policy: str, name: str, numbers: list[Number]) -> dict[str, Any]:
@@ -1904,6 +2002,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed-policy", default="greedy", help="the policy of the multi-seed check")
     parser.add_argument("--engine", default="kernel", choices=("kernel", "reference"))
     parser.add_argument("--threads", type=int, help="threads per run (default: every core)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="settings gathered at once, each in a process of its own (its runs' threads: --threads)")
     parser.add_argument("--out", type=Path, default=Path("findings-runs"))
     parser.add_argument("--doc", type=Path, default=Path("docs/findings.md"))
     parser.add_argument("--log", type=Path, help="append progress lines to this file")
@@ -1918,6 +2018,8 @@ def main(argv: list[str] | None = None) -> int:
     for flag, value in (("--learned-rounds", args.learned_rounds), ("--check-learned-rounds", args.check_learned_rounds)):
         if value is not None and value < 1:
             parser.error(f"{flag} {value}: must be at least 1")
+    if args.processes < 1:
+        parser.error(f"--processes {args.processes}: must be at least 1")
     for flag, value in (("--calls", args.calls), ("--check-calls", args.check_calls)):
         if value is not None and value < 0:
             parser.error(f"{flag} {value}: must be at least 0 (0: none)")
@@ -1942,19 +2044,19 @@ def main(argv: list[str] | None = None) -> int:
     # the command that makes the page: a re-render (--no-run) gives the same page from the same folders
     command = " ".join(["python -m benchmarks.findings",
                         *[a for a in (argv if argv is not None else sys.argv[1:]) if a != "--no-run"]])
-    log = args.log.open("a", encoding="utf-8") if args.log else None
     skill = not args.no_skill
     if args.estimate:
         return _print_estimate(plan, settings_, skill, args)
-    findings = gather(plan, settings_, skill, log)
-    if args.seeds:
-        multi_seed(plan, settings_, args.seeds, args.seed_rounds, args.seed_policy, findings)
+    def check(found: Findings) -> Plan:
+        """The fresh-seed check's plan, given the page's strongest policies ``found`` so far."""
+        return _check_plan(plan, args, args.out / f"check-seed{args.check}", {
+            **plan.strongest, **{s.slug(): p for s in settings_ if (p := found.strong(s.label)) is not None}})
+
+    findings, fresh, fresh_plan = gather_all(
+        plan, settings_, skill, (args.seeds, args.seed_rounds, args.seed_policy) if args.seeds else None,
+        check if args.check is not None else None, args.log, args.processes)
     save_numbers(findings, args.out / f"numbers-seed{plan.seed}.json")
-    fresh = fresh_plan = None
-    if args.check is not None:
-        fresh_plan = _check_plan(plan, args, args.out / f"check-seed{args.check}", {
-            **plan.strongest, **{s.slug(): p for s in settings_ if (p := findings.strong(s.label)) is not None}})
-        fresh = gather(fresh_plan, settings_, skill, log)
+    if fresh is not None and fresh_plan is not None:
         save_numbers(fresh, fresh_plan.out / f"numbers-seed{args.check}.json")
     page = render(findings, plan, settings_, command, fresh, fresh_plan)
     args.doc.parent.mkdir(parents=True, exist_ok=True)

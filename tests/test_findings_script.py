@@ -439,3 +439,34 @@ def test_the_first_dealers_share_of_matches_stands_beside_equal_chances_of_the_m
     # no match drawn: one in three of them with 3 players
     assert match_text(wins, rate("x", "p", "first dealer draws the match", 0, 1000), 3).endswith(
         "of matches (an equal share: 33.3 %)")
+
+
+@pytest.mark.slow
+def test_settings_gathered_at_once_give_the_numbers_of_one_after_another(tmp_path):
+    # --processes: each setting (and its fresh-seed check) in a process of its own; the merged findings
+    # hold the same numbers in the same order as gathering one setting after another
+    from benchmarks.findings import gather_all, settings
+
+    quick = settings(quick=True)
+
+    def findings(out, processes):
+        plan = Plan(policies=["random", "greedy"], chain=[], rounds=400, search_rounds=10, deals=10, seed=3,
+                    out=out, matches=20, variants=False)
+        return gather_all(plan, quick, False, (2, 300, "random"),
+                          lambda found: dataclasses.replace(plan, seed=4, rounds=300, out=out / "check"),
+                          processes=processes)
+
+    one, fresh_one, _ = findings(tmp_path / "one", 1)
+    two, fresh_two, fresh_plan = findings(tmp_path / "two", 2)
+    assert fresh_one is not None and fresh_two is not None and fresh_plan is not None
+    assert fresh_plan.seed == 4 and fresh_plan.out == tmp_path / "two" / "check"
+    assert len(one.numbers) > 100 and len(one.spread) == 2 * len(quick)
+    for a, b in ((one, two), (fresh_one, fresh_two)):
+        assert list(a.numbers.items()) == list(b.numbers.items())
+        assert (a.yaku, a.matches, a.strongest, a.spread) == (b.yaku, b.matches, b.strongest, b.spread)
+    assert list(one.numbers.items()) != list(fresh_one.numbers.items())  # the check's own seed
+    # a setting that fails (here: a folder made for another size) stops the page with its line
+    with pytest.raises(SystemExit, match="was started with a different (units|deals): 400 then, 500 now"):
+        plan = Plan(policies=["random"], chain=[], rounds=500, search_rounds=10, deals=10, seed=3,
+                    out=tmp_path / "two", variants=False)
+        gather_all(plan, quick, False, processes=2)
