@@ -43,3 +43,15 @@ def test_both_sides_run_the_command_and_a_ratio_is_printed(tmp_path, capsys):
 def test_a_failing_command_stops_with_its_last_line():
     with pytest.raises(SystemExit, match="the command failed"):
         main(["--repeat", "1", "--", "run", "no-such-rules", "--out", "{out}"])
+
+
+@pytest.mark.skipif(not _is_git_checkout(), reason="needs the project's git history")
+def test_another_module_and_an_option_of_the_working_tree_alone(tmp_path, capsys):
+    # the revision's side runs without --extra's arguments: an option it does not know would fail it
+    line = command(["--out", "{out}", "--doc", "{out}/page.md"], tmp_path / "x", "benchmarks.findings")
+    assert line[1:3] == ["-m", "benchmarks.findings"] and line[-1] == str(tmp_path / "x" / "page.md")
+    main(["--against", "HEAD", "--repeat", "1", "--extra=--raw", "--", "rules", "show", "tensho-ise"])
+    assert "working tree /" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as failed:  # the revision's side ran first and passed: the working tree's failed
+        main(["--against", "HEAD", "--repeat", "1", "--extra=--no-such-option", "--", "rules", "list"])
+    assert f"the command failed in {ROOT} " in str(failed.value)
