@@ -295,13 +295,18 @@ class Plan:
     search_matches: int | None = None  # matches of a search policy, at most (None: as many rounds as its runs)
     search_matches_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own search_matches
     learned_rounds: int | None = None  # rounds per run of a learned policy, at most ``rounds`` (None: ``rounds``)
+    learned_rounds_for: dict[str, int] = field(default_factory=dict)  # slug -> a setting's own learned_rounds
 
     def size(self, policy: str, setting: Setting | None = None) -> int:
         """Rounds per run of ``policy`` in ``setting`` (the search players get ``search_rounds``,
         or the setting's own where ``search_rounds_for`` names it; a learned player
-        ``learned_rounds`` where given)."""
+        ``learned_rounds`` where given, or the setting's own where ``learned_rounds_for`` names it,
+        at most ``rounds``)."""
         if fast_policy(policy):
-            return self.learned_size if _learned(policy) else self.rounds
+            if not _learned(policy):
+                return self.rounds
+            own = self.learned_rounds_for.get(setting.slug()) if setting else None
+            return self.learned_size if own is None else min(own, self.rounds)
         return self.search_rounds_for.get(setting.slug(), self.search_rounds) if setting else self.search_rounds
 
     @property
@@ -1681,12 +1686,16 @@ def misleading_section(page: Page, findings: Findings, settings_: list[Setting],
         if not mine:
             continue
         flagged = [r for r in mine if r[4] < 0.05]
-        page.add(f"* **{s.label}** ({mine[0][1].policy}, on the {max(r[2].n for r in mine):,} rounds both played): "
+        both = max(r[2].n for r in mine)
+        page.add(f"* **{s.label}** ({mine[0][1].policy}, on the {both:,} rounds both played): "
                  f"{len(flagged)} of the {len(mine)} shares differ.")
         for a, b, d, _, h in sorted(flagged, key=lambda r: r[4])[:12]:
-            side = "too high" if a.value > b.value else "too low"
+            side = "too low" if d.value > 0 else "too high"  # the paired difference, strong - weak, decides
+            # where seats sit rounds out, a rate over the rounds the dealer played is paired over the
+            # rounds it played in both runs: a subset of its own, so the difference is not that of the two rates
+            where = "" if d.n == both else f" over the {d.n:,} rounds the dealer played in both runs"
             page.add(f"  * {weak} play puts {a.quantity.replace('_', ' ')} {side}: {a.text(True)} against "
-                     f"{b.text(True)} (difference {d.text(True)}, Holm p = {_p(h)}).")
+                     f"{b.text(True)} (difference{where} {d.text(True)}, Holm p = {_p(h)}).")
         if len(flagged) > 12:
             page.add(f"  * ... and {len(flagged) - 12} more.")
     page.add("")
@@ -1771,6 +1780,12 @@ def _own_sizes(plan: Plan, settings_: list[Setting]) -> str:
     return f" ({'; '.join(own)})" if own else ""
 
 
+def _own_learned(plan: Plan, settings_: list[Setting]) -> str:
+    """``; SETTING: N, ...``: the settings whose learned runs have a size of their own."""
+    own = [f"{s.label}: {plan.size('learned', s):,}" for s in settings_ if s.slug() in plan.learned_rounds_for]
+    return f"; {'; '.join(own)}" if own else ""
+
+
 def _own_matches(plan: Plan, settings_: list[Setting]) -> str:
     """``; at most N in SETTING, ...``: the settings whose search matches have a cap of their own."""
     own = [f"{plan.search_matches_for[s.slug()]:,} in {s.label}" for s in settings_ if s.slug() in plan.search_matches_for]
@@ -1785,7 +1800,8 @@ def render(findings: Findings, plan: Plan, settings_: list[Setting], command: st
     page.add("# Findings", "",
              f"Made by `{command}` at commit {_revision()} (seed {plan.seed}; `--no-run` re-renders it from the "
              f"folders under `--out`). Sizes: {plan.rounds:,} rounds per run of a fast policy"
-             + (f" (a learned one: {plan.learned_size:,})" if plan.learned_rounds is not None else "")
+             + (f" (a learned one: {plan.learned_size:,}{_own_learned(plan, settings_)})"
+                if plan.learned_rounds is not None or plan.learned_rounds_for else "")
              + ", "
              f"{plan.search_rounds:,} per run of a search policy{_own_sizes(plan, settings_)}, {plan.deals:,} deals "
              f"per pairing of the skill "
@@ -1941,7 +1957,7 @@ def save_numbers(findings: Findings, path: Path) -> None:
 
 
 def _sizes(values: list[str], flag: str = "--search-rounds-for", unit: str = "rounds") -> dict[str, int]:
-    """``flag``'s ``SLUG=N`` values (``--search-rounds-for``, ``--search-matches-for``): a setting's
+    """``flag``'s ``SLUG=N`` values (``--search-rounds-for``, ``--learned-rounds-for``, ``--search-matches-for``): a setting's
     slug -> its own size."""
     out = {}
     for slug, size in _pairs(values, flag, "N").items():
@@ -1978,6 +1994,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search-rounds", type=int, default=110_000, help="rounds per run of a search policy")
     parser.add_argument("--learned-rounds", type=int,
                         help="rounds per run of a learned policy, at most --rounds (default: --rounds)")
+    parser.add_argument("--learned-rounds-for", action="append", default=[], metavar="SLUG=N",
+                        help="a setting's own --learned-rounds, at most --rounds (repeatable), e.g. where seats "
+                             "sit out rounds and its learned player is fast")
     parser.add_argument("--search-rounds-for", action="append", default=[], metavar="SLUG=N",
                         help="a setting's own --search-rounds (repeatable), e.g. where its search player is fast")
     parser.add_argument("--deals", type=int, default=1_000, help="deals per pairing of the skill tournaments")
@@ -2037,10 +2056,12 @@ def main(argv: list[str] | None = None) -> int:
                 variants=not args.no_variants, search_rounds_for=_sizes(args.search_rounds_for),
                 variant_rounds=args.variant_rounds, search_matches=args.search_matches,
                 search_matches_for=_sizes(args.search_matches_for, "--search-matches-for", "matches"),
-                learned_rounds=args.learned_rounds)
+                learned_rounds=args.learned_rounds,
+                learned_rounds_for=_sizes(args.learned_rounds_for, "--learned-rounds-for"))
     settings_ = settings(args.quick)
     slugs = [s.slug() for s in settings(False)]
-    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest) | set(plan.search_matches_for)) - set(slugs))
+    unknown = sorted((set(plan.search_rounds_for) | set(plan.strongest) | set(plan.search_matches_for)
+                      | set(plan.learned_rounds_for)) - set(slugs))
     if unknown:
         raise SystemExit(f"no setting has the slug {', '.join(unknown)} (settings: {', '.join(slugs)})")
     warnings.simplefilter("ignore", HiddenCardsWarning)  # the omniscient players are named in the page itself
@@ -2072,10 +2093,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check_plan(plan: Plan, args: argparse.Namespace, out: Path, strongest: dict[str, str]) -> Plan:
     """The fresh-seed check's plan: ``plan`` with the ``--check-*`` sizes and seed, writing to ``out``
-    (the settings' own search sizes are the page's alone: the check's search runs are all
-    ``--check-search-rounds``)."""
+    (the settings' own search and learned sizes are the page's alone: the check's search runs are all
+    ``--check-search-rounds``, its learned runs ``--check-learned-rounds``)."""
     return dataclasses.replace(
-        plan, search_rounds_for={}, search_matches_for={},
+        plan, search_rounds_for={}, search_matches_for={}, learned_rounds_for={},
         rounds=args.check_rounds or plan.rounds, search_rounds=args.check_search_rounds or plan.search_rounds,
         deals=args.check_deals or plan.deals, seed=args.check, out=out,
         matches=plan.matches if args.check_matches is None else args.check_matches, strongest=strongest,

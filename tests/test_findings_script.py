@@ -97,6 +97,25 @@ def test_where_random_play_misleads_is_holm_adjusted_over_the_section(tmp_path):
         assert (f"reason{k} too high" in text) == (a < 0.05)
         if a < 0.05:
             assert f"Holm p = {a:.3f}" in text
+    # with seats sitting rounds out, the dealer's win rate is over the rounds it played, and its
+    # difference paired over the rounds it played in both runs (fewer): the line says so, and the
+    # direction is the paired difference's
+    four = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
+    found = Findings()
+    for quantity, weak, strong, diff, n in (("ends by score", 0.79, 0.80, 0.01, 1000),
+                                             ("dealer wins", 0.28, 0.40, 0.03, 150)):
+        found.misleading.append((Number(four.label, "random", quantity, weak, weak - 0.01, weak + 0.01),
+                                 Number(four.label, "learned", quantity, strong, strong - 0.01, strong + 0.01),
+                                 Number(four.label, "learned - random", quantity, diff, diff - 0.005, diff + 0.005,
+                                        "points", n=n), 0.0001))
+    page = Page()
+    misleading_section(page, found, [four], _plan(tmp_path))
+    text = "\n".join(page.parts)
+    assert "on the 1,000 rounds both played" in text
+    dealer = next(line for line in text.splitlines() if "dealer wins" in line)
+    assert "dealer wins too low" in dealer and "difference over the 150 rounds the dealer played in both runs" in dealer
+    score = next(line for line in text.splitlines() if "ends by score" in line)
+    assert "ends by score too low" in score and "(difference +" in score
 
 
 def test_calibration_keeps_one_number_per_independent_quantity():
@@ -321,7 +340,9 @@ def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_pat
                        (["--strongest", "enshu-c-6p=pimc"], "no setting has the slug enshu-c-6p"),
                        (["--search-rounds-for", "koikoi=many"], "give SLUG=N"),
                        (["--search-matches-for", "koikoi=0"], "--search-matches-for koikoi=0: give SLUG=N"),
-                       (["--search-matches-for", "enshu-w-9p=10"], "no setting has the slug enshu-w-9p")):
+                       (["--search-matches-for", "enshu-w-9p=10"], "no setting has the slug enshu-w-9p"),
+                       (["--learned-rounds-for", "enshu-c-4p=x"], "--learned-rounds-for enshu-c-4p=x: give SLUG=N"),
+                       (["--learned-rounds-for", "enshu-c-6p=9"], "no setting has the slug enshu-c-6p")):
         with pytest.raises(SystemExit, match=said):
             main([*argv, "--no-run", "--out", str(tmp_path / "runs"), "--doc", str(tmp_path / "page.md")])
     assert not (tmp_path / "page.md").exists()
@@ -336,8 +357,15 @@ def test_the_check_plan_takes_the_check_sizes_and_drops_the_settings_own(tmp_pat
                                search_matches_for={SET_1.slug(): 9}, calls=7)
     args = argparse.Namespace(check=9, check_rounds=400, check_search_rounds=20, check_deals=5, check_matches=None,
                               check_learned_rounds=None, check_calls=None)
+    four = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
+    plan = dataclasses.replace(plan, learned_rounds_for={four.slug(): 800})
+    # --learned-rounds-for: the setting's own learned size (at most --rounds), the others' unchanged
+    assert plan.size("learned", four) == 800 and plan.size("learned", SET_1) == 300 and plan.size("learned") == 300
+    assert dataclasses.replace(plan, learned_rounds_for={four.slug(): 5000}).size("learned", four) == 1000
+    assert plan.size("random", four) == 1000 and plan.size("pimc", four) == 10
     check = _check_plan(plan, args, tmp_path / "check", {"x": "pimc"})
     assert (check.seed, check.rounds, check.search_rounds, check.deals, check.out) == (9, 400, 20, 5, tmp_path / "check")
+    assert check.size("learned", four) == 300 and check.learned_rounds_for == {}
     assert check.size("learned", SET_1) == 300 and check.size("pimc", SET_1) == 20 and check.search_matches_for == {}
     assert check.strongest == {"x": "pimc"} and check.calls == 7 and check.policies == plan.policies
     # --check-learned-rounds: the check's own learned size, still at most its --rounds
