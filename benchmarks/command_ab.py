@@ -15,9 +15,10 @@ revision's command without it::
 
     python -m benchmarks.command_ab --against fdebb45 --module benchmarks.findings --extra=--processes \
         --extra=2 -- --out {out} --doc {out}/findings.md --threads 2 --check 2027 ...
- The revision (``--against``, default ``HEAD``) is extracted with ``git archive`` into
-a temporary folder and run from there, the working tree from its own folder, each as ``python -m
-cli.main ...`` in a child process. Each side first runs once untimed (it compiles its kernels
+
+The revision (``--against``, default ``HEAD``) is extracted with ``git archive`` into a temporary
+folder and run from there, the working tree from its own folder, each as ``python -m MODULE ...``
+in a child process. Each side first runs once untimed (it compiles its kernels
 into its own numba cache), then the timed runs alternate (A B, B A, ...), so both sides see the
 same drift of a shared machine's speed. It prints each side's wall times, their medians and the
 ratio of the working tree's median to the revision's. The rows are not compared: a change whose

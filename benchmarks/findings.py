@@ -912,7 +912,7 @@ def gather_all(plan: Plan, settings_: list[Setting], skill: bool, seeds: tuple[i
         fresh = gather(fresh_plan, settings_, skill, log, started) if fresh_plan is not None else None
         return findings, fresh, fresh_plan
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     pages: dict[Future[Findings], int] = {}
     spreads: dict[int, Future[Findings]] = {}
@@ -923,15 +923,11 @@ def gather_all(plan: Plan, settings_: list[Setting], skill: bool, seeds: tuple[i
             pages = {pool.submit(gather_setting, plan, s, skill, log, started): i for i, s in enumerate(settings_)}
             if seeds is not None:
                 spreads = {i: pool.submit(seed_spread, plan, s, *seeds) for i, s in enumerate(settings_)}
-            pending = set(pages)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    i = pages[future]
-                    parts[i] = future.result()
-                    if check is not None:
-                        setting = settings_[i]
-                        checks[i] = pool.submit(gather_setting, check(parts[i]), setting, skill, log, started)
+            for future in as_completed(pages):
+                i = pages[future]
+                parts[i] = future.result()
+                if check is not None:
+                    checks[i] = pool.submit(gather_setting, check(parts[i]), settings_[i], skill, log, started)
             findings = Findings()
             for i in range(len(settings_)):
                 merge(findings, parts[i])
