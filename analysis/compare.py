@@ -400,9 +400,15 @@ def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str,
                 1.0 if mean_d == 0 else 0.0)
             test = "paired z"
         variance_ratio = (unpaired_half / paired_half) ** 2 if paired_half > 0 else float("inf")
+        own: dict[str, float] = {}
+        for label, total, mean, sd in ((base, s.x, mean_x, sd_x), (other, s.y, mean_y, sd_y)):
+            if metric.kind == "rate":
+                _, low, high = wilson_interval(total, s.n, confidence)
+            else:
+                low, high = mean - z * sd / np.sqrt(s.n), mean + z * sd / np.sqrt(s.n)
+            own |= {label: mean, f"{label}_low": float(low), f"{label}_high": float(high)}
         rows.append({
-            "metric": metric.label, "kind": metric.kind, "paired_rounds": s.n,
-            base: mean_x, other: mean_y,
+            "metric": metric.label, "kind": metric.kind, "paired_rounds": s.n, **own,
             "difference_diff": mean_d, "difference_low": mean_d - paired_half, "difference_high": mean_d + paired_half,
             "difference_small": s.n < SMALL_SAMPLE_ROUNDS,
             "p_value": p_value, "test": test,
@@ -414,13 +420,15 @@ def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str,
     frame = pd.DataFrame(rows)
     if len(frame):
         frame.insert(list(frame.columns).index("p_value") + 1, "p_value_holm", holm_adjusted(frame["p_value"]))
-    shown = frame[["metric", "kind", "paired_rounds", "difference_diff", "difference_low", "difference_high",
-                   "difference_small", "p_value", "p_value_holm", "test", base, other]].copy()
-    shown = shown.drop(columns=[base, other])
+    own_columns = [f"{label}{end}" for label in (base, other) for end in ("", "_low", "_high")]
+    shown = frame[["metric", "kind", "paired_rounds", *own_columns, "difference_diff", "difference_low",
+                   "difference_high", "difference_small", "p_value", "p_value_holm", "test"]].copy()
     note = (f"{other} minus {base}, round by round over the rounds both runs have (per-seat and dealer "
             f"metrics: the rounds that seat or the dealer played in both; paired rounds), with a {confidence:.0%} "
             f"normal interval; p-value of 'no difference' (McNemar's test for rates, paired z test for means). "
-            f"Rates in percent points. {HOLM_NOTE.format(n=len(frame))}")
+            f"{base} and {other}: each run's rate (Wilson interval) or mean over those same paired rounds, so "
+            f"where seats sit out they can differ from Side by side, which takes each run's own rounds. "
+            f"Differences of rates in percent points. {HOLM_NOTE.format(n=len(frame))}")
     return Table(f"paired_{other}", f"Paired differences: {other} - {base}", shown, note), frame
 
 

@@ -313,6 +313,11 @@ def test_enshu_c5_compare_counts_rounds_played(enshu5, tmp_path):
     y = (other_rows.winner.to_numpy() == 1)[both].astype(int)
     assert paired.loc["seat 1 wins", "paired_rounds"] == both.sum()
     assert paired.loc["seat 1 wins", "difference_diff"] == pytest.approx((y - x).mean())
+    # Each run's own rate over those paired rounds, beside the difference (not Side by side's).
+    for label, wins in ((label_x, x), (label_y, y)):
+        assert paired.loc["seat 1 wins", label] == pytest.approx(wins.mean())
+        assert paired.loc["seat 1 wins", f"{label}_low"] < wins.mean() < paired.loc["seat 1 wins", f"{label}_high"]
+    assert paired.loc["seat 1 wins", label_y] - paired.loc["seat 1 wins", label_x] == pytest.approx((y - x).mean())
 
 
 def test_enshu_stopping_yaku_from_the_recorded_column(enshu5):
