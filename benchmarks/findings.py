@@ -10,7 +10,8 @@ it holds for), a glossary and the policy that plays "good play" in each setting,
 tables behind the answers:
 
 * **good play** is the strongest fair policy of each setting as measured by its skill tournament
-  (``fudasim skill``'s measured strength; ``--strongest SLUG=POLICY`` fixes one instead); the
+  (``fudasim skill``'s measured strength; ``--strongest SLUG=POLICY`` fixes one instead, and
+  plays in the setting's tournament where ``--chain`` does not name it); the
   reference policies (``--policies``, random and greedy) stay as reference columns;
 * dealer and seats: by seat order (the dealer, then turn order) the share of rounds played,
   the win rate over rounds played and the mean payoff per round; how often the first dealer
@@ -337,8 +338,17 @@ class Plan:
 
     def chain_for(self, setting: Setting) -> list[str]:
         """The skill tournament's policies in ``setting``: the chain's that can play there (the
-        learned player only where a model of the setting ships)."""
-        return [p for p in self.chain if playable(setting, p)]
+        learned player only where a model of the setting ships), and the setting's ``--strongest``
+        where the chain does not name it, after the fair ones, so that the tournament measures it
+        against them too."""
+        from simcore.policies import sees_hidden
+
+        chain = [p for p in self.chain if playable(setting, p)]
+        given = self.strongest.get(setting.slug())
+        if given is not None and full_name(setting, given) not in {full_name(setting, p) for p in chain}:
+            at = next((i for i, p in enumerate(chain) if sees_hidden(p)), len(chain))
+            chain.insert(at, given)
+        return chain
 
 
 def _policy_id(policy: str) -> int:
@@ -358,6 +368,16 @@ def _learned(policy: str) -> bool:
 def fast_policy(policy: str) -> bool:
     """A policy that decides without search (random, greedy, heuristic, learned)."""
     return _policy_id(policy) <= 2 or _learned(policy)
+
+
+def full_name(setting: Setting, policy: str) -> str:
+    """``policy`` as ``setting``'s runs record it (every parameter named: ``learned`` is
+    ``learned:version=6`` in Enshu-bana)."""
+    from simcore.games import game_of
+    from simcore.policies import parse_policy
+    from simcore.rules import load_rules
+
+    return str(parse_policy(policy, game_of(load_rules(setting.rules, _options(setting))).name))
 
 
 def playable(setting: Setting, policy: str) -> bool:
@@ -734,12 +754,9 @@ def _against_best(setting: Setting, plan: Plan, findings: Findings) -> str:
     against BEST ...``: the given policy against the skill tournament's strongest fair policy,
     where the tournament has both and they differ."""
     from analysis.skill_report import head_to_head
-    from simcore.games import game_of
-    from simcore.policies import parse_policy
-    from simcore.rules import load_rules
 
     text = plan.strongest[setting.slug()]
-    given = str(parse_policy(text, game_of(load_rules(setting.rules, _options(setting))).name))
+    given = full_name(setting, text)
     plays = f" (plays as {given})" if given != text else ""
     measures = findings.skill.get(setting.label)
     if measures is None or measures.best is None or given == measures.best or given not in measures.policies:
@@ -1768,8 +1785,9 @@ def strongest_section(page: Page, findings: Findings, settings_: list[Setting], 
              "fair policy's mean payoff per round head to head against the other fair policies of the skill "
              "tournament (strongest first). A policy given with --strongest plays in place of the tournament's "
              "strongest: one that [policies.md](policies.md#strength) measures as strong on thousands of deals "
-             f"and that plays the sizes this page needs in its time; its head to head against the tournament's "
-             f"strongest, over the tournament's {plan.deals:,} deals, stands beside it.", "",
+             f"and that plays the sizes this page needs in its time; it plays in the tournament too, and where "
+             f"the tournament's strongest is another policy, their head to head over the tournament's "
+             f"{plan.deals:,} deals stands beside it.", "",
              *_table(["setting", "strongest fair policy", "chosen", "rounds", "strength"], rows))
 
 

@@ -273,6 +273,16 @@ def test_a_setting_leaves_out_the_learned_player_where_no_model_of_its_rules_shi
     assert plan.chain_for(Setting("Enshu-bana C, 4 players", "enshu-c", players=4)) == chain
     other = Setting("Koi-koi, no doubling at 7", "koikoi", (("koikoi.seven_double", "false"),))
     assert plan.chain_for(other) == ["random", "heuristic", "pimc"], other.label
+    # a --strongest the chain does not name joins its setting's tournament, after the fair players;
+    # one it names by another spelling (learned is learned:version=6 in Enshu-bana) does not
+    c4 = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
+    hidden = dataclasses.replace(plan, chain=[*chain, "omniscient"],
+                                 strongest={c4.slug(): "learned:version=5", SET_1.slug(): "pimc:worlds=4"})
+    assert hidden.chain_for(c4) == [*chain, "learned:version=5", "omniscient"]
+    assert hidden.chain_for(SET_1) == [*chain, "pimc:worlds=4", "omniscient"]
+    assert dataclasses.replace(hidden, strongest={c4.slug(): "learned:version=6",
+                                                  SET_1.slug(): "pimc:crn=1"}).chain_for(c4) == [*chain, "omniscient"]
+    assert dataclasses.replace(hidden, strongest={SET_1.slug(): "pimc:crn=1"}).chain_for(SET_1) == [*chain, "omniscient"]
     # a learned player is fast: it plays the page's full size, the search players the search size
     sized = dataclasses.replace(plan, rounds=99, search_rounds=7)
     assert sized.size("learned") == sized.size("heuristic") == 99 and sized.size("pimc") == 7
@@ -333,6 +343,22 @@ def test_a_policy_given_with_strongest_shows_its_head_to_head_against_the_tourna
     spelled = dataclasses.replace(plan, strongest={SET_1.slug(): "greedy:yaku_set=1"})
     _strongest(SET_1, spelled, findings)
     assert findings.strongest[SET_1.label][1] == "given with --strongest (plays as greedy)"
+
+
+@pytest.mark.slow
+def test_a_strongest_the_chain_lacks_plays_in_its_settings_tournament_and_meets_its_strongest(tmp_path):
+    from benchmarks.findings import gather_setting
+    from simcore.run.tournament import read_tournament
+
+    plan = Plan(policies=["random"], chain=["random", "heuristic"], rounds=40, search_rounds=10, deals=30, seed=2,
+                out=tmp_path, strongest={SET_1.slug(): "greedy"}, variants=False)
+    findings = gather_setting(plan, SET_1, True)
+    assert read_tournament(tmp_path / f"skill-{SET_1.slug()}")["policies"] == ["random", "heuristic", "greedy"]
+    measures = findings.skill[SET_1.label]
+    assert "greedy" in measures.policies and measures.best.startswith("heuristic")  # far stronger in Tensho
+    how = findings.strongest[SET_1.label]
+    assert how[0] == "greedy" and how[1].startswith(
+        f"given with --strongest; head to head against the tournament's strongest ({measures.best}) over 30 deals: "), how
 
 
 def test_a_size_or_a_choice_for_a_setting_that_does_not_exist_is_refused(tmp_path):
