@@ -325,19 +325,13 @@ def _runs_table(datasets: list[RunDataset], labels: list[str], paired: bool) -> 
 
 def _side_by_side(metrics: list[Metric], sums: list[dict[str, MetricSums]], labels: list[str],
                   confidence: float) -> Table:
-    z = z_value(confidence)
     frame = pd.DataFrame({"metric": [m.label for m in metrics], "kind": [m.kind for m in metrics]})
     for label, run_sums in zip(labels, sums, strict=True):
         values, lows, highs, smalls = [], [], [], []
         for metric in metrics:
             s = run_sums[metric.name]
-            if metric.kind == "rate":
-                rate, low, high = wilson_interval(s.total, s.n, confidence)
-                small = bool(small_rate_sample(s.total, s.n))
-            else:
-                rate, sd = (float(v) for v in moments_from_sums(s.n, s.total, s.squares))
-                half = z * sd / np.sqrt(s.n) if s.n else float("nan")
-                low, high, small = rate - half, rate + half, s.n < SMALL_SAMPLE_ROUNDS
+            rate, low, high = _estimate(metric.kind, s.n, s.total, s.squares, confidence)
+            small = bool(small_rate_sample(s.total, s.n)) if metric.kind == "rate" else s.n < SMALL_SAMPLE_ROUNDS
             values.append(rate)
             lows.append(low)
             highs.append(high)
@@ -353,6 +347,17 @@ def _side_by_side(metrics: list[Metric], sums: list[dict[str, MetricSums]], labe
             f"that seat (or the dealer) played: rates with {confidence:.0%} Wilson intervals, means with "
             f"normal intervals.")
     return Table("side_by_side", "Side by side", frame, note)
+
+
+def _estimate(kind: str, n: int, total: int, squares: int, confidence: float) -> tuple[float, float, float]:
+    """A run's rate with its Wilson interval (``kind`` "rate") or mean with its normal interval,
+    from its count, sum and sum of squares over ``n`` rounds."""
+    if kind == "rate":
+        rate, low, high = wilson_interval(total, n, confidence)
+        return float(rate), float(low), float(high)
+    mean, sd = (float(v) for v in moments_from_sums(n, total, squares))
+    half = z_value(confidence) * sd / np.sqrt(n) if n else float("nan")
+    return mean, mean - half, mean + half
 
 
 @dataclass
@@ -401,12 +406,9 @@ def _paired_table(metrics: list[Metric], pairs: dict[str, _PairSums], base: str,
             test = "paired z"
         variance_ratio = (unpaired_half / paired_half) ** 2 if paired_half > 0 else float("inf")
         own: dict[str, float] = {}
-        for label, total, mean, sd in ((base, s.x, mean_x, sd_x), (other, s.y, mean_y, sd_y)):
-            if metric.kind == "rate":
-                _, low, high = wilson_interval(total, s.n, confidence)
-            else:
-                low, high = mean - z * sd / np.sqrt(s.n), mean + z * sd / np.sqrt(s.n)
-            own |= {label: mean, f"{label}_low": float(low), f"{label}_high": float(high)}
+        for label, total, squares in ((base, s.x, s.xx), (other, s.y, s.yy)):
+            value, low, high = _estimate(metric.kind, s.n, total, squares, confidence)
+            own |= {label: value, f"{label}_low": low, f"{label}_high": high}
         rows.append({
             "metric": metric.label, "kind": metric.kind, "paired_rounds": s.n, **own,
             "difference_diff": mean_d, "difference_low": mean_d - paired_half, "difference_high": mean_d + paired_half,
