@@ -44,12 +44,9 @@ briefly in each setting and prints every part's rounds and expected time (the se
 it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
 ``--processes 2`` gathers two settings at once, each in a process of its own (a setting's fresh-seed
 check starts once its page part is done), so that one setting's reading and single-threaded steps
-leave no core idle. The header command of docs/findings.md as it stood at 30481a2, run into an empty
-``--out`` with the numba cache warm (2 cores), took 47.5 minutes at 198 % CPU, the check included; it
-wrote the page again, number for number. The header command now also plays C with 4 players with the
-learned player (``--strongest enshu-c-4p=learned --learned-rounds-for enshu-c-4p=1000000``, at 0e9cdde):
-rerun into that ``--out``, reusing every other folder, its new runs and the page took 3 min 49 s, in
-place of C 4p's search runs; the whole command from an empty ``--out`` was not timed again.
+leave no core idle. The header command of docs/findings.md, run into an empty ``--out`` with the
+numba cache warm (2 cores, at d6091b2), took 47 min 43 s at 198 % CPU, the fresh-seed check
+included; it wrote the page again, number for number.
 """
 
 from __future__ import annotations
