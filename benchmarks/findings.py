@@ -639,24 +639,24 @@ def describe_sweep(folder: Path, setting: Setting, policy: str, findings: Findin
 
 def describe_misleading(weak_path: Path, strong_path: Path, setting: Setting, weak: str, strong: str,
                         findings: Findings) -> None:
-    """Every rate both runs give, weak against strong play, paired on the rounds both played."""
+    """Every rate both runs give, weak against strong play, each over the rounds both played
+    (``fudasim compare``'s paired table) and their paired difference."""
     from analysis.compare import compare_runs
 
     report = compare_runs([weak_path, strong_path], labels=["weak", "strong"])
-    side = report.table("side_by_side").frame.set_index("metric")
     paired = report.table("paired_strong").frame
     label = setting.label
     for _, row in paired.iterrows():
         metric = str(row["metric"])
         if row["kind"] != "rate" or not (metric == "dealer wins" or metric.startswith(("ends by ", "yaku "))):
             continue
-        values = side.loc[metric]
-        a = interval(label, weak, metric, values["weak"], values["weak_low"], values["weak_high"], "rate")
-        b = interval(label, strong, metric, values["strong"], values["strong_low"], values["strong_high"], "rate")
+        n = int(row["paired_rounds"])
+        a = interval(label, weak, metric, row["weak"], row["weak_low"], row["weak_high"], "rate", n)
+        b = interval(label, strong, metric, row["strong"], row["strong_low"], row["strong_high"], "rate", n)
         if a.value == b.value == 0:
             continue  # never happens under either policy: nothing to compare
         diff = interval(label, f"{strong} - {weak}", metric, row["difference_diff"], row["difference_low"],
-                        row["difference_high"], "points", int(row["paired_rounds"]))
+                        row["difference_high"], "points", n)
         findings.misleading.append((a, b, diff, float(row["p_value"])))
 
 
@@ -1690,9 +1690,10 @@ def misleading_section(page: Page, findings: Findings, settings_: list[Setting],
     holm = _holm([(d, p) for _, _, d, p in rows_in])
     weak = plan.policies[0]
     page.add("## Where random play misleads", "",
-             f"Every share reported under both {weak} and the strongest fair policy, compared on the rounds both "
-             f"played (the same deals: a paired difference with McNemar's test), with Holm's adjustment over all "
-             f"{len(rows_in)} comparisons of this section. A number differs when its adjusted p-value is below 0.05.",
+             f"Every share reported under both {weak} and the strongest fair policy, each over the rounds both "
+             f"played (the same deals), and their paired difference (McNemar's test), with Holm's adjustment over "
+             f"all {len(rows_in)} comparisons of this section. A number differs when its adjusted p-value is below "
+             f"0.05.",
              "")
     for s in settings_:
         mine = [(a, b, d, p, h) for (a, b, d, p), h in zip(rows_in, holm, strict=True) if a.setting == s.label]
@@ -1704,11 +1705,11 @@ def misleading_section(page: Page, findings: Findings, settings_: list[Setting],
                  f"{len(flagged)} of the {len(mine)} shares differ.")
         for a, b, d, _, h in sorted(flagged, key=lambda r: r[4])[:12]:
             side = "too low" if d.value > 0 else "too high"  # the paired difference, strong - weak, decides
-            # where seats sit rounds out, a rate over the rounds the dealer played is paired over the
-            # rounds it played in both runs: a subset of its own, so the difference is not that of the two rates
-            where = "" if d.n == both else f" over the {d.n:,} rounds the dealer played in both runs"
-            page.add(f"  * {weak} play puts {a.quantity.replace('_', ' ')} {side}: {a.text(True)} against "
-                     f"{b.text(True)} (difference{where} {d.text(True)}, Holm p = {_p(h)}).")
+            # where seats sit rounds out, a rate over the rounds the dealer played is over the rounds it
+            # played in both runs (fewer than the section's)
+            where = "" if d.n == both else f", over the {d.n:,} rounds the dealer played in both runs"
+            page.add(f"  * {weak} play puts {a.quantity.replace('_', ' ')} {side}{where}: {a.text(True)} against "
+                     f"{b.text(True)} (difference {d.text(True)}, Holm p = {_p(h)}).")
         if len(flagged) > 12:
             page.add(f"  * ... and {len(flagged) - 12} more.")
     page.add("")

@@ -97,9 +97,8 @@ def test_where_random_play_misleads_is_holm_adjusted_over_the_section(tmp_path):
         assert (f"reason{k} too high" in text) == (a < 0.05)
         if a < 0.05:
             assert f"Holm p = {a:.3f}" in text
-    # with seats sitting rounds out, the dealer's win rate is over the rounds it played, and its
-    # difference paired over the rounds it played in both runs (fewer): the line says so, and the
-    # direction is the paired difference's
+    # with seats sitting rounds out, the dealer's win rate is over the rounds it played in both runs
+    # (fewer than the section's): the line says so, and the direction is the paired difference's
     four = Setting("Enshu-bana C, 4 players", "enshu-c", players=4)
     found = Findings()
     for quantity, weak, strong, diff, n in (("ends by score", 0.79, 0.80, 0.01, 1000),
@@ -113,9 +112,33 @@ def test_where_random_play_misleads_is_holm_adjusted_over_the_section(tmp_path):
     text = "\n".join(page.parts)
     assert "on the 1,000 rounds both played" in text
     dealer = next(line for line in text.splitlines() if "dealer wins" in line)
-    assert "dealer wins too low" in dealer and "difference over the 150 rounds the dealer played in both runs" in dealer
+    assert "dealer wins too low" in dealer and "too low, over the 150 rounds the dealer played in both runs: " in dealer
     score = next(line for line in text.splitlines() if "ends by score" in line)
     assert "ends by score too low" in score and "(difference +" in score
+
+
+def test_where_random_play_misleads_gives_both_shares_over_the_rounds_both_played(tmp_path):
+    # random plays 3,000 rounds, greedy the first 1,000 of the same deals: each share on the line is
+    # over those 1,000, worked out here from the rows, and the difference is the second less the first
+    from benchmarks.findings import describe_misleading
+    from simcore.dataset import read_dataset
+    from simcore.run.runner import RunConfig, run
+
+    weak, strong = tmp_path / "random", tmp_path / "greedy"
+    run(RunConfig(rules="tensho-ise", rounds=3000, seed=5, out=str(weak)))
+    run(RunConfig(rules="tensho-ise", rounds=1000, seed=5, policies=("greedy", "greedy"), out=str(strong)))
+    found = Findings()
+    describe_misleading(weak, strong, SET_1, "random", "greedy", found)
+    dealer = next(row for row in found.misleading if row[0].quantity == "dealer wins")
+    a, b, d, _ = dealer
+    frames = [read_dataset(path, columns=["winner", "dealer"]) for path in (weak, strong)]
+    first = frames[0].iloc[:1000]
+    by_hand = [(f["winner"] == f["dealer"]).mean() for f in (first, frames[1])]
+    assert (a.value, b.value) == pytest.approx(by_hand)
+    assert a.n == b.n == d.n == 1000
+    assert a.low <= a.value <= a.high and b.low <= b.value <= b.high
+    for a, b, d, _ in found.misleading:
+        assert d.value == pytest.approx(b.value - a.value)
 
 
 def test_calibration_keeps_one_number_per_independent_quantity():
@@ -213,6 +236,16 @@ def test_the_findings_page_at_a_tiny_size(tmp_path):
     for cell in wilson:
         for value, low, high, _ in cell:
             assert 0 <= low <= value <= high <= 100, (value, low, high)
+    # where random play misleads: both shares are over the rounds both runs played, so the paired
+    # difference is the second less the first (up to the rounding of the three numbers printed)
+    misleads = text.split("## Where random play misleads")[1].split("\n## ")[0]
+    lines = [line for line in misleads.splitlines() if " play puts " in line]
+    assert lines
+    for line in lines:
+        (a, *_), (b, *_), (d, *_) = _numbers(line)
+        printed = [m.group(1) for m in INTERVAL.finditer(line)][:3]
+        rounding = sum(0.5 * 10.0 ** -len(x.partition(".")[2]) for x in printed)
+        assert abs(b - a - d) <= rounding + 1e-9, line
     # C with 4 players: the dealer's participation and payoff by seat order
     seats = text.split("### Enshu-bana C, 4 players")[1].split("###")[0]
     assert "plays %, greedy" in seats and "payoff, greedy" in seats
