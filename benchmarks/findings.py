@@ -44,9 +44,10 @@ briefly in each setting and prints every part's rounds and expected time (the se
 it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
 ``--processes 2`` gathers two settings at once, each in a process of its own (a setting's fresh-seed
 check starts once its page part is done), so that one setting's reading and single-threaded steps
-leave no core idle. The header command of docs/findings.md, run into an empty ``--out`` with the
-numba cache warm (2 cores, at d6091b2), took 47 min 43 s at 198 % CPU, the fresh-seed check
-included; it wrote the page again, number for number.
+leave no core idle. The header command of docs/findings.md, run into an empty ``--out`` (2 cores,
+at cc4a22b, part of the numba cache to compile again), took 57 min 58 s at 198 % CPU, the
+fresh-seed check included; it wrote the page again, number for number. Before C with 5 players
+played 20,000 rounds of its search player (2,000 then), it took 47 min 43 s with the cache warm.
 """
 
 from __future__ import annotations
