@@ -1051,7 +1051,9 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
              scratch: Path, cache: dict[tuple[str, str], float] | None = None) -> list[tuple[str, int, float]]:
     """``(part, rounds, seconds)`` of every part of the page, from each policy's measured speed: a
     pairing's round costs each policy's share of the seats times its own cost per round. The strongest
-    policy of a setting is taken to be ``--strongest``'s or the last fair policy of ``--chain``."""
+    policy of a setting is taken to be ``--strongest``'s, else the strongest fair policy of the
+    setting's complete skill tournament under ``--out`` (the page's choice, ``_measured_best``), else
+    the last fair policy of ``--chain``."""
     from analysis.skill_report import skill_chain, skill_pairs
     from simcore.run.tournament import seatings
 
@@ -1063,11 +1065,13 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
 
         chain = plan.chain_for(s)
         fair, _ = skill_chain(chain)
-        strong = plan.strongest.get(s.slug(), chain[fair[-1]] if fair else plan.policies[-1])
+        best = _measured_best(s, chain, plan.out / f"skill-{s.slug()}")
+        best = fair[-1] if best is None and fair else best
+        strong = plan.strongest.get(s.slug(), plan.policies[-1] if best is None else chain[best])
         if skill:
             rounds, seconds = 0, 0.0
             # the omniscient configurations meet the strongest fair policy only (play_skill)
-            pairs = skill_pairs(chain, chain.index(strong) if strong in chain else fair[-1] if fair else None)
+            pairs = skill_pairs(chain, chain.index(strong) if strong in chain else best)
             every = [(a, b) for a in range(len(chain)) for b in range(a + 1, len(chain))]
             for i, j in pairs or every:
                 for seating in seatings(s.seats):
@@ -1095,6 +1099,19 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
             rounds = seeds * seed_rounds
             parts.append((f"{s.label}: {seed_policy}, {seeds} more seeds", rounds, rounds * cost(seed_policy)))
     return parts
+
+
+def _measured_best(setting: Setting, chain: list[str], folder: Path) -> int | None:
+    """The index in ``chain`` of the strongest fair policy of the complete skill tournament of
+    ``chain`` in ``folder`` (None: no such tournament there)."""
+    from analysis.skill_report import skill_complete, strongest_fair
+    from simcore.run.tournament import read_tournament
+
+    if not skill_complete(folder):
+        return None
+    if read_tournament(folder).get("policies") != [full_name(setting, p) for p in chain]:
+        return None  # made for another chain: the page refuses it
+    return strongest_fair(folder)
 
 
 # ---------------------------------------------------------------------------------------------

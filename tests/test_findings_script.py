@@ -515,6 +515,36 @@ def test_a_complete_folder_made_for_other_sizes_seeds_or_policies_is_refused_not
         _calls(koikoi, "greedy", dataclasses.replace(calls, seed=5))
 
 
+def test_the_estimate_takes_good_play_from_the_complete_skill_tournament_under_out(tmp_path):
+    # the chain lists greedy first, so its last fair policy is random; the tournament measures
+    # greedy the stronger, and the page plays it: so does the estimate, once the tournament is there
+    import shutil
+
+    from analysis.skill_report import play_skill
+    from benchmarks.findings import _options, estimate
+    from simcore.run import tournament
+
+    chain = ["greedy", "random"]
+    plan = Plan(policies=["random"], chain=chain, rounds=1000, search_rounds=50, deals=30, seed=1, out=tmp_path,
+                matches=10, match_rounds=12)
+    cache = {(SET_1.slug(), p): 1e-4 for p in chain}
+
+    def good_play() -> set[str]:
+        parts = {part for part, _, _ in estimate(plan, [SET_1], True, 0, 0, "greedy", tmp_path, cache)}
+        return {p for p in plan.chain if f"{SET_1.label}: {p}, matches" in parts}
+
+    assert good_play() == {"random"}
+    folder = tmp_path / f"skill-{SET_1.slug()}"
+    play_skill(tournament.TournamentConfig(rules=SET_1.rules, options=_options(SET_1), policies=tuple(chain),
+                                           deals=30, seed=1, out=str(folder)))
+    assert good_play() == {"greedy"}
+    # a tournament of another chain is not the page's: the chain's last fair policy again
+    plan = dataclasses.replace(plan, chain=["greedy", "random", "heuristic"])
+    cache.update({(SET_1.slug(), "heuristic"): 1e-4})
+    assert good_play() == {"heuristic"}
+    shutil.rmtree(folder)
+
+
 def test_the_first_dealers_share_of_matches_stands_beside_equal_chances_of_the_matches_not_drawn():
     from benchmarks.findings import match_text, rate
 
