@@ -809,11 +809,8 @@ def gather_setting(plan: Plan, setting: Setting, skill: bool, log: Path | None =
                 print(f"[{time.monotonic() - started:7.0f}s] seed {plan.seed}: {text}", file=file)
 
     if skill:
-        folder = plan.out / f"skill-{setting.slug()}"
-        config = tournament.TournamentConfig(rules=setting.rules, options=_options(setting),
-                                             policies=tuple(plan.chain_for(setting)), deals=plan.deals,
-                                             seed=plan.seed, engine=plan.engine, threads=plan.threads,
-                                             out=str(folder), resume=folder.is_dir())
+        config = _skill_config(plan, setting, plan.chain_for(setting))
+        folder = Path(config.out)
         if tournament.is_tournament(folder):
             _refuse_stale(tournament.resume_conflict(config))
         complete = skill_complete(folder)  # reads the fair pairings of a folder of some pairings only
@@ -1052,7 +1049,8 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
     """``(part, rounds, seconds)`` of every part of the page, from each policy's measured speed: a
     pairing's round costs each policy's share of the seats times its own cost per round. The strongest
     policy of a setting is taken to be ``--strongest``'s, else the strongest fair policy of the
-    setting's complete skill tournament under ``--out`` (the page's choice, ``_measured_best``), else
+    setting's complete skill tournament under ``--out`` (the page's choice, ``_measured_best``; one made
+    for another chain, seed or size is not read), else
     the last fair policy of ``--chain``."""
     from analysis.skill_report import skill_chain, skill_pairs
     from simcore.run.tournament import seatings
@@ -1065,7 +1063,7 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
 
         chain = plan.chain_for(s)
         fair, _ = skill_chain(chain)
-        best = _measured_best(s, chain, plan.out / f"skill-{s.slug()}")
+        best = _measured_best(plan, s, chain)
         best = fair[-1] if best is None and fair else best
         strong = plan.strongest.get(s.slug(), plan.policies[-1] if best is None else chain[best])
         if skill:
@@ -1101,17 +1099,26 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
     return parts
 
 
-def _measured_best(setting: Setting, chain: list[str], folder: Path) -> int | None:
-    """The index in ``chain`` of the strongest fair policy of the complete skill tournament of
-    ``chain`` in ``folder`` (None: no such tournament there)."""
-    from analysis.skill_report import skill_complete, strongest_fair
-    from simcore.run.tournament import read_tournament
+def _skill_config(plan: Plan, setting: Setting, chain: list[str]) -> Any:
+    """The ``TournamentConfig`` of ``setting``'s skill tournament of ``chain`` under ``plan.out``."""
+    from simcore.run import tournament
 
-    if not skill_complete(folder):
+    folder = plan.out / f"skill-{setting.slug()}"
+    return tournament.TournamentConfig(rules=setting.rules, options=_options(setting), policies=tuple(chain),
+                                       deals=plan.deals, seed=plan.seed, engine=plan.engine, threads=plan.threads,
+                                       out=str(folder), resume=folder.is_dir())
+
+
+def _measured_best(plan: Plan, setting: Setting, chain: list[str]) -> int | None:
+    """The index in ``chain`` of the strongest fair policy of the complete skill tournament under
+    ``plan.out`` that the page would read (None: none there, or one the page refuses as stale)."""
+    from analysis.skill_report import skill_complete, strongest_fair
+    from simcore.run import tournament
+
+    config = _skill_config(plan, setting, chain)
+    if not skill_complete(config.out) or tournament.resume_conflict(config) is not None:
         return None
-    if read_tournament(folder).get("policies") != [full_name(setting, p) for p in chain]:
-        return None  # made for another chain: the page refuses it
-    return strongest_fair(folder)
+    return strongest_fair(config.out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -538,7 +538,10 @@ def test_the_estimate_takes_good_play_from_the_complete_skill_tournament_under_o
     play_skill(tournament.TournamentConfig(rules=SET_1.rules, options=_options(SET_1), policies=tuple(chain),
                                            deals=30, seed=1, out=str(folder)))
     assert good_play() == {"greedy"}
-    # a tournament of another chain is not the page's: the chain's last fair policy again
+    # one of another seed or chain is not the page's (it refuses it): the chain's last fair policy again
+    plan = dataclasses.replace(plan, seed=2)
+    assert good_play() == {"random"}
+    plan = dataclasses.replace(plan, seed=1)
     plan = dataclasses.replace(plan, chain=["greedy", "random", "heuristic"])
     cache.update({(SET_1.slug(), "heuristic"): 1e-4})
     assert good_play() == {"heuristic"}
