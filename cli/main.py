@@ -530,7 +530,13 @@ def _describe_rules(rule_set) -> str:
 def _learned_models(game, rule_set) -> list[str]:
     """The shipped models of the learned player (``--policy learned``), those these rules play marked."""
     from simcore.learned import learning
-    from simcore.models import played_model, played_value_model, shipped_models, value_models
+    from simcore.models import (
+        guide_models,
+        played_model,
+        played_value_model,
+        shipped_models,
+        value_models,
+    )
     from simcore.policies import parse_policy
 
     module = learning(game.name)
@@ -556,6 +562,12 @@ def _learned_models(game, rule_set) -> list[str]:
         mark = ("  (these rules read it)" if m.case in played and played_value_model(game.name, m.case, value) == m
                 else "")
         lines.append(f"  {m.case:<8} version {m.version}{mark}")
+    guides = guide_models(game.name)
+    if guides:
+        lines += ["", "guide models (pimc:guide=VERSION, each case's newest version at or below it):"]
+        for m in guides:
+            mark = "  (these rules' case)" if m.case in played else ""
+            lines.append(f"  {m.case:<8} version {m.version}{mark}")
     return lines
 
 

@@ -62,8 +62,10 @@ from simcore.models import (
     MODELS_DIR,
     Model,
     Tree,
+    guide_models,
     load_model,
     model_from_bytes,
+    played_guide_model,
     played_model,
     played_value_model,
     shipped_models,
@@ -72,9 +74,9 @@ from simcore.models import (
 from simcore.policies import PolicySpec, parse_policy
 from simcore.registry import REGISTRY
 
-__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "best", "check_models", "choose", "learned_rows",
-           "learned_table",
-           "learning", "table_bias", "table_trees", "table_weights", "value_table"]
+__all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "best", "check_models", "choose", "guide_table",
+           "guided", "learned_rows", "learned_table", "learning", "ranked", "table_bias", "table_trees",
+           "table_weights", "value_table"]
 
 
 class Learning(Protocol):
@@ -211,15 +213,58 @@ def learned_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
     return _table(module, compiled, lambda case: _model_for(game, case, spec, module))
 
 
+def guide_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
+    """int64[:]: the learned table (``simcore.kernels.learned_nb``) of a pimc seat's guide
+    (``guide`` > 0): each case's newest guide model at or below that version, shipped or in the
+    folder ``guides`` names, or the model file it names; ``PolicyError`` naming the seat's policy
+    where there is none for these rules."""
+    version = int(spec.params["guide"])
+    source = str(spec.params["guides"])
+    what = f"policy {spec.name}: guide={version}"
+    module = learning(game)
+    if module is None:
+        raise PolicyError(f"{what} needs a learned player, and {game} has none")
+    folder = MODELS_DIR if source == "shipped" else Path(source)
+
+    def model_of(case: str) -> Model:
+        if source != "shipped" and not folder.is_dir():
+            model = _load(source)
+            if model.game != game or model.case != case:
+                raise PolicyError(f"{what}: {source} is a model of {model.game} {model.case}, these rules need "
+                                  f"{game} {case}")
+            if model.version != version:
+                raise PolicyError(f"{what}: {source} is version {model.version}; name it: guide={model.version}")
+        else:
+            found = played_guide_model(game, case, version, folder)
+            if found is None:
+                where = "shipped" if source == "shipped" else f"in {source}"
+                cases = sorted({m.case for m in guide_models(game, folder)})
+                raise PolicyError(f"{what} needs a guide model of {game} {case} at version {version} or below "
+                                  f"{where} (cases: {', '.join(cases) or 'none'})")
+            model = _load(found.path)
+            if (model.game, model.case, model.version) != (game, case, found.version):
+                raise PolicyError(f"{what}: {found.path} is not the {game} {case} guide model its name says")
+        return _fitted(model, module, f"{what}: the {game} {case} guide model")
+
+    return _table(module, compiled, model_of)
+
+
+def guided(spec: Any) -> bool:
+    """Whether a seat of ``spec`` is a search guided by a learned player (``guide`` > 0)."""
+    return int(spec.params.get("guide", 0) or 0) > 0
+
+
 def check_models(game: str, compiled: Any, specs: Sequence[Any]) -> None:
-    """``PolicyError`` if a seat's model file (a learned seat's, or the value models of a search
-    seat with ``depth``) cannot be played under ``compiled`` rules: checked before a run touches
-    its folder."""
+    """``PolicyError`` if a seat's model file (a learned seat's, the value models of a search
+    seat with ``depth``, a guided search's learned model) cannot be played under ``compiled``
+    rules: checked before a run touches its folder."""
     for spec in specs:
         if spec.policy_id == POLICY_LEARNED:
             learned_table(game, compiled, spec)
         if int(spec.params.get("depth", 0) or 0) > 0:
             value_table(game, compiled, spec)
+        if guided(spec):
+            guide_table(game, compiled, spec)
 
 
 def value_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
@@ -386,11 +431,20 @@ def choose(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], 
 def best(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int,
          trees: Sequence[Sequence[Tree]] = ()) -> tuple[int, int]:
     """``choose``'s action and its score."""
+    chosen, score, _ = ranked(weights, features, slot, trees)
+    return chosen, score
+
+
+def ranked(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int,
+           trees: Sequence[Sequence[Tree]] = ()) -> tuple[int, int, int]:
+    """``choose``'s action, its score and how far it leads the best of the others (0 where an
+    other scores as high; a single action: 0), as ``search_nb.guide_nb`` computes it."""
     row = weights[slot]
     forest = trees[slot] if trees else ()
     n_features = len(row)
     base = next((values for values in features if values[0] == 1), features[0])  # the heuristic's action
     chosen, best_score = 0, None
+    scores: list[int] = []
     for i, values in enumerate(features):
         score = sum(w * x for w, x in zip(row, values, strict=True))
 
@@ -398,23 +452,28 @@ def best(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], sl
             return values[f] if f < n_features else values[f - n_features] - base[f - n_features]
 
         score += sum(tree.leaf(value) for tree in forest)
+        scores.append(score)
         if best_score is None or score > best_score:
             chosen, best_score = i, score
     assert best_score is not None
-    return chosen, best_score
+    others = [score for i, score in enumerate(scores) if i != chosen]
+    return chosen, best_score, best_score - max(others) if others else 0
 
 
 def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
                  heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
                  game_title: str, table: Callable[[Any], np.ndarray],
-                 value: Callable[[Any], np.ndarray] | None = None) -> PolicyArrays:
+                 value: Callable[[Any], np.ndarray] | None = None,
+                 guide: Callable[[Any], np.ndarray] | None = None) -> PolicyArrays:
     """``policy_rows`` (``simcore.kernels.policy_rows``) with learned seats: each one's id and, in
     its row of the tables (int64[seats + 1, T], widened as needed), its learned table
-    (``table(spec)``, int64[:]); and in the row of a search seat whose ``depth`` > 0 its value
-    table (``value(spec)``)."""
+    (``table(spec)``, int64[:]); in the row of a search seat whose ``depth`` > 0 its value
+    table (``value(spec)``), and in that of a pimc seat with ``guide`` > 0 its guide's learned
+    table (``guide(spec)``; ``parse_policy`` refuses both on one seat)."""
     learned = {seat: table(spec) for seat, spec in enumerate(specs) if spec.policy_id == POLICY_LEARNED}
     values = {seat: _value_of(spec, value) for seat, spec in enumerate(specs)
               if int(spec.params.get("depth", 0) or 0) > 0}
+    values.update({seat: _guide_of(spec, guide) for seat, spec in enumerate(specs) if guided(spec)})
     if not learned and not values:
         return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title)
     stand_in = [rollout_spec("random") if seat in learned else spec for seat, spec in enumerate(specs)]
@@ -432,6 +491,12 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
     return params, floats, wide, logs, policy_kinds(params)
 
 
+def _guide_of(spec: Any, guide: Callable[[Any], np.ndarray] | None) -> np.ndarray:
+    if guide is None:
+        raise PolicyError(f"policy {spec.name}: guide={spec.params['guide']} needs a learned player; this game has none")
+    return guide(spec)
+
+
 def _value_of(spec: Any, value: Callable[[Any], np.ndarray] | None) -> np.ndarray:
     if value is None:
         raise PolicyError(f"policy {spec.name}: depth={spec.params['depth']} needs a value model; this game has none")
@@ -447,7 +512,8 @@ def game_policy_rows(game: str, title: str, compiled: Any, specs: Sequence[Any],
     return learned_rows(specs, seats, basic_params, lambda spec: heuristic_tables(compiled, spec),
                         lambda name: parse_policy(name, game, recorded=True), title,
                         lambda spec: learned_table(game, compiled, spec),
-                        lambda spec: value_table(game, compiled, spec))
+                        lambda spec: value_table(game, compiled, spec),
+                        lambda spec: guide_table(game, compiled, spec))
 
 
 class LearnedPlayer:
@@ -471,6 +537,7 @@ class LearnedPlayer:
         self.weights, self.trees, self.heuristic = prepared(type(self)._parts, compiled, [spec])
         self.bias = [0] * len(self.weights)
         self.value = 0  # the last decision's highest score plus its row's bias (``value_nb``)
+        self.lead = 0  # how far the last decision's choice scored above the next (``ranked``)
 
     def use_value_model(self, compiled: Any, spec: PolicySpec) -> int:
         """Score with the value model a search seat of ``spec`` reads (``value_table``) instead;
@@ -479,6 +546,12 @@ class LearnedPlayer:
         self.weights, self.trees = table_weights(table), table_trees(table)
         self.bias, unit = table_bias(table)
         return unit
+
+    def use_guide_model(self, compiled: Any, spec: PolicySpec) -> None:
+        """Play the guide model a pimc seat of ``spec`` (``guide`` > 0) reads (``guide_table``)
+        instead."""
+        table = guide_table(self.GAME, compiled, spec)
+        self.weights, self.trees = table_weights(table), table_trees(table)
 
     @classmethod
     def _parts(cls, compiled: Any, specs: Sequence[PolicySpec]) -> tuple[list[list[int]], list[list[Tree]], Any]:
@@ -496,6 +569,6 @@ class LearnedPlayer:
         after the actions, e.g. the card played)."""
         rows = type(self).FEATURES_OF(self.heuristic, obs, kind, actions, *context)
         slot = self.slot(obs, kind)
-        index, score = best(self.weights, rows, slot, self.trees)
+        index, score, self.lead = ranked(self.weights, rows, slot, self.trees)
         self.value = score + self.bias[slot]
         return actions[index]

@@ -198,6 +198,15 @@ _DEPTH = ParamSpec("depth", 0, minimum=0, maximum=64,
                    help="0: every rollout plays to the end of the round; N: it stops at the seat's N-th decision "
                         "of two or more actions after the searched one, and the learned value model scores the "
                         "position there (a shipped value model for the rules and objective)")
+_GUIDE = ParamSpec("guide", 0, minimum=0,
+                   help="0: the base move is the rollout policy's own choice; V: the choice of the learned player "
+                        "with the guide model of version V (each case's newest at or below it, shipped or in guides)")
+_GATE = ParamSpec("gate", 0, minimum=0, maximum=1 << 40,
+                  help="with guide: search only where the guide's best option scores less than this above the next "
+                       "(in the model's score units); elsewhere play its choice (0: search every decision)")
+_GUIDES = ParamSpec("guides", "shipped", kind=str,
+                    help="with guide: shipped, the guide models fudasim ships; or a model file "
+                         "(fudasim train --out), or a folder of GAME-CASE.guide.vN.json files")
 _VALUE = ParamSpec("value", 1, minimum=1,
                    help="with depth: the value models' version (each case's newest at or below it)")
 _VALUES = ParamSpec("values", "shipped", kind=str,
@@ -229,7 +238,7 @@ register_policy(PolicyKind("pimc", POLICY_PIMC,
                                                       help="samples of the hidden cards per decision"), 16),
                             changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
                             changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), _RACE, changed_default(_INFER, 4),
-                            _DEPTH, _VALUE, _VALUES),
+                            _DEPTH, _VALUE, _VALUES, _GUIDE, _GATE, _GUIDES),
                            searches=True))
 # ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges, a new node trying
 # the rollout policy's move first (docs/policies.md; measured against heuristic in every case of
@@ -380,6 +389,16 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
             raise PolicyError(f"policy {name}: infer={params['infer']} needs rollout=greedy or rollout=heuristic "
                               "(the model of the other seats' play; random play tells nothing)")
         params["infer"] = 0
+    if int(params.get("guide", 0)) > 0 and int(params.get("depth", 0)) > 0:
+        # one model table per search seat: a guided search plays its rollouts to the end
+        if "depth" in named:
+            raise PolicyError(f"policy {name}: guide={params['guide']} and depth={params['depth']}: a search seat "
+                              "reads one model, its guide or its value model; name one")
+        params["depth"] = 0
+    for key in ("gate", "guides"):
+        if key in named and int(params.get("guide", 0)) == 0:
+            raise PolicyError(f"policy {name}: {key}={params[key]} needs guide=VERSION (the learned player whose "
+                              "choice the search keeps)")
     objective = specs.get("objective")
     if (int(params.get("depth", 0)) > 0 and "depth" not in named and objective is not None
             and params["objective"] != objective.default):

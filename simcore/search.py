@@ -52,6 +52,15 @@ PIMC (Long, Sturtevant, Buro & Furtak 2010), ``worlds`` W, ``crn``, ``z``, ``con
     are paired world by world; with ``z > 0`` the search leaves the rollout policy's move only
     for an option that is measurably better, not for one that looks better by chance.
 
+Guided PIMC, ``guide`` V, ``gate`` G, ``guides``
+    With V > 0 the base action ``b`` is the choice, in the real position, of the learned player
+    playing the guide model of version V (each case's newest guide model at or below it, shipped
+    or in ``guides``; ``simcore.learned.guide_table``), which draws nothing. Where G > 0 and that choice's score leads the
+    highest of the other actions' by G or more (``simcore.learned.ranked``, in the model's score
+    units), it is taken without a search and nothing is drawn; elsewhere PIMC runs as above
+    around it. The rollouts still play the ``rollout`` policy. A guided seat reads no value
+    model (``depth`` 0).
+
 ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, ``c``
     A tree of the seat's information sets: a node is the sequence of actions taken from the
     decision (the seat's own and the others', each known by its action key, see each game's
@@ -304,6 +313,12 @@ class PimcPolicy(_Search):
         self.z = float(spec.params["z"])
         self.confirm = int(spec.params["confirm"])
         self.race = int(spec.params.get("race", 0))
+        self.gate = int(spec.params.get("gate", 0))
+        self.guide_player = None
+        if int(spec.params.get("guide", 0)) > 0:  # the learned player whose choice is the base
+            player = importlib.import_module(f"{REGISTRY[game]}.learned").LearnedPolicy
+            self.guide_player = player(parse_policy("learned", game), compiled, stream)
+            self.guide_player.use_guide_model(compiled, spec)
 
     def decide(self, state: Any, decision: Any) -> Any:
         """The action to take at ``decision`` of ``state`` (the seat's own decision)."""
@@ -312,7 +327,11 @@ class PimcPolicy(_Search):
             return actions[0]
         seat = decision.seat
         base = 0
-        if self.rollout_name != "random":  # the rollout policy's own choice (it draws nothing)
+        if self.guide_player is not None:  # the guide's choice, taken at once where it leads by gate
+            base = list(actions).index(self.ask_policy(self.guide_player, state, decision))
+            if self.gate > 0 and self.guide_player.lead >= self.gate:
+                return actions[base]
+        elif self.rollout_name != "random":  # the rollout policy's own choice (it draws nothing)
             base = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
         gains, squares = self.play_out(state, seat, actions, self.worlds, None, base)
         best = screened(gains, squares, base, self.confirm, self.worlds, self.z)

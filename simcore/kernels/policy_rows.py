@@ -11,17 +11,18 @@ Contract
   ISMCTS's exploration constant, the search players' deviation threshold ``z``;
 * ``tables`` int64[seats + 1, T]: the heuristic's tables (the game's ``heuristic_tables``) of
   each heuristic seat, 0 elsewhere, and in the last row those of the rollouts' heuristic
-  (``simcore.learned.learned_rows`` adds a learned seat's table, and a search seat's value table
-  where its ``depth`` > 0, in the seat's row);
+  (``simcore.learned.learned_rows`` adds a learned seat's table, a search seat's value table
+  where its ``depth`` > 0, and a pimc seat's guide's learned table where its ``guide`` > 0, in
+  the seat's row);
 * ``log_table`` float64[most iterations + 1]: ``simcore.search.log_table``, the reference's
   own numbers;
 * ``kinds`` a ``PolicyKinds``: for greedy, heuristic, pimc (with omniscient), ismcts and learned, True
   when a seat or a search seat's rollouts play it, None when none does; and ``evaluate``, True
-  when a search seat has ``depth`` (a value model scores its rollouts' ends).  The general kernel
-  compiles only the policies that are not None (numba leaves out a branch on an argument that
-  is None), so that a first run of heuristic seats compiles no search player, and a first run
-  of pimc against random no heuristic and no ISMCTS; each set of kinds is a kernel of its own
-  in the numba cache.
+  when a search seat reads a learned table: its value model (``depth``) or its guide (pimc's
+  ``guide``). The general kernel compiles only the policies that are not None (numba leaves out
+  a branch on an argument that is None), so that a first run of heuristic seats compiles no
+  search player, and a first run of pimc against random no heuristic and no ISMCTS; each set of
+  kinds is a kernel of its own in the numba cache.
 
 A game declares as data which parameter of which policy it packs in ``P_BASIC`` (Tensho's
 greedy: the yaku set it prefers); a search player's objective default is its game's, filled in by
@@ -51,7 +52,7 @@ from simcore.kernels.policy_ids import (
 from simcore.search import log_table
 
 __all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
-           "P_DEPTH", "P_EXPAND", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_RACE", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
+           "P_DEPTH", "P_EXPAND", "P_GATE", "P_GUIDE", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_RACE", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
            "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
@@ -69,7 +70,9 @@ P_WIDEN = 11  # ismcts: a node below the root holds at most 1 + visits // widen 
 P_INFER = 12  # pimc, ismcts: draws of the hidden cards per world that inference picks from (0, 1: none)
 P_DEPTH = 13  # pimc, ismcts: a rollout stops at the seat's P_DEPTH-th decision, scored by a value model (0: never)
 P_RACE = 14  # pimc: confirming worlds played at a time, each block judged (0: all at once)
-N_PARAMS = 15
+P_GUIDE = 15  # pimc: 1 if the learned table in the seat's row gives the base move (guide > 0)
+P_GATE = 16  # pimc with guide: search only where the guide's best leads the next by less (0: always)
+N_PARAMS = 17
 
 F_C = 0  # ismcts: the exploration constant
 F_Z = 1  # the search players' deviation threshold in standard errors
@@ -88,7 +91,7 @@ class PolicyKinds(NamedTuple):
     pimc: bool | None  # pimc and omniscient
     ismcts: bool | None
     learned: bool | None  # a seat plays the learned player
-    evaluate: bool | None  # a search seat's rollouts end in its value model's estimate (depth)
+    evaluate: bool | None  # a search seat reads a learned table: its value model (depth) or its guide
 
 
 ALL_KINDS_ENV = "FUDASIM_ALL_POLICY_KINDS"  # set (not "0"): every policy compiled into one kernel per game
@@ -103,7 +106,8 @@ def policy_kinds(params: np.ndarray) -> PolicyKinds:
     played = {int(pid) for pid in seats[:, P_POLICY]}
     played |= {int(row[P_ROLLOUT]) for row in seats if int(row[P_POLICY]) in SEARCHING}
     every = os.environ.get(ALL_KINDS_ENV, "") not in ("", "0")
-    evaluate = every or any(int(row[P_POLICY]) in SEARCHING and row[P_DEPTH] > 0 for row in seats)
+    evaluate = every or any(int(row[P_POLICY]) in SEARCHING and (row[P_DEPTH] > 0 or row[P_GUIDE] != 0)
+                            for row in seats)
 
     def kind(*ids: int) -> bool | None:
         return True if every or played.intersection(ids) else None
@@ -161,6 +165,8 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
             params[seat, P_INFER] = int(spec.params.get("infer", 0))
             params[seat, P_DEPTH] = int(spec.params.get("depth", 0))
             params[seat, P_RACE] = int(spec.params.get("race", 0))
+            params[seat, P_GUIDE] = int(int(spec.params.get("guide", 0)) > 0)
+            params[seat, P_GATE] = int(spec.params.get("gate", 0))
             if pid == POLICY_ISMCTS:
                 floats[seat, F_C] = float(spec.params["c"])
                 params[seat, P_NORM] = int(spec.params["norm"])

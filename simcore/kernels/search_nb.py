@@ -21,7 +21,8 @@ numbers). ``Scratch`` is one kernel thread's: ``new_scratch_nb``.
 ``greedy``, ``heuristic``, ``pimc``, ``ismcts``, ``learned`` and ``evaluate`` are the fields of
 ``policy_rows``' ``PolicyKinds``, passed as arguments of their own: True when some seat (or
 rollout) plays that policy, None when none does; ``evaluate`` is True where a search seat has
-``depth`` (its rollouts end in a value model's estimate), and the search functions take only it.
+``depth`` (its rollouts end in a value model's estimate) or pimc's ``guide`` (a learned player
+gives its base move), and the search functions take only it.
 numba drops a branch on ``x is not None`` when ``x`` is a None argument before it types it, so a
 kernel compiles only the policies its seats play (see ``choice_nb.basic_choice_nb``).
 
@@ -44,7 +45,14 @@ from simcore.kernels import contract as C
 from simcore.kernels.bits import KIND_SHIFT
 from simcore.kernels.choice_nb import basic_choice_nb, objective_nb
 from simcore.kernels.internal import internal_nb
-from simcore.kernels.learned_nb import L_UNIT, learned_choose_nb, value_nb
+from simcore.kernels.learned_nb import (
+    L_UNIT,
+    aux_of,
+    heuristic_index_nb,
+    learned_choose_nb,
+    total_nb,
+    value_nb,
+)
 from simcore.kernels.policy_ids import (
     POLICY_ISMCTS,
     POLICY_LEARNED,
@@ -61,6 +69,8 @@ from simcore.kernels.policy_rows import (
     P_CRN,
     P_DEPTH,
     P_EXPAND,
+    P_GATE,
+    P_GUIDE,
     P_INFER,
     P_NORM,
     P_OBJECTIVE,
@@ -72,7 +82,7 @@ from simcore.kernels.policy_rows import (
     P_WIDEN,
 )
 
-__all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "disagreements_nb", "ismcts_nb", "ismcts_seat_nb",
+__all__ = ["Scratch", "basic_choice_nb", "decide_once_nb", "descend_nb", "deviates_nb", "disagreements_nb", "guide_nb", "ismcts_nb", "ismcts_seat_nb",
            "new_scratch_nb", "outscores_nb", "paired_worlds_nb", "pimc_nb", "playout_nb", "pimc_seat_nb", "pimc_worlds_nb", "screened_nb",
            "world_nb"]
 
@@ -257,9 +267,32 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
             squares[i] += d * d
 
 
+@internal_nb(cache=True, _nrt=False)
+def guide_nb(ctx, state, table):
+    """The choice of the learned player of ``table`` at ``state``'s pending decision (as
+    ``learned_nb.learned_choose_nb``: the first of the highest score) and how far its score
+    leads the highest of the other actions' (``simcore.learned.ranked``); no draw."""
+    n = C.n_actions_nb(ctx, state)
+    features, slot = C.learned_features_nb(ctx, state, aux_of(table))
+    h = heuristic_index_nb(features, n)
+    best = 0
+    first = np.int64(0)
+    second = np.int64(0)
+    for i in range(n):
+        t = total_nb(table, slot, features, i, h)
+        if i == 0 or t > first:
+            if i > 0:
+                second = first
+            best = i
+            first = t
+        elif i == 1 or t > second:
+            second = t
+    return np.int64(best), first - second
+
+
 @nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, race, infer, cut, param,
-            table, vtable, streams, at, scratch, greedy, heuristic, evaluate):
+            table, vtable, streams, at, scratch, greedy, heuristic, evaluate, guide, gate):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
     action is the rollout policy's own choice when it is not random (which draws nothing), else
     the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
@@ -270,13 +303,20 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     otherwise the base. ``race`` > 0: the confirming worlds are played ``race`` at a time, and
     after each block but the last the action is given up if its gain over all worlds so far is
     not positive, or taken if that gain deviates by ``2 z``. ``infer``: how a world is dealt
-    (``world_nb``); ``cut`` > 0: rollouts stop early (``playout_nb``)."""
+    (``world_nb``); ``cut`` > 0: rollouts stop early (``playout_nb``). ``guide`` != 0 (with
+    ``evaluate`` not None): the base action is the choice of the learned player whose table is
+    ``vtable`` (``guide_nb``), taken without a search where it leads the next action by ``gate``
+    > 0 or more."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
     totals, squares = scratch.totals, scratch.squares
     base = np.int64(0)
-    if rollout_id != POLICY_RANDOM:
+    if evaluate is not None and guide != 0:
+        base, lead = guide_nb(ctx, state, vtable)
+        if gate > 0 and lead >= gate:
+            return base
+    elif rollout_id != POLICY_RANDOM:
         base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
     best = base
     gain = np.int64(0)
@@ -581,7 +621,8 @@ def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, s
     return pimc_nb(ctx, state, seat, params[seat, P_BUDGET], params[seat, P_ROLLOUT], params[seat, P_OBJECTIVE],
                    policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
                    params[seat, P_RACE], params[seat, P_INFER], params[seat, P_DEPTH], params[rollout, P_BASIC],
-                   tables[rollout], tables[seat], streams, 4 * seat, scratch, greedy, heuristic, evaluate)
+                   tables[rollout], tables[seat], streams, 4 * seat, scratch, greedy, heuristic, evaluate,
+                   params[seat, P_GUIDE], params[seat, P_GATE])
 
 
 @nb.njit(inline="always", cache=True)

@@ -14,6 +14,10 @@ plus its kind's bias, divided by ``unit``, estimates what the position is worth 
 seat in the objective its ``about["objective"]`` names (the search players' ``depth``,
 ``simcore.search``).
 
+A *guide model* (``GAME-CASE.guide.vVERSION.json``) is a learned player's model kept apart from
+the ones ``learned`` plays: ``pimc:guide=VERSION`` starts its search from its choice. Shipping one
+changes neither what ``learned`` plays by default nor how fast it plays.
+
 This module imports no numba: ``fudasim rules show`` lists the models through it.
 """
 
@@ -28,8 +32,8 @@ from typing import Any
 from simcore.errors import PolicyError
 
 __all__ = ["FORMAT", "MAX_FEATURE", "MAX_LEAF", "MAX_NODES", "MAX_TREES", "MAX_UNIT", "MAX_WEIGHT", "MODELS_DIR", "Model",
-           "ModelFile", "Tree", "load_model", "model_from_bytes", "model_path", "newest_version", "played_model",
-           "played_value_model", "save_model", "shipped_models", "value_models"]
+           "ModelFile", "Tree", "guide_models", "load_model", "model_from_bytes", "model_path", "newest_version",
+           "played_guide_model", "played_model", "played_value_model", "save_model", "shipped_models", "value_models"]
 
 FORMAT = 1
 MODELS_DIR = Path(__file__).parent
@@ -63,6 +67,7 @@ class Tree:
         return self.nodes[i][1]
 _NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.v(?P<version>[0-9]+)\.json$")
 _VALUE_NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.value\.v(?P<version>[0-9]+)\.json$")
+_GUIDE_NAME = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<case>[a-z0-9]+)\.guide\.v(?P<version>[0-9]+)\.json$")
 
 
 @dataclass
@@ -119,6 +124,11 @@ def value_models(game: str | None = None, folder: Path = MODELS_DIR) -> list[Mod
     return _files(_VALUE_NAME, game, folder)
 
 
+def guide_models(game: str | None = None, folder: Path = MODELS_DIR) -> list[ModelFile]:
+    """The shipped guide model files (of ``game``, or all), by game, case and version."""
+    return _files(_GUIDE_NAME, game, folder)
+
+
 def _files(name: re.Pattern[str], game: str | None, folder: Path) -> list[ModelFile]:
     found = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -139,6 +149,13 @@ def played_value_model(game: str, case: str, version: int, folder: Path = MODELS
     """The value model file a search player's ``value=version`` reads for ``case``: the case's
     newest at or below ``version`` (None: none)."""
     files = [m for m in value_models(game, folder) if m.case == case and m.version <= version]
+    return files[-1] if files else None
+
+
+def played_guide_model(game: str, case: str, version: int, folder: Path = MODELS_DIR) -> ModelFile | None:
+    """The guide model file a pimc seat's ``guide=version`` reads for ``case``: the case's newest
+    at or below ``version`` (None: none)."""
+    files = [m for m in guide_models(game, folder) if m.case == case and m.version <= version]
     return files[-1] if files else None
 
 
