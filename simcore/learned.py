@@ -61,6 +61,7 @@ from simcore.models import (
     MAX_WEIGHT,
     MODELS_DIR,
     Model,
+    ModelFile,
     Tree,
     guide_models,
     load_model,
@@ -150,27 +151,39 @@ def _model_for(game: str, case: str, spec: Any, module: Learning) -> Model:
     among the shipped files, or those of the folder ``model`` names, or the file it names."""
     version = int(spec.params["version"])
     source = str(spec.params["model"])
+    model = _case_model(game, case, version, source, "policy learned", "", played_model, shipped_models,
+                        lambda v: f"learned:model={source},version={v}")
+    return _fitted(model, module, f"policy learned: the {game} {case} model")
+
+
+def _case_model(game: str, case: str, version: int, source: str, what: str, kind: str,
+                played: Callable[..., ModelFile | None], listed: Callable[..., list[ModelFile]],
+                name_it: Callable[[int], str]) -> Model:
+    """The model of ``case`` at ``version`` a seat reads from ``source``: ``shipped`` or a folder
+    (the newest at or below ``version`` of the files ``played`` finds there, ``listed`` naming the
+    cases where there is none), or a model file of exactly that version (``name_it(version)``:
+    how to name it at its own). Errors begin ``what``; ``kind`` names the kind of model
+    ("guide ", or "" for the learned player's)."""
     if source == "shipped" or Path(source).is_dir():
         folder = MODELS_DIR if source == "shipped" else Path(source)
-        played = played_model(game, case, version, folder)
-        if played is None:
+        found = played(game, case, version, folder)
+        if found is None:
             where = "shipped" if source == "shipped" else f"in {source}"
-            cases = sorted({m.case for m in shipped_models(game, folder)})
-            raise PolicyError(f"policy learned: no {game} model for {case} at version {version} or below {where} "
+            cases = sorted({m.case for m in listed(game, folder)})
+            raise PolicyError(f"{what}: no {game} {kind}model for {case} at version {version} or below {where} "
                               f"(cases: {', '.join(cases) or 'none'})")
-        model = _load(played.path)
-        if (model.game, model.case, model.version) != (game, case, played.version):
-            raise PolicyError(f"policy learned: {played.path} holds {model.game} {model.case} version "
+        model = _load(found.path)
+        if (model.game, model.case, model.version) != (game, case, found.version):
+            raise PolicyError(f"{what}: {found.path} holds {model.game} {model.case} version "
                               f"{model.version}, not what its name says")
-    else:
-        model = _load(source)
-        if model.version != version:
-            raise PolicyError(f"policy learned: {source} is version {model.version}; name it: "
-                              f"learned:model={source},version={model.version}")
-        if model.game != game or model.case != case:
-            raise PolicyError(f"policy learned: {source} is a model of {model.game} {model.case}, "
-                              f"these rules need {game} {case}")
-    return _fitted(model, module, f"policy learned: the {game} {case} model")
+        return model
+    model = _load(source)
+    if model.version != version:
+        raise PolicyError(f"{what}: {source} is version {model.version}; name it: {name_it(model.version)}")
+    if model.game != game or model.case != case:
+        raise PolicyError(f"{what}: {source} is a model of {model.game} {model.case}, "
+                          f"these rules need {game} {case}")
+    return model
 
 
 def _fitted(model: Model, module: Learning, what: str) -> Model:
@@ -224,26 +237,10 @@ def guide_table(game: str, compiled: Any, spec: Any) -> np.ndarray:
     module = learning(game)
     if module is None:
         raise PolicyError(f"{what} needs a learned player, and {game} has none")
-    folder = MODELS_DIR if source == "shipped" else Path(source)
 
     def model_of(case: str) -> Model:
-        if source != "shipped" and not folder.is_dir():
-            model = _load(source)
-            if model.game != game or model.case != case:
-                raise PolicyError(f"{what}: {source} is a model of {model.game} {model.case}, these rules need "
-                                  f"{game} {case}")
-            if model.version != version:
-                raise PolicyError(f"{what}: {source} is version {model.version}; name it: guide={model.version}")
-        else:
-            found = played_guide_model(game, case, version, folder)
-            if found is None:
-                where = "shipped" if source == "shipped" else f"in {source}"
-                cases = sorted({m.case for m in guide_models(game, folder)})
-                raise PolicyError(f"{what} needs a guide model of {game} {case} at version {version} or below "
-                                  f"{where} (cases: {', '.join(cases) or 'none'})")
-            model = _load(found.path)
-            if (model.game, model.case, model.version) != (game, case, found.version):
-                raise PolicyError(f"{what}: {found.path} is not the {game} {case} guide model its name says")
+        model = _case_model(game, case, version, source, what, "guide ", played_guide_model, guide_models,
+                            lambda v: f"guide={v}")
         return _fitted(model, module, f"{what}: the {game} {case} guide model")
 
     return _table(module, compiled, model_of)
@@ -438,7 +435,7 @@ def best(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], sl
 def ranked(weights: Sequence[Sequence[int]], features: Sequence[Sequence[int]], slot: int,
            trees: Sequence[Sequence[Tree]] = ()) -> tuple[int, int, int]:
     """``choose``'s action, its score and how far it leads the best of the others (0 where an
-    other scores as high; a single action: 0), as ``search_nb.guide_nb`` computes it."""
+    other scores as high; a single action: 0), as ``learned_nb.ranked_nb`` computes it."""
     row = weights[slot]
     forest = trees[slot] if trees else ()
     n_features = len(row)

@@ -43,7 +43,7 @@ from simcore.rng import round_hash_nb, stream_init_hashed_nb, uniform_below_nb
 
 __all__ = ["L_AUX", "L_AUX_SIZE", "L_BIAS", "L_FEATURES", "L_MAGIC", "L_SLOTS", "L_TREES", "L_UNIT", "L_WEIGHTS", "MAGIC", "NODE_BITS", "NODE_FIELD",
            "clear_rows_nb", "collect_nb", "copy_row_nb", "hidden_check_nb", "learned_choose_nb", "learned_rollout_nb",
-           "value_nb"]
+           "ranked_nb", "value_nb"]
 
 MAGIC = 0x4C524E31  # "LRN1"
 L_MAGIC = 0
@@ -130,17 +130,31 @@ def total_nb(table, slot, features, i, h):
 
 
 @nb.njit(inline="always", cache=True)
-def best_nb(table, slot, features, n):
-    """The action of the highest ``total_nb`` (ties: the lowest index) and that score."""
+def ranked_nb(table, slot, features, n):
+    """The action of the highest ``total_nb`` (ties: the lowest index), that score, and how far
+    it leads the highest of the other actions' (0 where one scores as high; one action: 0), as
+    ``simcore.learned.ranked``."""
     h = heuristic_index_nb(features, n)
     best = 0
     best_score = np.int64(0)
+    second = np.int64(0)
     for i in range(n):
         total = total_nb(table, slot, features, i, h)
         if i == 0 or total > best_score:
+            if i > 0:
+                second = best_score
             best = i
             best_score = total
-    return best, best_score
+        elif i == 1 or total > second:
+            second = total
+    return best, best_score, best_score - second if n > 1 else np.int64(0)
+
+
+@nb.njit(inline="always", cache=True)
+def best_nb(table, slot, features, n):
+    """The action of the highest ``total_nb`` (ties: the lowest index) and that score."""
+    best, score, _ = ranked_nb(table, slot, features, n)
+    return best, score
 
 
 @internal_nb(cache=True, _nrt=False)

@@ -48,9 +48,8 @@ from simcore.kernels.internal import internal_nb
 from simcore.kernels.learned_nb import (
     L_UNIT,
     aux_of,
-    heuristic_index_nb,
     learned_choose_nb,
-    total_nb,
+    ranked_nb,
     value_nb,
 )
 from simcore.kernels.policy_ids import (
@@ -271,23 +270,10 @@ def pimc_worlds_nb(ctx, state, seat, n, worlds, only, base, rollout_id, objectiv
 def guide_nb(ctx, state, table):
     """The choice of the learned player of ``table`` at ``state``'s pending decision (as
     ``learned_nb.learned_choose_nb``: the first of the highest score) and how far its score
-    leads the highest of the other actions' (``simcore.learned.ranked``); no draw."""
-    n = C.n_actions_nb(ctx, state)
+    leads the highest of the other actions' (``learned_nb.ranked_nb``); no draw."""
     features, slot = C.learned_features_nb(ctx, state, aux_of(table))
-    h = heuristic_index_nb(features, n)
-    best = 0
-    first = np.int64(0)
-    second = np.int64(0)
-    for i in range(n):
-        t = total_nb(table, slot, features, i, h)
-        if i == 0 or t > first:
-            if i > 0:
-                second = first
-            best = i
-            first = t
-        elif i == 1 or t > second:
-            second = t
-    return np.int64(best), first - second
+    best, _, lead = ranked_nb(table, slot, features, C.n_actions_nb(ctx, state))
+    return np.int64(best), lead
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
