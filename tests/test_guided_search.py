@@ -7,6 +7,7 @@ docstring), on Enshu-bana C with 5 players and its shipped guide model (version 
   nothing; elsewhere it searches;
 * the guide changes the base move only: where the guide and the heuristic choose alike, the
   guided search answers as pimc does, with the same draws;
+* its decisions do not change when only the cards the seat cannot see change;
 * the kernel writes the reference engine's rows;
 * a guide the rules have no model for, or a gate or guides without a guide, is refused in one
   line naming it.
@@ -111,6 +112,24 @@ def test_the_guide_changes_the_base_move_only():
         elif guided[0] != plain[0]:
             differs += 1
     assert same > 20 and differs > 0
+
+
+@pytest.mark.parametrize("gate", [0, 2000])
+def test_a_guided_search_decides_alike_however_the_hidden_cards_lie(gate):
+    # guarantee 6: the guide reads the seat's observation only, so dealing the real position's
+    # hidden cards anew changes neither the choice nor the draws
+    from simcore.rng import Stream
+
+    changed = checked = 0
+    for r, state, decision in list(decisions(2))[::6]:
+        other = state.sample_hidden(decision.seat, Stream(77, r, 0))
+        changed += other.card_places() != state.card_places()
+        text = f"pimc:guide=7,gate={gate},{SEARCH}"
+        first, _, draws = ask(text, r, state, decision)
+        second, _, other_draws = ask(text, r, other, other.decision())
+        assert (first, draws) == (second, other_draws), (r, decision)
+        checked += 1
+    assert checked > 10 and changed > checked // 2
 
 
 def test_the_kernel_and_the_reference_write_the_same_rows_with_a_guide():
