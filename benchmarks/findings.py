@@ -44,15 +44,18 @@ briefly in each setting and prints every part's rounds and expected time (the se
 it: a page whose good play is a search player at the sizes that give +-0.3 points takes days).
 ``--processes 2`` gathers two settings at once, each in a process of its own (a setting's fresh-seed
 check starts once its page part is done), so that one setting's reading and single-threaded steps
-leave no core idle. The header command of docs/findings.md, run into an empty ``--out`` (2 cores,
-at cc4a22b, part of the numba cache to compile again), took 57 min 58 s at 198 % CPU, the
-fresh-seed check included; it wrote the page again, number for number. Before C with 5 players
-played 20,000 rounds of its search player (2,000 then), it took 47 min 43 s with the cache warm.
+leave no core idle. The skill tournaments play one general kernel per game that holds every
+policy (``FUDASIM_ALL_POLICY_KINDS``; the same rows), instead of one kernel for each set of
+policies a pairing seats, which from a cold numba cache meant compiling 43 kernels. The header
+command of docs/findings.md, run into an empty ``--out`` from a fresh clone (2 cores, every kernel
+compiled, the fresh-seed check included), took 59 min 56 s at 198 % CPU at 2e09c19, before the
+tournaments shared a kernel; it wrote the page again, number for number, plots included.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import importlib
 import io
@@ -63,6 +66,7 @@ import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -815,7 +819,8 @@ def gather_setting(plan: Plan, setting: Setting, skill: bool, log: Path | None =
             _refuse_stale(tournament.resume_conflict(config))
         complete = skill_complete(folder)  # reads the fair pairings of a folder of some pairings only
         if not complete and plan.compute:
-            play_skill(config)  # complete when it returns
+            with _one_kernel():
+                play_skill(config)  # complete when it returns
             complete = True
         if complete:
             describe_skill(folder, setting, findings)
@@ -1097,6 +1102,26 @@ def estimate(plan: Plan, settings_: list[Setting], skill: bool, seeds: int, seed
             rounds = seeds * seed_rounds
             parts.append((f"{s.label}: {seed_policy}, {seeds} more seeds", rounds, rounds * cost(seed_policy)))
     return parts
+
+
+@contextlib.contextmanager
+def _one_kernel() -> Iterator[None]:
+    """Within it, every run plays its game's one general kernel that holds every policy
+    (``policy_rows.ALL_KINDS_ENV``): a skill tournament's pairings would otherwise compile a kernel
+    for each set of policies they seat (some 40 over the page from a cold cache), and what a seat
+    plays is the same either way. The page's long runs of one policy keep their own kernels
+    (a learned player's runs a few per cent faster there)."""
+    from simcore.kernels.policy_rows import ALL_KINDS_ENV
+
+    before = os.environ.get(ALL_KINDS_ENV)
+    os.environ[ALL_KINDS_ENV] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ALL_KINDS_ENV]
+        else:
+            os.environ[ALL_KINDS_ENV] = before
 
 
 def _skill_config(plan: Plan, setting: Setting, chain: list[str]) -> Any:

@@ -590,3 +590,40 @@ def test_settings_gathered_at_once_give_the_numbers_of_one_after_another(tmp_pat
         plan = Plan(policies=["random"], chain=[], rounds=500, search_rounds=10, deals=10, seed=3,
                     out=tmp_path / "two", variants=False)
         gather_all(plan, quick, False, processes=2)
+
+
+def test_the_skill_tournaments_play_one_general_kernel_and_the_environment_is_restored(tmp_path, monkeypatch):
+    import os
+
+    import numpy as np
+
+    import analysis.skill_report
+    from benchmarks.findings import gather_setting
+    from simcore.kernels.policy_ids import POLICY_GREEDY, POLICY_RANDOM
+    from simcore.kernels.policy_rows import ALL_KINDS_ENV, N_PARAMS, P_POLICY, policy_kinds
+
+    rows = np.zeros((3, N_PARAMS), dtype=np.int64)  # a greedy seat and a random one
+    rows[0, P_POLICY], rows[1, P_POLICY] = POLICY_GREEDY, POLICY_RANDOM
+    seen = []
+
+    class Played(Exception):
+        pass
+
+    def play_skill(config):  # what the tournament's runs would compile
+        seen.append((os.environ.get(ALL_KINDS_ENV), policy_kinds(rows)))
+        raise Played
+
+    monkeypatch.setattr(analysis.skill_report, "play_skill", play_skill)
+    plan = dataclasses.replace(_plan(tmp_path), chain=["random", "greedy"])
+    for before in (None, "0"):
+        if before is None:
+            monkeypatch.delenv(ALL_KINDS_ENV, raising=False)
+        else:
+            monkeypatch.setenv(ALL_KINDS_ENV, before)
+        with pytest.raises(Played):
+            gather_setting(plan, SET_1, True)
+        assert os.environ.get(ALL_KINDS_ENV) == before  # as it was, after a tournament that failed too
+        assert policy_kinds(rows).pimc is None  # the page's runs of one policy keep their own kernels
+    # every policy compiled into the tournament's one kernel, whatever the environment said
+    assert [env for env, _ in seen] == ["1", "1"]
+    assert all(all(kind is True for kind in kinds) for _, kinds in seen)
