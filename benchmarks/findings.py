@@ -48,8 +48,9 @@ leave no core idle. The skill tournaments play one general kernel per game that 
 policy (``FUDASIM_ALL_POLICY_KINDS``; the same rows), instead of one kernel for each set of
 policies a pairing seats, which from a cold numba cache meant compiling 43 kernels. The header
 command of docs/findings.md, run into an empty ``--out`` from a fresh clone (2 cores, every kernel
-compiled, the fresh-seed check included), took 59 min 56 s at 198 % CPU at 2e09c19, before the
-tournaments shared a kernel; it wrote the page again, number for number, plots included.
+compiled, the fresh-seed check included), took 58 min 0 s at 198 % CPU (6,819 s of user time) at
+8e76c81, and 59 min 56 s (7,049 s) at 2e09c19, before the tournaments shared a kernel; both wrote
+the page again, number for number, plots included.
 """
 
 from __future__ import annotations
