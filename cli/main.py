@@ -511,6 +511,7 @@ def rules_show(rules, options, players, raw):
 
 def _describe_rules(rule_set) -> str:
     from simcore.games import game_of
+    from simcore.policies import decision_kinds
 
     lines = [f"{rule_set.title}  [{rule_set.name}, {rule_set.source}]"]
     if rule_set.description:
@@ -524,6 +525,7 @@ def _describe_rules(rule_set) -> str:
     game = game_of(rule_set)
     lines.extend(game.describe_rules(rule_set))
     lines.extend(_learned_models(game, rule_set))
+    lines += ["", f"decision kinds (pimc:search=KIND+...): {', '.join(decision_kinds(game.name))}"]
     return "\n".join(lines)
 
 

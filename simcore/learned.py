@@ -72,7 +72,7 @@ from simcore.models import (
     shipped_models,
     value_models,
 )
-from simcore.policies import PolicySpec, parse_policy
+from simcore.policies import PolicySpec, decision_kinds, parse_policy
 from simcore.registry import REGISTRY
 
 __all__ = ["MAX_FEATURE", "MAX_WEIGHT", "LearnedPlayer", "Learning", "best", "check_models", "choose", "guide_table",
@@ -461,21 +461,22 @@ def learned_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, st
                  heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
                  game_title: str, table: Callable[[Any], np.ndarray],
                  value: Callable[[Any], np.ndarray] | None = None,
-                 guide: Callable[[Any], np.ndarray] | None = None) -> PolicyArrays:
+                 guide: Callable[[Any], np.ndarray] | None = None,
+                 kinds: Mapping[str, int] | None = None) -> PolicyArrays:
     """``policy_rows`` (``simcore.kernels.policy_rows``) with learned seats: each one's id and, in
     its row of the tables (int64[seats + 1, T], widened as needed), its learned table
     (``table(spec)``, int64[:]); in the row of a search seat whose ``depth`` > 0 its value
     table (``value(spec)``), and in that of a pimc seat with ``guide`` > 0 its guide's learned
-    table (``guide(spec)``; ``parse_policy`` refuses both on one seat)."""
+    table (``guide(spec)``; ``parse_policy`` refuses both on one seat); ``kinds``: ``policy_rows``'."""
     learned = {seat: table(spec) for seat, spec in enumerate(specs) if spec.policy_id == POLICY_LEARNED}
     values = {seat: _value_of(spec, value) for seat, spec in enumerate(specs)
               if int(spec.params.get("depth", 0) or 0) > 0}
     values.update({seat: _guide_of(spec, guide) for seat, spec in enumerate(specs) if guided(spec)})
     if not learned and not values:
-        return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title)
+        return policy_rows(specs, seats, basic_params, heuristic_tables, rollout_spec, game_title, kinds)
     stand_in = [rollout_spec("random") if seat in learned else spec for seat, spec in enumerate(specs)]
     params, floats, tables, logs, _ = policy_rows(stand_in, seats, basic_params, heuristic_tables, rollout_spec,
-                                                  game_title)
+                                                  game_title, kinds)
     rows = {**learned, **values}
     width = max(tables.shape[1], *(t.size for t in rows.values()))
     wide = np.zeros((tables.shape[0], width), dtype=np.int64)
@@ -510,7 +511,7 @@ def game_policy_rows(game: str, title: str, compiled: Any, specs: Sequence[Any],
                         lambda name: parse_policy(name, game, recorded=True), title,
                         lambda spec: learned_table(game, compiled, spec),
                         lambda spec: value_table(game, compiled, spec),
-                        lambda spec: guide_table(game, compiled, spec))
+                        lambda spec: guide_table(game, compiled, spec), decision_kinds(game))
 
 
 class LearnedPlayer:

@@ -38,6 +38,7 @@ __all__ = [
     "PolicySpec",
     "PolicySupport",
     "changed_default",
+    "decision_kinds",
     "game_default",
     "check_engine",
     "HiddenCardsWarning",
@@ -48,6 +49,7 @@ __all__ = [
     "parse_policy",
     "recorded_text",
     "register_policy",
+    "search_mask",
 ]
 
 
@@ -204,6 +206,10 @@ _GUIDE = ParamSpec("guide", 0, minimum=0,
 _GATE = ParamSpec("gate", 0, minimum=0, maximum=1 << 40,
                   help="with guide: search only where the guide's best option scores less than this above the next "
                        "(in the model's score units); elsewhere play its choice (0: search every decision)")
+_SEARCH = ParamSpec("search", "all", kind=str,
+                    help="the decision kinds searched, joined by + (e.g. join or play+capture; fudasim rules show "
+                         "lists a game's kinds); the others take the base move at once, the guide's or the rollout "
+                         "policy's own, with no draw (all: every kind)")
 _GUIDES = ParamSpec("guides", "shipped", kind=str,
                     help="with guide: shipped, the guide models fudasim ships; or a model file "
                          "(fudasim train --out), or a folder of GAME-CASE.guide.vN.json files")
@@ -238,7 +244,7 @@ register_policy(PolicyKind("pimc", POLICY_PIMC,
                                                       help="samples of the hidden cards per decision"), 16),
                             changed_default(_ROLLOUT, "heuristic"), changed_default(_CRN, 1),
                             changed_default(_Z, 1.5), changed_default(_CONFIRM, 32), _RACE, changed_default(_INFER, 4),
-                            _DEPTH, _VALUE, _VALUES, _GUIDE, _GATE, _GUIDES),
+                            _DEPTH, _VALUE, _VALUES, _GUIDE, _GATE, _GUIDES, _SEARCH),
                            searches=True))
 # ismcts's defaults: paired roots over the seat's own tree, judged as pimc judges, a new node trying
 # the rollout policy's move first (docs/policies.md; measured against heuristic in every case of
@@ -399,6 +405,8 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
         if key in named and int(params.get("guide", 0)) == 0:
             raise PolicyError(f"policy {name}: {key}={params[key]} needs guide=VERSION (the learned player whose "
                               "choice the search keeps)")
+    if "search" in params:
+        params["search"] = _searched_kinds(name, str(params["search"]), support)
     objective = specs.get("objective")
     if (int(params.get("depth", 0)) > 0 and "depth" not in named and objective is not None
             and params["objective"] != objective.default):
@@ -407,6 +415,39 @@ def parse_policy(text: str, game: str | None = None, recorded: bool = False) -> 
         params["depth"] = 0
     return PolicySpec(name, params, defaults, unstated,
                       tuple(key for key, spec in specs.items() if spec.recorded))
+
+
+def decision_kinds(game: str) -> Mapping[str, int]:
+    """``game``'s decision kinds, name -> code (its ``decisions.ACTION_KINDS``; the code is an
+    action key's ``bits.KIND_SHIFT`` part)."""
+    import importlib
+
+    from simcore.registry import REGISTRY
+
+    kinds: Mapping[str, int] = importlib.import_module(f"{REGISTRY[game]}.decisions").ACTION_KINDS
+    return kinds
+
+
+def _searched_kinds(name: str, text: str, support: Mapping[str, Mapping[str, PolicySupport]]) -> str:
+    """``search``'s value as recorded: ``all``, or its kinds once each, in alphabetical order;
+    ``PolicyError`` for a kind no game of ``support`` offering ``name`` has."""
+    wanted = {kind.strip() for kind in text.split("+")}
+    if wanted == {"all"}:
+        return "all"
+    known = sorted({kind for game, offers in support.items() if name in offers for kind in decision_kinds(game)})
+    unknown = sorted(wanted - set(known))
+    if unknown:
+        raise PolicyError(f"policy {name}: search={text}: no decision kind {', '.join(map(repr, unknown))} "
+                          f"(kinds: all, or {', '.join(known)} joined by +)")
+    return "+".join(sorted(wanted))
+
+
+def search_mask(spec: PolicySpec, kinds: Mapping[str, int]) -> int:
+    """The bits (``1 << code``) of the decision kinds a pimc ``spec`` searches; -1: every kind."""
+    text = str(spec.params.get("search", "all"))
+    if text == "all":
+        return -1
+    return sum(1 << kinds[kind] for kind in text.split("+"))
 
 
 def recorded_text(text: str, game: str | None = None) -> str:

@@ -61,6 +61,11 @@ Guided PIMC, ``guide`` V, ``gate`` G, ``guides``
     around it. The rollouts still play the ``rollout`` policy. A guided seat reads no value
     model (``depth`` 0).
 
+Searched kinds, ``search`` S
+    With S other than ``all`` (decision kinds joined by ``+``, each game's ``decisions.ACTION_KINDS``),
+    a decision of a kind S does not name takes the base action ``b`` at once (the guide's, else the
+    rollout policy's own, else the first), without a search and without a draw.
+
 ISMCTS (single observer: Cowling, Powley & Whitehouse 2012), ``iterations`` N, ``c``
     A tree of the seat's information sets: a node is the sequence of actions taken from the
     decision (the seat's own and the others', each known by its action key, see each game's
@@ -131,7 +136,7 @@ import numpy as np
 
 from simcore.errors import PolicyError
 from simcore.kernels.bits import KIND_SHIFT
-from simcore.policies import PolicySpec, parse_policy
+from simcore.policies import PolicySpec, decision_kinds, parse_policy, search_mask
 from simcore.registry import REGISTRY
 
 __all__ = ["IsmctsPolicy", "OmniscientPolicy", "PimcPolicy", "SEARCH_POLICIES", "SearchPolicy", "deviates",
@@ -314,6 +319,7 @@ class PimcPolicy(_Search):
         self.confirm = int(spec.params["confirm"])
         self.race = int(spec.params.get("race", 0))
         self.gate = int(spec.params.get("gate", 0))
+        self.search = search_mask(spec, decision_kinds(game))  # the kinds searched (-1: all)
         self.guide_player = None
         if int(spec.params.get("guide", 0)) > 0:  # the learned player whose choice is the base
             player = importlib.import_module(f"{REGISTRY[game]}.learned").LearnedPolicy
@@ -333,6 +339,8 @@ class PimcPolicy(_Search):
                 return actions[base]
         elif self.rollout_name != "random":  # the rollout policy's own choice (it draws nothing)
             base = list(actions).index(self.ask_policy(self.rollout_policy, state, decision))
+        if self.search != -1 and not (self.search >> self.kind(decision)) & 1:
+            return actions[base]
         gains, squares = self.play_out(state, seat, actions, self.worlds, None, base)
         best = screened(gains, squares, base, self.confirm, self.worlds, self.z)
         if self.confirm == 0 or best == base:

@@ -49,10 +49,11 @@ from simcore.kernels.policy_ids import (
     POLICY_RANDOM,
     ROLLOUT_IDS,
 )
+from simcore.policies import search_mask
 from simcore.search import log_table
 
 __all__ = ["F_C", "F_Z", "GENERAL_POLICIES", "N_FLOATS", "N_PARAMS", "P_BASIC", "P_BUDGET", "P_CONFIRM", "P_CRN",
-           "P_DEPTH", "P_EXPAND", "P_GATE", "P_GUIDE", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_RACE", "P_ROLLOUT", "P_WIDEN", "SEARCHING", "PolicyArrays",
+           "P_DEPTH", "P_EXPAND", "P_GATE", "P_GUIDE", "P_INFER", "P_NORM", "P_OBJECTIVE", "P_OWN", "P_PAIRED", "P_POLICY", "P_RACE", "P_ROLLOUT", "P_SEARCH", "P_WIDEN", "SEARCHING", "PolicyArrays",
            "PolicyKinds", "policy_kinds", "policy_rows"]
 
 P_POLICY = 0  # the policy id (``simcore.kernels.policy_ids``)
@@ -72,7 +73,8 @@ P_DEPTH = 13  # pimc, ismcts: a rollout stops at the seat's P_DEPTH-th decision,
 P_RACE = 14  # pimc: confirming worlds played at a time, each block judged (0: all at once)
 P_GUIDE = 15  # pimc: 1 if the learned table in the seat's row gives the base move (guide > 0)
 P_GATE = 16  # pimc with guide: search only where the guide's best leads the next by less (0: always)
-N_PARAMS = 17
+P_SEARCH = 17  # pimc: the bits (1 << kind code) of the decision kinds it searches (-1: every kind)
+N_PARAMS = 18
 
 F_C = 0  # ismcts: the exploration constant
 F_Z = 1  # the search players' deviation threshold in standard errors
@@ -118,7 +120,7 @@ def policy_kinds(params: np.ndarray) -> PolicyKinds:
 
 def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str],
                 heuristic_tables: Callable[[Any], np.ndarray], rollout_spec: Callable[[str], Any],
-                game_title: str) -> PolicyArrays:
+                game_title: str, kinds: Mapping[str, int] | None = None) -> PolicyArrays:
     """``(params, floats, tables, log_table, kinds)`` of the seats' policy specs (module docstring).
 
     Parameters
@@ -129,6 +131,8 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
     heuristic_tables : spec -> int64[T], the heuristic's tables of a heuristic spec
     rollout_spec : policy name -> the spec a rollout plays (a recorded text of that name alone)
     game_title : the game's name in errors
+    kinds : the game's decision kinds, name -> code (``simcore.policies.decision_kinds``), for
+        pimc's ``search``
 
     Raises ``PolicyError`` for a policy (or rollout policy) the general kernel does not play.
     """
@@ -167,6 +171,7 @@ def policy_rows(specs: Sequence[Any], seats: int, basic_params: Mapping[str, str
             params[seat, P_RACE] = int(spec.params.get("race", 0))
             params[seat, P_GUIDE] = int(int(spec.params.get("guide", 0)) > 0)
             params[seat, P_GATE] = int(spec.params.get("gate", 0))
+            params[seat, P_SEARCH] = search_mask(spec, kinds or {}) if pid == POLICY_PIMC else -1
             if pid == POLICY_ISMCTS:
                 floats[seat, F_C] = float(spec.params["c"])
                 params[seat, P_NORM] = int(spec.params["norm"])

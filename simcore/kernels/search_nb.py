@@ -78,6 +78,7 @@ from simcore.kernels.policy_rows import (
     P_POLICY,
     P_RACE,
     P_ROLLOUT,
+    P_SEARCH,
     P_WIDEN,
 )
 
@@ -278,7 +279,7 @@ def guide_nb(ctx, state, table):
 
 @nb.njit(inline="always", cache=True, _nrt=False)
 def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z, confirm, race, infer, cut, param,
-            table, vtable, streams, at, scratch, greedy, heuristic, evaluate, guide, gate):
+            table, vtable, streams, at, scratch, greedy, heuristic, evaluate, guide, gate, search):
     """PIMC at ``state``'s pending decision (``simcore.search``'s module docstring): the base
     action is the rollout policy's own choice when it is not random (which draws nothing), else
     the first. Without ``confirm``: every action played out in ``worlds`` worlds, and the action
@@ -292,7 +293,8 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
     (``world_nb``); ``cut`` > 0: rollouts stop early (``playout_nb``). ``guide`` != 0 (with
     ``evaluate`` not None): the base action is the choice of the learned player whose table is
     ``vtable`` (``guide_nb``), taken without a search where it leads the next action by ``gate``
-    > 0 or more."""
+    > 0 or more. ``search`` != -1: a decision whose kind's bit (``1 << kind_nb``) it lacks takes
+    the base action without a search."""
     n = C.n_actions_nb(ctx, state)
     if n == 1:
         return 0
@@ -304,6 +306,8 @@ def pimc_nb(ctx, state, seat, worlds, rollout_id, objective, omniscient, crn, z,
             return base
     elif rollout_id != POLICY_RANDOM:
         base = basic_choice_nb(ctx, state, rollout_id, param, table, streams, at, greedy, heuristic)
+    if search != -1 and not (search >> kind_nb(ctx, state)) & 1:
+        return base
     best = base
     gain = np.int64(0)
     square = np.int64(0)
@@ -608,7 +612,7 @@ def pimc_seat_nb(ctx, state, seat, policy_id, params, floats, tables, streams, s
                    policy_id == POLICY_OMNISCIENT, params[seat, P_CRN], floats[seat, F_Z], params[seat, P_CONFIRM],
                    params[seat, P_RACE], params[seat, P_INFER], params[seat, P_DEPTH], params[rollout, P_BASIC],
                    tables[rollout], tables[seat], streams, 4 * seat, scratch, greedy, heuristic, evaluate,
-                   params[seat, P_GUIDE], params[seat, P_GATE])
+                   params[seat, P_GUIDE], params[seat, P_GATE], params[seat, P_SEARCH])
 
 
 @nb.njit(inline="always", cache=True)
