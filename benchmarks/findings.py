@@ -48,9 +48,9 @@ leave no core idle. The skill tournaments play one general kernel per game that 
 policy (``FUDASIM_ALL_POLICY_KINDS``; the same rows), instead of one kernel for each set of
 policies a pairing seats, which from a cold numba cache meant compiling 43 kernels. The header
 command of docs/findings.md, run into an empty ``--out`` from a fresh clone (2 cores, every kernel
-compiled, the fresh-seed check included), took 58 min 0 s at 198 % CPU (6,819 s of user time) at
-8e76c81, and 59 min 56 s (7,049 s) at 2e09c19, before the tournaments shared a kernel; both wrote
-the page again, number for number, plots included.
+compiled, the fresh-seed check included), took 55 min 59 s at 198 % CPU (6,590 s of user time) at
+3f647b7 with Enshu-bana C 5p's good play at 440,000 rounds; the command as it stands plays
+480,000 there, at most about 50 s more (docs/performance.md).
 """
 
 from __future__ import annotations
