@@ -13,59 +13,30 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_guided_search import GUIDE, SEARCH, SEED, ask, decisions
 
 from cli.main import main
 from simcore.errors import PolicyError
 from simcore.games import get_game
-from simcore.models import MODELS_DIR
 from simcore.policies import decision_kinds, parse_policy, search_mask
 from simcore.rules import load_rules
-
-SEED = 9
-PLAYERS = 5
-GAME = get_game("enshu")
-COMPILED = GAME.compile(load_rules("enshu-c", {"enshu.players": str(PLAYERS)}))
-HEURISTIC = parse_policy("heuristic", "enshu", recorded=True)
-SEARCH = "worlds=4,confirm=4,infer=0"  # small budgets: the reference engine plays them
-GUIDE = f"learned:model={MODELS_DIR / 'enshu-c5.guide.v7.json'},version=7"  # the guide model played alone
-
-
-def decisions(rounds: int):
-    """``(round, state, decision, kind)`` at each decision of two or more actions in ``rounds``
-    rounds played by heuristic in every seat (each state a copy)."""
-    for r in range(rounds):
-        seats = GAME.seat_policies(COMPILED, [HEURISTIC] * PLAYERS, SEED, r)
-        state = GAME.new_state(COMPILED, SEED, r, r % PLAYERS)
-        while (decision := state.decision()) is not None:
-            if len(decision.actions) >= 2:
-                position = state.clone()
-                yield r, position, position.decision(), decision.kind
-            state.apply(GAME.ask_policy(seats[decision.seat], state, decision))
-
-
-def ask(text: str, r: int, state, decision) -> tuple[int, int]:
-    """The reference engine's answer of ``text`` in the deciding seat (its stream as the round
-    starts), as an index of the actions, and the draws it took."""
-    player = GAME.seat_policies(COMPILED, [parse_policy(text, "enshu")] * PLAYERS, SEED, r)[decision.seat]
-    before = getattr(getattr(player, "stream", None), "draws", 0)
-    answer = list(decision.actions).index(GAME.ask_policy(player, state, decision))
-    return answer, getattr(getattr(player, "stream", None), "draws", 0) - before
 
 
 @pytest.mark.parametrize(("base", "guided"), [("heuristic", ""), (GUIDE, "guide=7,")])
 def test_only_the_named_kinds_are_searched_and_the_others_take_the_base_move_without_a_draw(base, guided):
     searched = taken = 0
     kinds = set()
-    for r, state, decision, kind in decisions(3):
-        answer = ask(f"pimc:{guided}search=join+play,{SEARCH}", r, state, decision)
-        if kind in ("join", "play"):
-            assert answer == ask(f"pimc:{guided}{SEARCH}", r, state, decision)
-            assert answer[1] > 0
+    for r, state, decision in decisions(3):
+        answer, _, draws = ask(f"pimc:{guided}search=join+play,{SEARCH}", r, state, decision)
+        if decision.kind in ("join", "play"):
+            plain, _, plain_draws = ask(f"pimc:{guided}{SEARCH}", r, state, decision)
+            assert (answer, draws) == (plain, plain_draws)
+            assert draws > 0
             searched += 1
         else:
-            assert answer == (ask(base, r, state, decision)[0], 0)
+            assert (answer, draws) == (ask(base, r, state, decision)[0], 0)
             taken += 1
-            kinds.add(kind)
+            kinds.add(decision.kind)
     assert searched > 10 and taken > 10 and len(kinds) >= 2
 
 
