@@ -114,8 +114,8 @@ def test_the_guide_changes_the_base_move_only():
     assert same > 20 and differs > 0
 
 
-@pytest.mark.parametrize("gate", [0, 2000])
-def test_a_guided_search_decides_alike_however_the_hidden_cards_lie(gate):
+@pytest.mark.parametrize("given", ["gate=0", "gate=2000", "search=join+play"])
+def test_a_guided_search_decides_alike_however_the_hidden_cards_lie(given):
     # guarantee 6: the guide reads the seat's observation only, so dealing the real position's
     # hidden cards anew changes neither the choice nor the draws
     from simcore.rng import Stream
@@ -124,7 +124,7 @@ def test_a_guided_search_decides_alike_however_the_hidden_cards_lie(gate):
     for r, state, decision in list(decisions(2))[::6]:
         other = state.sample_hidden(decision.seat, Stream(77, r, 0))
         changed += other.card_places() != state.card_places()
-        text = f"pimc:guide=7,gate={gate},{SEARCH}"
+        text = f"pimc:guide=7,{given},{SEARCH}"
         first, _, draws = ask(text, r, state, decision)
         second, _, other_draws = ask(text, r, other, other.decision())
         assert (first, draws) == (second, other_draws), (r, decision)
